@@ -1,0 +1,59 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+export class AlbatoSolutionsApi implements ICredentialType {
+	name = 'albatoSolutionsApi';
+
+	displayName = 'Albato Solutions API';
+
+	icon: Icon = {
+		light: 'file:../nodes/AlbatoSolutions/albatoSolutions.svg',
+		dark: 'file:../nodes/AlbatoSolutions/albatoSolutions.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/albato-solutions/n8n-nodes-albato-solutions#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://api.albato.com',
+			placeholder: 'https://api.albato.com',
+			description: 'Address of the Solution Installation Service. A trailing slash is ignored.',
+			required: true,
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: "The end user's token (a JWT), sent as a Bearer token on every call",
+			required: true,
+		},
+	];
+
+	// The base URL is trimmed of trailing slashes by the expression so that "https://host/" works too.
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: {
+				Authorization: '=Bearer {{$credentials.accessToken}}',
+			},
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '/solution/apps',
+			method: 'GET',
+		},
+	};
+}

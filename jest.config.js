@@ -1,0 +1,10 @@
+/** Unit tests and integration tests (n8n-core's engine against the emulator over loopback). */
+module.exports = {
+	preset: 'ts-jest',
+	testEnvironment: 'node',
+	roots: ['<rootDir>/test'],
+	testMatch: ['**/*.test.ts'],
+	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, diagnostics: false }] },
+	testTimeout: 30000,
+	setupFiles: ['<rootDir>/test/setup-env.ts'],
+};

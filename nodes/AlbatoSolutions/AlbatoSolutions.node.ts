@@ -1,0 +1,121 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+
+import { findOperation, resourceDescriptions } from './actions';
+import type { ItemOperation, Operation, OperationResult } from './actions/types';
+import { errorOutput, mapLimited, readRunOptions, runOptionsProperty } from './helpers/run';
+import { listSearch } from './methods/listSearch';
+import { loadOptions } from './methods/loadOptions';
+import { resourceMapping } from './methods/resourceMapping';
+import { AlbatoClient } from './transport';
+
+export class AlbatoSolutions implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Albato Solutions',
+		name: 'albatoSolutions',
+		icon: { light: 'file:albatoSolutions.svg', dark: 'file:albatoSolutions.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: "Install Albato solutions for your end users, start and pause them, and change their automations' field values",
+		defaults: { name: 'Albato Solutions' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'albatoSolutionsApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Bundle Data', value: 'bundleData', description: 'Field values of the automations (bundles) of an installation' },
+					{ name: 'Credential', value: 'credential', description: 'Connections to partner apps' },
+					{ name: 'Installation', value: 'installation', description: 'A solution installed for the end user' },
+					{ name: 'Solution', value: 'solution', description: 'A packaged set of automations to install' },
+				],
+				default: 'installation',
+			},
+			...resourceDescriptions,
+			runOptionsProperty,
+		],
+	};
+
+	methods = { listSearch, loadOptions, resourceMapping };
+
+	/**
+	 * The one item loop: per-item dispatch (resource and operation may be expressions), pairedItem on
+	 * every output, continueOnFail, and itemIndex on every error. Operations only return data.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const runOptions = readRunOptions(this);
+		const client = await AlbatoClient.create(this, runOptions);
+		const continueOnFail = this.continueOnFail();
+
+		// Each item's operation; batch operations get all of their items in one call.
+		const outcomes = new Map<number, OperationResult | Error>();
+		const single: Array<{ itemIndex: number; operation: ItemOperation }> = [];
+		const batches = new Map<Operation, number[]>();
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			const resource = this.getNodeParameter('resource', itemIndex) as string;
+			const operationName = this.getNodeParameter('operation', itemIndex) as string;
+			const operation = findOperation(resource, operationName);
+			if (!operation) {
+				outcomes.set(
+					itemIndex,
+					new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`, { itemIndex }),
+				);
+			} else if ('executeBatch' in operation) {
+				batches.set(operation, [...(batches.get(operation) ?? []), itemIndex]);
+			} else {
+				single.push({ itemIndex, operation });
+			}
+		}
+
+		for (const [operation, itemIndexes] of batches) {
+			if (!('executeBatch' in operation)) continue;
+			for (const [itemIndex, outcome] of await operation.executeBatch.call(this, client, itemIndexes)) {
+				outcomes.set(itemIndex, outcome);
+			}
+		}
+		// Items in flight at once: 1 keeps the classic order of calls; more only overlaps the waiting.
+		await mapLimited(single, runOptions.concurrency, async ({ itemIndex, operation }) => {
+			try {
+				outcomes.set(itemIndex, await operation.execute.call(this, client, itemIndex));
+			} catch (error) {
+				outcomes.set(itemIndex, error as Error);
+				// Without continueOnFail the run stops at the first failure: start no further items.
+				return continueOnFail;
+			}
+			return true;
+		});
+
+		const returnData: INodeExecutionData[] = [];
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			const outcome = outcomes.get(itemIndex);
+			if (outcome === undefined) continue;
+			if (outcome instanceof Error) {
+				if (continueOnFail) {
+					returnData.push({ json: errorOutput(outcome), pairedItem: { item: itemIndex } });
+					continue;
+				}
+				if (outcome instanceof NodeOperationError || outcome instanceof NodeApiError) throw outcome;
+				throw new NodeOperationError(this.getNode(), outcome, { itemIndex });
+			}
+			const executionData = this.helpers.constructExecutionMetaData(
+				this.helpers.returnJsonArray(outcome as IDataObject | IDataObject[]),
+				{ itemData: { item: itemIndex } },
+			);
+			returnData.push(...executionData);
+		}
+		return [returnData];
+	}
+}

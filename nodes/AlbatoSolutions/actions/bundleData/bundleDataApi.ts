@@ -1,0 +1,21 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { asList } from '../../helpers/values';
+import type { AlbatoClient } from '../../transport';
+import { segment } from '../../transport';
+
+/** GET /bundle/data?filter[bundleId]= — the field values of every step of one bundle. */
+export async function bundleData(client: AlbatoClient, bundleId: number | string, itemIndex?: number): Promise<IDataObject[]> {
+	return asList(await client.request('GET', '/bundle/data', { query: { 'filter[bundleId]': bundleId }, itemIndex }));
+}
+
+/** PUT /bundle/data/{stepId} with `{ data: { fieldCode: value } }`. */
+export async function updateStepData(
+	client: AlbatoClient,
+	stepId: number | string,
+	data: IDataObject,
+	itemIndex?: number,
+): Promise<IDataObject> {
+	const result = await client.request<IDataObject | undefined>('PUT', `/bundle/data/${segment(stepId)}`, { body: { data }, itemIndex });
+	return result ?? {};
+}

@@ -1,0 +1,83 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+const ID_PATTERN = { type: 'regex' as const, properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'An ID is a whole number' } };
+
+export const solutionLocator: INodeProperties = {
+	displayName: 'Solution',
+	name: 'solutionId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: 'The solution (only its latest published version is offered)',
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchSolutions', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 101',
+			validation: [ID_PATTERN],
+		},
+	],
+};
+
+export const installationLocator: INodeProperties = {
+	displayName: 'Installation',
+	name: 'installationId',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
+	required: true,
+	description: "One of the end user's installed solutions",
+	modes: [
+		{
+			displayName: 'From List',
+			name: 'list',
+			type: 'list',
+			typeOptions: { searchListMethod: 'searchInstallations', searchable: true },
+		},
+		{
+			displayName: 'By ID',
+			name: 'id',
+			type: 'string',
+			placeholder: 'e.g. 5001',
+			validation: [ID_PATTERN],
+		},
+	],
+};
+
+export const bundleSelect: INodeProperties = {
+	displayName: 'Automation (Bundle) Name or ID',
+	name: 'bundleId',
+	type: 'options',
+	typeOptions: { loadOptionsMethod: 'getBundles', loadOptionsDependsOn: ['installationId.value'] },
+	default: '',
+	required: true,
+	description:
+		'An automation of the installation. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+};
+
+export function returnAllOrLimit(what: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: `Max number of ${what} to return`,
+			displayOptions: { show: { returnAll: [false] } },
+		},
+	];
+}

@@ -1,0 +1,25 @@
+import * as bundleData from './bundleData/BundleData.resource';
+import * as credential from './credential/Credential.resource';
+import * as installation from './installation/Installation.resource';
+import * as solution from './solution/Solution.resource';
+import type { Operation } from './types';
+
+/** resource → operation → implementation: the node's dispatch table, checked by the compiler. */
+export const resources = {
+	bundleData: bundleData.operations,
+	credential: credential.operations,
+	installation: installation.operations,
+	solution: solution.operations,
+} satisfies Record<string, Record<string, Operation>>;
+
+export const resourceDescriptions = [
+	...solution.description,
+	...installation.description,
+	...bundleData.description,
+	...credential.description,
+];
+
+export function findOperation(resource: string, operation: string): Operation | undefined {
+	const group = (resources as Record<string, Record<string, Operation>>)[resource];
+	return group && Object.prototype.hasOwnProperty.call(group, operation) ? group[operation] : undefined;
+}

@@ -1,0 +1,33 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { forOperation } from '../../helpers/description';
+import * as create from './create.operation';
+import * as get from './get.operation';
+import * as getAll from './getAll.operation';
+import * as pause from './pause.operation';
+import * as start from './start.operation';
+
+export const operations = { create, get, getAll, pause, start };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['installation'] } },
+		options: [
+			{ name: 'Create', value: 'create', action: 'Install a solution', description: 'Install a solution for the end user' },
+			{ name: 'Get', value: 'get', action: 'Get an installation', description: 'Get an installation, optionally with its automations and steps' },
+			{ name: 'Get Many', value: 'getAll', action: 'Get many installations', description: "List the end user's installations" },
+			{ name: 'Pause', value: 'pause', action: 'Pause an installation', description: 'Pause an installation (status 0)' },
+			{ name: 'Start', value: 'start', action: 'Start an installation', description: 'Start an installation (status 1)' },
+		],
+		default: 'getAll',
+	},
+	...forOperation('installation', 'create', create.description),
+	...forOperation('installation', 'get', get.description),
+	...forOperation('installation', 'getAll', getAll.description),
+	...forOperation('installation', 'pause', pause.description),
+	...forOperation('installation', 'start', start.description),
+];

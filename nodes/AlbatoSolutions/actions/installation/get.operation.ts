@@ -1,0 +1,24 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { idParameter } from '../../helpers/params';
+import type { AlbatoClient } from '../../transport';
+import { installationLocator } from '../common.descriptions';
+import { getInstallation } from './installationApi';
+
+export const description: INodeProperties[] = [
+	installationLocator,
+	{
+		displayName: 'Include Automations and Steps',
+		name: 'includeBundles',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to include the installation\'s automations (bundles) with their steps, and the solution\'s templates',
+	},
+];
+
+/** GET /solution/installation/{id}[?expand=app.templates,+bundles.steps] */
+export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const installationId = idParameter(this, 'installationId', 'Installation', itemIndex);
+	const withBundles = this.getNodeParameter('includeBundles', itemIndex, false) as boolean;
+	return await getInstallation(client, installationId, { withBundles, itemIndex });
+}

@@ -1,0 +1,75 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { applyLimit } from '../../helpers/list';
+import { sameId } from '../../helpers/values';
+import type { AlbatoClient } from '../../transport';
+import { returnAllOrLimit } from '../common.descriptions';
+import { ACTIVE, getInstallation, listInstallations, PAUSED, statusOf } from './installationApi';
+
+export const description: INodeProperties[] = [
+	...returnAllOrLimit('installations'),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Solution ID',
+				name: 'solutionId',
+				type: 'string',
+				default: '',
+				description: 'Only installations of this solution',
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: 'any',
+				options: [
+					{ name: 'Active', value: 'active' },
+					{ name: 'Any', value: 'any' },
+					{ name: 'Paused', value: 'paused' },
+				],
+			},
+			{
+				displayName: 'Title Contains',
+				name: 'title',
+				type: 'string',
+				default: '',
+				description: 'Only installations whose title contains this text (case-insensitive)',
+			},
+		],
+	},
+];
+
+interface Filters {
+	solutionId?: string;
+	status?: 'any' | 'active' | 'paused';
+	title?: string;
+}
+
+/** GET /solution/installation, filtered here (the service has no filters). */
+export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as Filters;
+	let list = await listInstallations(client, itemIndex);
+	if (filters.title) {
+		const needle = filters.title.toLowerCase();
+		list = list.filter((installation) => String(installation.title ?? '').toLowerCase().includes(needle));
+	}
+	if (filters.solutionId) {
+		list = list.filter((installation) => sameId(installation.solutionId ?? installation.appId, filters.solutionId?.trim()));
+	}
+	if (filters.status && filters.status !== 'any') {
+		const wanted = filters.status === 'active' ? ACTIVE : PAUSED;
+		const withStatus: IDataObject[] = [];
+		for (const installation of list) {
+			// The list may not carry the status; only then is the detail asked for.
+			const status = statusOf(installation) ?? statusOf(await getInstallation(client, String(installation.id), { itemIndex }));
+			if (status === wanted) withStatus.push(installation);
+		}
+		list = withStatus;
+	}
+	return applyLimit(this, list, itemIndex);
+}

@@ -1,0 +1,69 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { asList, isObject } from '../../helpers/values';
+import type { AlbatoClient } from '../../transport';
+import { segment } from '../../transport';
+
+/** The expand the service documents, sent literally: its `+` must reach the service unencoded. */
+export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
+
+export async function listInstallations(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
+	return asList(await client.request('GET', '/solution/installation', { itemIndex }));
+}
+
+export async function getInstallation(
+	client: AlbatoClient,
+	installationId: number | string,
+	{ withBundles = false, itemIndex }: { withBundles?: boolean; itemIndex?: number } = {},
+): Promise<IDataObject> {
+	const data = await client.request('GET', `/solution/installation/${segment(installationId)}`, {
+		rawQuery: withBundles ? EXPAND_BUNDLES : undefined,
+		itemIndex,
+	});
+	return installationOf(data);
+}
+
+/** The installation in a response: the object itself, or wrapped as `{ installation }`. */
+export function installationOf(data: unknown): IDataObject {
+	if (isObject(data) && isObject(data.installation) && data.id === undefined) return data.installation;
+	return isObject(data) ? data : { result: data as IDataObject[] };
+}
+
+/** Bundles of an expanded installation: a map keyed by bundle id (documented) or a list. */
+export function bundlesOf(installation: IDataObject): IDataObject[] {
+	const bundles = installation.bundles;
+	if (Array.isArray(bundles)) return bundles.filter(isObject);
+	if (isObject(bundles)) {
+		return Object.entries(bundles)
+			.filter(([, bundle]) => isObject(bundle))
+			.map(([key, bundle]) => ({ ...(bundle as IDataObject), id: (bundle as IDataObject).id ?? key }));
+	}
+	return [];
+}
+
+export function stepsOf(bundle: IDataObject): IDataObject[] {
+	return Array.isArray(bundle.steps) ? bundle.steps.filter(isObject) : isObject(bundle.steps) ? Object.values(bundle.steps).filter(isObject) : [];
+}
+
+export type StatusCall = 'PLAY' | 'PAUSE';
+
+export async function setStatus(
+	client: AlbatoClient,
+	installationId: number | string,
+	method: StatusCall,
+	itemIndex?: number,
+): Promise<IDataObject> {
+	return installationOf(await client.request(method, `/solution/installation/${segment(installationId)}`, { itemIndex }));
+}
+
+export const ACTIVE = 1;
+export const PAUSED = 0;
+
+/** Status as a number whatever the service sent (1, "1", true…); undefined when absent. */
+export function statusOf(installation: IDataObject): number | undefined {
+	const status = installation.status;
+	if (status === undefined || status === null || status === '') return undefined;
+	if (typeof status === 'boolean') return status ? ACTIVE : PAUSED;
+	const value = Number(status);
+	return Number.isFinite(value) ? value : undefined;
+}

@@ -1,0 +1,13 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { idParameter } from '../../helpers/params';
+import type { AlbatoClient } from '../../transport';
+import { installationLocator } from '../common.descriptions';
+import { setStatus } from './installationApi';
+
+export const description: INodeProperties[] = [installationLocator];
+
+/** PAUSE /solution/installation/{id} — the installation is paused (status 0); its field values can then change. */
+export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	return await setStatus(client, idParameter(this, 'installationId', 'Installation', itemIndex), 'PAUSE', itemIndex);
+}

@@ -1,0 +1,14 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { applyLimit } from '../../helpers/list';
+import { asList } from '../../helpers/values';
+import type { AlbatoClient } from '../../transport';
+import { returnAllOrLimit } from '../common.descriptions';
+
+export const description: INodeProperties[] = [...returnAllOrLimit('solutions')];
+
+/** GET /solution/apps — the latest published version of each solution. */
+export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const solutions = asList(await client.request('GET', '/solution/apps', { itemIndex }));
+	return applyLimit(this, solutions, itemIndex);
+}

@@ -1,0 +1,56 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { idParameter, objectParameter } from '../../helpers/params';
+import type { AlbatoClient } from '../../transport';
+import { solutionLocator } from '../common.descriptions';
+import { fetchConnectionSettings } from './connectionSettings';
+
+export const description: INodeProperties[] = [
+	solutionLocator,
+	{
+		displayName: 'Values Already Chosen (JSON)',
+		name: 'credentialData',
+		type: 'json',
+		default: '{}',
+		description:
+			'Step ID → chosen value, e.g. {"crm": "hubspot"}. The service then also returns the steps nested under those choices.',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Auto-Select Single Values',
+				name: 'autoSelectSingle',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to choose a step\'s value automatically when it offers exactly one, and follow it to the next level',
+			},
+		],
+	},
+];
+
+/**
+ * GET /solution/{id}/credentialists[?credentialData[step]=value…] — the steps to fill in, how far the
+ * choices reach, what is still missing and the credentialData ready for Installation → Create.
+ */
+export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const solutionId = idParameter(this, 'solutionId', 'Solution', itemIndex);
+	const choices = objectParameter(this, 'credentialData', 'Values Already Chosen', itemIndex);
+	const { autoSelectSingle = false } = this.getNodeParameter('options', itemIndex, {}) as { autoSelectSingle?: boolean };
+	const { steps, resolution } = await fetchConnectionSettings(client, solutionId, choices, { autoSelectSingle, itemIndex });
+	return {
+		solutionId,
+		steps,
+		complete: resolution.missing.length === 0 && resolution.invalid.length === 0 && resolution.unknown.length === 0,
+		missing: resolution.missing.map(({ id, title, values }) => ({ id, title, values })),
+		invalid: resolution.invalid.map(({ step, given }) => ({ id: step.id, title: step.title, given, values: step.values })),
+		unknown: resolution.unknown,
+		autoSelected: resolution.autoSelected,
+		credentialData: resolution.credentialData,
+	};
+}

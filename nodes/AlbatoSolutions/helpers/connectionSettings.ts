@@ -1,0 +1,88 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { asList, isObject } from './values';
+
+/** One connection-settings step ("credentialist"), normalised from the service's variants. */
+export interface SettingStep {
+	id: string;
+	title: string;
+	values: Array<{ value: string | number | boolean; title: string }>;
+	nested: SettingStep[];
+}
+
+/** Steps may come as a bare list or wrapped; values as `{ value, title }` objects or plain strings. */
+export function normalizeSteps(data: unknown): SettingStep[] {
+	const list = isObject(data) && Array.isArray(data.steps) ? (data.steps as IDataObject[]) : asList(data);
+	return list.filter(isObject).map((step) => ({
+		id: String(step.id ?? step.code ?? ''),
+		title: String(step.title ?? step.name ?? step.id ?? ''),
+		values: (Array.isArray(step.values) ? step.values : []).map((raw: unknown) => {
+			if (isObject(raw)) {
+				const value = (raw.value ?? raw.id ?? raw.key) as string | number | boolean;
+				return { value, title: String(raw.title ?? raw.name ?? raw.label ?? value) };
+			}
+			return { value: raw as string | number | boolean, title: String(raw) };
+		}),
+		nested: normalizeSteps(Array.isArray(step.nested) ? step.nested : []),
+	}));
+}
+
+export interface Resolution {
+	/** Every step reached, mapped to the service's own value for the choice made. */
+	credentialData: IDataObject;
+	/** Steps that still need a choice. */
+	missing: SettingStep[];
+	/** Choices whose value the step does not offer. */
+	invalid: Array<{ step: SettingStep; given: unknown }>;
+	/** Steps chosen automatically because they offer exactly one value. */
+	autoSelected: string[];
+	/** Choices given for steps the solution does not have (for the other choices made). */
+	unknown: string[];
+}
+
+/** Walks the tree as far as the choices reach; pure, so it is unit-tested on its own. */
+export function resolveChoices(
+	steps: SettingStep[],
+	choices: IDataObject,
+	{ autoSelectSingle = false }: { autoSelectSingle?: boolean } = {},
+): Resolution {
+	const result: Resolution = { credentialData: {}, missing: [], invalid: [], autoSelected: [], unknown: [] };
+	const visit = (level: SettingStep[]) => {
+		for (const step of level) {
+			const given = choices[step.id];
+			if (given === undefined || given === null || given === '') {
+				if (autoSelectSingle && step.values.length === 1) {
+					result.credentialData[step.id] = step.values[0].value;
+					result.autoSelected.push(step.id);
+				} else {
+					result.missing.push(step);
+				}
+				continue;
+			}
+			const offered = step.values.find((option) => String(option.value) === String(given));
+			if (!offered) {
+				result.invalid.push({ step, given });
+				continue;
+			}
+			result.credentialData[step.id] = offered.value;
+			visit(step.nested);
+		}
+	};
+	visit(steps);
+	const reached = new Set([...Object.keys(result.credentialData), ...result.missing.map((s) => s.id), ...result.invalid.map((i) => i.step.id)]);
+	result.unknown = Object.keys(choices).filter((key) => !reached.has(key));
+	return result;
+}
+
+/** `credentialData[<step>]=<value>` query parameters, as the service reads them. */
+export function choicesQuery(choices: IDataObject): Record<string, string> {
+	const query: Record<string, string> = {};
+	for (const [step, value] of Object.entries(choices)) {
+		if (value !== undefined && value !== null && value !== '') query[`credentialData[${step}]`] = String(value);
+	}
+	return query;
+}
+
+export function describeOffered(step: SettingStep): string {
+	return step.values.map((option) => (option.title === String(option.value) ? `"${option.value}"` : `"${option.value}" (${option.title})`)).join(', ');
+}

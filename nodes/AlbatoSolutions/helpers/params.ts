@@ -1,0 +1,110 @@
+import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { isObject } from './values';
+
+/** Reads an id parameter (number, numeric string or resource locator) as a positive integer, or explains why not. */
+export function idParameter(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): number {
+	const raw = ctx.getNodeParameter(name, itemIndex, undefined, { extractValue: true }) as unknown;
+	return toId(ctx, raw, label, itemIndex);
+}
+
+export function toId(ctx: IExecuteFunctions, raw: unknown, label: string, itemIndex: number): number {
+	const value = isLocator(raw) ? raw.value : raw;
+	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
+	if (text === undefined || !/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label} must be a positive whole number, got ${describe(value)}`,
+			{ itemIndex, description: `Set "${label}" to an ID from the service, e.g. 5001` },
+		);
+	}
+	return Number(text);
+}
+
+function isLocator(value: unknown): value is INodeParameterResourceLocator {
+	return isObject(value) && value.__rl === true;
+}
+
+/** A JSON object parameter: accepts an object (from an expression) or a JSON text. */
+export function objectParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+	{ allowEmpty = true }: { allowEmpty?: boolean } = {},
+): IDataObject {
+	return toObject(ctx, ctx.getNodeParameter(name, itemIndex, '') as unknown, label, itemIndex, { allowEmpty });
+}
+
+/** An object given as an object (from an expression) or as JSON text. */
+export function toObject(
+	ctx: IExecuteFunctions,
+	raw: unknown,
+	label: string,
+	itemIndex: number,
+	{ allowEmpty = true }: { allowEmpty?: boolean } = {},
+): IDataObject {
+	let value: unknown = raw;
+	if (typeof raw === 'string') {
+		if (raw.trim() === '') value = {};
+		else {
+			try {
+				value = JSON.parse(raw);
+			} catch (error) {
+				throw new NodeOperationError(ctx.getNode(), `${label} is not valid JSON: ${(error as Error).message}`, {
+					itemIndex,
+					description: `Write "${label}" as a JSON object, e.g. {"key": "value"}`,
+				});
+			}
+		}
+	}
+	if (!isObject(value)) {
+		throw new NodeOperationError(ctx.getNode(), `${label} must be a JSON object, got ${describe(value)}`, {
+			itemIndex,
+			description: `Write "${label}" as a JSON object, e.g. {"key": "value"}`,
+		});
+	}
+	if (!allowEmpty && Object.keys(value).length === 0) {
+		throw new NodeOperationError(ctx.getNode(), `${label} is empty`, {
+			itemIndex,
+			description: `Give at least one entry in "${label}"`,
+		});
+	}
+	return value;
+}
+
+export const MAX_TITLE_LENGTH = 255;
+
+/** A required, single-line, reasonably short text. */
+export function textParameter(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
+	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
+	if (typeof raw !== 'string' && typeof raw !== 'number') {
+		throw new NodeOperationError(ctx.getNode(), `${label} must be text, got ${describe(raw)}`, { itemIndex });
+	}
+	const text = String(raw).trim();
+	if (!text) {
+		throw new NodeOperationError(ctx.getNode(), `${label} is empty`, {
+			itemIndex,
+			description: `Give "${label}" a value`,
+		});
+	}
+	if (text.length > MAX_TITLE_LENGTH) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label} is ${text.length} characters long; at most ${MAX_TITLE_LENGTH} are allowed`,
+			{ itemIndex },
+		);
+	}
+	return text;
+}
+
+/** Short, safe description of a bad value for an error message. */
+export function describe(value: unknown): string {
+	if (value === undefined) return 'nothing';
+	if (value === null) return 'null';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'string') return value.trim() === '' ? 'an empty text' : `"${value.slice(0, 40)}"`;
+	return String(value);
+}

@@ -1,0 +1,97 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../transport';
+
+export interface RunOptions extends TransportOptions {
+	concurrency: number;
+}
+
+/** Execution-wide settings; read from the first item because one client serves the whole run. */
+export const runOptionsProperty: INodeProperties = {
+	displayName: 'Request Options',
+	name: 'requestOptions',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	description: 'Apply to the whole execution (read from the first item)',
+	options: [
+		{
+			displayName: 'Items in Flight',
+			name: 'concurrency',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 32 },
+			default: 1,
+			description:
+				'How many items are sent to the service at once. Output order and item pairing stay the same. Bundle Data → Update always runs in order.',
+		},
+		{
+			displayName: 'Max Retries',
+			name: 'maxRetries',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 10 },
+			default: DEFAULT_TRANSPORT_OPTIONS.maxRetries,
+			description:
+				'How often a safe call (read, update, start, pause) is retried after 429, 502, 503, 504 or a network error. Installing and creating credentials are never retried blindly.',
+		},
+		{
+			displayName: 'Retry Time Budget (Seconds)',
+			name: 'retryBudget',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: DEFAULT_TRANSPORT_OPTIONS.retryBudget / 1000,
+			description: 'The most time one call may spend waiting between retries (honouring Retry-After)',
+		},
+		{
+			displayName: 'Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 0.1 },
+			default: DEFAULT_TRANSPORT_OPTIONS.timeout / 1000,
+			description: 'How long to wait for the service to answer a request',
+		},
+	],
+};
+
+export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
+	const raw = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
+	const number = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) => {
+		const value = raw[name] ?? fallback;
+		if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+			throw new NodeOperationError(ctx.getNode(), `Request Options → ${name} must be a number from ${min} to ${max}, got ${String(value)}`, { itemIndex: 0 });
+		}
+		return value;
+	};
+	return {
+		concurrency: Math.floor(number('concurrency', 1, 1, 32)),
+		maxRetries: Math.floor(number('maxRetries', DEFAULT_TRANSPORT_OPTIONS.maxRetries, 0, 10)),
+		retryBudget: number('retryBudget', DEFAULT_TRANSPORT_OPTIONS.retryBudget / 1000, 0) * 1000,
+		timeout: number('timeout', DEFAULT_TRANSPORT_OPTIONS.timeout / 1000, 0.1) * 1000,
+	};
+}
+
+/**
+ * Runs `task` over `entries` with at most `limit` in flight; a task returning false stops new starts.
+ * (No runtime dependencies are allowed in community nodes, so no p-limit.)
+ */
+export async function mapLimited<T>(entries: T[], limit: number, task: (entry: T) => Promise<boolean>): Promise<void> {
+	let next = 0;
+	let stopped = false;
+	const worker = async () => {
+		while (!stopped && next < entries.length) {
+			const entry = entries[next++];
+			if (!(await task(entry))) stopped = true;
+		}
+	};
+	await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, worker));
+}
+
+/** What a failed item carries under continueOnFail. */
+export function errorOutput(error: Error): IDataObject {
+	const { description, httpCode } = error as Error & { description?: string | null; httpCode?: string | null };
+	return {
+		error: error.message,
+		...(description ? { description } : {}),
+		...(httpCode ? { httpCode } : {}),
+	};
+}

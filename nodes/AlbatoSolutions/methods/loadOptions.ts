@@ -1,0 +1,62 @@
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+
+import { bundleData } from '../actions/bundleData/bundleDataApi';
+import { bundlesOf, getInstallation, stepsOf } from '../actions/installation/installationApi';
+import { asList, isObject } from '../helpers/values';
+import { AlbatoClient, segment } from '../transport';
+import { parentId } from './parent';
+
+export const loadOptions = {
+	/** Templates of the chosen solution, with the automation each one installs. */
+	async getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		const solutionId = parentId(this, 'solutionId');
+		if (!solutionId) return [];
+		const client = await AlbatoClient.create(this);
+		const templates = asList(await client.request('GET', `/solution/${segment(solutionId)}/templates`));
+		return templates.map((template) => {
+			const parent = isObject(template.parentAutomation) ? template.parentAutomation : undefined;
+			const title = String(template.title ?? template.name ?? `Template ${String(template.id)}`);
+			return {
+				name: parent?.title ? `${title} (${String(parent.title)})` : title,
+				value: Number(template.id),
+				description: parent ? `Parent automation ${String(parent.id ?? '')}: ${String(parent.title ?? '')}` : undefined,
+			};
+		});
+	},
+
+	/** Automations (bundles) of the chosen installation. */
+	async getBundles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		const installationId = parentId(this, 'installationId');
+		if (!installationId) return [];
+		const client = await AlbatoClient.create(this);
+		const installation = await getInstallation(client, installationId, { withBundles: true });
+		return bundlesOf(installation).map((bundle) => ({
+			name: `${String(bundle.title ?? 'Automation')} (${String(bundle.id)})`,
+			value: Number(bundle.id),
+		}));
+	},
+
+	/** Steps of the chosen automation, with the labels of their fields as a hint. */
+	async getSteps(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		const bundleId = parentId(this, 'bundleId');
+		if (!bundleId) return [];
+		const client = await AlbatoClient.create(this);
+		const installationId = parentId(this, 'installationId');
+		// Step titles come with the installation's detail; field labels with the bundle's data.
+		const [records, installation] = await Promise.all([
+			bundleData(client, bundleId),
+			installationId ? getInstallation(client, installationId, { withBundles: true }) : Promise.resolve(undefined),
+		]);
+		const bundle = installation ? bundlesOf(installation).find((candidate) => String(candidate.id) === bundleId) : undefined;
+		const titles = new Map((bundle ? stepsOf(bundle) : []).map((step) => [String(step.id), String(step.title ?? '')]));
+		return records.map((record) => {
+			const fields = Array.isArray(record.data) ? record.data.filter(isObject) : [];
+			const title = titles.get(String(record.id)) || `Step ${String(record.id)}`;
+			return {
+				name: `${title} (${String(record.id)})`,
+				value: Number(record.id),
+				description: fields.map((field) => String(field.label ?? field.name)).join(', '),
+			};
+		});
+	},
+};

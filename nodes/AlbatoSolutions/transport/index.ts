@@ -1,0 +1,316 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import { redact, tokenExpiry } from '../helpers/token';
+import { isObject } from '../helpers/values';
+
+export const CREDENTIAL_TYPE = 'albatoSolutionsApi';
+
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+/** PLAY and PAUSE are the service's own methods; n8n's type lists only the standard ones. */
+export type ApiMethod = IHttpRequestMethods | 'PLAY' | 'PAUSE';
+
+export interface TransportOptions {
+	/** Milliseconds before a request that has not answered is abandoned. */
+	timeout: number;
+	/** Retries of a safe (idempotent) call after 429, 502, 503, 504 or a network error. */
+	maxRetries: number;
+	/** Total milliseconds that one call may spend waiting between its retries. */
+	retryBudget: number;
+}
+
+export const DEFAULT_TRANSPORT_OPTIONS: TransportOptions = {
+	timeout: 30_000,
+	maxRetries: 3,
+	retryBudget: 30_000,
+};
+
+export interface RequestOptions {
+	/** Query parameters, encoded here. */
+	query?: Record<string, string | number>;
+	/** A query string sent exactly as given (the service reads some parameters literally, e.g. `+bundles.steps`). */
+	rawQuery?: string;
+	body?: IDataObject;
+	itemIndex?: number;
+}
+
+/** Failure of a request before the service answered: reset connection, timeout, refused. */
+export class NetworkFailure extends Error {
+	constructor(
+		message: string,
+		readonly code: string | undefined,
+	) {
+		super(message);
+	}
+}
+
+// Calls that change nothing when repeated: safe to retry. POST (install, create credential) never is.
+const IDEMPOTENT = new Set<ApiMethod>(['GET', 'PUT', 'PLAY', 'PAUSE']);
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+const BASE_DELAY = 250;
+const MAX_DELAY = 8_000;
+
+/**
+ * The one place that talks to the service: base URL, Bearer auth (through the credential's
+ * `authenticate`), envelope unwrapping, error translation and safe retries.
+ * Create one per execution: it reads and checks the credential once.
+ */
+export class AlbatoClient {
+	private constructor(
+		private readonly ctx: ApiContext,
+		private readonly baseUrl: string,
+		private readonly token: string,
+		private readonly options: TransportOptions,
+	) {}
+
+	static async create(
+		ctx: ApiContext,
+		options: Partial<TransportOptions> = {},
+	): Promise<AlbatoClient> {
+		const credentials = await ctx.getCredentials<{ baseUrl?: string; accessToken?: string }>(
+			CREDENTIAL_TYPE,
+		);
+		const baseUrl = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
+		const token = String(credentials.accessToken ?? '').trim();
+		if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
+			throw new NodeOperationError(ctx.getNode(), 'The credential\'s Base URL is not an http(s) address', {
+				description: 'Set Base URL in the Albato Solutions API credential, e.g. https://api.albato.com',
+			});
+		}
+		if (!token) {
+			throw new NodeOperationError(ctx.getNode(), 'The credential has no Access Token', {
+				description: "Paste the end user's token into the Albato Solutions API credential",
+			});
+		}
+		const expiry = tokenExpiry(token);
+		if (expiry && expiry.getTime() <= Date.now()) {
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`The access token expired at ${expiry.toISOString()}`,
+				{ description: "Get a new end-user token and update the Albato Solutions API credential" },
+			);
+		}
+		return new AlbatoClient(ctx, baseUrl, token, { ...DEFAULT_TRANSPORT_OPTIONS, ...options });
+	}
+
+	async request<T = unknown>(method: ApiMethod, path: string, options: RequestOptions = {}): Promise<T> {
+		const url = this.baseUrl + path + queryString(options);
+		const retryable = IDEMPOTENT.has(method);
+		const started = Date.now();
+		for (let attempt = 0; ; attempt++) {
+			const delay = (wanted: number | undefined) => {
+				if (!retryable || attempt >= this.options.maxRetries) return undefined;
+				const wait = wanted ?? backoff(attempt);
+				return Date.now() - started + wait <= this.options.retryBudget ? wait : undefined;
+			};
+			let response: { statusCode: number; headers: IDataObject; body: unknown };
+			try {
+				response = await this.send(method, url, options.body);
+			} catch (error) {
+				const failure = networkFailure(error);
+				const wait = delay(undefined);
+				if (wait !== undefined) {
+					await sleep(wait);
+					continue;
+				}
+				throw this.networkError(failure, method, path, options.itemIndex, attempt);
+			}
+			const { statusCode, headers } = response;
+			const body = parseBody(response.body);
+			if (statusCode >= 200 && statusCode < 300) {
+				if (body === INVALID_JSON) {
+					throw this.apiError(statusCode, 'The service answered with a body that is not valid JSON', method, path, options.itemIndex);
+				}
+				if (isObject(body) && body.success === false) {
+					throw this.apiError(statusCode, body, method, path, options.itemIndex);
+				}
+				return unwrap(body) as T;
+			}
+			if (RETRYABLE_STATUS.has(statusCode)) {
+				const wait = delay(retryAfter(headers['retry-after']));
+				if (wait !== undefined) {
+					await sleep(wait);
+					continue;
+				}
+			}
+			throw this.apiError(statusCode, body, method, path, options.itemIndex, attempt);
+		}
+	}
+
+	private async send(method: ApiMethod, url: string, body: IDataObject | undefined) {
+		const request: IHttpRequestOptions = {
+			method: method as IHttpRequestMethods,
+			url,
+			headers: { Accept: 'application/json' },
+			// Raw text: we parse it ourselves, so a malformed body is reported, not silently passed on.
+			encoding: 'text',
+			returnFullResponse: true,
+			ignoreHttpStatusErrors: true,
+			timeout: this.options.timeout,
+		};
+		if (body !== undefined) {
+			request.body = body;
+			request.headers = { ...request.headers, 'Content-Type': 'application/json' };
+		}
+		return (await this.ctx.helpers.httpRequestWithAuthentication.call(
+			this.ctx,
+			CREDENTIAL_TYPE,
+			request,
+		)) as { statusCode: number; headers: IDataObject; body: unknown };
+	}
+
+	private apiError(
+		status: number,
+		body: unknown,
+		method: ApiMethod,
+		path: string,
+		itemIndex: number | undefined,
+		retries = 0,
+	): NodeApiError {
+		const message = redact(serviceMessage(body) ?? `The service answered ${status}`, this.token);
+		const retried = retries > 0 ? ` (after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
+		return new NodeApiError(
+			this.ctx.getNode(),
+			{ message, httpCode: String(status) } as JsonObject,
+			{
+				message,
+				description: `${method} ${path} → ${status}${retried}. ${hint(status, message)}`,
+				httpCode: String(status),
+				itemIndex,
+			},
+		);
+	}
+
+	private networkError(
+		failure: NetworkFailure,
+		method: ApiMethod,
+		path: string,
+		itemIndex: number | undefined,
+		retries: number,
+	): NodeApiError {
+		const timedOut = failure.code === 'ECONNABORTED' || /timeout/i.test(failure.message);
+		const message = timedOut
+			? `The service did not answer within ${this.options.timeout} ms`
+			: `The request failed before the service answered: ${redact(failure.message, this.token)}`;
+		const retried = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
+		const error = new NodeApiError(this.ctx.getNode(), { message, code: failure.code ?? null } as JsonObject, {
+			message,
+			description: `${method} ${path}${retried}. ${
+				timedOut
+					? 'Raise the Timeout option if the service is slow, or try again later.'
+					: `Check the Base URL of the credential and that the service is reachable.`
+			}`,
+			itemIndex,
+		});
+		// Lets Installation → Create tell "no answer" apart from "refused" and look for what it created.
+		(error as NodeApiError & { networkFailure?: NetworkFailure }).networkFailure = failure;
+		return error;
+	}
+}
+
+/** True when the request may have been applied by the service although no answer arrived. */
+export function isLostResponse(error: unknown): boolean {
+	return (error as { networkFailure?: NetworkFailure } | undefined)?.networkFailure instanceof NetworkFailure;
+}
+
+/** Encodes one URL path segment (ids come from users and expressions). */
+export function segment(value: string | number): string {
+	return encodeURIComponent(String(value));
+}
+
+function queryString({ query, rawQuery }: RequestOptions): string {
+	const parts = Object.entries(query ?? {}).map(
+		([key, value]) => `${encodeURIComponent(key).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(String(value))}`,
+	);
+	if (rawQuery) parts.push(rawQuery);
+	return parts.length ? `?${parts.join('&')}` : '';
+}
+
+const INVALID_JSON = Symbol('invalid JSON');
+
+function parseBody(body: unknown): unknown {
+	if (typeof body !== 'string') return body;
+	if (body.trim() === '') return undefined;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return INVALID_JSON;
+	}
+}
+
+/** `{ success, data }` is the documented envelope; a bare body is taken as the data itself. */
+function unwrap(body: unknown): unknown {
+	if (isObject(body) && typeof body.success === 'boolean' && 'data' in body) return body.data;
+	return body;
+}
+
+/** The error text of every body style the service may use: errors list, Yii, {message}, plain text. */
+export function serviceMessage(body: unknown): string | undefined {
+	if (body === INVALID_JSON || body === undefined || body === null) return undefined;
+	if (typeof body === 'string') return body.trim().slice(0, 500) || undefined;
+	const fieldErrors = (list: unknown[]) =>
+		list
+			.filter(isObject)
+			.map((entry) => {
+				const text = String(entry.message ?? entry.error ?? '');
+				return entry.field ? `${String(entry.field)}: ${text}` : text;
+			})
+			.filter(Boolean)
+			.join('; ');
+	if (Array.isArray(body)) return fieldErrors(body) || undefined;
+	if (!isObject(body)) return undefined;
+	for (const key of ['errors', 'message', 'data']) {
+		const value = body[key];
+		if (Array.isArray(value) && fieldErrors(value)) return fieldErrors(value);
+		if (typeof value === 'string' && value) return value;
+		if (isObject(value) && typeof value.message === 'string') return value.message;
+	}
+	if (isObject(body.errors)) {
+		return Object.entries(body.errors)
+			.map(([field, text]) => `${field}: ${Array.isArray(text) ? text.join(', ') : String(text)}`)
+			.join('; ');
+	}
+	if (typeof body.error === 'string') return body.error;
+	if (body.success === false) return 'The service reported a failure without a message';
+	return undefined;
+}
+
+function hint(status: number, message: string): string {
+	if (status === 401) return 'Check the Access Token of the Albato Solutions API credential: it may be expired or invalid.';
+	if (status === 403) return 'The end user of this token may not do this.';
+	if (status === 404) return 'Check the ID: it does not exist or belongs to another end user.';
+	if (status === 422 && /pause/i.test(message))
+		return 'Pause the installation first, or set "If Installation Is Active" to "Pause, Update, Then Start Again".';
+	if (status === 400 || status === 422) return 'Check the values sent; the service names the fields it rejected.';
+	if (status === 429) return 'The service is rate limiting: lower the concurrency or retry later.';
+	if (status >= 500) return 'The service failed; try again later.';
+	return 'See the service message above.';
+}
+
+function networkFailure(error: unknown): NetworkFailure {
+	const { message, code } = (error ?? {}) as { message?: string; code?: string };
+	return new NetworkFailure(String(message ?? 'unknown network error'), code);
+}
+
+/** Full jitter on an exponential curve (the AWS SDKs' choice): spreads retries of concurrent items. */
+function backoff(attempt: number): number {
+	return Math.round(Math.random() * Math.min(MAX_DELAY, BASE_DELAY * 2 ** attempt));
+}
+
+/** `Retry-After` in seconds or as an HTTP date. */
+function retryAfter(header: unknown): number | undefined {
+	if (header === undefined || header === null || header === '') return undefined;
+	const seconds = Number(header);
+	if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+	const date = Date.parse(String(header));
+	return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
