@@ -108,3 +108,24 @@ export function describe(value: unknown): string {
 	if (typeof value === 'string') return value.trim() === '' ? 'an empty text' : `"${value.slice(0, 40)}"`;
 	return String(value);
 }
+
+/**
+ * The values of a parameter that is either a resource mapper ("Map Each Field") or JSON, chosen by
+ * `<modeName>`. Unset mapper fields (null, empty) are left out: they mean "not given".
+ */
+export function mappedOrJson(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	names: { mode: string; mapper: string; json: string },
+	label: string,
+	options: { allowEmpty?: boolean } = {},
+): IDataObject {
+	if (ctx.getNodeParameter(names.mode, itemIndex, 'json') !== 'mapper') {
+		return objectParameter(ctx, names.json, label, itemIndex, options);
+	}
+	const raw = ctx.getNodeParameter(`${names.mapper}.value`, itemIndex, {}) as unknown;
+	const given = Object.fromEntries(
+		Object.entries(isObject(raw) ? raw : {}).filter(([, value]) => value !== null && value !== undefined && value !== ''),
+	);
+	return toObject(ctx, given, label, itemIndex, options);
+}

@@ -13,5 +13,5 @@ export function parentId(ctx: ILoadOptionsFunctions, name: string): string | und
 	}
 	if (value && typeof value === 'object' && 'value' in value) value = (value as { value: unknown }).value;
 	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	return /^\d+$/.test(text) ? text : undefined;
+	return /^[1-9]\d*$/.test(text) ? text : undefined;
 }

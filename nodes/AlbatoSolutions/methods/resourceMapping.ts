@@ -1,1 +1,117 @@
-export const resourceMapping = {};
+import type {
+	FieldType,
+	IDataObject,
+	ILoadOptionsFunctions,
+	ResourceMapperField,
+	ResourceMapperFields,
+} from 'n8n-workflow';
+
+import { fetchConnectionSettings } from '../actions/solution/connectionSettings';
+import { bundleData } from '../actions/bundleData/bundleDataApi';
+import { partnerSchema } from '../actions/credential/partner';
+import type { SettingStep } from '../helpers/connectionSettings';
+import { isObject, sameId } from '../helpers/values';
+import { AlbatoClient } from '../transport';
+import { parentId } from './parent';
+
+/** Values already picked in a mapper (so a refresh can reveal what depends on them). */
+function mappedValues(ctx: ILoadOptionsFunctions, name: string): IDataObject {
+	try {
+		const current = ctx.getCurrentNodeParameter(name) as { value?: IDataObject | null } | undefined;
+		return isObject(current?.value) ? current.value : {};
+	} catch {
+		return {};
+	}
+}
+
+/** Field type for a current value: the service has no field types in its data call, so the value decides. */
+function typeOf(value: unknown): FieldType {
+	if (typeof value === 'boolean') return 'boolean';
+	if (typeof value === 'number') return 'number';
+	if (Array.isArray(value)) return 'array';
+	if (isObject(value)) return 'object';
+	return 'string';
+}
+
+function shortText(value: unknown): string {
+	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+}
+
+export const resourceMapping = {
+	/**
+	 * Connection settings of the chosen solution: one choice per step. Steps nested under a value appear
+	 * once that value is picked and the fields are refreshed (the values picked are sent as credentialData).
+	 */
+	async getConnectionSettingsFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+		const solutionId = parentId(this, 'solutionId');
+		if (!solutionId) return { fields: [] };
+		const client = await AlbatoClient.create(this);
+		const { steps } = await fetchConnectionSettings(client, Number(solutionId), mappedValues(this, 'connectionSettings'));
+		const fields: ResourceMapperField[] = [];
+		const visit = (level: SettingStep[], depth: number) => {
+			for (const step of level) {
+				fields.push({
+					id: step.id,
+					displayName: depth > 0 ? `${'↳ '.repeat(depth)}${step.title}` : step.title,
+					required: true,
+					defaultMatch: false,
+					display: true,
+					type: 'options',
+					options: step.values.map((option) => ({ name: option.title, value: option.value as string | number | boolean })),
+				});
+				visit(step.nested, depth + 1);
+			}
+		};
+		visit(steps, 0);
+		return {
+			fields,
+			emptyFieldsNotice: 'This solution has no connection settings',
+		} as ResourceMapperFields;
+	},
+
+	/** Fields of the chosen step: keyed by field code, labelled with the service's label, typed from the current value. */
+	async getFieldValueFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+		const bundleId = parentId(this, 'bundleId');
+		const stepId = parentId(this, 'stepId');
+		if (!bundleId || !stepId) return { fields: [] };
+		const client = await AlbatoClient.create(this);
+		const record = (await bundleData(client, bundleId)).find((candidate) => sameId(candidate.id, stepId));
+		const entries = Array.isArray(record?.data) ? record.data.filter(isObject) : [];
+		return {
+			fields: entries.map((field) => ({
+				id: String(field.name),
+				displayName: `${String(field.label ?? field.name)} (now: ${shortText(field.value)})`,
+				required: false,
+				defaultMatch: false,
+				display: true,
+				type: typeOf(field.value),
+				defaultValue:
+					typeof field.value === 'string' || typeof field.value === 'number' || typeof field.value === 'boolean'
+						? field.value
+						: null,
+			})),
+		};
+	},
+
+	/** Fields of the partner's credential schema: secrets marked, choices from allowedValues, required kept. */
+	async getPartnerFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+		const partnerId = parentId(this, 'partnerId');
+		if (!partnerId) return { fields: [] };
+		const client = await AlbatoClient.create(this);
+		const schema = await partnerSchema(client, Number(partnerId));
+		return {
+			fields: schema.map((field) => ({
+				id: field.id,
+				displayName: field.secret ? `${field.label} (secret)` : field.label,
+				required: field.required,
+				defaultMatch: false,
+				display: true,
+				type: field.allowedValues ? 'options' : 'string',
+				options: field.allowedValues
+					? Object.entries(field.allowedValues).map(([value, label]) => ({ name: label, value }))
+					: undefined,
+			})),
+		};
+	},
+};

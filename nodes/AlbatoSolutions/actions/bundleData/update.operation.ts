@@ -9,6 +9,7 @@ import { ACTIVE, bundlesOf, getInstallation, PAUSED, setStatus, statusOf, stepsO
 import type { OperationResult } from '../types';
 import { updateStepData } from './bundleDataApi';
 import { fieldValuesParameter } from './fieldValues';
+import { mapperOrJson } from '../../helpers/mapperDescription';
 
 export const description: INodeProperties[] = [
 	installationLocator,
@@ -23,14 +24,24 @@ export const description: INodeProperties[] = [
 		description:
 			'The step of the automation whose fields change. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	{
-		displayName: 'Field Values (JSON)',
-		name: 'fieldValues',
-		type: 'json',
-		default: '{}',
-		required: true,
-		description: 'Field code → new value, e.g. {"subject": "Welcome"}. Bundle Data → Get Many shows the codes.',
-	},
+	...mapperOrJson({
+		mode: 'fieldValuesMode',
+		mapper: 'fieldMapper',
+		displayName: 'Field Values',
+		method: 'getFieldValueFields',
+		dependsOn: ['bundleId', 'stepId'],
+		singular: 'field',
+		plural: 'fields',
+		addAllFields: false,
+		json: {
+			displayName: 'Field Values (JSON)',
+			name: 'fieldValues',
+			type: 'json',
+			default: '{}',
+			required: true,
+			description: 'Field code → new value, e.g. {"subject": "Welcome"}. Bundle Data → Get Many shows the codes.',
+		},
+	}),
 	{
 		displayName: 'If Installation Is Active',
 		name: 'ifActive',

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { objectParameter, textParameter, toId } from '../../helpers/params';
+import { mapperOrJson } from '../../helpers/mapperDescription';
+import { mappedOrJson, textParameter, toId } from '../../helpers/params';
 import { checkValues, maskSecrets } from '../../helpers/partnerSchema';
 import type { AlbatoClient } from '../../transport';
 import { segment } from '../../transport';
@@ -18,14 +19,24 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. Acme HubSpot',
 		description: 'A name for the new connection, shown to the end user',
 	},
-	{
-		displayName: 'Fields (JSON)',
-		name: 'fields',
-		type: 'json',
-		default: '{}',
-		required: true,
-		description: 'The partner\'s fields, e.g. {"apiKey": "…", "region": "eu"}. Credential → Get Schema lists them.',
-	},
+	...mapperOrJson({
+		mode: 'fieldsMode',
+		mapper: 'fieldMapper',
+		displayName: 'Fields',
+		method: 'getPartnerFields',
+		dependsOn: ['partnerId'],
+		singular: 'field',
+		plural: 'fields',
+		addAllFields: true,
+		json: {
+			displayName: 'Fields (JSON)',
+			name: 'fields',
+			type: 'json',
+			default: '{}',
+			required: true,
+			description: 'The partner\'s fields, e.g. {"apiKey": "…", "region": "eu"}. Credential → Get Schema lists them.',
+		},
+	}),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -51,7 +62,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partnerId = toId(this, this.getNodeParameter('partnerId', itemIndex, ''), 'Partner ID', itemIndex);
 	const title = textParameter(this, 'title', 'Connection Name', itemIndex);
-	const values = objectParameter(this, 'fields', 'Fields', itemIndex);
+	const values = mappedOrJson(this, itemIndex, { mode: 'fieldsMode', mapper: 'fieldMapper', json: 'fields' }, 'Fields');
 	const { nameField = 'title' } = this.getNodeParameter('options', itemIndex, {}) as { nameField?: string };
 
 	const schema = await partnerSchema(client, partnerId, itemIndex);

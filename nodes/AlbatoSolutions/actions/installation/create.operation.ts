@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { describe, idParameter, objectParameter, textParameter, toObject } from '../../helpers/params';
+import { mapperOrJson } from '../../helpers/mapperDescription';
+import { describe, idParameter, mappedOrJson, textParameter, toObject } from '../../helpers/params';
 import { sameId } from '../../helpers/values';
 import type { AlbatoClient } from '../../transport';
 import { isLostResponse, segment } from '../../transport';
@@ -20,15 +21,25 @@ export const description: INodeProperties[] = [
 		placeholder: 'e.g. Acme Corp – CRM sync',
 		description: 'Name that identifies this installation, e.g. the customer it is for',
 	},
-	{
-		displayName: 'Connection Settings (JSON)',
-		name: 'credentialData',
-		type: 'json',
-		default: '{}',
-		required: true,
-		description:
-			'Step ID → chosen value for every connection-settings step, nested ones included, e.g. {"crm": "hubspot", "hubspot_account": "acc_1"}. Use Solution → Get Connection Settings to see the steps.',
-	},
+	...mapperOrJson({
+		mode: 'connectionSettingsMode',
+		mapper: 'connectionSettings',
+		displayName: 'Connection Settings',
+		method: 'getConnectionSettingsFields',
+		dependsOn: ['solutionId.value'],
+		singular: 'step',
+		plural: 'steps',
+		addAllFields: true,
+		json: {
+			displayName: 'Connection Settings (JSON)',
+			name: 'credentialData',
+			type: 'json',
+			default: '{}',
+			required: true,
+			description:
+				'Step ID → chosen value for every connection-settings step, nested ones included, e.g. {"crm": "hubspot", "hubspot_account": "acc_1"}. Use Solution → Get Connection Settings to see the steps.',
+		},
+	}),
 	{
 		displayName: 'Template Names or IDs',
 		name: 'templateIds',
@@ -71,6 +82,8 @@ export const description: INodeProperties[] = [
 	},
 ];
 
+const CONNECTION_SETTINGS = { mode: 'connectionSettingsMode', mapper: 'connectionSettings', json: 'credentialData' };
+
 interface CreateOptions {
 	autoSelectSingle?: boolean;
 	refuseDuplicateTitle?: boolean;
@@ -85,7 +98,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	// Every parameter is checked before the first request.
 	const solutionId = idParameter(this, 'solutionId', 'Solution', itemIndex);
 	const title = textParameter(this, 'title', 'Title', itemIndex);
-	const choices = objectParameter(this, 'credentialData', 'Connection Settings', itemIndex);
+	const choices = mappedOrJson(this, itemIndex, CONNECTION_SETTINGS, 'Connection Settings');
 	const templateIds = templateIdsParameter(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as CreateOptions;
 	const settings = options.settings === undefined ? undefined : toObject(this, options.settings, 'Settings', itemIndex);

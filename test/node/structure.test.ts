@@ -1,0 +1,117 @@
+/**
+ * Walks the node's description and checks the conventions n8n's own nodes follow (and its lint and
+ * reviewers enforce), so a new parameter cannot quietly break them.
+ */
+import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
+
+import { AlbatoSolutionsApi } from '../../credentials/AlbatoSolutionsApi.credentials';
+import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
+import { resources } from '../../nodes/AlbatoSolutions/actions';
+
+const node = new AlbatoSolutions();
+const { properties } = node.description;
+
+function walk(list: INodeProperties[], visit: (property: INodeProperties) => void) {
+	for (const property of list) {
+		visit(property);
+		for (const option of (property.options ?? []) as Array<INodeProperties | INodePropertyOptions | INodePropertyCollection>) {
+			if ('type' in option) walk([option as INodeProperties], visit);
+			if ('values' in option) walk((option as INodePropertyCollection).values, visit);
+		}
+	}
+}
+
+const all: INodeProperties[] = [];
+walk(properties, (property) => all.push(property));
+
+describe('node description', () => {
+	it('is usable as an AI tool and names its credential', () => {
+		expect(node.description.usableAsTool).toBe(true);
+		expect(node.description.credentials).toEqual([{ name: new AlbatoSolutionsApi().name, required: true }]);
+	});
+
+	it('has an operation selector per resource whose options all have an action, sorted by name', () => {
+		const resource = properties.find((property) => property.name === 'resource')!;
+		expect(resource.noDataExpression).toBe(true);
+		const resourceValues = (resource.options as INodePropertyOptions[]).map((option) => option.value);
+		expect(resourceValues.sort()).toEqual(Object.keys(resources).sort());
+		for (const value of resourceValues) {
+			const selector = properties.find(
+				(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(value),
+			)!;
+			expect(selector.noDataExpression).toBe(true);
+			const options = selector.options as INodePropertyOptions[];
+			expect(options.map((option) => option.value).sort()).toEqual(Object.keys(resources[value as keyof typeof resources]).sort());
+			for (const option of options) {
+				expect(option.action).toMatch(/^[A-Z][a-z]/);
+				expect(option.action).toBe(option.action![0] + option.action!.slice(1).toLowerCase().replace(/ id\b/g, ' ID'));
+			}
+			const names = options.map((option) => option.name);
+			expect(names).toEqual([...names].sort());
+		}
+	});
+
+	it('says "Get Many" (getAll), never "Get All"', () => {
+		for (const property of all) {
+			for (const option of (property.options ?? []) as INodePropertyOptions[]) {
+				expect(String(option.name)).not.toMatch(/get all/i);
+			}
+		}
+	});
+
+	it('gives every property a valid default, Title Case names and "ID" capitalised', () => {
+		for (const property of all) {
+			expect(property.default).not.toBeUndefined();
+			expect(property.displayName).toMatch(/^[A-Z0-9↳]/);
+			expect(property.displayName).not.toMatch(/\bId\b|\bid\b/);
+		}
+	});
+
+	it('starts boolean descriptions with "Whether"', () => {
+		for (const property of all.filter((p) => p.type === 'boolean' && p.description)) {
+			expect(property.description).toMatch(/^Whether /);
+		}
+	});
+
+	it('names dynamic options "Name or ID" and explains expressions', () => {
+		for (const property of all.filter((p) => p.typeOptions?.loadOptionsMethod)) {
+			expect(property.displayName).toMatch(/Names? or IDs?$/);
+			expect(property.description).toMatch(/Choose from the list, or specify (an ID|IDs) using an/);
+		}
+	});
+
+	it('sorts fixed options alphabetically and keeps defaults among them', () => {
+		for (const property of all.filter((p) => p.type === 'options' && p.name !== 'operation' && Array.isArray(p.options))) {
+			const options = property.options as INodePropertyOptions[];
+			if (property.name.endsWith('Mode') || property.name === 'ifActive' || property.name === 'scope') {
+				// Ordered by intent: the safe or usual choice first.
+			} else {
+				const names = options.map((option) => option.name);
+				expect(names).toEqual([...names].sort());
+			}
+			expect(options.map((option) => option.value)).toContain(property.default);
+		}
+	});
+
+	it('uses the standard Return All / Limit pair', () => {
+		for (const limit of all.filter((p) => p.name === 'limit')) {
+			expect(limit.default).toBe(50);
+			expect(limit.typeOptions?.minValue).toBe(1);
+			expect(limit.displayOptions?.show?.returnAll).toEqual([false]);
+		}
+	});
+
+	it('resolves every dynamic method it references', () => {
+		const methods = node.methods as Record<string, Record<string, unknown>>;
+		for (const property of all) {
+			const load = property.typeOptions?.loadOptionsMethod;
+			if (load) expect(methods.loadOptions[load]).toBeInstanceOf(Function);
+			const mapper = property.typeOptions?.resourceMapper?.resourceMapperMethod;
+			if (mapper) expect(methods.resourceMapping[mapper]).toBeInstanceOf(Function);
+			for (const mode of property.modes ?? []) {
+				const search = mode.typeOptions?.searchListMethod;
+				if (search) expect(methods.listSearch[search]).toBeInstanceOf(Function);
+			}
+		}
+	});
+});
