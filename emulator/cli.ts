@@ -1,0 +1,40 @@
+/**
+ * `npm run emulator [-- --port 4010] [--quiet]`: runs the emulator until Ctrl-C.
+ * Port: --port, else env PORT, else 4010 (0 = a free port).
+ */
+import { startEmulator } from './index';
+
+function argValue(name: string): string | undefined {
+	const args = process.argv.slice(2);
+	const i = args.findIndex((a) => a === name || a.startsWith(`${name}=`));
+	if (i === -1) return undefined;
+	return args[i].includes('=') ? args[i].split('=')[1] : args[i + 1];
+}
+
+async function main(): Promise<void> {
+	const port = Number(argValue('--port') ?? process.env.PORT ?? 4010);
+	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${port}`);
+	const quiet = process.argv.includes('--quiet');
+	const emu = await startEmulator({ port, host: argValue('--host') ?? '127.0.0.1', log: quiet ? undefined : (line) => console.log(line) });
+	const token = emu.token({ expiresInSeconds: 24 * 3600 });
+	console.log(`Solution Installation Service emulator listening on ${emu.baseUrl}`);
+	console.log(`Base URL: ${emu.baseUrl}`);
+	console.log(`Token (user-1, valid 24 h): ${token}`);
+	console.log(`Try: curl -s -H "Authorization: Bearer ${token}" ${emu.baseUrl}/solution/apps`);
+	console.log(`     curl -s -X PLAY -H "Authorization: Bearer ${token}" ${emu.baseUrl}/solution/installation/5002`);
+	console.log(`Control surface: ${emu.baseUrl}/__emulator   (Ctrl-C to stop)`);
+
+	let closing = false;
+	const stop = () => {
+		if (closing) return;
+		closing = true;
+		void emu.close().then(() => process.exit(0));
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+main().catch((err) => {
+	console.error(err instanceof Error ? err.message : err);
+	process.exit(1);
+});

@@ -1,0 +1,90 @@
+/** The control surface under /__emulator/ (outside the spec; no auth; never logged). */
+import type { EmulatorCore } from './core';
+import { faultFromJson, faultToJson } from './faults';
+import type { ErrorStyle, TokenClaims, Variants } from './types';
+
+export const CONTROL_ROUTES = [
+	'GET    /__emulator/requests            the request log',
+	'DELETE /__emulator/requests            clear the request log',
+	'GET    /__emulator/faults              pending fault rules',
+	'POST   /__emulator/faults              add a rule (JSON; "regex": true makes "path" a RegExp source)',
+	'DELETE /__emulator/faults              clear all rules',
+	'POST   /__emulator/reset               back to the fixtures',
+	'POST   /__emulator/error-style         {"style": "errors" | "yii" | "message" | "text"}',
+	'POST   /__emulator/variants            partial Variants, e.g. {"bare": true}',
+	'POST   /__emulator/token               {"sub"?, "expiresInSeconds"?, "exp"?} → {"token"}',
+	'GET    /__emulator/state               installations, bundles, bundle data, credentials',
+	'DELETE /__emulator/installations/{id}  remove an installation (as if removed elsewhere)',
+];
+
+interface ControlResult {
+	status: number;
+	body: unknown;
+}
+
+const ok = (body: unknown = { ok: true }): ControlResult => ({ status: 200, body });
+const bad = (message: string): ControlResult => ({ status: 400, body: { error: message } });
+
+export function handleControl(core: EmulatorCore, method: string, path: string, raw: Buffer): ControlResult {
+	let body: unknown = {};
+	if (raw.length) {
+		try {
+			body = JSON.parse(raw.toString('utf8'));
+		} catch {
+			return bad('body must be JSON');
+		}
+	}
+	try {
+		const route = `${method} ${path.replace(/\/+$/, '')}`;
+		const removal = /^DELETE \/__emulator\/installations\/(\d+)$/.exec(route);
+		if (removal) {
+			core.removeInstallation(Number(removal[1]));
+			return ok();
+		}
+		switch (route) {
+			case 'GET /__emulator':
+				return ok({ routes: CONTROL_ROUTES });
+			case 'GET /__emulator/requests':
+				return ok(core.requests);
+			case 'DELETE /__emulator/requests':
+				core.requests.length = 0;
+				return ok();
+			case 'GET /__emulator/faults':
+				return ok(core.faults.list().map(faultToJson));
+			case 'POST /__emulator/faults':
+				core.faults.add(faultFromJson(body));
+				return { status: 201, body: { ok: true } };
+			case 'DELETE /__emulator/faults':
+				core.faults.clear();
+				return ok();
+			case 'POST /__emulator/reset':
+				core.reset();
+				return ok();
+			case 'POST /__emulator/error-style':
+				core.setErrorStyle((body as { style: ErrorStyle }).style);
+				return ok();
+			case 'POST /__emulator/variants':
+				core.setVariants(body as Partial<Variants>);
+				return ok({ variants: core.variants });
+			case 'POST /__emulator/token':
+				return ok({ token: core.token(body as TokenClaims) });
+			case 'GET /__emulator/state':
+				return ok(stateAsJson(core));
+			default:
+				return { status: 404, body: { error: `unknown control route ${route}`, routes: CONTROL_ROUTES } };
+		}
+	} catch (err) {
+		return bad((err as Error).message);
+	}
+}
+
+function stateAsJson(core: EmulatorCore) {
+	const { state } = core;
+	return {
+		installations: [...state.installations.values()],
+		bundles: [...state.bundles.values()],
+		bundleData: [...state.bundleData.values()],
+		credentials: [...state.credentials.values()],
+		nextIds: state.nextIds,
+	};
+}

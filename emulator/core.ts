@@ -1,0 +1,223 @@
+/** The request pipeline: log, faults, routing, auth, body parsing, rendering. */
+import type http from 'http';
+import qs from 'qs';
+
+import { authenticate, signToken } from './auth';
+import { handleControl } from './control';
+import { ApiError, renderError, type FieldError, type RenderedBody } from './errors';
+import { describeFault, FaultStore } from './faults';
+import { createState, loadFixtures } from './fixtures';
+import { customMethodOf, trackRequestEnd } from './front';
+import { match } from './routes';
+import { DEFAULT_VARIANTS, successBody } from './render';
+import type { EmulatorState, ErrorStyle, FaultRule, RequestLogEntry, TokenClaims, Variants } from './types';
+
+const BODY_LIMIT = 1024 * 1024;
+const ERROR_STYLES: ErrorStyle[] = ['errors', 'yii', 'message', 'text'];
+
+interface Outcome {
+	status: number;
+	body: RenderedBody;
+	headers?: Record<string, string>;
+}
+
+const jsonBody = (value: unknown): RenderedBody => ({ contentType: 'application/json; charset=utf-8', text: JSON.stringify(value) });
+
+/** PHP/Yii-like query parsing: `+` is a space, brackets (raw or %5B%5D) build objects, last duplicate wins. */
+export const parseQuery = (raw: string) => qs.parse(raw, { parseArrays: false, duplicates: 'last', depth: 5 }) as Record<string, unknown>;
+
+export class EmulatorCore {
+	readonly state: EmulatorState = createState();
+	readonly faults = new FaultStore();
+	readonly requests: RequestLogEntry[] = [];
+	errorStyle: ErrorStyle = 'errors';
+	variants: Variants = { ...DEFAULT_VARIANTS };
+
+	constructor(
+		readonly secret: string,
+		readonly initialStatus: 0 | 1,
+		private readonly log?: (line: string) => void,
+	) {}
+
+	token(claims?: TokenClaims): string {
+		return signToken(this.secret, claims);
+	}
+
+	setErrorStyle(style: ErrorStyle): void {
+		if (!ERROR_STYLES.includes(style)) throw new Error(`unknown error style "${style}"; use one of ${ERROR_STYLES.join(', ')}`);
+		this.errorStyle = style;
+	}
+
+	setVariants(v: Partial<Variants>): void {
+		for (const key of Object.keys(v)) {
+			if (!(key in DEFAULT_VARIANTS)) throw new Error(`unknown variant "${key}"; use ${Object.keys(DEFAULT_VARIANTS).join(', ')}`);
+		}
+		this.variants = { ...this.variants, ...v };
+	}
+
+	removeInstallation(id: number): void {
+		const inst = this.state.installations.get(id);
+		if (!inst) return;
+		for (const bundleId of inst.bundleIds) {
+			for (const stepId of this.state.bundles.get(bundleId)?.stepIds ?? []) this.state.bundleData.delete(stepId);
+			this.state.bundles.delete(bundleId);
+		}
+		this.state.installations.delete(id);
+	}
+
+	reset(): void {
+		loadFixtures(this.state);
+		this.requests.length = 0;
+		this.faults.clear();
+		this.errorStyle = 'errors';
+		this.variants = { ...DEFAULT_VARIANTS };
+	}
+
+	async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+		trackRequestEnd(req, res);
+		const custom = customMethodOf(req);
+		// Rewritten requests close their connection: the next request then starts on a fresh socket.
+		if (custom) res.setHeader('Connection', 'close');
+		const method = custom ?? req.method ?? 'GET';
+		const url = req.url ?? '/';
+		const q = url.indexOf('?');
+		const path = q === -1 ? url : url.slice(0, q);
+		const rawQuery = q === -1 ? '' : url.slice(q + 1);
+
+		let rawBody: Buffer;
+		try {
+			rawBody = await readBody(req);
+		} catch (err) {
+			if (!(err instanceof ApiError)) throw err;
+			res.setHeader('Connection', 'close');
+			return send(res, { status: err.status, body: renderError(this.errorStyle, err.status, err.errors) });
+		}
+
+		if (path === '/__emulator' || path.startsWith('/__emulator/')) {
+			const out = handleControl(this, method, path, rawBody);
+			return send(res, { status: out.status, body: jsonBody(out.body) });
+		}
+
+		const started = Date.now();
+		const query = parseQuery(rawQuery);
+		const entry: RequestLogEntry = { method, path, query, rawQuery, body: bodyForLog(rawBody), user: null, status: 0, at: new Date(started).toISOString() };
+		this.requests.push(entry);
+		const finish = (status: number) => {
+			entry.status = status;
+			this.log?.(`${entry.at} ${method} ${url} ${status || 'reset'} ${entry.user ?? '-'} ${Date.now() - started}ms${entry.fault ? ` fault=${entry.fault}` : ''}`);
+		};
+
+		const fault = this.faults.take(method, path);
+		if (fault) entry.fault = describeFault(fault);
+		if (fault?.delayMs) await sleep(fault.delayMs);
+		if (fault?.reset === 'before') {
+			finish(0);
+			return reset(req);
+		}
+		const early = fault && this.faultResponse(fault);
+		if (early) {
+			finish(early.status);
+			return send(res, early);
+		}
+
+		const outcome = this.serve(method, path, query, rawBody, req.headers, entry);
+		finish(outcome.status);
+		if (fault?.reset === 'after') return reset(req);
+		if (fault?.malformedJson) {
+			// The request was applied; its response arrives cut in half.
+			const text = outcome.body.text.slice(0, Math.max(1, Math.floor(outcome.body.text.length / 2)));
+			return send(res, { status: fault.status ?? outcome.status, body: { contentType: 'application/json; charset=utf-8', text } });
+		}
+		send(res, outcome);
+	}
+
+	/** Faults answered without applying the request: a status, or 200 with success: false. */
+	private faultResponse(fault: FaultRule): Outcome | undefined {
+		if (fault.successFalse) {
+			return { status: 200, body: jsonBody({ success: false, data: null, errors: [{ field: null, message: 'Emulated failure (success: false)' }] }) };
+		}
+		if (fault.status && !fault.malformedJson && !fault.reset) {
+			const headers: Record<string, string> = {};
+			const retryAfter = fault.retryAfterSeconds ?? (fault.status === 429 ? 1 : undefined);
+			if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
+			const errors: FieldError[] = [{ field: null, message: `Emulated fault: ${fault.status}` }];
+			return { status: fault.status, body: renderError(this.errorStyle, fault.status, errors), headers };
+		}
+		return undefined;
+	}
+
+	/** Routes, authenticates, parses the body and runs the handler; any ApiError becomes an error body. */
+	private serve(method: string, path: string, query: Record<string, unknown>, rawBody: Buffer, headers: http.IncomingHttpHeaders, entry: RequestLogEntry): Outcome {
+		try {
+			const route = match(method, path);
+			const user = authenticate(headers.authorization, this.secret);
+			entry.user = user;
+			const body = route.readsBody ? parseJsonObject(rawBody, headers['content-type']) : undefined;
+			const result = route.handler({ user, state: this.state, id: route.id, query, body, variants: this.variants, initialStatus: this.initialStatus });
+			return { status: result.status ?? 200, body: jsonBody(successBody(result.data, this.variants)) };
+		} catch (err) {
+			const error = err instanceof ApiError ? err : new ApiError(500, `Internal emulator error: ${(err as Error).message}`);
+			const extra: Record<string, string> = error.status === 401 ? { 'WWW-Authenticate': 'Bearer', ...error.headers } : error.headers;
+			return { status: error.status, body: renderError(this.errorStyle, error.status, error.errors), headers: extra };
+		}
+	}
+}
+
+function parseJsonObject(raw: Buffer, contentType: string | undefined): Record<string, unknown> {
+	if (raw.length === 0) return {};
+	if (!contentType || !/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
+		throw new ApiError(415, `Content-Type must be application/json (got ${contentType ?? 'none'})`);
+	}
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(raw.toString('utf8'));
+	} catch (err) {
+		throw new ApiError(400, `Invalid JSON body: ${(err as Error).message}`);
+	}
+	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ApiError(400, 'JSON body must be an object');
+	return parsed as Record<string, unknown>;
+}
+
+function bodyForLog(raw: Buffer): unknown {
+	if (raw.length === 0) return undefined;
+	const text = raw.toString('utf8');
+	try {
+		return JSON.parse(text);
+	} catch {
+		return text;
+	}
+}
+
+function readBody(req: http.IncomingMessage): Promise<Buffer> {
+	const declared = Number(req.headers['content-length'] ?? 0);
+	if (declared > BODY_LIMIT) return Promise.reject(new ApiError(413, `Body larger than ${BODY_LIMIT} bytes`));
+	return new Promise((resolve, reject) => {
+		const chunks: Buffer[] = [];
+		let size = 0;
+		req.on('data', (chunk: Buffer) => {
+			size += chunk.length;
+			if (size <= BODY_LIMIT) chunks.push(chunk);
+		});
+		req.on('end', () => (size > BODY_LIMIT ? reject(new ApiError(413, `Body larger than ${BODY_LIMIT} bytes`)) : resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))));
+		req.on('error', reject);
+	});
+}
+
+function send(res: http.ServerResponse, out: Outcome): void {
+	if (res.destroyed) return;
+	res.writeHead(out.status, {
+		...out.headers,
+		'Content-Type': out.body.contentType,
+		'Content-Length': Buffer.byteLength(out.body.text),
+	});
+	res.end(out.body.text);
+}
+
+/** Drops the connection with no response (an RST where the platform allows). */
+function reset(req: http.IncomingMessage): void {
+	const socket = req.socket;
+	if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy();
+	else socket.destroy();
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

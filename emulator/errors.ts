@@ -1,0 +1,54 @@
+/** Service errors and their rendering in each error style. */
+import { STATUS_CODES } from 'http';
+
+import type { ErrorStyle } from './types';
+
+export interface FieldError {
+	/** null for errors that are not about one field. */
+	field: string | null;
+	message: string;
+}
+
+export class ApiError extends Error {
+	readonly errors: FieldError[];
+
+	constructor(
+		readonly status: number,
+		errors: string | FieldError[],
+		readonly headers: Record<string, string> = {},
+	) {
+		const list = typeof errors === 'string' ? [{ field: null, message: errors }] : errors;
+		super(list.map((e) => e.message).join('; '));
+		this.errors = list;
+	}
+}
+
+export const notFound = (what: string) => new ApiError(404, `${what} not found`);
+
+export interface RenderedBody {
+	contentType: string;
+	text: string;
+}
+
+const json = (body: unknown): RenderedBody => ({ contentType: 'application/json; charset=utf-8', text: JSON.stringify(body) });
+
+/** One line summing up all errors: "title: must not be empty; templateIds: ...". */
+export function summary(errors: FieldError[]): string {
+	return errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ');
+}
+
+export function renderError(style: ErrorStyle, status: number, errors: FieldError[]): RenderedBody {
+	switch (style) {
+		case 'errors':
+			return json({ success: false, errors });
+		case 'yii':
+			// Yii serialises model validation failures (422) as a bare array of {field, message};
+			// everything else (incl. 422s not about a field) as an HttpException object.
+			if (status === 422 && errors.every((e) => e.field !== null)) return json(errors);
+			return json({ name: STATUS_CODES[status] ?? 'Error', message: summary(errors), code: 0, status });
+		case 'message':
+			return json({ message: summary(errors) });
+		case 'text':
+			return { contentType: 'text/plain; charset=utf-8', text: summary(errors) };
+	}
+}

@@ -1,0 +1,62 @@
+/** Fault rules: match method + path, applied a given number of times, oldest rule first. */
+import type { FaultRule } from './types';
+
+interface ActiveRule {
+	rule: FaultRule;
+	remaining: number;
+}
+
+export class FaultStore {
+	private rules: ActiveRule[] = [];
+
+	add(rule: FaultRule): void {
+		if (typeof rule.path !== 'string' && !(rule.path instanceof RegExp)) throw new Error('fault rule needs a path (string or RegExp)');
+		this.rules.push({ rule: { ...rule }, remaining: rule.times ?? 1 });
+	}
+
+	clear(): void {
+		this.rules = [];
+	}
+
+	/** Rules still to apply, with `times` showing what is left. */
+	list(): FaultRule[] {
+		return this.rules.map(({ rule, remaining }) => ({ ...rule, times: remaining }));
+	}
+
+	/** Consumes one use of the first rule matching this call. */
+	take(method: string, path: string): FaultRule | undefined {
+		const i = this.rules.findIndex(({ rule }) => {
+			if (rule.method && rule.method.toUpperCase() !== method) return false;
+			return typeof rule.path === 'string' ? rule.path === path : rule.path.test(path);
+		});
+		if (i === -1) return undefined;
+		const active = this.rules[i];
+		if (--active.remaining <= 0) this.rules.splice(i, 1);
+		return active.rule;
+	}
+}
+
+/** Short label for the request log, e.g. "status:503+delay:200". */
+export function describeFault(rule: FaultRule): string {
+	const parts: string[] = [];
+	if (rule.delayMs) parts.push(`delay:${rule.delayMs}`);
+	if (rule.reset) parts.push(`reset:${rule.reset}`);
+	else if (rule.status && !rule.malformedJson) parts.push(`status:${rule.status}`);
+	if (rule.successFalse) parts.push('successFalse');
+	if (rule.malformedJson) parts.push('malformedJson');
+	return parts.join('+') || 'none';
+}
+
+/** Fault rule as JSON (control surface): `path` is a RegExp source when `regex` is true. */
+export function faultFromJson(body: unknown): FaultRule {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('fault rule must be a JSON object');
+	const raw = body as Record<string, unknown> & { regex?: boolean };
+	if (typeof raw.path !== 'string') throw new Error('fault rule needs a string "path"');
+	const { regex, ...rule } = raw;
+	return { ...(rule as unknown as FaultRule), path: regex ? new RegExp(raw.path) : raw.path };
+}
+
+/** JSON form of a rule (RegExp → its source plus regex: true). */
+export function faultToJson(rule: FaultRule): Record<string, unknown> {
+	return rule.path instanceof RegExp ? { ...rule, path: rule.path.source, regex: true } : { ...rule };
+}

@@ -1,0 +1,150 @@
+/** Endpoints 1–4: solutions, connection settings, templates, install. */
+import { ApiError, notFound, type FieldError } from '../errors';
+import { addBundle, CREDENTIALISTS, latestPublished, SOLUTIONS, templatesOf, type StepFixture } from '../fixtures';
+import type { InstallationRecord } from '../types';
+import { isPlainObject, nowIso, type Handler, type HandlerContext } from './context';
+import { renderInstallation, renderSolution, renderTemplate } from './views';
+
+/** Only solutions with a published version exist for end users. */
+function listedSolution(id: number): number {
+	if (!latestPublished(id)) throw notFound(`Solution ${id}`);
+	return id;
+}
+
+export const listApps: Handler = () => ({
+	data: SOLUTIONS.filter((s) => latestPublished(s.id)).map((s) => renderSolution(s.id)),
+});
+
+export const listTemplates: Handler = (ctx) => ({ data: templatesOf(listedSolution(ctx.id)).map(renderTemplate) });
+
+// ------------------------------------------------------ connection settings
+
+/** Every step id of a solution's tree, nested ones included. */
+function allSteps(steps: StepFixture[], out = new Map<string, StepFixture>()): Map<string, StepFixture> {
+	for (const step of steps) {
+		out.set(step.id, step);
+		for (const v of step.values) allSteps(v.nested ?? [], out);
+	}
+	return out;
+}
+
+function renderSteps(steps: StepFixture[], choices: Record<string, unknown>, plainValues: boolean): unknown[] {
+	return steps.map((step) => {
+		const chosen = step.values.find((v) => v.value === choices[step.id]);
+		return {
+			id: step.id,
+			title: step.title,
+			values: step.values.map((v) => (plainValues ? v.value : { value: v.value, title: v.title })),
+			nested: chosen ? renderSteps(chosen.nested ?? [], choices, plainValues) : [],
+		};
+	});
+}
+
+const offered = (step: StepFixture) => step.values.map((v) => v.value).join(', ');
+
+/** GET /solution/{id}/credentialists: data = array of top-level steps; nested steps of chosen values filled in. */
+export const credentialists: Handler = (ctx) => {
+	const steps = CREDENTIALISTS[listedSolution(ctx.id)];
+	const choices = ctx.query.credentialData ?? {};
+	if (!isPlainObject(choices)) throw new ApiError(422, [{ field: 'credentialData', message: 'must be given as credentialData[<stepId>]=<value>' }]);
+	const known = allSteps(steps);
+	const errors: FieldError[] = [];
+	for (const [stepId, value] of Object.entries(choices)) {
+		const step = known.get(stepId);
+		if (!step) errors.push({ field: `credentialData[${stepId}]`, message: `unknown step "${stepId}"` });
+		else if (!step.values.some((v) => v.value === value)) errors.push({ field: `credentialData[${stepId}]`, message: `"${String(value)}" is not offered; choose one of: ${offered(step)}` });
+	}
+	if (errors.length) throw new ApiError(422, errors);
+	return { data: renderSteps(steps, choices, ctx.variants.plainValues) };
+};
+
+/** Checks credentialData is complete: every reachable step, nested included, has one of its own values, and nothing else. */
+function validateCredentialData(steps: StepFixture[], data: Record<string, unknown>): FieldError[] {
+	const errors: FieldError[] = [];
+	const reached = new Set<string>();
+	const walk = (level: StepFixture[]) => {
+		for (const step of level) {
+			reached.add(step.id);
+			const field = `credentialData.${step.id}`;
+			const value = data[step.id];
+			if (value === undefined || value === null || value === '') {
+				errors.push({ field, message: `is required; choose one of: ${offered(step)}` });
+				continue;
+			}
+			const chosen = step.values.find((v) => v.value === value);
+			if (!chosen) {
+				errors.push({ field, message: `${JSON.stringify(value)} is not offered; choose one of: ${offered(step)}` });
+				continue;
+			}
+			walk(chosen.nested ?? []);
+		}
+	};
+	walk(steps);
+	const known = allSteps(steps);
+	for (const key of Object.keys(data)) {
+		if (reached.has(key)) continue;
+		errors.push({ field: `credentialData.${key}`, message: known.has(key) ? 'does not apply to the values chosen for its parent steps' : 'unknown step' });
+	}
+	return errors;
+}
+
+function validateInstall(ctx: HandlerContext, solutionId: number): FieldError[] {
+	const body = ctx.body as Record<string, unknown>;
+	const errors: FieldError[] = [];
+	const { title, templateIds, credentialData, settings } = body;
+
+	if (title === undefined || title === null) errors.push({ field: 'title', message: 'is required' });
+	else if (typeof title !== 'string') errors.push({ field: 'title', message: 'must be a string' });
+	else if (title.trim() === '') errors.push({ field: 'title', message: 'must not be empty' });
+	else if (title.length > 255) errors.push({ field: 'title', message: 'must be at most 255 characters' });
+
+	const ownTemplates = templatesOf(solutionId).map((t) => t.id);
+	if (templateIds === undefined || templateIds === null) errors.push({ field: 'templateIds', message: 'is required' });
+	else if (!Array.isArray(templateIds)) errors.push({ field: 'templateIds', message: 'must be an array of integers' });
+	else if (templateIds.length === 0) errors.push({ field: 'templateIds', message: 'must not be empty' });
+	else if (!templateIds.every((t) => Number.isInteger(t))) errors.push({ field: 'templateIds', message: 'must contain integers only' });
+	else if (new Set(templateIds).size !== templateIds.length) errors.push({ field: 'templateIds', message: 'must not repeat a template' });
+	else {
+		const foreign = templateIds.filter((t) => !ownTemplates.includes(t as number));
+		if (foreign.length) errors.push({ field: 'templateIds', message: `not templates of solution ${solutionId}: ${foreign.join(', ')} (its templates: ${ownTemplates.join(', ')})` });
+	}
+
+	if (credentialData === undefined || credentialData === null) errors.push({ field: 'credentialData', message: 'is required' });
+	else if (!isPlainObject(credentialData)) errors.push({ field: 'credentialData', message: 'must be an object mapping step ids to values' });
+	else errors.push(...validateCredentialData(CREDENTIALISTS[solutionId], credentialData));
+
+	if (settings !== undefined && !isPlainObject(settings)) errors.push({ field: 'settings', message: 'must be an object when given' });
+	return errors;
+}
+
+/** POST /solution/{id}/installation → 201 with the installation (no bundles, as the detail call without expand). */
+export const install: Handler = (ctx) => {
+	const solutionId = listedSolution(ctx.id);
+	const errors = validateInstall(ctx, solutionId);
+	if (errors.length) throw new ApiError(422, errors);
+	const body = ctx.body as { title: string; templateIds: number[]; credentialData: Record<string, string>; settings?: Record<string, unknown> };
+	const { state } = ctx;
+	const now = nowIso();
+	const record: InstallationRecord = {
+		id: state.nextIds.installation++,
+		userId: ctx.user,
+		solutionId,
+		solutionVersion: latestPublished(solutionId)!.version,
+		title: body.title,
+		status: ctx.initialStatus,
+		settings: structuredClone(body.settings ?? {}),
+		credentialData: { ...body.credentialData },
+		bundleIds: [],
+		dateCreated: now,
+		dateUpdated: now,
+	};
+	state.installations.set(record.id, record);
+	for (const templateId of body.templateIds) {
+		const bundleId = state.nextIds.bundle++;
+		const template = templatesOf(solutionId).find((t) => t.id === templateId)!;
+		const stepIds = template.bundle.steps.map(() => state.nextIds.step++);
+		addBundle(state, record.id, templateId, bundleId, stepIds);
+		record.bundleIds.push(bundleId);
+	}
+	return { status: 201, data: renderInstallation(ctx, record, new Set()) };
+};

@@ -1,0 +1,64 @@
+/**
+ * Local emulator of the Solution Installation Service (see README.md).
+ *
+ *   const emu = await startEmulator();            // free port on 127.0.0.1
+ *   await axios.get(`${emu.baseUrl}/solution/apps`, { headers: { Authorization: `Bearer ${emu.token()}` } });
+ *   await emu.close();
+ */
+import http from 'http';
+import type net from 'net';
+
+import { EmulatorCore } from './core';
+import { DEFAULT_SECRET } from './fixtures';
+import { createFront } from './front';
+import type { Emulator, EmulatorOptions } from './types';
+
+export * from './types';
+export * as fixtures from './fixtures';
+export { METHOD_HEADER } from './front';
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+	const core = new EmulatorCore(options.secret ?? DEFAULT_SECRET, options.initialStatus ?? 0, options.log);
+	const httpServer = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+		core.handle(req, res).catch(() => res.destroy());
+	});
+	const front = createFront(httpServer);
+	// Track sockets so close() does not wait for idle keep-alive connections.
+	const sockets = new Set<net.Socket>();
+	front.on('connection', (socket: net.Socket) => {
+		sockets.add(socket);
+		socket.on('close', () => sockets.delete(socket));
+	});
+
+	const host = options.host ?? '127.0.0.1';
+	await new Promise<void>((resolve, reject) => {
+		front.once('error', reject);
+		front.listen(options.port ?? 0, host, () => {
+			front.off('error', reject);
+			resolve();
+		});
+	});
+	const { port } = front.address() as net.AddressInfo;
+	const urlHost = host.includes(':') ? `[${host}]` : host;
+
+	return {
+		baseUrl: `http://${urlHost}:${port}`,
+		token: (claims) => core.token(claims),
+		requests: core.requests,
+		faults: {
+			add: (rule) => core.faults.add(rule),
+			clear: () => core.faults.clear(),
+			list: () => core.faults.list(),
+		},
+		setErrorStyle: (style) => core.setErrorStyle(style),
+		setVariants: (v) => core.setVariants(v),
+		state: core.state,
+		removeInstallation: (id) => core.removeInstallation(id),
+		reset: () => core.reset(),
+		close: () =>
+			new Promise<void>((resolve) => {
+				front.close(() => resolve());
+				for (const socket of sockets) socket.destroy();
+			}),
+	};
+}

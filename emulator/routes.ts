@@ -1,0 +1,51 @@
+/** The service's route table (paths exactly as in the spec). */
+import { ApiError } from './errors';
+import { bundleData, updateBundleData } from './handlers/bundles';
+import type { Handler } from './handlers/context';
+import { createCredential, credentialMeta } from './handlers/credentials';
+import { getInstallation, listInstallations, pause, play } from './handlers/installations';
+import { credentialists, install, listApps, listTemplates } from './handlers/solutions';
+
+interface Route {
+	/** Group 1, when present, is the numeric {id}. */
+	pattern: RegExp;
+	methods: Record<string, Handler>;
+	/** Methods whose JSON body the handler reads. */
+	withBody?: string[];
+}
+
+const ID = '(\\d{1,15})';
+
+export const ROUTES: Route[] = [
+	{ pattern: /^\/solution\/apps$/, methods: { GET: listApps } },
+	{ pattern: new RegExp(`^/solution/${ID}/credentialists$`), methods: { GET: credentialists } },
+	{ pattern: new RegExp(`^/solution/${ID}/templates$`), methods: { GET: listTemplates } },
+	{ pattern: new RegExp(`^/solution/${ID}/installation$`), methods: { POST: install }, withBody: ['POST'] },
+	{ pattern: /^\/solution\/installation$/, methods: { GET: listInstallations } },
+	{ pattern: new RegExp(`^/solution/installation/${ID}$`), methods: { GET: getInstallation, PLAY: play, PAUSE: pause } },
+	{ pattern: /^\/bundle\/data$/, methods: { GET: bundleData } },
+	{ pattern: new RegExp(`^/bundle/data/${ID}$`), methods: { PUT: updateBundleData }, withBody: ['PUT'] },
+	{ pattern: new RegExp(`^/credentials/${ID}/meta$`), methods: { GET: credentialMeta } },
+	{ pattern: new RegExp(`^/credentials/${ID}$`), methods: { POST: createCredential }, withBody: ['POST'] },
+];
+
+export interface Match {
+	handler: Handler;
+	id: number;
+	readsBody: boolean;
+}
+
+/** Finds the handler, or throws 404 (unknown path) / 405 (known path, other method, with Allow). */
+export function match(method: string, path: string): Match {
+	for (const route of ROUTES) {
+		const m = route.pattern.exec(path);
+		if (!m) continue;
+		const handler = route.methods[method];
+		if (!handler) {
+			const allow = Object.keys(route.methods).join(', ');
+			throw new ApiError(405, `Method ${method} is not allowed on ${path}; allowed: ${allow}`, { Allow: allow });
+		}
+		return { handler, id: m[1] ? Number(m[1]) : NaN, readsBody: route.withBody?.includes(method) ?? false };
+	}
+	throw new ApiError(404, `No endpoint at ${path}`);
+}
