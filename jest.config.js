@@ -7,4 +7,5 @@ module.exports = {
 	transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false }] },
 	testTimeout: 30000,
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
+	setupFilesAfterEnv: ['<rootDir>/test/setup-after-env.ts'],
 };

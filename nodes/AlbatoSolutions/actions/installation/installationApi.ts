@@ -67,3 +67,11 @@ export function statusOf(installation: IDataObject): number | undefined {
 	const value = Number(status);
 	return Number.isFinite(value) ? value : undefined;
 }
+
+/** The solution an installation belongs to: `solutionId`, or the documented `appId`; undefined when neither is sent. */
+export function solutionIdOf(installation: IDataObject): string | number | undefined {
+	for (const value of [installation.solutionId, installation.appId]) {
+		if (typeof value === 'number' || (typeof value === 'string' && value.trim() !== '')) return value;
+	}
+	return undefined;
+}

@@ -19,6 +19,7 @@ export async function fetchConnectionSettings(
 	options: { autoSelectSingle?: boolean; itemIndex?: number } = {},
 ): Promise<{ steps: SettingStep[]; resolution: Resolution }> {
 	let current = { ...choices };
+	const autoSelected: string[] = [];
 	for (let round = 0; ; round++) {
 		const data = await client.request('GET', `/solution/${segment(solutionId)}/credentialists`, {
 			query: choicesQuery(current),
@@ -26,7 +27,10 @@ export async function fetchConnectionSettings(
 		});
 		const steps = normalizeSteps(data);
 		const resolution = resolveChoices(steps, current, options);
-		if (resolution.autoSelected.length === 0 || round >= MAX_ROUNDS) return { steps, resolution };
+		autoSelected.push(...resolution.autoSelected);
+		if (resolution.autoSelected.length === 0 || round >= MAX_ROUNDS) {
+			return { steps, resolution: { ...resolution, autoSelected } };
+		}
 		current = { ...current, ...resolution.credentialData };
 	}
 }

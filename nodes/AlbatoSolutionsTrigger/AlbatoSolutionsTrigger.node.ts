@@ -1,0 +1,75 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { listSearch } from '../AlbatoSolutions/methods/listSearch';
+import { pollEvents } from './poll';
+
+export class AlbatoSolutionsTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Albato Solutions Trigger',
+		name: 'albatoSolutionsTrigger',
+		icon: { light: 'file:../AlbatoSolutions/albatoSolutions.svg', dark: 'file:../AlbatoSolutions/albatoSolutions.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{($parameter["events"] || []).join(", ")}}',
+		description: "Starts the workflow when an end user's installation is created, started, paused or removed",
+		defaults: { name: 'Albato Solutions Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'albatoSolutionsApi', required: true }],
+		properties: [
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				default: [],
+				description: 'The changes that start the workflow. Each change is reported once, as one item.',
+				options: [
+					{ name: 'Installation Created', value: 'installationCreated', description: 'A solution was installed (a new installation appeared)' },
+					{ name: 'Installation Paused', value: 'installationPaused', description: 'An installation went from active to paused' },
+					{ name: 'Installation Removed', value: 'installationRemoved', description: 'An installation is no longer listed' },
+					{
+						name: 'Installation Started',
+						value: 'installationStarted',
+						description: 'An installation went from paused to active, or was first seen already active',
+					},
+				],
+			},
+			{
+				displayName: 'Solution',
+				name: 'solutionId',
+				type: 'resourceLocator',
+				default: { mode: 'list', value: '' },
+				description: 'Only installations of this solution. Leave empty to watch all installations of the end user.',
+				modes: [
+					{
+						displayName: 'From List',
+						name: 'list',
+						type: 'list',
+						typeOptions: { searchListMethod: 'searchSolutions', searchable: true },
+					},
+					{
+						displayName: 'By ID',
+						name: 'id',
+						type: 'string',
+						placeholder: 'e.g. 101',
+						validation: [{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'An ID is a whole number' } }],
+					},
+				],
+			},
+		],
+	};
+
+	methods = { listSearch: { searchSolutions: listSearch.searchSolutions } };
+
+	/**
+	 * Compares the end user's installations with the baseline in the workflow's static data and emits
+	 * each change once. "Fetch Test Event" (manual mode) returns the newest installation instead and
+	 * leaves the baseline alone.
+	 */
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollEvents(this);
+	}
+}

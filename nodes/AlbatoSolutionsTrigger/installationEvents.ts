@@ -1,0 +1,138 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { ACTIVE, PAUSED, solutionIdOf, statusOf } from '../AlbatoSolutions/actions/installation/installationApi';
+import { sameId } from '../AlbatoSolutions/helpers/values';
+
+/** The events, in the order they are emitted for one installation. */
+export const EVENTS = ['installationCreated', 'installationStarted', 'installationPaused', 'installationRemoved'] as const;
+
+export type InstallationEvent = (typeof EVENTS)[number];
+
+/** What the trigger remembers of one installation between polls (in the workflow's static data). */
+export interface Seen {
+	/** 1 active, 0 paused; null when this poll did not learn it (then no start/pause is reported from it). */
+	status: number | null;
+	title: string | null;
+	solutionId: string | number | null;
+}
+
+/** Installations seen by the last poll, by id. Absent until the first poll has recorded the baseline. */
+export type Snapshot = Record<string, Seen>;
+
+/** One output item. */
+export type EventItem = { event: InstallationEvent } & EventFields;
+
+type EventFields = {
+	installationId: string | number;
+	solutionId: string | number | null;
+	title: string | null;
+	/** Status now; null for Installation Removed. */
+	status: number | null;
+	/** Status at the previous poll; null for Installation Created (it did not exist). */
+	previousStatus: number | null;
+	/** The installation as the service returned it; for Installation Removed, the last snapshot kept. */
+	installation: IDataObject;
+};
+
+export interface Watch {
+	events: Set<InstallationEvent>;
+	/** Only installations of this solution; undefined for all. */
+	solutionId?: string;
+}
+
+/** Ids as numbers when they are numeric (the service may send "5001"), otherwise as given. */
+export function normalizeId(value: unknown): string | number {
+	if (typeof value === 'number') return value;
+	const text = String(value).trim();
+	return /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text;
+}
+
+export function seenOf(installation: IDataObject, before?: Seen): Seen {
+	const solutionId = solutionIdOf(installation);
+	return {
+		status: statusOf(installation) ?? null,
+		title: typeof installation.title === 'string' ? installation.title : (before?.title ?? null),
+		solutionId: solutionId === undefined ? (before?.solutionId ?? null) : normalizeId(solutionId),
+	};
+}
+
+/** Whether an installation belonging to `solutionId` is watched; an unknown solution is watched only without a filter. */
+export function isWatched(watch: Watch, solutionId: string | number | null | undefined): boolean {
+	return watch.solutionId === undefined || sameId(solutionId, watch.solutionId);
+}
+
+/** Numeric ids in numeric order, others after them as text. */
+export function compareIds(a: string, b: string): number {
+	const [x, y] = [normalizeId(a), normalizeId(b)];
+	if (typeof x === 'number' && typeof y === 'number') return x - y;
+	if (typeof x === 'number') return -1;
+	if (typeof y === 'number') return 1;
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * The changes between two polls, pure: what was created, started, paused or removed, ordered by
+ * installation id, then in the order of EVENTS. `current` maps each id the service listed now to
+ * the installation (detail merged in where it was fetched).
+ */
+export function detectEvents(previous: Snapshot, current: Map<string, IDataObject>, next: Snapshot, watch: Watch): EventItem[] {
+	const found: Array<{ id: string; order: number; item: EventItem }> = [];
+	const add = (id: string, event: InstallationEvent, item: EventFields) => {
+		if (!watch.events.has(event)) return;
+		const { installationId, solutionId, title, status, previousStatus, installation } = item;
+		found.push({ id, order: EVENTS.indexOf(event), item: { event, installationId, solutionId, title, status, previousStatus, installation } });
+	};
+
+	for (const [id, installation] of current) {
+		const now = next[id];
+		if (!isWatched(watch, now.solutionId)) continue;
+		const before = previous[id];
+		const common = { installationId: normalizeId(installation.id ?? id), solutionId: now.solutionId, title: now.title, installation };
+		if (!before) {
+			add(id, 'installationCreated', { ...common, status: now.status, previousStatus: null });
+			// Installed and already running when first seen: it was also started.
+			if (now.status === ACTIVE) add(id, 'installationStarted', { ...common, status: now.status, previousStatus: null });
+			continue;
+		}
+		if (before.status === null || now.status === null || before.status === now.status) continue;
+		if (now.status === ACTIVE) add(id, 'installationStarted', { ...common, status: now.status, previousStatus: before.status });
+		if (now.status === PAUSED) add(id, 'installationPaused', { ...common, status: now.status, previousStatus: before.status });
+	}
+
+	for (const [id, before] of Object.entries(previous)) {
+		if (current.has(id) || !isWatched(watch, before.solutionId)) continue;
+		add(id, 'installationRemoved', {
+			installationId: normalizeId(id),
+			solutionId: before.solutionId,
+			title: before.title,
+			status: null,
+			previousStatus: before.status,
+			installation: { id: normalizeId(id), title: before.title, status: before.status, solutionId: before.solutionId },
+		});
+	}
+
+	return found.sort((a, b) => compareIds(a.id, b.id) || a.order - b.order).map(({ item }) => item);
+}
+
+/**
+ * The one output item of "Fetch Test Event": a real installation shaped as the event it best
+ * matches among those chosen (Created when chosen; else Started/Paused by its status; else the first).
+ */
+export function sampleItem(installation: IDataObject, watch: Watch): EventItem {
+	const seen = seenOf(installation);
+	const chosen = EVENTS.filter((event) => watch.events.has(event));
+	const event =
+		chosen.find((candidate) => candidate === 'installationCreated') ??
+		chosen.find((candidate) => (candidate === 'installationStarted' && seen.status === ACTIVE) || (candidate === 'installationPaused' && seen.status === PAUSED)) ??
+		chosen[0] ??
+		'installationCreated';
+	return {
+		event,
+		installationId: normalizeId(installation.id),
+		solutionId: seen.solutionId,
+		title: seen.title,
+		status: event === 'installationRemoved' ? null : seen.status,
+		previousStatus: event === 'installationRemoved' ? seen.status : null,
+		installation,
+	};
+}

@@ -1,0 +1,120 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { getInstallation, listInstallations, solutionIdOf, statusOf } from '../AlbatoSolutions/actions/installation/installationApi';
+import { mapLimited } from '../AlbatoSolutions/helpers/run';
+import { isObject } from '../AlbatoSolutions/helpers/values';
+import { AlbatoClient } from '../AlbatoSolutions/transport';
+import {
+	compareIds,
+	detectEvents,
+	EVENTS,
+	type InstallationEvent,
+	isWatched,
+	sampleItem,
+	seenOf,
+	type Snapshot,
+	type Watch,
+} from './installationEvents';
+
+/** Detail calls in flight at once, when the list does not carry what a poll needs. */
+export const DETAIL_CONCURRENCY = 4;
+
+/** Where the trigger keeps its baseline: the workflow's static data of this node. */
+export interface TriggerStaticData extends IDataObject {
+	installations?: Snapshot;
+}
+
+export function readWatch(ctx: IPollFunctions): Watch {
+	const raw = ctx.getNodeParameter('events', []) as unknown;
+	const chosen = (Array.isArray(raw) ? raw : [raw]).map(String);
+	const unknown = chosen.filter((event) => !(EVENTS as readonly string[]).includes(event));
+	if (chosen.length === 0 || unknown.length > 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			chosen.length === 0 ? 'Choose at least one event to watch' : `Unknown event ${unknown.map((e) => `"${e}"`).join(', ')}`,
+			{ description: `Events are ${EVENTS.join(', ')}` },
+		);
+	}
+	const locator = ctx.getNodeParameter('solutionId', '') as unknown;
+	const value = isObject(locator) ? locator.value : locator;
+	const text = value === undefined || value === null ? '' : String(value).trim();
+	if (text !== '' && !/^\d+$/.test(text)) {
+		throw new NodeOperationError(ctx.getNode(), `Solution must be a solution ID (a whole number), got "${text.slice(0, 40)}"`, {
+			description: 'Pick a solution from the list, give its ID, or leave it empty to watch all installations',
+		});
+	}
+	return { events: new Set(chosen as InstallationEvent[]), solutionId: text === '' ? undefined : text };
+}
+
+/** The installation's detail merged over its list item; undefined when it vanished in between (404). */
+async function withDetail(ctx: IPollFunctions, client: AlbatoClient, item: IDataObject): Promise<IDataObject | undefined> {
+	try {
+		return { ...item, ...(await getInstallation(client, String(item.id))) };
+	} catch (error) {
+		if ((error as { httpCode?: string | null }).httpCode === '404') return undefined;
+		// The transport's errors are NodeApiErrors already: this returns the same error.
+		throw new NodeApiError(ctx.getNode(), error as JsonObject);
+	}
+}
+
+/**
+ * One poll: a single list call, detail calls only for what the list lacks (status, solution),
+ * then the changes against the baseline in static data. The first poll only records the baseline.
+ * Static data is written only after every call succeeded, so a failed poll is simply retried.
+ */
+export async function pollEvents(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const watch = readWatch(ctx);
+	const client = await AlbatoClient.create(ctx);
+	const listed = (await listInstallations(client)).filter((item) => isObject(item) && item.id !== undefined && item.id !== null);
+
+	if (ctx.getMode() === 'manual') return [[{ json: await newest(ctx, client, listed, watch) }]];
+
+	const staticData = ctx.getWorkflowStaticData('node') as TriggerStaticData;
+	const previous = staticData.installations;
+	const baseline = previous === undefined;
+	const wantsStatus = watch.events.has('installationStarted') || watch.events.has('installationPaused');
+
+	const current = new Map<string, IDataObject>();
+	const toDetail: IDataObject[] = [];
+	for (const item of listed) {
+		const id = String(item.id);
+		const before = previous?.[id];
+		const solutionId = solutionIdOf(item) ?? before?.solutionId ?? undefined;
+		current.set(id, item);
+		if (solutionId !== undefined && !isWatched(watch, solutionId)) continue;
+		const isNew = !baseline && !before;
+		const lacksSolution = watch.solutionId !== undefined && solutionId === undefined;
+		const lacksStatus = statusOf(item) === undefined && (wantsStatus || (isNew && watch.events.has('installationCreated')));
+		if (lacksSolution || lacksStatus) toDetail.push(item);
+	}
+	await mapLimited(toDetail, DETAIL_CONCURRENCY, async (item) => {
+		const detailed = await withDetail(ctx, client, item);
+		if (detailed) current.set(String(item.id), detailed);
+		else current.delete(String(item.id));
+		return true;
+	});
+
+	const next: Snapshot = {};
+	for (const id of [...current.keys()].sort(compareIds)) next[id] = seenOf(current.get(id)!, previous?.[id]);
+	if (JSON.stringify(previous) !== JSON.stringify(next)) staticData.installations = next;
+	if (baseline) return null;
+
+	const events = detectEvents(previous, current, next, watch);
+	return events.length ? [ctx.helpers.returnJsonArray(events)] : null;
+}
+
+/** "Fetch Test Event": the newest installation (highest id) that is watched, without touching the baseline. */
+async function newest(ctx: IPollFunctions, client: AlbatoClient, listed: IDataObject[], watch: Watch): Promise<IDataObject> {
+	const byNewest = [...listed].sort((a, b) => compareIds(String(b.id), String(a.id)));
+	for (const item of byNewest) {
+		const solutionId = solutionIdOf(item);
+		if (solutionId !== undefined && !isWatched(watch, solutionId)) continue;
+		const installation = solutionId === undefined || statusOf(item) === undefined ? await withDetail(ctx, client, item) : item;
+		if (installation && isWatched(watch, solutionIdOf(installation))) return sampleItem(installation, watch);
+	}
+	const scope = watch.solutionId === undefined ? '' : ` of solution ${watch.solutionId}`;
+	throw new NodeOperationError(ctx.getNode(), `No installations${scope} found for this end user`, {
+		description: 'Install a solution for this end user (Albato Solutions → Installation → Create), then fetch a test event again',
+	});
+}
