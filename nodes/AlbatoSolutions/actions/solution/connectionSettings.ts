@@ -10,7 +10,9 @@ const MAX_ROUNDS = 10;
 
 /**
  * Fetches the connection-settings tree for the choices made, auto-selecting single-valued steps
- * if asked (each auto-selection may reveal a further level, hence the loop).
+ * if asked (each auto-selection may reveal a further level, hence the loop). One request when the
+ * choices are right; when the service refuses them, the tree is walked level by level with only the
+ * choices known to be valid, so the error can name the wrong step and what it offers.
  */
 export async function fetchConnectionSettings(
 	client: AlbatoClient,
@@ -18,21 +20,42 @@ export async function fetchConnectionSettings(
 	choices: IDataObject,
 	options: { autoSelectSingle?: boolean; itemIndex?: number } = {},
 ): Promise<{ steps: SettingStep[]; resolution: Resolution }> {
-	let current = { ...choices };
-	const autoSelected: string[] = [];
+	const fetchSteps = async (sent: IDataObject) =>
+		normalizeSteps(
+			await client.request('GET', `/solution/${segment(solutionId)}/credentialists`, {
+				query: choicesQuery(sent),
+				itemIndex: options.itemIndex,
+			}),
+		);
+	let sent = { ...choices };
+	const auto: IDataObject = {};
+	let refused = false;
 	for (let round = 0; ; round++) {
-		const data = await client.request('GET', `/solution/${segment(solutionId)}/credentialists`, {
-			query: choicesQuery(current),
-			itemIndex: options.itemIndex,
-		});
-		const steps = normalizeSteps(data);
-		const resolution = resolveChoices(steps, current, options);
-		autoSelected.push(...resolution.autoSelected);
-		if (resolution.autoSelected.length === 0 || round >= MAX_ROUNDS) {
-			return { steps, resolution: { ...resolution, autoSelected } };
+		let steps: SettingStep[];
+		try {
+			steps = await fetchSteps(sent);
+		} catch (error) {
+			if (refused || Object.keys(sent).length === 0 || !isRefusal(error)) throw error;
+			// Start again from the top, sending only what each level shows to be valid.
+			refused = true;
+			sent = {};
+			continue;
 		}
-		current = { ...current, ...resolution.credentialData };
+		const resolution = resolveChoices(steps, { ...choices, ...auto }, options);
+		for (const id of resolution.autoSelected) auto[id] = resolution.credentialData[id];
+		const reached = resolution.credentialData;
+		// Done when every valid choice reached was already sent: the tree shows all it can.
+		if (Object.keys(reached).every((id) => id in sent) || round >= MAX_ROUNDS) {
+			return { steps, resolution: { ...resolution, autoSelected: Object.keys(auto) } };
+		}
+		sent = { ...reached };
 	}
+}
+
+/** 400/422: the service rejected the choices themselves (not auth, not a missing solution). */
+function isRefusal(error: unknown): boolean {
+	const code = String((error as { httpCode?: unknown }).httpCode ?? '');
+	return code === '400' || code === '422';
 }
 
 /** Turns an incomplete or wrong set of choices into one error that names every step and what it offers. */
