@@ -102,6 +102,11 @@ export class AlbatoClient {
 		return new AlbatoClient(ctx, baseUrl, token, { ...DEFAULT_TRANSPORT_OPTIONS, ...options });
 	}
 
+	/** The node this client works for, for errors raised outside the transport. */
+	get node() {
+		return this.ctx.getNode();
+	}
+
 	async request<T = unknown>(method: ApiMethod, path: string, options: RequestOptions = {}): Promise<T> {
 		const url = this.baseUrl + path + queryString(options);
 		const retryable = IDEMPOTENT.has(method);

@@ -1,5 +1,5 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { choicesQuery, describeOffered, normalizeSteps, resolveChoices, type Resolution, type SettingStep } from '../../helpers/connectionSettings';
 import type { AlbatoClient } from '../../transport';
@@ -35,7 +35,9 @@ export async function fetchConnectionSettings(
 		try {
 			steps = await fetchSteps(sent);
 		} catch (error) {
-			if (refused || Object.keys(sent).length === 0 || !isRefusal(error)) throw error;
+			if (refused || Object.keys(sent).length === 0 || !isRefusal(error)) {
+				throw new NodeApiError(client.node, error as JsonObject);
+			}
 			// Start again from the top, sending only what each level shows to be valid.
 			refused = true;
 			sent = {};
