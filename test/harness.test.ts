@@ -13,7 +13,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { INPUT_NODE, loadOptionsContext, pollContext, runWorkflow } from './harness';
+import { AlbatoSolutionsApi } from '../credentials/AlbatoSolutionsApi.credentials';
+import { INPUT_NODE, loadOptionsContext, pollContext, runWorkflow, testCredentials } from './harness';
 
 // --- A loopback server that records what arrives ------------------------------------------------
 
@@ -46,7 +47,7 @@ beforeAll(async () => {
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(async () => { await new Promise((resolve) => server.close(resolve)); await new Promise((r) => setTimeout(r, 200)); console.log(process.getActiveResourcesInfo()); });
+afterAll(async () => await new Promise((resolve) => server.close(resolve)));
 beforeEach(() => {
 	received.length = 0;
 	events = [];
@@ -213,6 +214,32 @@ describe('runWorkflow', () => {
 		expect(run.status).toBe('success');
 		expect(error('Fetch')).toBeUndefined();
 		expect(output('Fetch').map((i) => Object.keys(i.json)[0])).toEqual(['error', 'path']);
+	});
+
+	it('continueErrorOutput: failed items go to the extra error output', async () => {
+		const { outputAt } = await runWorkflow({
+			nodeTypes: [new Fetcher()],
+			nodes: [{ name: 'Fetch', type: 'fetcher', parameters: { path: '={{ $json.p }}' }, onError: 'continueErrorOutput' }],
+			credentials: credentials(),
+			inputItems: [{ p: '/fail' }, { p: '/ok' }],
+		});
+		expect(outputAt('Fetch', 0).map((i) => i.json.path)).toEqual(['/ok']);
+		// The engine builds the error item from the input item's json plus the error message.
+		expect(outputAt('Fetch', 1)).toEqual([
+			expect.objectContaining({ json: { p: '/fail', error: expect.any(String) }, pairedItem: { item: 0 } }),
+		]);
+	});
+});
+
+describe('testCredentials', () => {
+	it("sends the credential class's test request with its authenticate applied", async () => {
+		await expect(testCredentials(new AlbatoSolutionsApi(), { baseUrl: `${baseUrl}//`, accessToken: 't' })).resolves.toEqual({
+			status: 'OK',
+			message: expect.any(String),
+		});
+		expect(received).toEqual([{ url: '/solution/apps', authorization: 'Bearer t' }]);
+		const failing = await testCredentials(new AlbatoSolutionsApi(), { baseUrl: `${baseUrl}/fail#`, accessToken: 't' });
+		expect(failing.status).toBe('Error');
 	});
 });
 

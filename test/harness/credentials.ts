@@ -9,7 +9,6 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
 	ICredentialType,
-	IDataObject,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INode,
@@ -56,7 +55,7 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (!given) throw new ApplicationError(`Harness: no test credentials of type "${type}"`);
 		const withDefaults: ICredentialDataDecryptedObject = {};
 		for (const property of this.type(type).properties) {
-			if (property.default !== undefined) withDefaults[property.name] = property.default as IDataObject[string];
+			if (property.default !== undefined) withDefaults[property.name] = property.default as ICredentialDataDecryptedObject[string];
 		}
 		return { ...withDefaults, ...structuredClone(given) };
 	}

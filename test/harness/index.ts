@@ -9,6 +9,7 @@
  *  - a minimal IWorkflowExecuteAdditionalData (see additionalData());
  *  - the `harness.items` node in place of a Manual Trigger (nodes-base is not installed).
  */
+import { Container } from '@n8n/di'; // n8n-core's own DI container (a dependency of n8n-core)
 import { randomUUID } from 'crypto';
 import { ExecutionLifecycleHooks, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
 import type {
@@ -28,6 +29,9 @@ import type {
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
 import { ApplicationError, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+
+// Not re-exported by n8n-core's index; the package has no "exports" map, so the deep path is stable enough.
+import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 
 import { AlbatoSolutionsApi } from '../../credentials/AlbatoSolutionsApi.credentials';
 import { TestCredentialsHelper, type TestCredentials } from './credentials';
@@ -302,4 +306,81 @@ export function pollContext(options: PollContextOptions): PollContext {
 	const { workflow, node, helper } = singleNodeWorkflow(options, options.staticData ?? {});
 	const activation = options.mode === 'manual' ? 'manual' : 'activate';
 	return new PollContext(workflow, node, additionalData(helper), options.mode, activation);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Credential test
+
+export interface CredentialTestResult {
+	status: 'OK' | 'Error';
+	message: string;
+}
+
+/**
+ * What the editor's "Test credential" button does for a declarative `test` block: resolve the
+ * request's `={{$credentials.x}}` expressions, send it through httpRequestWithAuthentication (so the
+ * class's `authenticate` applies), and check its `rules`. Only the simple rule types are supported.
+ */
+export async function testCredentials(credentialType: ICredentialType, data: IDataObject): Promise<CredentialTestResult> {
+	const test = credentialType.test;
+	if (!test) throw new ApplicationError(`Harness: credential type "${credentialType.name}" has no test`);
+	const probe: INodeType = {
+		description: {
+			displayName: 'Credential Probe',
+			name: 'harness.credentialProbe',
+			group: ['input'],
+			version: 1,
+			description: 'Sends a credential test request',
+			defaults: { name: 'Credential Probe' },
+			inputs: [],
+			outputs: [],
+			credentials: [{ name: credentialType.name }],
+			properties: [],
+		},
+	};
+	const credentials = { [credentialType.name]: data as TestCredentials[string] };
+	const { workflow, node, helper } = singleNodeWorkflow({ nodeType: probe, credentials, credentialTypes: [credentialType] });
+	const ctx = new LoadOptionsContext(workflow, node, additionalData(helper), 'parameters');
+	const decrypted = await helper.getDecrypted(undefined, { id: null, name: '' }, credentialType.name);
+	const resolved = Object.fromEntries(
+		Object.entries(test.request).map(([key, value]) => [
+			key,
+			typeof value === 'string'
+				? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: decrypted }, undefined, value)
+				: value,
+		]),
+	);
+	let response: { statusCode: number; body: unknown };
+	try {
+		response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, credentialType.name, {
+			...resolved,
+			url: resolved.url as string,
+			returnFullResponse: true,
+		})) as typeof response;
+	} catch (error) {
+		return { status: 'Error', message: (error as Error).message };
+	}
+	for (const rule of test.rules ?? []) {
+		if (rule.type === 'responseCode' && response.statusCode === rule.properties.value) {
+			return { status: 'Error', message: rule.properties.message };
+		}
+		if (rule.type === 'responseSuccessBody') {
+			const actual = rule.properties.key.split('.').reduce<unknown>((v, k) => (v as IDataObject | undefined)?.[k], response.body);
+			if (actual === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		}
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Teardown
+
+/**
+ * Every execution and load-options context asks n8n-core's DI container for its SSHClientsManager
+ * singleton, which starts a 60 s cleanup setInterval that keeps the process alive. n8n stops it on
+ * shutdown. Under Jest, test/setup-after-env.ts already does this after each file; call this from
+ * scripts that use the harness outside Jest.
+ */
+export function releaseN8nResources(): void {
+	if (Container.has(SSHClientsManager)) Container.get(SSHClientsManager).onShutdown();
 }

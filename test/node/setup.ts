@@ -16,6 +16,8 @@ export interface NodeRun {
 	error?: Error & { description?: string; httpCode?: string; context?: IDataObject };
 	/** What the service was asked, in order, method and path only (`GET /solution/apps`). */
 	calls: string[];
+	/** The whole run as n8n would store it (for searching it, e.g. for secrets). */
+	serialized: string;
 }
 
 export function useEmulator() {
@@ -59,6 +61,7 @@ export async function runNode(
 		pairedItems: items.map((item) => item.pairedItem),
 		error: result.error(NODE_NAME) as NodeRun['error'],
 		calls: emu.requests.slice(before).map((entry) => `${entry.method} ${entry.path}`),
+		serialized: JSON.stringify(result.run, (key, value: unknown) => (value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value)),
 	};
 }
 

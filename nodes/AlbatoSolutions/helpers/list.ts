@@ -1,14 +1,19 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Applies Return All / Limit to a list the service returns whole (it has no paging). */
-export function applyLimit(ctx: IExecuteFunctions, list: IDataObject[], itemIndex: number): IDataObject[] {
-	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return list;
+/** Return All / Limit, read before any request: undefined means all. */
+export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
+	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;
 	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as unknown;
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
 		throw new NodeOperationError(ctx.getNode(), `Limit must be a whole number of at least 1, got ${String(limit)}`, {
 			itemIndex,
 		});
 	}
-	return list.slice(0, limit);
+	return limit;
+}
+
+/** The service returns lists whole (it has no paging), so the limit applies here. */
+export function limited(list: IDataObject[], limit: number | undefined): IDataObject[] {
+	return limit === undefined ? list : list.slice(0, limit);
 }

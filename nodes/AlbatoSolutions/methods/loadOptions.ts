@@ -3,7 +3,8 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { bundleData } from '../actions/bundleData/bundleDataApi';
 import { bundlesOf, getInstallation, stepsOf } from '../actions/installation/installationApi';
 import { asList, isObject } from '../helpers/values';
-import { AlbatoClient, segment } from '../transport';
+import { segment } from '../transport';
+import { pickerClient } from './client';
 import { parentId } from './parent';
 
 export const loadOptions = {
@@ -11,7 +12,7 @@ export const loadOptions = {
 	async getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const solutionId = parentId(this, 'solutionId');
 		if (!solutionId) return [];
-		const client = await AlbatoClient.create(this);
+		const client = await pickerClient(this);
 		const templates = asList(await client.request('GET', `/solution/${segment(solutionId)}/templates`));
 		return templates.map((template) => {
 			const parent = isObject(template.parentAutomation) ? template.parentAutomation : undefined;
@@ -28,7 +29,7 @@ export const loadOptions = {
 	async getBundles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const installationId = parentId(this, 'installationId');
 		if (!installationId) return [];
-		const client = await AlbatoClient.create(this);
+		const client = await pickerClient(this);
 		const installation = await getInstallation(client, installationId, { withBundles: true });
 		return bundlesOf(installation).map((bundle) => ({
 			name: `${String(bundle.title ?? 'Automation')} (${String(bundle.id)})`,
@@ -40,7 +41,7 @@ export const loadOptions = {
 	async getSteps(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const bundleId = parentId(this, 'bundleId');
 		if (!bundleId) return [];
-		const client = await AlbatoClient.create(this);
+		const client = await pickerClient(this);
 		const installationId = parentId(this, 'installationId');
 		// Step titles come with the installation's detail; field labels with the bundle's data.
 		const [records, installation] = await Promise.all([
@@ -51,7 +52,7 @@ export const loadOptions = {
 		const titles = new Map((bundle ? stepsOf(bundle) : []).map((step) => [String(step.id), String(step.title ?? '')]));
 		return records.map((record) => {
 			const fields = Array.isArray(record.data) ? record.data.filter(isObject) : [];
-			const title = titles.get(String(record.id)) || `Step ${String(record.id)}`;
+			const title = titles.get(String(record.id)) || (record.title ? String(record.title) : `Step ${String(record.id)}`);
 			return {
 				name: `${title} (${String(record.id)})`,
 				value: Number(record.id),

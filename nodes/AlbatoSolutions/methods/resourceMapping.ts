@@ -11,7 +11,7 @@ import { bundleData } from '../actions/bundleData/bundleDataApi';
 import { partnerSchema } from '../actions/credential/partner';
 import type { SettingStep } from '../helpers/connectionSettings';
 import { isObject, sameId } from '../helpers/values';
-import { AlbatoClient } from '../transport';
+import { pickerClient } from './client';
 import { parentId } from './parent';
 
 /** Values already picked in a mapper (so a refresh can reveal what depends on them). */
@@ -33,8 +33,10 @@ function typeOf(value: unknown): FieldType {
 	return 'string';
 }
 
+/** The current value, short enough for a field label; "empty" when there is none. */
 function shortText(value: unknown): string {
-	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	if (value === undefined || value === null || value === '') return 'empty';
+	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 	return text.length > 40 ? `${text.slice(0, 37)}…` : text;
 }
 
@@ -46,7 +48,7 @@ export const resourceMapping = {
 	async getConnectionSettingsFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		const solutionId = parentId(this, 'solutionId');
 		if (!solutionId) return { fields: [] };
-		const client = await AlbatoClient.create(this);
+		const client = await pickerClient(this);
 		const { steps } = await fetchConnectionSettings(client, Number(solutionId), mappedValues(this, 'connectionSettings'));
 		const fields: ResourceMapperField[] = [];
 		const visit = (level: SettingStep[], depth: number) => {
@@ -64,10 +66,7 @@ export const resourceMapping = {
 			}
 		};
 		visit(steps, 0);
-		return {
-			fields,
-			emptyFieldsNotice: 'This solution has no connection settings',
-		} as ResourceMapperFields;
+		return { fields, emptyFieldsNotice: 'This solution has no connection settings' };
 	},
 
 	/** Fields of the chosen step: keyed by field code, labelled with the service's label, typed from the current value. */
@@ -75,7 +74,7 @@ export const resourceMapping = {
 		const bundleId = parentId(this, 'bundleId');
 		const stepId = parentId(this, 'stepId');
 		if (!bundleId || !stepId) return { fields: [] };
-		const client = await AlbatoClient.create(this);
+		const client = await pickerClient(this);
 		const record = (await bundleData(client, bundleId)).find((candidate) => sameId(candidate.id, stepId));
 		const entries = Array.isArray(record?.data) ? record.data.filter(isObject) : [];
 		return {
@@ -98,7 +97,7 @@ export const resourceMapping = {
 	async getPartnerFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		const partnerId = parentId(this, 'partnerId');
 		if (!partnerId) return { fields: [] };
-		const client = await AlbatoClient.create(this);
+		const client = await pickerClient(this);
 		const schema = await partnerSchema(client, Number(partnerId));
 		return {
 			fields: schema.map((field) => ({

@@ -48,6 +48,8 @@ export class NetworkFailure extends Error {
 	constructor(
 		message: string,
 		readonly code: string | undefined,
+		/** No answer within the Timeout option: the service may still apply the request. */
+		readonly timedOut: boolean,
 	) {
 		super(message);
 	}
@@ -118,10 +120,12 @@ export class AlbatoClient {
 				return Date.now() - started + wait <= this.options.retryBudget ? wait : undefined;
 			};
 			let response: { statusCode: number; headers: IDataObject; body: unknown };
+			const sentAt = Date.now();
 			try {
 				response = await this.send(method, url, options.body);
 			} catch (error) {
-				const failure = networkFailure(error);
+				// n8n-core rewrites the error's message; the time spent tells a timeout apart reliably.
+				const failure = networkFailure(error, Date.now() - sentAt >= this.options.timeout);
 				const wait = delay(undefined);
 				if (wait !== undefined) {
 					await sleep(wait);
@@ -147,7 +151,7 @@ export class AlbatoClient {
 					continue;
 				}
 			}
-			throw this.apiError(statusCode, body, method, path, options.itemIndex, attempt);
+			throw this.apiError(statusCode, body === INVALID_JSON ? response.body : body, method, path, options.itemIndex, attempt);
 		}
 	}
 
@@ -202,15 +206,14 @@ export class AlbatoClient {
 		itemIndex: number | undefined,
 		retries: number,
 	): NodeApiError {
-		const timedOut = failure.code === 'ECONNABORTED' || /timeout/i.test(failure.message);
-		const message = timedOut
+		const message = failure.timedOut
 			? `The service did not answer within ${this.options.timeout} ms`
 			: `The request failed before the service answered: ${redact(failure.message, this.token)}`;
 		const retried = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
 		const error = new NodeApiError(this.ctx.getNode(), { message, code: failure.code ?? null } as JsonObject, {
 			message,
 			description: `${method} ${path}${retried}. ${
-				timedOut
+				failure.timedOut
 					? 'Raise the Timeout option if the service is slow, or try again later.'
 					: `Check the Base URL of the credential and that the service is reachable.`
 			}`,
@@ -222,9 +225,10 @@ export class AlbatoClient {
 	}
 }
 
-/** True when the request may have been applied by the service although no answer arrived. */
-export function isLostResponse(error: unknown): boolean {
-	return (error as { networkFailure?: NetworkFailure } | undefined)?.networkFailure instanceof NetworkFailure;
+/** The network failure behind an error: the request may have been applied although no answer arrived. */
+export function lostResponse(error: unknown): NetworkFailure | undefined {
+	const failure = (error as { networkFailure?: unknown } | undefined)?.networkFailure;
+	return failure instanceof NetworkFailure ? failure : undefined;
 }
 
 /** Encodes one URL path segment (ids come from users and expressions). */
@@ -301,9 +305,11 @@ function hint(status: number, message: string): string {
 	return 'See the service message above.';
 }
 
-function networkFailure(error: unknown): NetworkFailure {
-	const { message, code } = (error ?? {}) as { message?: string; code?: string };
-	return new NetworkFailure(String(message ?? 'unknown network error'), code);
+function networkFailure(error: unknown, tookTimeout: boolean): NetworkFailure {
+	const { message, code, cause } = (error ?? {}) as { message?: string; code?: string; cause?: { code?: string } };
+	const errorCode = code ?? cause?.code;
+	const timedOut = tookTimeout || errorCode === 'ETIMEDOUT' || /timeout/i.test(String(message));
+	return new NetworkFailure(String(message ?? 'unknown network error'), errorCode, timedOut);
 }
 
 /** Full jitter on an exponential curve (the AWS SDKs' choice): spreads retries of concurrent items. */

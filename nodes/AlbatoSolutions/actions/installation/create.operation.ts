@@ -5,7 +5,7 @@ import { mapperOrJson } from '../../helpers/mapperDescription';
 import { describe, idParameter, mappedOrJson, textParameter, toObject } from '../../helpers/params';
 import { sameId } from '../../helpers/values';
 import type { AlbatoClient } from '../../transport';
-import { isLostResponse, segment } from '../../transport';
+import { lostResponse, segment } from '../../transport';
 import { solutionLocator } from '../common.descriptions';
 import { assertComplete, fetchConnectionSettings } from '../solution/connectionSettings';
 import { installationOf, listInstallations } from './installationApi';
@@ -128,7 +128,8 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		try {
 			return installationOf(await client.request('POST', path, { body, itemIndex }));
 		} catch (error) {
-			if (!isLostResponse(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
+			const lost = lostResponse(error);
+			if (!lost) throw new NodeApiError(this.getNode(), error as JsonObject);
 			const known = new Set(before.map((installation) => String(installation.id)));
 			const created = (await listInstallations(client, itemIndex)).filter(
 				(installation) =>
@@ -138,7 +139,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			);
 			if (created.length > 0) return created[created.length - 1];
 			// Not applied: a lost connection is safe to try once more; a timeout may still be applying.
-			if (attempt > 0 || /did not answer within/.test((error as Error).message)) {
+			if (attempt > 0 || lost.timedOut) {
 				throw new NodeApiError(this.getNode(), error as JsonObject);
 			}
 		}

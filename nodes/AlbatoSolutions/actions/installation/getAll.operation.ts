@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { applyLimit } from '../../helpers/list';
+import { limited, readLimit } from '../../helpers/list';
 import { sameId } from '../../helpers/values';
 import type { AlbatoClient } from '../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
@@ -53,6 +53,7 @@ interface Filters {
 /** GET /solution/installation, filtered here (the service has no filters). */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as Filters;
+	const limit = readLimit(this, itemIndex);
 	let list = await listInstallations(client, itemIndex);
 	if (filters.title) {
 		const needle = filters.title.toLowerCase();
@@ -71,5 +72,5 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		}
 		list = withStatus;
 	}
-	return applyLimit(this, list, itemIndex);
+	return limited(list, limit);
 }

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { applyLimit } from '../../helpers/list';
+import { limited, readLimit } from '../../helpers/list';
 import { asList } from '../../helpers/values';
 import type { AlbatoClient } from '../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
@@ -9,6 +9,6 @@ export const description: INodeProperties[] = [...returnAllOrLimit('solutions')]
 
 /** GET /solution/apps — the latest published version of each solution. */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const solutions = asList(await client.request('GET', '/solution/apps', { itemIndex }));
-	return applyLimit(this, solutions, itemIndex);
+	const limit = readLimit(this, itemIndex);
+	return limited(asList(await client.request('GET', '/solution/apps', { itemIndex })), limit);
 }
