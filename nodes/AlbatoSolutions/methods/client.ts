@@ -1,5 +1,5 @@
-import type { ILoadOptionsFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { AlbatoClient } from '../transport';
 
@@ -7,20 +7,36 @@ import { AlbatoClient } from '../transport';
 const NO_CREDENTIAL = /does not have any credentials set|Credentials not found/i;
 
 /**
- * A fresh client for one picker call: nothing is cached between calls, so every list reflects the
- * service as it is now. n8n-core's "Node does not have any credentials set for …" becomes a message
- * that names the credential to choose; the client's own checks (Base URL, empty or expired token)
- * already say what to fix.
+ * Runs one picker call with a fresh client: nothing is cached between calls, so every list shows
+ * the service as it is now. The editor shows only an error's message in the picker, so:
+ *  - n8n-core's "Node does not have any credentials set for …" becomes a message naming the credential;
+ *  - the client's own checks (Base URL, empty or expired token) already say what to fix and pass as they are;
+ *  - a service or network error says what could not be loaded, then the service's words
+ *    (the call, the status and the hint stay in the description).
  */
-export async function pickerClient(ctx: ILoadOptionsFunctions): Promise<AlbatoClient> {
+export async function load<T>(ctx: ILoadOptionsFunctions, what: string, run: (client: AlbatoClient) => Promise<T>): Promise<T> {
+	let client: AlbatoClient;
 	try {
-		return await AlbatoClient.create(ctx);
+		client = await AlbatoClient.create(ctx);
 	} catch (error) {
-		if (NO_CREDENTIAL.test((error as Error).message ?? '')) {
-			throw new NodeOperationError(ctx.getNode(), 'No Albato Solutions API credential is selected', {
-				description: 'Select or create an Albato Solutions API credential for this node, then open the list again',
+		if (NO_CREDENTIAL.test(String((error as Error).message))) {
+			throw new NodeOperationError(ctx.getNode(), `Select an Albato Solutions API credential to load ${what}`, {
+				description: 'This node has no credential yet: choose or create an Albato Solutions API credential, then open the list again',
 			});
 		}
-		throw error;
+		// Already a NodeOperationError (returned as is) unless something unexpected failed.
+		throw new NodeOperationError(ctx.getNode(), error as Error);
+	}
+	try {
+		return await run(client);
+	} catch (error) {
+		if (!(error instanceof NodeApiError)) throw new NodeOperationError(ctx.getNode(), error as Error);
+		const message = `Could not load ${what}: ${error.message}`;
+		const httpCode = error.httpCode ?? undefined;
+		throw new NodeApiError(ctx.getNode(), { message, httpCode: httpCode ?? null } as JsonObject, {
+			message,
+			description: error.description ?? undefined,
+			httpCode,
+		});
 	}
 }

@@ -1,9 +1,10 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listInstallations } from '../actions/installation/installationApi';
+import { ACTIVE, listInstallations, PAUSED, statusOf } from '../actions/installation/installationApi';
 import { asList } from '../helpers/values';
-import { pickerClient } from './client';
+import { load } from './client';
 
+/** Entries as `Title (id)`, filtered by the search text (in the name, or the exact id). The service has no search. */
 function toResults(list: IDataObject[], filter: string | undefined, describe: (entry: IDataObject) => string): INodeListSearchResult {
 	const needle = filter?.trim().toLowerCase();
 	const results = list
@@ -14,18 +15,23 @@ function toResults(list: IDataObject[], filter: string | undefined, describe: (e
 }
 
 export const listSearch = {
+	/** GET /solution/apps: the latest published version of each solution. */
 	async searchSolutions(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-		const client = await pickerClient(this);
-		const solutions = asList(await client.request('GET', '/solution/apps'));
-		return toResults(solutions, filter, (solution) => `${String(solution.title ?? solution.name ?? 'Solution')} (${String(solution.id)})`);
+		return await load(this, 'the solutions', async (client) => {
+			const solutions = asList(await client.request('GET', '/solution/apps'));
+			return toResults(solutions, filter, (solution) => `${String(solution.title ?? solution.name ?? 'Solution')} (${String(solution.id)})`);
+		});
 	},
 
+	/** GET /solution/installation: the end user's installations, with their status. */
 	async searchInstallations(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
-		const client = await pickerClient(this);
-		const installations = await listInstallations(client);
-		return toResults(installations, filter, (installation) => {
-			const status = installation.status === undefined ? '' : Number(installation.status) === 1 ? ', active' : ', paused';
-			return `${String(installation.title ?? 'Installation')} (${String(installation.id)}${status})`;
+		return await load(this, 'the installations', async (client) => {
+			const installations = await listInstallations(client);
+			return toResults(installations, filter, (installation) => {
+				const status = statusOf(installation);
+				const label = status === ACTIVE ? ', active' : status === PAUSED ? ', paused' : '';
+				return `${String(installation.title ?? 'Installation')} (${String(installation.id)}${label})`;
+			});
 		});
 	},
 };

@@ -4,60 +4,66 @@ import { bundleData } from '../actions/bundleData/bundleDataApi';
 import { bundlesOf, getInstallation, stepsOf } from '../actions/installation/installationApi';
 import { asList, isObject } from '../helpers/values';
 import { segment } from '../transport';
-import { pickerClient } from './client';
+import { load } from './client';
 import { parentId } from './parent';
 
 export const loadOptions = {
-	/** Templates of the chosen solution, with the automation each one installs. */
+	/** Templates of the chosen solution, with the automation each one installs. One request. */
 	async getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const solutionId = parentId(this, 'solutionId');
 		if (!solutionId) return [];
-		const client = await pickerClient(this);
-		const templates = asList(await client.request('GET', `/solution/${segment(solutionId)}/templates`));
-		return templates.map((template) => {
-			const parent = isObject(template.parentAutomation) ? template.parentAutomation : undefined;
-			const title = String(template.title ?? template.name ?? `Template ${String(template.id)}`);
-			return {
-				name: parent?.title ? `${title} (${String(parent.title)})` : title,
-				value: Number(template.id),
-				description: parent ? `Parent automation ${String(parent.id ?? '')}: ${String(parent.title ?? '')}` : undefined,
-			};
+		return await load(this, 'the templates', async (client) => {
+			const templates = asList(await client.request('GET', `/solution/${segment(solutionId)}/templates`));
+			return templates.map((template) => {
+				const parent = isObject(template.parentAutomation) ? template.parentAutomation : undefined;
+				const title = String(template.title ?? template.name ?? `Template ${String(template.id)}`);
+				return {
+					name: parent?.title ? `${title} (${String(parent.title)})` : title,
+					value: Number(template.id),
+					description: parent ? `Parent automation ${String(parent.id ?? '')}: ${String(parent.title ?? '')}` : undefined,
+				};
+			});
 		});
 	},
 
-	/** Automations (bundles) of the chosen installation. */
+	/** Automations (bundles) of the chosen installation. One request. */
 	async getBundles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const installationId = parentId(this, 'installationId');
 		if (!installationId) return [];
-		const client = await pickerClient(this);
-		const installation = await getInstallation(client, installationId, { withBundles: true });
-		return bundlesOf(installation).map((bundle) => ({
-			name: `${String(bundle.title ?? 'Automation')} (${String(bundle.id)})`,
-			value: Number(bundle.id),
-		}));
+		return await load(this, 'the automations', async (client) => {
+			const installation = await getInstallation(client, installationId, { withBundles: true });
+			return bundlesOf(installation).map((bundle) => ({
+				name: `${String(bundle.title ?? 'Automation')} (${String(bundle.id)})`,
+				value: Number(bundle.id),
+			}));
+		});
 	},
 
-	/** Steps of the chosen automation, with the labels of their fields as a hint. */
+	/**
+	 * Steps of the chosen automation, with the labels of their fields as a hint. Two requests in
+	 * parallel: step titles come with the installation's detail, field labels with the bundle's data
+	 * (one request when no installation is chosen).
+	 */
 	async getSteps(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const bundleId = parentId(this, 'bundleId');
 		if (!bundleId) return [];
-		const client = await pickerClient(this);
 		const installationId = parentId(this, 'installationId');
-		// Step titles come with the installation's detail; field labels with the bundle's data.
-		const [records, installation] = await Promise.all([
-			bundleData(client, bundleId),
-			installationId ? getInstallation(client, installationId, { withBundles: true }) : Promise.resolve(undefined),
-		]);
-		const bundle = installation ? bundlesOf(installation).find((candidate) => String(candidate.id) === bundleId) : undefined;
-		const titles = new Map((bundle ? stepsOf(bundle) : []).map((step) => [String(step.id), String(step.title ?? '')]));
-		return records.map((record) => {
-			const fields = Array.isArray(record.data) ? record.data.filter(isObject) : [];
-			const title = titles.get(String(record.id)) || (record.title ? String(record.title) : `Step ${String(record.id)}`);
-			return {
-				name: `${title} (${String(record.id)})`,
-				value: Number(record.id),
-				description: fields.map((field) => String(field.label ?? field.name)).join(', '),
-			};
+		return await load(this, 'the steps', async (client) => {
+			const [records, installation] = await Promise.all([
+				bundleData(client, bundleId),
+				installationId ? getInstallation(client, installationId, { withBundles: true }) : Promise.resolve(undefined),
+			]);
+			const bundle = installation ? bundlesOf(installation).find((candidate) => String(candidate.id) === bundleId) : undefined;
+			const titles = new Map((bundle ? stepsOf(bundle) : []).map((step) => [String(step.id), String(step.title ?? '')]));
+			return records.map((record) => {
+				const fields = Array.isArray(record.data) ? record.data.filter(isObject) : [];
+				const title = titles.get(String(record.id)) || (record.title ? String(record.title) : `Step ${String(record.id)}`);
+				return {
+					name: `${title} (${String(record.id)})`,
+					value: Number(record.id),
+					description: fields.map((field) => String(field.label ?? field.name)).join(', '),
+				};
+			});
 		});
 	},
 };

@@ -11,7 +11,7 @@ import { bundleData } from '../actions/bundleData/bundleDataApi';
 import { partnerSchema } from '../actions/credential/partner';
 import type { SettingStep } from '../helpers/connectionSettings';
 import { isObject, sameId } from '../helpers/values';
-import { pickerClient } from './client';
+import { load } from './client';
 import { parentId } from './parent';
 
 /** Values already picked in a mapper (so a refresh can reveal what depends on them). */
@@ -48,25 +48,27 @@ export const resourceMapping = {
 	async getConnectionSettingsFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		const solutionId = parentId(this, 'solutionId');
 		if (!solutionId) return { fields: [] };
-		const client = await pickerClient(this);
-		const { steps } = await fetchConnectionSettings(client, Number(solutionId), mappedValues(this, 'connectionSettings'));
-		const fields: ResourceMapperField[] = [];
-		const visit = (level: SettingStep[], depth: number) => {
-			for (const step of level) {
-				fields.push({
-					id: step.id,
-					displayName: depth > 0 ? `${'↳ '.repeat(depth)}${step.title}` : step.title,
-					required: true,
-					defaultMatch: false,
-					display: true,
-					type: 'options',
-					options: step.values.map((option) => ({ name: option.title, value: option.value as string | number | boolean })),
-				});
-				visit(step.nested, depth + 1);
-			}
-		};
-		visit(steps, 0);
-		return { fields, emptyFieldsNotice: 'This solution has no connection settings' };
+		const chosen = mappedValues(this, 'connectionSettings');
+		return await load(this, 'the connection settings', async (client) => {
+			const { steps } = await fetchConnectionSettings(client, Number(solutionId), chosen);
+			const fields: ResourceMapperField[] = [];
+			const visit = (level: SettingStep[], depth: number) => {
+				for (const step of level) {
+					fields.push({
+						id: step.id,
+						displayName: depth > 0 ? `${'↳ '.repeat(depth)}${step.title}` : step.title,
+						required: true,
+						defaultMatch: false,
+						display: true,
+						type: 'options',
+						options: step.values.map((option) => ({ name: option.title, value: option.value })),
+					});
+					visit(step.nested, depth + 1);
+				}
+			};
+			visit(steps, 0);
+			return { fields, emptyFieldsNotice: 'This solution has no connection settings' };
+		});
 	},
 
 	/** Fields of the chosen step: keyed by field code, labelled with the service's label, typed from the current value. */
@@ -74,43 +76,47 @@ export const resourceMapping = {
 		const bundleId = parentId(this, 'bundleId');
 		const stepId = parentId(this, 'stepId');
 		if (!bundleId || !stepId) return { fields: [] };
-		const client = await pickerClient(this);
-		const record = (await bundleData(client, bundleId)).find((candidate) => sameId(candidate.id, stepId));
-		const entries = Array.isArray(record?.data) ? record.data.filter(isObject) : [];
-		return {
-			fields: entries.map((field) => ({
-				id: String(field.name),
-				displayName: `${String(field.label ?? field.name)} (now: ${shortText(field.value)})`,
-				required: false,
-				defaultMatch: false,
-				display: true,
-				type: typeOf(field.value),
-				defaultValue:
-					typeof field.value === 'string' || typeof field.value === 'number' || typeof field.value === 'boolean'
-						? field.value
-						: null,
-			})),
-		};
+		return await load(this, 'the fields of the step', async (client) => {
+			const record = (await bundleData(client, bundleId)).find((candidate) => sameId(candidate.id, stepId));
+			const entries = Array.isArray(record?.data) ? record.data.filter(isObject) : [];
+			return {
+				fields: entries.map((field) => ({
+					id: String(field.name),
+					displayName: `${String(field.label ?? field.name)} (now: ${shortText(field.value)})`,
+					required: false,
+					defaultMatch: false,
+					display: true,
+					type: typeOf(field.value),
+					defaultValue:
+						typeof field.value === 'string' || typeof field.value === 'number' || typeof field.value === 'boolean'
+							? field.value
+							: null,
+				})),
+				emptyFieldsNotice: record ? 'This step has no fields' : `Step ${stepId} is not part of automation ${bundleId}: pick the step again`,
+			};
+		});
 	},
 
 	/** Fields of the partner's credential schema: secrets marked, choices from allowedValues, required kept. */
 	async getPartnerFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		const partnerId = parentId(this, 'partnerId');
 		if (!partnerId) return { fields: [] };
-		const client = await pickerClient(this);
-		const schema = await partnerSchema(client, Number(partnerId));
-		return {
-			fields: schema.map((field) => ({
-				id: field.id,
-				displayName: field.secret ? `${field.label} (secret)` : field.label,
-				required: field.required,
-				defaultMatch: false,
-				display: true,
-				type: field.allowedValues ? 'options' : 'string',
-				options: field.allowedValues
-					? Object.entries(field.allowedValues).map(([value, label]) => ({ name: label, value }))
-					: undefined,
-			})),
-		};
+		return await load(this, "the partner's fields", async (client) => {
+			const schema = await partnerSchema(client, Number(partnerId));
+			return {
+				fields: schema.map((field) => ({
+					id: field.id,
+					displayName: field.secret ? `${field.label} (secret)` : field.label,
+					required: field.required,
+					defaultMatch: false,
+					display: true,
+					type: field.allowedValues ? 'options' : 'string',
+					options: field.allowedValues
+						? Object.entries(field.allowedValues).map(([value, label]) => ({ name: label, value }))
+						: undefined,
+				})),
+				emptyFieldsNotice: 'This partner has no credential fields',
+			};
+		});
 	},
 };
