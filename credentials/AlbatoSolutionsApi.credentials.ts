@@ -39,7 +39,6 @@ export class AlbatoSolutionsApi implements ICredentialType {
 		},
 	];
 
-	// The base URL is trimmed of trailing slashes by the expression so that "https://host/" works too.
 	authenticate: IAuthenticateGeneric = {
 		type: 'generic',
 		properties: {
@@ -49,6 +48,7 @@ export class AlbatoSolutionsApi implements ICredentialType {
 		},
 	};
 
+	// The expression drops trailing slashes, so "https://host/" works too.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',

@@ -2,14 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { toId } from '../../helpers/params';
 import type { AlbatoClient } from '../../transport';
-import { segment } from '../../transport';
-import { partnerIdProperty } from './partner';
+import { partnerIdProperty, partnerMeta } from './partner';
 
 export const description: INodeProperties[] = [partnerIdProperty];
 
 /** GET /credentials/{partnerId}/meta — the fields a credential for that partner needs. */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partnerId = toId(this, this.getNodeParameter('partnerId', itemIndex, ''), 'Partner ID', itemIndex);
-	const schema = await client.request<IDataObject>('GET', `/credentials/${segment(partnerId)}/meta`, { itemIndex });
-	return { partnerId, ...(Array.isArray(schema) ? { fields: schema } : schema) };
+	const schema = await partnerMeta(client, partnerId, itemIndex);
+	return { partnerId, ...(Array.isArray(schema) ? { fields: schema } : (schema as IDataObject)) };
 }

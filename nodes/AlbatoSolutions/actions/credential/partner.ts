@@ -14,6 +14,11 @@ export const partnerIdProperty: INodeProperties = {
 	description: 'The partner (connected app) the credential is for, e.g. 201',
 };
 
+/** GET /credentials/{partnerId}/meta, as the service sends it. */
+export async function partnerMeta(client: AlbatoClient, partnerId: number, itemIndex?: number): Promise<unknown> {
+	return await client.request('GET', `/credentials/${segment(partnerId)}/meta`, { itemIndex });
+}
+
 export async function partnerSchema(client: AlbatoClient, partnerId: number, itemIndex?: number): Promise<PartnerField[]> {
-	return normalizeSchema(await client.request('GET', `/credentials/${segment(partnerId)}/meta`, { itemIndex }));
+	return normalizeSchema(await partnerMeta(client, partnerId, itemIndex));
 }

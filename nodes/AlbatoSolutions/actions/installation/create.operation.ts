@@ -3,7 +3,6 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapperOrJson } from '../../helpers/mapperDescription';
 import { describe, idParameter, mappedOrJson, textParameter, toObject } from '../../helpers/params';
-import { sameId } from '../../helpers/values';
 import type { AlbatoClient } from '../../transport';
 import { lostResponse, segment } from '../../transport';
 import { solutionLocator } from '../common.descriptions';
@@ -131,11 +130,9 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			const lost = lostResponse(error);
 			if (!lost) throw new NodeApiError(this.getNode(), error as JsonObject);
 			const known = new Set(before.map((installation) => String(installation.id)));
+			// New since the call and the same title: what `appId` means is not documented, so it is not used.
 			const created = (await listInstallations(client, itemIndex)).filter(
-				(installation) =>
-					!known.has(String(installation.id)) &&
-					installation.title === title &&
-					(installation.solutionId === undefined || sameId(installation.solutionId, solutionId)),
+				(installation) => !known.has(String(installation.id)) && installation.title === title,
 			);
 			if (created.length > 0) return created[created.length - 1];
 			// Not applied: a lost connection is safe to try once more; a timeout may still be applying.

@@ -4,7 +4,7 @@ import { limited, readLimit } from '../../helpers/list';
 import { sameId } from '../../helpers/values';
 import type { AlbatoClient } from '../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
-import { ACTIVE, getInstallation, listInstallations, PAUSED, statusOf } from './installationApi';
+import { ACTIVE, getInstallation, listInstallations, PAUSED, solutionIdOf, statusOf } from './installationApi';
 
 export const description: INodeProperties[] = [
 	...returnAllOrLimit('installations'),
@@ -60,7 +60,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		list = list.filter((installation) => String(installation.title ?? '').toLowerCase().includes(needle));
 	}
 	if (filters.solutionId) {
-		list = list.filter((installation) => sameId(installation.solutionId ?? installation.appId, filters.solutionId?.trim()));
+		list = list.filter((installation) => sameId(solutionIdOf(installation), filters.solutionId?.trim()));
 	}
 	if (filters.status && filters.status !== 'any') {
 		const wanted = filters.status === 'active' ? ACTIVE : PAUSED;
