@@ -15,6 +15,12 @@ import { loadOptions } from './methods/loadOptions';
 import { resourceMapping } from './methods/resourceMapping';
 import { AlbatoClient } from './transport';
 
+/** A parameter's value when it is not an expression (then it is the same for every item). */
+function fixedParameter(ctx: IExecuteFunctions, name: string): string | undefined {
+	const raw = ctx.getNodeParameter(name, 0, undefined, { rawExpressions: true }) as unknown;
+	return typeof raw === 'string' && !raw.startsWith('=') ? raw : undefined;
+}
+
 export class AlbatoSolutions implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Albato Solutions',
@@ -60,13 +66,16 @@ export class AlbatoSolutions implements INodeType {
 		const client = await AlbatoClient.create(this, runOptions);
 		const continueOnFail = this.continueOnFail();
 
-		// Each item's operation; batch operations get all of their items in one call.
+		// Each item's operation; batch operations get all of their items in one call. Resource and
+		// operation are read per item only when they are expressions: a fixed value is the same for all.
+		const fixedResource = fixedParameter(this, 'resource');
+		const fixedOperation = fixedParameter(this, 'operation');
 		const outcomes = new Map<number, OperationResult | Error>();
 		const single: Array<{ itemIndex: number; operation: ItemOperation }> = [];
 		const batches = new Map<Operation, number[]>();
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			const resource = this.getNodeParameter('resource', itemIndex) as string;
-			const operationName = this.getNodeParameter('operation', itemIndex) as string;
+			const resource = fixedResource ?? (this.getNodeParameter('resource', itemIndex) as string);
+			const operationName = fixedOperation ?? (this.getNodeParameter('operation', itemIndex) as string);
 			const operation = findOperation(resource, operationName);
 			if (!operation) {
 				outcomes.set(
@@ -74,7 +83,9 @@ export class AlbatoSolutions implements INodeType {
 					new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`, { itemIndex }),
 				);
 			} else if ('executeBatch' in operation) {
-				batches.set(operation, [...(batches.get(operation) ?? []), itemIndex]);
+				const batch = batches.get(operation);
+				if (batch) batch.push(itemIndex);
+				else batches.set(operation, [itemIndex]);
 			} else {
 				single.push({ itemIndex, operation });
 			}

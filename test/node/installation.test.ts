@@ -109,6 +109,12 @@ describe('Installation → Get, Get Many, Start, Pause', () => {
 		expect(other.json.map((installation) => installation.id)).toEqual([5003]);
 	});
 
+	it('Get Many filters by solution, picked with the solution locator', async () => {
+		await runNode(ctx.emu, install({ solutionId: byId('id', 102), credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[102]), templateIds: [1021], title: 'Shop' }));
+		const run = await runNode(ctx.emu, { resource: 'installation', operation: 'getAll', returnAll: true, filters: { solutionId: byId('list', 102) } });
+		expect(run.json.map((installation) => installation.title)).toEqual(['Shop']);
+	});
+
 	it('Get Many filters by status with detail calls when the list has no status', async () => {
 		ctx.emu.setVariants({ listWithoutStatus: true });
 		const run = await runNode(ctx.emu, { resource: 'installation', operation: 'getAll', returnAll: true, filters: { status: 'active' } });

@@ -2,12 +2,14 @@
  * The end user's token never appears in an output, an error (message, description, cause, stack)
  * or a log line; Credential → Create's secret values are not echoed.
  */
+import type { INodeParameters } from 'n8n-workflow';
+
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { byId, runNode, useEmulator } from './setup';
 
 const ctx = useEmulator();
 
-const scenarios: Array<[string, Record<string, unknown>, (emu: typeof ctx.emu) => void]> = [
+const scenarios: Array<[string, INodeParameters, (emu: typeof ctx.emu) => void]> = [
 	['success', { resource: 'installation', operation: 'get', installationId: byId('id', 5001), includeBundles: true }, () => {}],
 	['404', { resource: 'installation', operation: 'start', installationId: byId('id', 4242) }, () => {}],
 	['422 on update', { resource: 'bundleData', operation: 'update', installationId: byId('id', 5001), bundleId: 7001, stepId: 9002, fieldValuesMode: 'json', fieldValues: '{"subject": "x"}' }, () => {}],

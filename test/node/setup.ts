@@ -61,7 +61,7 @@ export async function runNode(
 		pairedItems: items.map((item) => item.pairedItem),
 		error: result.error(NODE_NAME) as NodeRun['error'],
 		calls: emu.requests.slice(before).map((entry) => `${entry.method} ${entry.path}`),
-		serialized: JSON.stringify(result.run, (key, value: unknown) => (value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value)),
+		serialized: JSON.stringify(result.run, (_key, value: unknown) => (value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value)),
 	};
 }
 

@@ -49,10 +49,14 @@ export const loadOptions = {
 		if (!bundleId) return [];
 		const installationId = parentId(this, 'installationId');
 		return await load(this, 'the steps', async (client) => {
-			const [records, installation] = await Promise.all([
+			// Both settle before an error is reported: no request is left running behind the picker.
+			const [recordsResult, installationResult] = await Promise.allSettled([
 				bundleData(client, bundleId),
 				installationId ? getInstallation(client, installationId, { withBundles: true }) : Promise.resolve(undefined),
 			]);
+			if (recordsResult.status === 'rejected') throw recordsResult.reason;
+			if (installationResult.status === 'rejected') throw installationResult.reason;
+			const [records, installation] = [recordsResult.value, installationResult.value];
 			const bundle = installation ? bundlesOf(installation).find((candidate) => String(candidate.id) === bundleId) : undefined;
 			const titles = new Map((bundle ? stepsOf(bundle) : []).map((step) => [String(step.id), String(step.title ?? '')]));
 			return records.map((record) => {

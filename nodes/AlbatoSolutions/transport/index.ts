@@ -1,4 +1,6 @@
 import type {
+	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
@@ -64,15 +66,26 @@ const MAX_DELAY = 8_000;
 /**
  * The one place that talks to the service: base URL, Bearer auth (through the credential's
  * `authenticate`), envelope unwrapping, error translation and safe retries.
- * Create one per execution: it reads and checks the credential once.
+ * Create one per execution: it reads and checks the credential once, and hands the decrypted
+ * credential to every request, so n8n does not load and decrypt it again per call (in n8n that is
+ * a database read and a decryption each time; the credential's `authenticate` still applies).
  */
 export class AlbatoClient {
+	/** Passed to every httpRequestWithAuthentication call (built once: the hot path allocates nothing for it). */
+	private readonly credentialOptions: IAdditionalCredentialOptions;
+
 	private constructor(
 		private readonly ctx: ApiContext,
 		private readonly baseUrl: string,
 		private readonly token: string,
 		private readonly options: TransportOptions,
-	) {}
+		credentials: ICredentialDataDecryptedObject,
+	) {
+		const { id, name } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
+		this.credentialOptions = {
+			credentialsDecrypted: { id: id ?? '', name: name ?? '', type: CREDENTIAL_TYPE, data: credentials },
+		};
+	}
 
 	static async create(
 		ctx: ApiContext,
@@ -101,7 +114,7 @@ export class AlbatoClient {
 				{ description: "Get a new end-user token and update the Albato Solutions API credential" },
 			);
 		}
-		return new AlbatoClient(ctx, baseUrl, token, { ...DEFAULT_TRANSPORT_OPTIONS, ...options });
+		return new AlbatoClient(ctx, baseUrl, token, { ...DEFAULT_TRANSPORT_OPTIONS, ...options }, credentials as ICredentialDataDecryptedObject);
 	}
 
 	/** The node this client works for, for errors raised outside the transport. */
@@ -174,6 +187,7 @@ export class AlbatoClient {
 			this.ctx,
 			CREDENTIAL_TYPE,
 			request,
+			this.credentialOptions,
 		)) as { statusCode: number; headers: IDataObject; body: unknown };
 	}
 

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { limited, readLimit } from '../../helpers/list';
 import { sameId } from '../../helpers/values';
 import type { AlbatoClient } from '../../transport';
-import { returnAllOrLimit } from '../common.descriptions';
+import { returnAllOrLimit, solutionLocator } from '../common.descriptions';
 import { ACTIVE, getInstallation, listInstallations, PAUSED, solutionIdOf, statusOf } from './installationApi';
 
 export const description: INodeProperties[] = [
@@ -15,13 +15,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
-			{
-				displayName: 'Solution ID',
-				name: 'solutionId',
-				type: 'string',
-				default: '',
-				description: 'Only installations of this solution',
-			},
+			{ ...solutionLocator, required: false, description: 'Only installations of this solution' },
 			{
 				displayName: 'Status',
 				name: 'status',
@@ -45,7 +39,7 @@ export const description: INodeProperties[] = [
 ];
 
 interface Filters {
-	solutionId?: string;
+	solutionId?: string | { value?: unknown };
 	status?: 'any' | 'active' | 'paused';
 	title?: string;
 }
@@ -59,8 +53,9 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		const needle = filters.title.toLowerCase();
 		list = list.filter((installation) => String(installation.title ?? '').toLowerCase().includes(needle));
 	}
-	if (filters.solutionId) {
-		list = list.filter((installation) => sameId(solutionIdOf(installation), filters.solutionId?.trim()));
+	const solutionId = String(typeof filters.solutionId === 'object' ? (filters.solutionId.value ?? '') : (filters.solutionId ?? '')).trim();
+	if (solutionId) {
+		list = list.filter((installation) => sameId(solutionIdOf(installation), solutionId));
 	}
 	if (filters.status && filters.status !== 'any') {
 		const wanted = filters.status === 'active' ? ACTIVE : PAUSED;
