@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { solutionLocator } from '../AlbatoSolutions/actions/common.descriptions';
 import { listSearch } from '../AlbatoSolutions/methods/listSearch';
 import { pollEvents } from './poll';
 
@@ -38,26 +39,9 @@ export class AlbatoSolutionsTrigger implements INodeType {
 				],
 			},
 			{
-				displayName: 'Solution',
-				name: 'solutionId',
-				type: 'resourceLocator',
-				default: { mode: 'list', value: '' },
+				...solutionLocator,
+				required: false,
 				description: 'Only installations of this solution. Leave empty to watch all installations of the end user.',
-				modes: [
-					{
-						displayName: 'From List',
-						name: 'list',
-						type: 'list',
-						typeOptions: { searchListMethod: 'searchSolutions', searchable: true },
-					},
-					{
-						displayName: 'By ID',
-						name: 'id',
-						type: 'string',
-						placeholder: 'e.g. 101',
-						validation: [{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'An ID is a whole number' } }],
-					},
-				],
 			},
 		],
 	};

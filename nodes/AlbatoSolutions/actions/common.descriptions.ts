@@ -81,3 +81,12 @@ export function returnAllOrLimit(what: string): INodeProperties[] {
 		},
 	];
 }
+
+/** Used wherever connection settings are resolved (Get Connection Settings, Create). */
+export const autoSelectSingleOption: INodeProperties = {
+	displayName: 'Auto-Select Single Values',
+	name: 'autoSelectSingle',
+	type: 'boolean',
+	default: false,
+	description: "Whether to choose a connection-settings step's value automatically when it offers exactly one, and follow it to the next level",
+};

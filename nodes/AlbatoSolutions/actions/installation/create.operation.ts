@@ -5,7 +5,7 @@ import { mapperOrJson } from '../../helpers/mapperDescription';
 import { describe, idParameter, mappedOrJson, textParameter, toObject } from '../../helpers/params';
 import type { AlbatoClient } from '../../transport';
 import { lostResponse, segment } from '../../transport';
-import { solutionLocator } from '../common.descriptions';
+import { autoSelectSingleOption, solutionLocator } from '../common.descriptions';
 import { assertComplete, fetchConnectionSettings } from '../solution/connectionSettings';
 import { installationOf, listInstallations } from './installationApi';
 
@@ -56,13 +56,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Auto-Select Single Values',
-				name: 'autoSelectSingle',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to fill in connection-settings steps that offer exactly one value',
-			},
+			autoSelectSingleOption,
 			{
 				displayName: 'Refuse Duplicate Title',
 				name: 'refuseDuplicateTitle',

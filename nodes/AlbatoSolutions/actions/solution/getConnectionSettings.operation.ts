@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { idParameter, objectParameter } from '../../helpers/params';
 import type { AlbatoClient } from '../../transport';
-import { solutionLocator } from '../common.descriptions';
+import { autoSelectSingleOption, solutionLocator } from '../common.descriptions';
 import { fetchConnectionSettings } from './connectionSettings';
 
 export const description: INodeProperties[] = [
@@ -22,14 +22,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
-			{
-				displayName: 'Auto-Select Single Values',
-				name: 'autoSelectSingle',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to choose a step\'s value automatically when it offers exactly one, and follow it to the next level',
-			},
+			autoSelectSingleOption,
 		],
 	},
 ];
