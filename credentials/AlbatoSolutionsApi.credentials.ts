@@ -1,6 +1,7 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	Icon,
+	IHttpRequestOptions,
 	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
@@ -39,14 +40,16 @@ export class AlbatoSolutionsApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.accessToken}}',
-			},
-		},
-	};
+	// A function rather than a generic block: n8n would evaluate the block's expression on every request.
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken ?? '').trim()}` },
+		};
+	}
 
 	// The expression drops trailing slashes, so "https://host/" works too.
 	test: ICredentialTestRequest = {

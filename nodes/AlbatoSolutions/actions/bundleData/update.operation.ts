@@ -80,7 +80,9 @@ export async function executeBatch(this: IExecuteFunctions, client: AlbatoClient
 		try {
 			const job = readJob(this, itemIndex);
 			const key = job.pauseAndResume ? `guarded:${job.installationId}` : `direct:${itemIndex}`;
-			groups.set(key, [...(groups.get(key) ?? []), job]);
+			const group = groups.get(key);
+			if (group) group.push(job);
+			else groups.set(key, [job]);
 		} catch (error) {
 			results.set(itemIndex, error as Error);
 		}
