@@ -20,9 +20,9 @@
  * Prints a table and writes the figures as JSON (`--out`, default bench-results.json).
  */
 import { spawn, type ChildProcess } from 'child_process';
-import { mkdtempSync, writeFileSync } from 'fs';
+import { writeFileSync } from 'fs';
 import http from 'http';
-import { cpus, tmpdir } from 'os';
+import { cpus } from 'os';
 import path from 'path';
 import v8 from 'v8';
 import vm from 'vm';
@@ -33,7 +33,7 @@ import { VALID_CREDENTIAL_DATA } from '../emulator/fixtures';
 import { measureEmulatorRps } from './bench-emulator';
 
 // n8n-core writes instance settings under N8N_USER_FOLDER: keep them out of $HOME (as the tests do).
-process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'n8n-albato-bench-'));
+import './lib/n8nUserFolder';
 
 // Imported after N8N_USER_FOLDER is set.
 /* eslint-disable @typescript-eslint/no-require-imports */
