@@ -1,0 +1,255 @@
+// The editor test: Playwright (playwright-core) drives Debian's Chromium through n8n's editor
+// the way a person would: sign in, add our node from the node panel, and use its pickers and
+// field mapper, each checked against what the emulator holds. Screenshots go to
+// docs/screenshots/ (what the README shows).
+//
+// Used by run.mjs; `node scripts/e2e/browser.mjs <n8n URL> <emulator URL> <token>` runs it alone
+// against an instance started by `npm run dev`.
+
+import { mkdir } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+import { chromium, selectors } from 'playwright-core';
+
+import { Checks } from './lib/checks.mjs';
+import { CHROMIUM_ARGS, ensureChromium } from './lib/chromium.mjs';
+import { OWNER } from './lib/n8n.mjs';
+import { CREDENTIAL } from './lib/setup.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const SCREENSHOT_DIR = path.join(repoRoot, 'docs', 'screenshots');
+const UI_TIMEOUT = 20_000;
+
+/** The picks the test makes, and what the emulator's fixtures hold for them. */
+const SOLUTION = { id: 101, title: 'CRM Leads to Mailer' };
+const INSTALLATION = { id: 5002, title: 'Leads for Globex' }; // paused, so its fields may change
+const STEP_ID = 9006; // "Send welcome email" of bundle 7003
+const FIELDS_TO_ADD = ['Subject', 'Delay, minutes'];
+const CREDENTIAL_NAME = CREDENTIAL.name;
+
+// ---- editor helpers ---------------------------------------------------------------------
+
+async function signIn(page, baseUrl) {
+	await page.goto(`${baseUrl}/signin`);
+	await page.locator('#emailOrLdapLoginId').fill(OWNER.email);
+	await page.locator('#password').fill(OWNER.password);
+	await page.getByRole('button', { name: 'Sign in' }).click();
+	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: UI_TIMEOUT });
+}
+
+/** Search the node panel for our node and open it (its triggers and actions). */
+async function openOurNodeInPanel(page, openPanel) {
+	await openPanel();
+	const panel = page.getByTestId('node-creator');
+	await panel.getByTestId('node-creator-search-bar').waitFor({ timeout: UI_TIMEOUT });
+	await page.keyboard.type('Albato');
+	const item = panel.getByTestId('node-creator-item-name').filter({ hasText: /^Albato Solutions$/ }).first();
+	await item.click({ timeout: UI_TIMEOUT });
+	const actions = panel.getByText(/^Actions \(\d+\)$/);
+	await actions.waitFor({ timeout: UI_TIMEOUT });
+	// On an empty canvas n8n offers triggers first and folds the actions: unfold them.
+	if (!(await panel.getByText('Install a solution', { exact: true }).isVisible())) await actions.click();
+}
+
+async function addAction(page, actionName) {
+	await page.getByTestId('node-creator').getByText(actionName, { exact: true }).click({ timeout: UI_TIMEOUT });
+	await page.getByTestId('ndv').waitFor({ timeout: UI_TIMEOUT });
+}
+
+/** Open a "From list" resource locator and return the texts of its items once loaded. */
+async function openLocatorList(page, parameter) {
+	await page.getByTestId(`resource-locator-${parameter}`).getByTestId('rlc-input').click();
+	const items = page.getByTestId('rlc-item');
+	await items.first().waitFor({ timeout: UI_TIMEOUT });
+	return items.allInnerTexts();
+}
+
+async function pickFromLocator(page, text) {
+	await page.getByTestId('rlc-item').filter({ hasText: text }).first().click();
+}
+
+/** Open an options / multi-options parameter and return its options' texts once loaded. */
+async function openOptions(page, parameter) {
+	const options = page.getByRole('option');
+	const deadline = Date.now() + UI_TIMEOUT;
+	// A select whose options depend on another parameter re-renders while they load; a click in
+	// that moment opens nothing. Retry the click until the options show, bounded.
+	for (;;) {
+		await page.getByTestId(`parameter-input-${parameter}`).click();
+		try {
+			await options.first().waitFor({ timeout: 3000 });
+			return options.allInnerTexts();
+		} catch (error) {
+			if (Date.now() > deadline) throw error;
+			await page.keyboard.press('Escape');
+		}
+	}
+}
+
+async function pickOption(page, text) {
+	await page.getByRole('option').filter({ hasText: text }).first().click();
+}
+
+/** The resource mapper's "Add field to send" menu: its items' texts. */
+async function openAddFieldMenu(page) {
+	await page.getByTestId('add-fields-select').getByRole('button').click();
+	const items = page.locator('[role=menuitem][data-reka-collection-item]');
+	await items.first().waitFor({ timeout: UI_TIMEOUT });
+	return items.allInnerTexts();
+}
+
+/** The credential select is an input: its value is the chosen credential's name. */
+async function selectedCredential(page) {
+	return page.getByTestId('node-credentials-select').locator('input').first().inputValue();
+}
+
+async function shoot(page, name) {
+	// Menus and dropdowns fade in (~0.2 s): let them finish so the picture shows them.
+	await page.waitForTimeout(400);
+	const file = path.join(SCREENSHOT_DIR, name);
+	await page.screenshot({ path: file });
+	return path.relative(repoRoot, file);
+}
+
+const firstLine = (text) => text.split('\n')[0].trim();
+
+// ---- the test ---------------------------------------------------------------------------
+
+/**
+ * Runs every browser check into `checks`. `emulator` is an Emulator (lib/emulator.mjs).
+ * Returns the screenshot paths; on a failure, a screenshot of that moment goes to `failureDir`.
+ */
+export async function runBrowserTest({ baseUrl, emulator, checks, failureDir = os.tmpdir(), log = console.log }) {
+	const executablePath = await ensureChromium(log);
+	await mkdir(SCREENSHOT_DIR, { recursive: true });
+	selectors.setTestIdAttribute('data-test-id'); // n8n's attribute name
+	const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });
+	const shots = [];
+	let page;
+	try {
+		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+		page.setDefaultTimeout(UI_TIMEOUT);
+
+		// What the pickers should list: asked from the emulator as the same end user.
+		const solutions = await emulator.call('GET', '/solution/apps');
+		const installations = await emulator.call('GET', '/solution/installation');
+		const templates = await emulator.call('GET', `/solution/${SOLUTION.id}/templates`);
+		const state = await emulator.state();
+		const stepFields = state.bundleData.find((record) => record.id === STEP_ID).fields.map((field) => field.label);
+
+		await checks.step('signs in to the editor as the owner', () => signIn(page, baseUrl));
+		await page.goto(`${baseUrl}/workflow/new`);
+		await page.getByTestId('canvas-plus-button').waitFor({ timeout: UI_TIMEOUT });
+
+		await checks.step('node panel lists "Albato Solutions" with its actions', () =>
+			openOurNodeInPanel(page, () => page.getByTestId('canvas-plus-button').click()),
+		);
+		shots.push(await shoot(page, 'n8n-node-panel.png'));
+
+		await checks.step('adds the node ("Install a solution")', () => addAction(page, 'Install a solution'));
+		if ((await selectedCredential(page)) !== CREDENTIAL_NAME) {
+			// n8n preselects the only credential of the type; choose it when it did not.
+			await page.getByTestId('node-credentials-select').click();
+			await page.getByRole('option').filter({ hasText: CREDENTIAL_NAME }).first().click();
+		}
+		checks.equal('credential is set on the node', await selectedCredential(page), CREDENTIAL_NAME);
+
+		const solutionItems = await checks.step('Solution picker opens and loads', () => openLocatorList(page, 'solutionId'));
+		shots.push(await shoot(page, 'n8n-solution-picker.png'));
+		checks.equal(
+			'Solution picker lists the emulator\'s solutions',
+			solutionItems.map(firstLine),
+			solutions.map((s) => `${s.title} (${s.id})`),
+		);
+		await pickFromLocator(page, `${SOLUTION.title} (${SOLUTION.id})`);
+		// The connection-settings mapper loads next and pushes the templates down: wait for it,
+		// or the next click lands where the template select was.
+		await page.getByTestId('parameter-input-crm').waitFor({ timeout: UI_TIMEOUT });
+
+		const templateItems = await checks.step('template multi-select loads', () => openOptions(page, 'templateIds'));
+		shots.push(await shoot(page, 'n8n-template-multiselect.png'));
+		checks.equal(
+			`template multi-select lists the templates of solution ${SOLUTION.id}`,
+			templateItems.map((text) => firstLine(text).replace(/ \(.*\)$/, '')),
+			templates.map((t) => t.title),
+		);
+		await pickOption(page, templates[0].title);
+		await page.keyboard.press('Escape');
+		const mapperText = await page.getByTestId('resource-mapper-container').innerText();
+		checks.ok('connection settings mapper shows the solution\'s top-level steps (CRM, Mailer)', /CRM/.test(mapperText) && /Mailer/.test(mapperText), mapperText);
+		await page.getByTestId('ndv-close-button').click();
+
+		// Second node after the first: the installation picker and the field mapper.
+		await checks.step('adds a second node ("Update field values of a step")', async () => {
+			await openOurNodeInPanel(page, () => page.getByTestId('canvas-handle-plus').last().click());
+			await addAction(page, 'Update field values of a step');
+		});
+		const installationItems = await checks.step('Installation picker opens and loads', () => openLocatorList(page, 'installationId'));
+		shots.push(await shoot(page, 'n8n-installation-picker.png'));
+		checks.equal(
+			'Installation picker lists the end user\'s installations in the emulator',
+			installationItems.map((text) => firstLine(text).replace(/ \((\d+),.*\)$/, ' ($1)')),
+			installations.map((i) => `${i.title} (${i.id})`),
+		);
+		await pickFromLocator(page, `${INSTALLATION.title} (${INSTALLATION.id}`);
+
+		const bundles = await checks.step('automation (bundle) picker loads', () => openOptions(page, 'bundleId'));
+		const bundle = state.bundles.find((b) => b.stepIds.includes(STEP_ID));
+		checks.ok(`automation picker offers bundle ${bundle.id}`, bundles.some((text) => text.includes(`(${bundle.id})`)), bundles.join(' | '));
+		await pickOption(page, `(${bundle.id})`);
+
+		const steps = await checks.step('step picker loads', () => openOptions(page, 'stepId'));
+		checks.ok(`step picker offers step ${STEP_ID} with its field labels`, steps.some((text) => text.includes(`(${STEP_ID})`) && text.includes(stepFields[0])), steps.join(' | '));
+		await pickOption(page, `(${STEP_ID})`);
+
+		const menu = await checks.step('field mapper offers the step\'s fields', () => openAddFieldMenu(page));
+		shots.push(await shoot(page, 'n8n-field-mapper-menu.png'));
+		checks.equal(
+			`field mapper lists step ${STEP_ID}'s fields by label (with current values)`,
+			menu.map((text) => text.replace(/ \(now: .*\)$/s, '')),
+			stepFields,
+		);
+		// The menu is open: pick the first field from it, reopen it for the next (Escape would
+		// close the whole node view).
+		for (const [index, label] of FIELDS_TO_ADD.entries()) {
+			if (index > 0) await openAddFieldMenu(page);
+			await page.locator('[role=menuitem][data-reka-collection-item]').filter({ hasText: label }).first().click();
+		}
+		const mapper = await page.getByTestId('resource-mapper-container').innerText();
+		checks.ok(`field mapper shows the added fields labelled ${FIELDS_TO_ADD.map((l) => `"${l}"`).join(' and ')}`, FIELDS_TO_ADD.every((label) => mapper.includes(label)), mapper);
+		shots.push(await shoot(page, 'n8n-field-mapper.png'));
+
+		await page.getByTestId('ndv-close-button').click();
+		await page.getByTestId('canvas-node').nth(2).waitFor({ timeout: UI_TIMEOUT });
+		const nodeTitles = await page.getByTestId('canvas-node').allInnerTexts();
+		checks.ok('canvas shows both Albato Solutions nodes', nodeTitles.filter((t) => /Install a solution|Update field values of a step/.test(t)).length === 2, nodeTitles.join(' | '));
+		shots.push(await shoot(page, 'n8n-canvas.png'));
+	} catch (error) {
+		if (page) {
+			const file = path.join(failureDir, 'n8n-e2e-browser-failure.png');
+			await page.screenshot({ path: file }).catch(() => {});
+			log(`    screenshot at the failure: ${file}`);
+		}
+		throw error;
+	} finally {
+		await browser.close();
+	}
+	return shots;
+}
+
+// Standalone: against a running `npm run dev`.
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+	const [baseUrl, emulatorUrl, token] = process.argv.slice(2);
+	if (!baseUrl || !emulatorUrl || !token) {
+		console.error('usage: node scripts/e2e/browser.mjs <n8n URL> <emulator URL> <emulator token>');
+		process.exit(2);
+	}
+	const { Emulator } = await import('./lib/emulator.mjs');
+	const emulator = Object.assign(Object.create(Emulator.prototype), { baseUrl: emulatorUrl, token });
+	const checks = new Checks();
+	await checks.group('Editor (Chromium)', () => runBrowserTest({ baseUrl, emulator, checks }));
+	console.log(`\n${checks.summary()}`);
+	process.exit(checks.failed ? 1 : 0);
+}

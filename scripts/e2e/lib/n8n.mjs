@@ -1,0 +1,223 @@
+// One n8n instance: a throw-away user folder with our package in it, its CLI, its server and
+// its REST API (cookie login as the owner).
+
+import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+
+import { freePort, run, startProcess, stop, tail, waitFor } from './proc.mjs';
+
+export const OWNER = { email: 'owner@example.com', password: 'E2e-Passw0rd!', firstName: 'E2E', lastName: 'Owner' };
+
+/**
+ * Copy our built package where n8n 2.x looks for community packages:
+ * `<N8N_USER_FOLDER>/.n8n/nodes/node_modules/<name>` (package.json + dist/ only, like a
+ * published tarball). n8n resolves `n8n-workflow` for it from its own install.
+ */
+async function installPackage(userFolder, packageRoot) {
+	const pkg = JSON.parse(await readFile(path.join(packageRoot, 'package.json'), 'utf8'));
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const target = path.join(nodesDir, 'node_modules', pkg.name);
+	await mkdir(target, { recursive: true });
+	await cp(path.join(packageRoot, 'package.json'), path.join(target, 'package.json'));
+	await cp(path.join(packageRoot, 'dist'), path.join(target, 'dist'), { recursive: true });
+	// What `npm install <pkg>` would have left in the nodes folder.
+	await writeFile(
+		path.join(nodesDir, 'package.json'),
+		`${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [pkg.name]: pkg.version } }, null, 2)}\n`,
+	);
+	return pkg;
+}
+
+/** Settings that keep n8n on loopback and quiet; see the README for why each is there. */
+function baseEnv(userFolder, port) {
+	const env = { ...process.env };
+	// Our npm/ts-node variables must not leak into n8n's own npm calls.
+	for (const key of Object.keys(env)) if (key.startsWith('npm_')) delete env[key];
+	return {
+		...env,
+		N8N_USER_FOLDER: userFolder,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_EDITOR_BASE_URL: `http://127.0.0.1:${port}`,
+		N8N_SECURE_COOKIE: 'false',
+		DB_TYPE: 'sqlite',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
+		// The MCP server registry module fetches a catalogue from n8n's servers every start.
+		N8N_DISABLED_MODULES: 'mcp-registry',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_LOG_LEVEL: 'info',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		// Internal task runners stay on (n8n 2.x always has them); only their port is ours.
+		N8N_RUNNERS_MODE: 'internal',
+		N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
+		NODE_ENV: 'production',
+	};
+}
+
+export class N8nInstance {
+	/**
+	 * @param install  the result of ensureN8n()
+	 * @param packageRoot  our repository (package.json + dist/)
+	 */
+	static async create(install, packageRoot, { userFolder } = {}) {
+		const folder = userFolder ?? (await mkdtemp(path.join(os.tmpdir(), 'n8n-e2e-')));
+		const pkg = await installPackage(folder, packageRoot);
+		const port = Number(process.env.N8N_E2E_PORT) || (await freePort());
+		return new N8nInstance(install, folder, port, pkg);
+	}
+
+	constructor(install, userFolder, port, pkg) {
+		this.install = install;
+		this.userFolder = userFolder;
+		this.port = port;
+		this.pkg = pkg;
+		this.baseUrl = `http://127.0.0.1:${port}`;
+		this.logFile = path.join(userFolder, 'n8n-server.log');
+		this.server = undefined;
+		this.cookie = undefined;
+	}
+
+	/** Each n8n process gets its own task-broker port, so a CLI run can overlap the server. */
+	async env(extra = {}) {
+		return { ...baseEnv(this.userFolder, this.port), N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...extra };
+	}
+
+	/** `n8n <args…>` to completion. Throws on a non-zero exit unless `allowFailure`. */
+	async cli(args, { timeoutMs = 180_000, allowFailure = false } = {}) {
+		const result = await run(this.install.nodeBin, [this.install.n8nBin, ...args], {
+			cwd: this.userFolder,
+			env: await this.env(),
+			timeoutMs,
+		});
+		if (result.code !== 0 && !allowFailure) {
+			throw new Error(`n8n ${args.join(' ')} exited with ${result.code}\n${tail(result.stdout + result.stderr)}`);
+		}
+		return result;
+	}
+
+	async writeJson(name, value) {
+		const file = path.join(this.userFolder, name);
+		await writeFile(file, `${JSON.stringify(value, null, 2)}\n`);
+		return file;
+	}
+
+	async importCredentials(credentials) {
+		const file = await this.writeJson('credentials.import.json', credentials);
+		return this.cli(['import:credentials', `--input=${file}`]);
+	}
+
+	async importWorkflow(workflow) {
+		const file = await this.writeJson(`workflow-${workflow.id}.import.json`, workflow);
+		return this.cli(['import:workflow', `--input=${file}`]);
+	}
+
+	/**
+	 * `n8n execute --id=… --rawOutput`: the run data is the JSON document the command prints at
+	 * the end (log lines come before it). On failure n8n prints the same document (at info level)
+	 * and exits non-zero; both are returned as `{ code, run, output }`.
+	 */
+	async execute(workflowId, { timeoutMs = 180_000 } = {}) {
+		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { timeoutMs, allowFailure: true });
+		const output = result.stdout + result.stderr;
+		return { code: result.code, run: parseRunJson(result.stdout), output, ms: result.ms };
+	}
+
+	/** Start `n8n start` and wait until its REST API answers. */
+	async start({ timeoutMs = 180_000, echo = false } = {}) {
+		const started = Date.now();
+		this.server = startProcess(this.install.nodeBin, [this.install.n8nBin, 'start'], {
+			cwd: this.userFolder,
+			env: await this.env(),
+			logFile: this.logFile,
+			echo,
+		});
+		const exited = new Promise((resolve) => this.server.once('exit', (code) => resolve(code)));
+		await Promise.race([
+			waitFor('n8n to answer /rest/settings', () => this.ready(), { timeoutMs, intervalMs: 500 }),
+			exited.then(async (code) => {
+				throw new Error(`n8n start exited with ${code}\n${tail(await readFile(this.logFile, 'utf8'))}`);
+			}),
+		]);
+		return Date.now() - started;
+	}
+
+	async ready() {
+		const response = await fetch(`${this.baseUrl}/rest/settings`);
+		return response.ok;
+	}
+
+	async stop() {
+		await stop(this.server);
+		this.server = undefined;
+		this.cookie = undefined;
+	}
+
+	/**
+	 * Create the owner (first start only), or log in as the owner; keeps the auth cookie.
+	 * Retried for a while: right after start-up n8n can answer before its auth is wired up.
+	 */
+	async loginOwner({ timeoutMs = 30_000 } = {}) {
+		this.cookie = await waitFor('an n8n-auth cookie for the owner', () => this.tryLoginOwner(), { timeoutMs, intervalMs: 1000 });
+		return this.cookie;
+	}
+
+	async tryLoginOwner() {
+		const post = (urlPath, body) =>
+			fetch(`${this.baseUrl}/rest${urlPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+		let response = await post('/owner/setup', OWNER);
+		// Already set up (a kept user folder): log in instead.
+		if (!response.ok) response = await post('/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+		const cookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
+		if (!response.ok || !cookie) throw new Error(`owner setup/login: ${response.status} ${(await response.text()).slice(0, 300)}`);
+		return cookie.split(';')[0];
+	}
+
+	/** GET/POST on n8n's internal REST API as the owner; returns the `data` of the answer. */
+	async rest(method, urlPath, body) {
+		const response = await fetch(`${this.baseUrl}/rest${urlPath}`, {
+			method,
+			headers: { cookie: this.cookie, 'content-type': 'application/json', 'browser-id': 'n8n-e2e' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await response.text();
+		if (!response.ok) throw new Error(`${method} /rest${urlPath}: ${response.status} ${text.slice(0, 500)}`);
+		const json = text ? JSON.parse(text) : {};
+		return json.data ?? json;
+	}
+
+	/** Executions of one workflow, newest first: `[{ id, status, mode, … }]`. */
+	async executions(workflowId) {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const data = await this.rest('GET', `/executions?filter=${filter}&limit=50`);
+		return data.results ?? data;
+	}
+
+	/** One execution with its run data decoded (the REST API sends it in `flatted` form). */
+	async execution(id) {
+		const data = await this.rest('GET', `/executions/${id}`);
+		if (typeof data.data === 'string') {
+			const { parse } = await import(path.join(this.install.appDir, 'node_modules', 'flatted', 'esm', 'index.js'));
+			data.data = parse(data.data);
+		}
+		return data;
+	}
+}
+
+/** The last top-level JSON object in a CLI's output (n8n prints log lines before it). */
+export function parseRunJson(stdout) {
+	const start = stdout.search(/^\{$/m);
+	if (start === -1) return undefined;
+	const end = stdout.lastIndexOf('\n}');
+	try {
+		return JSON.parse(stdout.slice(start, end + 2));
+	} catch {
+		return undefined;
+	}
+}

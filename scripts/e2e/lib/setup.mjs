@@ -1,0 +1,37 @@
+// What both `npm run e2e:n8n` and `npm run dev` put into a fresh n8n: the emulator's
+// credential and the examples/ workflows, through n8n's own CLI.
+
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** The credential the examples reference. */
+export const CREDENTIAL = { id: '1', name: 'Albato Solutions (emulator)', type: 'albatoSolutionsApi' };
+
+/**
+ * The examples with fixed ids (n8n ids are 16 letters/digits), so the CLI can address them.
+ * The files themselves have no id: `import:workflow` would otherwise make one up.
+ */
+export const WORKFLOWS = {
+	onboarding: { id: 'AlbatoOnboarding', file: 'examples/customer-onboarding.workflow.json' },
+	trigger: { id: 'AlbatoTriggerWf1', file: 'examples/installation-trigger.workflow.json' },
+};
+
+export async function readExample(repoRoot, key) {
+	const { id, file } = WORKFLOWS[key];
+	const workflow = JSON.parse(await readFile(path.join(repoRoot, file), 'utf8'));
+	return { ...workflow, id };
+}
+
+/** Import the credential (data in plain JSON; n8n encrypts it on import) and both examples. */
+export async function importFixtures(n8n, repoRoot, emulator, log = console.log) {
+	await n8n.importCredentials([{ ...CREDENTIAL, data: { baseUrl: emulator.baseUrl, accessToken: emulator.token } }]);
+	log(`imported credential "${CREDENTIAL.name}" → ${emulator.baseUrl}`);
+	const workflows = {};
+	for (const key of Object.keys(WORKFLOWS)) {
+		const workflow = await readExample(repoRoot, key);
+		await n8n.importWorkflow(workflow);
+		workflows[key] = workflow;
+		log(`imported workflow ${workflow.id} "${workflow.name}"`);
+	}
+	return workflows;
+}
