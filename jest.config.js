@@ -8,4 +8,5 @@ module.exports = {
 	testTimeout: 30000,
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
 	setupFilesAfterEnv: ['<rootDir>/test/setup-after-env.ts'],
+	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
 };
