@@ -50,7 +50,7 @@ export async function measureEmulatorRps(baseUrl: string, token: string, n = 500
 }
 
 /** Starts `emulator/cli.ts` on a free port and reads its base URL and token from stdout. */
-function startChild(): Promise<{ child: ChildProcess; baseUrl: string; token: string }> {
+export function startEmulatorChild(): Promise<{ child: ChildProcess; baseUrl: string; token: string }> {
 	const cli = path.join(__dirname, '..', 'emulator', 'cli.ts');
 	const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', cli, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
 	return new Promise((resolve, reject) => {
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
 		result = await measureEmulatorRps(emu.baseUrl, emu.token(), n, concurrency);
 		await emu.close();
 	} else {
-		const { child, baseUrl, token } = await startChild();
+		const { child, baseUrl, token } = await startEmulatorChild();
 		try {
 			result = await measureEmulatorRps(baseUrl, token, n, concurrency);
 		} finally {

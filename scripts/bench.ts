@@ -30,7 +30,7 @@ import vm from 'vm';
 import type { IDataObject, IHttpRequestOptions, INodeParameters, INodeType } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../emulator/fixtures';
-import { measureEmulatorRps } from './bench-emulator';
+import { measureEmulatorRps, startEmulatorChild } from './bench-emulator';
 
 // n8n-core writes instance settings under N8N_USER_FOLDER: keep them out of $HOME (as the tests do).
 import './lib/n8nUserFolder';
@@ -70,22 +70,6 @@ interface Service {
 	token: string;
 }
 
-function startEmulatorChild(): Promise<Service> {
-	const cli = path.join(ROOT, 'emulator', 'cli.ts');
-	const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', cli, '--port', '0', '--quiet'], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
-	return new Promise((resolve, reject) => {
-		let out = '';
-		child.on('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
-		child.stdout!.on('data', (chunk: Buffer) => {
-			out += chunk.toString();
-			const baseUrl = /Base URL: (\S+)/.exec(out)?.[1];
-			const token = /Token \(user-1[^)]*\): (\S+)/.exec(out)?.[1];
-			if (baseUrl && token) resolve({ child, baseUrl, token });
-		});
-	});
-}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 

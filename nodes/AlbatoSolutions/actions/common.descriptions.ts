@@ -90,3 +90,8 @@ export const autoSelectSingleOption: INodeProperties = {
 	default: false,
 	description: "Whether to choose a connection-settings step's value automatically when it offers exactly one, and follow it to the next level",
 };
+
+/** The usual "Options" collection of optional settings. */
+export function optionsCollection(options: INodeProperties[]): INodeProperties {
+	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
+}

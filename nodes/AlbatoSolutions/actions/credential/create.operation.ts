@@ -6,6 +6,7 @@ import { mappedOrJson, textParameter, toId } from '../../helpers/params';
 import { checkValues, maskSecrets } from '../../helpers/partnerSchema';
 import type { AlbatoClient } from '../../transport';
 import { segment } from '../../transport';
+import { optionsCollection } from '../common.descriptions';
 import { partnerIdProperty, partnerSchema } from './partner';
 
 export const description: INodeProperties[] = [
@@ -37,22 +38,15 @@ export const description: INodeProperties[] = [
 			description: 'The partner\'s fields, e.g. {"apiKey": "…", "region": "eu"}. Credential → Get Schema lists them.',
 		},
 	}),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Name Field',
-				name: 'nameField',
-				type: 'string',
-				default: 'title',
-				description: 'Body field that carries the connection name (the beta service does not document it)',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Name Field',
+			name: 'nameField',
+			type: 'string',
+			default: 'title',
+			description: 'Body field that carries the connection name (the beta service does not document it)',
+		},
+	]),
 ];
 
 /**

@@ -5,7 +5,7 @@ import { mapperOrJson } from '../../helpers/mapperDescription';
 import { describe, idParameter, mappedOrJson, textParameter, toObject } from '../../helpers/params';
 import type { AlbatoClient } from '../../transport';
 import { lostResponse, segment } from '../../transport';
-import { autoSelectSingleOption, solutionLocator } from '../common.descriptions';
+import { autoSelectSingleOption, optionsCollection, solutionLocator } from '../common.descriptions';
 import { assertComplete, fetchConnectionSettings } from '../solution/connectionSettings';
 import { installationOf, listInstallations } from './installationApi';
 
@@ -49,30 +49,23 @@ export const description: INodeProperties[] = [
 		description:
 			'Templates (automations) to install. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			autoSelectSingleOption,
-			{
-				displayName: 'Refuse Duplicate Title',
-				name: 'refuseDuplicateTitle',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to fail, installing nothing, when the end user already has an installation with this title',
-			},
-			{
-				displayName: 'Settings (JSON)',
-				name: 'settings',
-				type: 'json',
-				default: '{}',
-				description: 'Extra user settings of the solution, if it has any',
-			},
-		],
-	},
+	optionsCollection([
+		autoSelectSingleOption,
+		{
+			displayName: 'Refuse Duplicate Title',
+			name: 'refuseDuplicateTitle',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to fail, installing nothing, when the end user already has an installation with this title',
+		},
+		{
+			displayName: 'Settings (JSON)',
+			name: 'settings',
+			type: 'json',
+			default: '{}',
+			description: 'Extra user settings of the solution, if it has any',
+		},
+	]),
 ];
 
 const CONNECTION_SETTINGS = { mode: 'connectionSettingsMode', mapper: 'connectionSettings', json: 'credentialData' };

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { idParameter, objectParameter } from '../../helpers/params';
 import type { AlbatoClient } from '../../transport';
-import { autoSelectSingleOption, solutionLocator } from '../common.descriptions';
+import { autoSelectSingleOption, optionsCollection, solutionLocator } from '../common.descriptions';
 import { fetchConnectionSettings } from './connectionSettings';
 
 export const description: INodeProperties[] = [
@@ -15,16 +15,9 @@ export const description: INodeProperties[] = [
 		description:
 			'Step ID → chosen value, e.g. {"crm": "hubspot"}. The service then also returns the steps nested under those choices.',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			autoSelectSingleOption,
-		],
-	},
+	optionsCollection([
+		autoSelectSingleOption,
+	]),
 ];
 
 /**
