@@ -11,7 +11,7 @@ import http from 'http';
 import type { AddressInfo } from 'net';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { byId, runNode, useEmulator } from './setup';
+import { byId, guardedUpdateFromItems, runNode, useEmulator } from './setup';
 
 const ctx = useEmulator();
 
@@ -136,17 +136,7 @@ describe('Items in Flight', () => {
 	it('Bundle Data → Update ignores it: one read, pause, the updates in order, one start', async () => {
 		const run = await runNode(
 			ctx.emu,
-			{
-				resource: 'bundleData',
-				operation: 'update',
-				installationId: byId('id', '={{ $json.installation }}'),
-				bundleId: '={{ $json.bundle }}',
-				stepId: '={{ $json.step }}',
-				fieldValuesMode: 'json',
-				fieldValues: '={{ JSON.stringify($json.values) }}',
-				ifActive: 'pauseAndResume',
-				requestOptions: { concurrency: 8 },
-			},
+			guardedUpdateFromItems({ requestOptions: { concurrency: 8 } }),
 			{
 				inputItems: [
 					{ installation: 5001, bundle: 7001, step: 9001, values: { cf__1b9e04d7aa6c4f12: 55 } },

@@ -3,7 +3,7 @@
  * no duplicates, statuses restored. (The fault table in the README comes from these cases.)
  */
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
-import { byId, runNode, useEmulator } from './setup';
+import { byId, guardedUpdateFromItems, runNode, useEmulator } from './setup';
 
 const ctx = useEmulator();
 
@@ -149,17 +149,7 @@ describe('Bundle Data → Update: Pause, Update, Then Start Again', () => {
 	const update = (items: Array<{ installation: number; bundle: number; step: number; values: object }>, continueOnFail = false) =>
 		runNode(
 			ctx.emu,
-			{
-				resource: 'bundleData',
-				operation: 'update',
-				installationId: byId('id', '={{ $json.installation }}'),
-				bundleId: '={{ $json.bundle }}',
-				stepId: '={{ $json.step }}',
-				fieldValuesMode: 'json',
-				fieldValues: '={{ JSON.stringify($json.values) }}',
-				ifActive: 'pauseAndResume',
-				...FAST,
-			},
+			guardedUpdateFromItems(FAST),
 			{ inputItems: items, continueOnFail },
 		);
 

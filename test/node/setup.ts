@@ -66,3 +66,19 @@ export async function runNode(
 }
 
 export const byId = (mode: 'id' | 'list', value: string | number) => ({ __rl: true, mode, value: String(value) });
+
+/**
+ * Bundle Data → Update driven by the input items (`{ installation, bundle, step, values }`), with
+ * "Pause, Update, Then Start Again": what the fault, soak and concurrency tests send.
+ */
+export const guardedUpdateFromItems = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'bundleData',
+	operation: 'update',
+	installationId: byId('id', '={{ $json.installation }}'),
+	bundleId: '={{ $json.bundle }}',
+	stepId: '={{ $json.step }}',
+	fieldValuesMode: 'json',
+	fieldValues: '={{ JSON.stringify($json.values) }}',
+	ifActive: 'pauseAndResume',
+	...extra,
+});

@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { FaultRule } from '../../emulator/types';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
-import { byId, runNode, useEmulator } from './setup';
+import { byId, guardedUpdateFromItems, runNode, useEmulator } from './setup';
 
 const ctx = useEmulator();
 
@@ -91,17 +91,7 @@ it(`${ROUNDS * 52} mixed operations under random faults lose and duplicate nothi
 		}
 		const run = await runNode(
 			ctx.emu,
-			{
-				resource: 'bundleData',
-				operation: 'update',
-				installationId: byId('id', '={{ $json.installation }}'),
-				bundleId: '={{ $json.bundle }}',
-				stepId: '={{ $json.step }}',
-				fieldValuesMode: 'json',
-				fieldValues: '={{ JSON.stringify({ [$json.field]: $json.value }) }}',
-				ifActive: 'pauseAndResume',
-				...RETRIES,
-			},
+			guardedUpdateFromItems({ ...RETRIES, fieldValues: '={{ JSON.stringify({ [$json.field]: $json.value }) }}' }),
 			{ inputItems: updates },
 		);
 		expect(run.error).toBeUndefined();
