@@ -1,14 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { limiter } from '../../helpers/limiter';
 import { idParameter, toId } from '../../helpers/params';
-import { sameId } from '../../helpers/values';
+import { mapLimited, readRunOptions } from '../../helpers/run';
 import type { AlbatoClient } from '../../transport';
 import { bundleSelect, installationLocator } from '../common.descriptions';
-import { ACTIVE, bundlesOf, getInstallation, PAUSED, setStatus, statusOf, stepsOf } from '../installation/installationApi';
-import type { OperationResult } from '../types';
-import { updateStepData } from './bundleDataApi';
 import { fieldValuesParameter } from './fieldValues';
+import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from './pauseAndResume';
 import { mapperOrJson } from '../../helpers/mapperDescription';
 
 export const description: INodeProperties[] = [
@@ -59,42 +57,47 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-interface Job {
-	itemIndex: number;
-	installationId: number;
-	stepId: number;
-	bundleId: number;
-	data: IDataObject;
-	pauseAndResume: boolean;
-}
-
 /**
  * PUT /bundle/data/{stepId} for each item. With "Pause, Update, Then Start Again", the items are grouped
- * per installation: one read, one PAUSE, the updates in item order, and one PLAY in `finally`, so the
- * installation always ends in the status it had.
+ * per installation: one read, one PAUSE, the updates, and one PLAY, so the installation ends in the
+ * status it had; pauseAndResume.ts holds the rules for half-failures and overlapping executions.
  */
 export async function executeBatch(this: IExecuteFunctions, client: AlbatoClient, itemIndexes: number[]) {
-	const results = new Map<number, OperationResult | Error>();
-	const groups = new Map<string, Job[]>();
+	const { concurrency } = readRunOptions(this);
+	const run: UpdateRun = {
+		ctx: this,
+		client,
+		limit: limiter(concurrency),
+		continueOnFail: this.continueOnFail(),
+		results: new Map(),
+		stopped: false,
+		restartFailures: [],
+	};
+	const groups = new Map<string, UpdateJob[]>();
 	for (const itemIndex of itemIndexes) {
 		try {
 			const job = readJob(this, itemIndex);
-			const key = job.pauseAndResume ? `guarded:${job.installationId}` : `direct:${itemIndex}`;
+			const key = job.pauseAndResume ? `guarded:${job.installationId}` : 'direct';
 			const group = groups.get(key);
 			if (group) group.push(job);
 			else groups.set(key, [job]);
 		} catch (error) {
-			results.set(itemIndex, error as Error);
+			run.results.set(itemIndex, error as Error);
+			// Bad input stops the run before anything is sent.
+			if (!run.continueOnFail) return run.results;
 		}
 	}
-	for (const jobs of groups.values()) {
-		if (jobs[0].pauseAndResume) await updateGuarded(this, client, jobs, results);
-		else await runUpdates(client, jobs, results);
-	}
-	return results;
+	// Installations at once, up to Items in Flight; the limiter keeps all their requests within it too.
+	await mapLimited([...groups.values()], concurrency, async (jobs) => {
+		if (jobs[0].pauseAndResume) await updateGuarded(run, jobs);
+		else await updateDirect(run, jobs);
+		return !run.stopped;
+	});
+	if (run.restartFailures.length) throw run.restartFailures[0];
+	return run.results;
 }
 
-function readJob(ctx: IExecuteFunctions, itemIndex: number): Job {
+function readJob(ctx: IExecuteFunctions, itemIndex: number): UpdateJob {
 	return {
 		itemIndex,
 		installationId: idParameter(ctx, 'installationId', 'Installation', itemIndex),
@@ -103,83 +106,4 @@ function readJob(ctx: IExecuteFunctions, itemIndex: number): Job {
 		data: fieldValuesParameter(ctx, itemIndex),
 		pauseAndResume: ctx.getNodeParameter('ifActive', itemIndex, 'fail') === 'pauseAndResume',
 	};
-}
-
-async function updateGuarded(
-	ctx: IExecuteFunctions,
-	client: AlbatoClient,
-	jobs: Job[],
-	results: Map<number, OperationResult | Error>,
-) {
-	const { installationId } = jobs[0];
-	const first = jobs[0].itemIndex;
-	let wasActive: boolean;
-	let finalStatus: number | undefined;
-	try {
-		const installation = await getInstallation(client, installationId, { withBundles: true, itemIndex: first });
-		for (const job of jobs) {
-			// A step of another installation would be refused only after the pause; catch it first.
-			const bundle = bundlesOf(installation).find((candidate) => sameId(candidate.id, job.bundleId));
-			if (!bundle || !stepsOf(bundle).some((step) => sameId(step.id, job.stepId))) {
-				results.set(
-					job.itemIndex,
-					new NodeOperationError(ctx.getNode(), `Step ${job.stepId} of automation ${job.bundleId} is not part of installation ${installationId}`, {
-						itemIndex: job.itemIndex,
-						description: 'Nothing was changed. Pick the automation and step again for this installation.',
-					}),
-				);
-			}
-		}
-		jobs = jobs.filter((job) => !results.has(job.itemIndex));
-		if (jobs.length === 0) return;
-		finalStatus = statusOf(installation);
-		wasActive = finalStatus === ACTIVE;
-		if (wasActive) await setStatus(client, installationId, 'PAUSE', first);
-	} catch (error) {
-		for (const job of jobs) if (!results.has(job.itemIndex)) results.set(job.itemIndex, error as Error);
-		return;
-	}
-	if (wasActive) finalStatus = PAUSED;
-	try {
-		await runUpdates(client, jobs, results);
-	} finally {
-		if (wasActive) {
-			try {
-				finalStatus = statusOf(await setStatus(client, installationId, 'PLAY', first)) ?? ACTIVE;
-			} catch (error) {
-				const restartFailed = new NodeApiError(ctx.getNode(), { message: (error as Error).message }, {
-					message: `Installation ${installationId} was paused for the update and could not be started again`,
-					description: `${(error as Error).message}. Start it with Installation → Start.`,
-					itemIndex: first,
-				});
-				for (const job of jobs) results.set(job.itemIndex, restartFailed);
-			}
-		}
-	}
-	// The final status is known only now; give it to every successful result of the group.
-	for (const job of jobs) {
-		const result = results.get(job.itemIndex);
-		if (result && !(result instanceof Error)) Object.assign(result, { pausedForUpdate: wasActive, installationStatus: finalStatus });
-	}
-}
-
-async function runUpdates(
-	client: AlbatoClient,
-	jobs: Job[],
-	results: Map<number, OperationResult | Error>,
-) {
-	for (const job of jobs) {
-		try {
-			const response = await updateStepData(client, job.stepId, job.data, job.itemIndex);
-			results.set(job.itemIndex, {
-				...response,
-				id: response.id ?? job.stepId,
-				bundleId: job.bundleId,
-				installationId: job.installationId,
-				updated: job.data,
-			});
-		} catch (error) {
-			results.set(job.itemIndex, error as Error);
-		}
-	}
 }
