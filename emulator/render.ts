@@ -7,6 +7,8 @@ export const DEFAULT_VARIANTS: Variants = {
 	plainValues: false,
 	listWithoutStatus: false,
 	wrapLists: false,
+	stringStatus: false,
+	detailWithoutStatus: false,
 };
 
 const isIdKey = (key: string) => key === 'id' || key.endsWith('Id');

@@ -74,6 +74,10 @@ export interface Variants {
 	listWithoutStatus: boolean;
 	/** List bodies inside {items: [...]}. */
 	wrapLists: boolean;
+	/** Installation status as "1" / "0" wherever an installation is rendered. */
+	stringStatus: boolean;
+	/** GET /solution/installation/{id} without `status` (the list and PLAY/PAUSE still carry it). */
+	detailWithoutStatus: boolean;
 }
 
 /** A field of a bundle step; `type` is internal (used to validate updates), never rendered. */

@@ -22,7 +22,11 @@ export const listInstallations: Handler = (ctx) => {
 	};
 };
 
-export const getInstallation: Handler = (ctx) => ({ data: renderInstallation(ctx, ownInstallation(ctx, ctx.id), expandOf(ctx)) });
+export const getInstallation: Handler = (ctx) => {
+	const data = renderInstallation(ctx, ownInstallation(ctx, ctx.id), expandOf(ctx));
+	if (ctx.variants.detailWithoutStatus) delete data.status;
+	return { data };
+};
 
 const setStatus =
 	(status: 0 | 1): Handler =>

@@ -27,7 +27,7 @@ export function renderInstallation(ctx: HandlerContext, inst: InstallationRecord
 		solutionId: inst.solutionId,
 		solutionVersion: inst.solutionVersion,
 		title: inst.title,
-		status: inst.status,
+		status: ctx.variants.stringStatus ? String(inst.status) : inst.status,
 		settings: structuredClone(inst.settings),
 		dateCreated: inst.dateCreated,
 		dateUpdated: inst.dateUpdated,

@@ -87,6 +87,15 @@ describe('variants', () => {
 		]);
 	});
 
+	it('stringStatus and detailWithoutStatus: status as "1"/"0", and a detail without it', async () => {
+		emu.setVariants({ stringStatus: true });
+		expect((await call(emu, 'GET', '/solution/installation')).data.data.map((i: { status: unknown }) => i.status)).toEqual(['1', '0']);
+		expect((await call(emu, 'PAUSE', '/solution/installation/5001')).data.data.status).toBe('0');
+		emu.setVariants({ stringStatus: false, detailWithoutStatus: true });
+		expect((await call(emu, 'GET', '/solution/installation/5001')).data.data).not.toHaveProperty('status');
+		expect((await call(emu, 'PLAY', '/solution/installation/5001')).data.data.status).toBe(1);
+	});
+
 	it('wrapLists: list bodies inside {items}, also combined with bare', async () => {
 		emu.setVariants({ wrapLists: true });
 		for (const path of ['/solution/apps', '/solution/101/templates', '/solution/101/credentialists', '/solution/installation', '/bundle/data?filter[bundleId]=7001']) {

@@ -93,7 +93,7 @@ export async function executeBatch(this: IExecuteFunctions, client: AlbatoClient
 		else await updateDirect(run, jobs);
 		return !run.stopped;
 	});
-	if (run.restartFailures.length) throw run.restartFailures[0];
+	if (!run.continueOnFail && run.restartFailures.length) throw run.restartFailures[0];
 	return run.results;
 }
 
