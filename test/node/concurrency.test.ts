@@ -11,7 +11,7 @@ import http from 'http';
 import type { AddressInfo } from 'net';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { byId, guardedUpdateFromItems, runNode, useEmulator } from './setup';
+import { byId, runNode, useEmulator } from './setup';
 
 const ctx = useEmulator();
 
@@ -133,30 +133,7 @@ describe('Items in Flight', () => {
 		expect(run.calls.length).toBeLessThanOrEqual(8);
 	});
 
-	it('Bundle Data → Update ignores it: one read, pause, the updates in order, one start', async () => {
-		const run = await runNode(
-			ctx.emu,
-			guardedUpdateFromItems({ requestOptions: { concurrency: 8 } }),
-			{
-				inputItems: [
-					{ installation: 5001, bundle: 7001, step: 9001, values: { cf__1b9e04d7aa6c4f12: 55 } },
-					{ installation: 5001, bundle: 7001, step: 9002, values: { subject: 'ACME says hi' } },
-					{ installation: 5001, bundle: 7002, step: 9004, values: { tag: 'vip' } },
-				],
-			},
-		);
-		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([
-			'GET /solution/installation/5001',
-			'PAUSE /solution/installation/5001',
-			'PUT /bundle/data/9001',
-			'PUT /bundle/data/9002',
-			'PUT /bundle/data/9004',
-			'PLAY /solution/installation/5001',
-		]);
-		expect(run.pairedItems).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
-		expect(ctx.emu.state.installations.get(5001)!.status).toBe(1);
-	});
+	// Bundle Data → Update within Items in Flight: updateConcurrency.test.ts.
 
 	it('a number outside 1–32 is refused before any request', async () => {
 		const run = await runNode(ctx.emu, get({ concurrency: 0 }), { inputItems: itemsOf(2) });

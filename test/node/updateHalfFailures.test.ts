@@ -22,11 +22,14 @@ const fault = (rule: FaultRule) => ctx.emu.faults.add(rule);
 const status = (id = 5001) => ctx.emu.state.installations.get(id)?.status;
 const value = (step: number, field: string) => ctx.emu.state.bundleData.get(step)?.fields.find((f) => f.name === field)?.value;
 
-/** Runs `action` as soon as the emulator has received a call matching `method` and `path` (log entries are written on arrival). */
-function whenReceived(method: string, path: string, action: () => void) {
+/**
+ * Runs `action` as soon as the emulator has received a call matching `method` and `path` (log entries
+ * are written on arrival), or, with `answered`, once it has handled it (the entry then has its status).
+ */
+function whenReceived(method: string, path: string, action: () => void, answered = false) {
 	const seen = ctx.emu.requests.length;
 	const timer = setInterval(() => {
-		if (ctx.emu.requests.slice(seen).some((entry) => entry.method === method && entry.path === path)) {
+		if (ctx.emu.requests.slice(seen).some((entry) => entry.method === method && entry.path === path && (!answered || entry.status > 0))) {
 			clearInterval(timer);
 			action();
 		}
@@ -197,16 +200,17 @@ describe('another execution starts the installation again', () => {
 	});
 
 	it('two overlapping executions on the same installation: both updates applied, active at the end', async () => {
-		// Execution A pauses and finishes quickly; B reads "paused" (A's pause), and its PUT arrives
+		// Execution A pauses and finishes quickly; B reads "paused" (A's pause), and its PUT is handled
 		// only after A has started the installation again.
-		fault({ method: 'PUT', path: '/bundle/data/9004', delayMs: 250 });
+		fault({ method: 'PUT', path: '/bundle/data/9002', delayMs: 300 });
+		fault({ method: 'PUT', path: '/bundle/data/9004', delayMs: 800 });
 		let b: ReturnType<typeof update> | undefined;
 		const started = new Promise<void>((resolve) => {
 			const stop = whenReceived('PAUSE', ACME, () => {
 				b = update([TAG_9004]);
 				stop();
 				resolve();
-			});
+			}, true);
 		});
 		const a = await update([SUBJECT_9002]);
 		await started;
