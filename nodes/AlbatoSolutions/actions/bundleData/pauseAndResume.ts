@@ -251,9 +251,11 @@ function report(run: UpdateRun, jobs: UpdateJob[], guard: PauseGuard, restart: {
 	if (restart.error) {
 		const cause = restart.error as Error & { httpCode?: string; description?: string };
 		const applied = done.length ? `The updates of item${done.length > 1 ? 's' : ''} ${done.map((job) => job.itemIndex).join(', ')} were applied. ` : '';
+		const failed = jobs.find((job) => results.get(job.itemIndex) instanceof Error);
+		const stoppedBy = failed ? `Item ${failed.itemIndex} failed: ${(results.get(failed.itemIndex) as Error).message}. ` : '';
 		restartError = new NodeApiError(ctx.getNode(), { message: cause.message, httpCode: cause.httpCode ?? null } as JsonObject, {
 			message: `Installation ${installationId} was paused for the update and could not be started again: ${cause.message}`,
-			description: `${applied}Start it with Installation → Start.${cause.description ? ` (${cause.description})` : ''}`,
+			description: `${applied}${stoppedBy}Start it with Installation → Start.${cause.description ? ` (${cause.description})` : ''}`,
 			httpCode: cause.httpCode,
 			itemIndex: (done[0] ?? jobs[0]).itemIndex,
 		});

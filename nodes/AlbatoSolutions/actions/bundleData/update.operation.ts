@@ -51,7 +51,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Pause, Update, Then Start Again',
 				value: 'pauseAndResume',
-				description: 'One pause before and one start after all items for the same installation, even if an update fails',
+				description:
+					'One pause before and one start after all items for the same installation, even if an update fails. Started again only if this execution paused it.',
 			},
 		],
 	},
