@@ -174,14 +174,15 @@ describe('another execution starts the installation again', () => {
 		expect(status(5002)).toBe(1);
 	});
 
+	it('a 422 that is not "pause first" is not answered with another pause', async () => {
+		fault({ method: 'PUT', path: '/bundle/data/9002', status: 422 });
+		const run = await update([SUBJECT_9002], { continueOnFail: true });
+		expect(run.json[0]).toMatchObject({ error: 'Emulated fault: 422', httpCode: '422' });
+		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`]);
+	});
+
 	it('kept active by someone else on every try: gives up after 5 pauses, and still restores', async () => {
-		fault({ method: 'PUT', path: '/bundle/data/9002', status: 422, times: 10 });
-		ctx.emu.setErrorStyle('message');
-		// A 422 fault says "Emulated fault: 422": not a "pause first" refusal, so no pause again.
-		const plain = await update([SUBJECT_9002], { continueOnFail: true });
-		expect(plain.calls.filter((call) => call.startsWith('PUT'))).toHaveLength(1);
-		ctx.emu.reset();
-		// Really active at every PUT: start it again each time the PUT arrives.
+		// Really active at every PUT: someone starts it again right after each of our pauses.
 		const active = { stop: () => undefined as void };
 		const keepActive = () => {
 			const seen = ctx.emu.requests.length;
@@ -195,6 +196,7 @@ describe('another execution starts the installation again', () => {
 		const run = await update([SUBJECT_9002], { continueOnFail: true }).finally(() => active.stop());
 		expect(run.json[0].error).toMatch(/pause the installation first/);
 		expect(run.calls.filter((call) => call.startsWith('PUT'))).toHaveLength(5);
+		expect(run.calls.filter((call) => call.startsWith('PAUSE'))).toHaveLength(5);
 		expect(run.calls.at(-1)).toBe(`PLAY ${ACME}`);
 		expect(status()).toBe(1);
 	});
