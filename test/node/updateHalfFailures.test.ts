@@ -86,6 +86,17 @@ describe('PAUSE half-fails', () => {
 		expect(value(9002, 'subject')).toBe('Welcome aboard');
 	});
 
+	it('PAUSE and then PLAY fail: the failed items also say the installation may be left paused, once', async () => {
+		fault({ method: 'PAUSE', path: ACME, status: 503 });
+		fault({ method: 'PLAY', path: ACME, status: 503 });
+		const run = await update([SUBJECT_9002, TAG_9004], { continueOnFail: true });
+		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, `PLAY ${ACME}`]);
+		for (const item of run.json) {
+			expect(item.error).toBe('Emulated fault: 503');
+			expect(String(item.description).match(/Also: Installation 5001 was paused for the update and could not be started again/g)).toHaveLength(1);
+		}
+	});
+
 	it('installation removed between the read and the PAUSE: 404, nothing started, nothing sent after', async () => {
 		fault({ method: 'PAUSE', path: ACME, delayMs: 300 });
 		const stop = whenReceived('PAUSE', ACME, () => ctx.emu.removeInstallation(5001));

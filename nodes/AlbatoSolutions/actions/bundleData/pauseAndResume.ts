@@ -261,11 +261,13 @@ function report(run: UpdateRun, jobs: UpdateJob[], guard: PauseGuard, restart: {
 		});
 		run.restartFailures.push(restartError);
 	}
+	const told = new Set<Error>(); // one error may stand for several items (e.g. a failed pause)
 	for (const job of jobs) {
 		const result = results.get(job.itemIndex);
 		if (result instanceof Error) {
 			// The failed items say it too, so nobody misses a paused installation.
-			if (restartError && !done.length) {
+			if (restartError && !done.length && !told.has(result)) {
+				told.add(result);
 				const failed = result as Error & { description?: string | null };
 				failed.description = `${failed.description ? `${failed.description} ` : ''}Also: ${restartError.message}. Start it with Installation → Start.`;
 			}
