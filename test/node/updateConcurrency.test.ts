@@ -3,56 +3,53 @@
  * installation at once, changes to the same step in item order, never more requests open than the
  * limit, and still the minimum calls (one read, one pause, the PUTs, one start per active installation).
  *
- * Overlap is proven from the emulator's log, whose entries are written when a request arrives and get
- * their status when it is answered: a request that arrives while another is unanswered overlapped it.
- * The open-request count comes from a TCP proxy: n8n's helper opens one connection per request.
+ * Overlap and the open-request count are taken from the emulator's log, whose entries are written when
+ * a request arrives and get their status when it is answered (before the answer is sent): a request that
+ * arrives while another is unanswered overlapped it. A sequential run answers the slow call before
+ * sending the next.
  */
-import net from 'net';
-import type { AddressInfo } from 'net';
-
 import type { RequestLogEntry } from '../../emulator/types';
 import { guardedUpdateFromItems, runNode, useEmulator } from './setup';
 
 const ctx = useEmulator();
 
-/** Forwards raw TCP to the emulator and records how many connections were open at once. */
-async function connectionCounter(target: string) {
-	const { hostname, port } = new URL(target);
-	const stats = { open: 0, max: 0 };
-	const server = net.createServer((client) => {
-		stats.open++;
-		stats.max = Math.max(stats.max, stats.open);
-		const upstream = net.connect(Number(port), hostname);
-		let closed = false;
-		const close = () => {
-			if (!closed) stats.open--;
-			closed = true;
-			client.destroy();
-			upstream.destroy();
-		};
-		client.pipe(upstream).pipe(client);
-		for (const socket of [client, upstream]) socket.on('close', close).on('error', close);
-	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return {
-		baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-		stats,
-		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+/**
+ * Records, for every call as it arrives, which calls were still unanswered at that moment: exact, from
+ * the emulator's own log (an entry is pushed on arrival and its status is set when it is answered).
+ */
+function trackOpen() {
+	const log = ctx.emu.requests;
+	const push = log.push;
+	const open = new Set<RequestLogEntry>();
+	const openAtArrival = new Map<string, string[]>();
+	let maxOpen = 0;
+	const name = (entry: RequestLogEntry) => `${entry.method} ${entry.path}`;
+	log.push = (...entries: RequestLogEntry[]) => {
+		for (const entry of entries) {
+			openAtArrival.set(name(entry), [...open].map(name));
+			open.add(entry);
+			maxOpen = Math.max(maxOpen, open.size);
+			let status = entry.status;
+			Object.defineProperty(entry, 'status', {
+				enumerable: true,
+				get: () => status,
+				set: (value: number) => {
+					status = value;
+					if (value > 0) open.delete(entry);
+				},
+			});
+		}
+		return push.apply(log, entries);
 	};
-}
-
-/** Snapshot of the log taken when `path` arrives: which earlier calls were still unanswered. */
-function openWhenArrives(method: string, path: string) {
-	const snapshot: { open: string[] } = { open: [] };
-	const seen = ctx.emu.requests.length;
-	const timer = setInterval(() => {
-		const log = ctx.emu.requests.slice(seen);
-		const at = log.findIndex((entry) => entry.method === method && entry.path === path);
-		if (at === -1) return;
-		clearInterval(timer);
-		snapshot.open = log.slice(0, at).filter((entry: RequestLogEntry) => entry.status === 0).map((entry) => `${entry.method} ${entry.path}`);
-	}, 1);
-	return { snapshot, stop: () => clearInterval(timer) };
+	return {
+		/** Whether `a` and `b` were both unanswered at some moment. */
+		overlapped: (a: string, b: string) => Boolean(openAtArrival.get(a)?.includes(b) || openAtArrival.get(b)?.includes(a)),
+		/** The most calls unanswered at once. */
+		maxOpen: () => maxOpen,
+		stop: () => {
+			log.push = push;
+		},
+	};
 }
 
 const ALL_STEPS = [
@@ -67,10 +64,10 @@ const ALL_STEPS = [
 describe('Bundle Data → Update within Items in Flight', () => {
 	it('PUTs to different steps of one installation overlap; the minimum calls stay', async () => {
 		ctx.emu.faults.add({ method: 'PUT', path: '/bundle/data/9001', delayMs: 300 });
-		const watch = openWhenArrives('PUT', '/bundle/data/9004');
+		const watch = trackOpen();
 		const run = await runNode(ctx.emu, guardedUpdateFromItems({ requestOptions: { concurrency: 8 } }), { inputItems: ALL_STEPS.slice(0, 4) }).finally(watch.stop);
 		expect(run.error).toBeUndefined();
-		expect(watch.snapshot.open).toContain('PUT /bundle/data/9001');
+		expect(watch.overlapped('PUT /bundle/data/9001', 'PUT /bundle/data/9004')).toBe(true);
 		expect([...run.calls].sort()).toEqual(
 			['GET /solution/installation/5001', 'PAUSE /solution/installation/5001', 'PLAY /solution/installation/5001', ...[9001, 9002, 9003, 9004].map((s) => `PUT /bundle/data/${s}`)].sort(),
 		);
@@ -92,28 +89,24 @@ describe('Bundle Data → Update within Items in Flight', () => {
 		expect(run.calls.indexOf('PUT /bundle/data/9004')).toBeLessThan(run.calls.lastIndexOf('PUT /bundle/data/9002'));
 	});
 
-	it('installations run at once: the second is read while the first is still being read', async () => {
+	it('installations run at once: both are read at the same time', async () => {
 		ctx.emu.faults.add({ method: 'GET', path: '/solution/installation/5001', delayMs: 300 });
-		const watch = openWhenArrives('GET', '/solution/installation/5002');
+		const watch = trackOpen();
 		const run = await runNode(ctx.emu, guardedUpdateFromItems({ requestOptions: { concurrency: 4 } }), { inputItems: [ALL_STEPS[1], ALL_STEPS[5]] }).finally(watch.stop);
 		expect(run.error).toBeUndefined();
-		expect(watch.snapshot.open).toEqual(['GET /solution/installation/5001']);
+		expect(watch.overlapped('GET /solution/installation/5001', 'GET /solution/installation/5002')).toBe(true);
 		expect(ctx.emu.state.installations.get(5001)!.status).toBe(1);
 		expect(ctx.emu.state.installations.get(5002)!.status).toBe(0);
 	});
 
 	it.each([1, 3])('Items in Flight %i: never more requests open at once, and the limit reached', async (concurrency) => {
-		const proxy = await connectionCounter(ctx.emu.baseUrl);
-		try {
-			ctx.emu.faults.add({ method: 'PUT', path: /^\/bundle\/data\/\d+$/, delayMs: 60, times: 6 });
-			const run = await runNode(ctx.emu, guardedUpdateFromItems({ requestOptions: { concurrency } }), { inputItems: ALL_STEPS, baseUrl: proxy.baseUrl });
-			expect(run.error).toBeUndefined();
-			// 2 reads, one pause and one start for the active installation, 6 PUTs.
-			expect(run.calls).toHaveLength(10);
-			expect(proxy.stats.max).toBe(concurrency);
-		} finally {
-			await proxy.close();
-		}
+		const watch = trackOpen();
+		ctx.emu.faults.add({ method: 'PUT', path: /^\/bundle\/data\/\d+$/, delayMs: 60, times: 6 });
+		const run = await runNode(ctx.emu, guardedUpdateFromItems({ requestOptions: { concurrency } }), { inputItems: ALL_STEPS }).finally(watch.stop);
+		expect(run.error).toBeUndefined();
+		// 2 reads, one pause and one start for the active installation, 6 PUTs.
+		expect(run.calls).toHaveLength(10);
+		expect(watch.maxOpen()).toBe(concurrency);
 	});
 
 	it('Items in Flight 1: the classic order, one installation after the other, PUTs in item order', async () => {
