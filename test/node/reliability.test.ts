@@ -149,7 +149,7 @@ describe('Bundle Data → Update: Pause, Update, Then Start Again', () => {
 	const update = (items: Array<{ installation: number; bundle: number; step: number; values: object }>, continueOnFail = false) =>
 		runNode(
 			ctx.emu,
-			guardedUpdateFromItems(FAST),
+			guardedUpdateFromItems({ requestOptions: { ...FAST.requestOptions, concurrency: 1 } }), // exact call sequences
 			{ inputItems: items, continueOnFail },
 		);
 

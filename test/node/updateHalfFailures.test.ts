@@ -10,8 +10,9 @@ import { guardedUpdateFromItems, runNode, useEmulator } from './setup';
 
 const ctx = useEmulator();
 
-const NO_RETRIES = { requestOptions: { maxRetries: 0, retryBudget: 10 } };
-const FAST = { requestOptions: { maxRetries: 3, retryBudget: 10 } };
+// One item in flight: exact call sequences whatever the default (updateConcurrency.test.ts covers more).
+const NO_RETRIES = { requestOptions: { maxRetries: 0, retryBudget: 10, concurrency: 1 } };
+const FAST = { requestOptions: { maxRetries: 3, retryBudget: 10, concurrency: 1 } };
 const ACME = '/solution/installation/5001';
 const SUBJECT_9002 = { installation: 5001, bundle: 7001, step: 9002, values: { subject: 'Half-failure proof' } };
 const TAG_9004 = { installation: 5001, bundle: 7002, step: 9004, values: { tag: 'vip' } };
