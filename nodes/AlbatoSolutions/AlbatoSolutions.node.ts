@@ -9,7 +9,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { findOperation, resourceDescriptions } from './actions';
 import type { ItemOperation, Operation, OperationResult } from './actions/types';
-import { errorOutput, mapLimited, readRunOptions, runOptionsProperty } from './helpers/run';
+import { errorItem, mapLimited, readRunOptions, runOptionsProperty } from './helpers/run';
 import { listSearch } from './methods/listSearch';
 import { loadOptions } from './methods/loadOptions';
 import { resourceMapping } from './methods/resourceMapping';
@@ -115,7 +115,7 @@ export class AlbatoSolutions implements INodeType {
 			if (outcome === undefined) continue;
 			if (outcome instanceof Error) {
 				if (continueOnFail) {
-					returnData.push({ json: errorOutput(outcome), pairedItem: { item: itemIndex } });
+					returnData.push(errorItem(this.getNode(), outcome, itemIndex));
 					continue;
 				}
 				if (outcome instanceof NodeOperationError || outcome instanceof NodeApiError) throw outcome;

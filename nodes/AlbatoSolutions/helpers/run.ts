@@ -1,5 +1,5 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../transport';
 
@@ -86,12 +86,27 @@ export async function mapLimited<T>(entries: T[], limit: number, task: (entry: T
 	await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, worker));
 }
 
-/** What a failed item carries under continueOnFail. */
+/**
+ * What a failed item carries under continueOnFail. With "Continue (using error output)" n8n routes an
+ * item to the error output only when the item has `error` set (or its json holds nothing but
+ * `error` and `message`), so there the item gets the error itself: n8n 2.x clears it after routing
+ * and keeps our json (merged over the input item's). With plain "Continue", `error` is left unset:
+ * n8n would replace the json with `{ error: message }` and drop the details.
+ */
+export function errorItem(node: INode, error: Error, itemIndex: number): INodeExecutionData {
+	const item: INodeExecutionData = { json: errorOutput(error), pairedItem: { item: itemIndex } };
+	if (node.onError === 'continueErrorOutput') {
+		item.error = error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(node, error, { itemIndex });
+	}
+	return item;
+}
+
+/** The json of a failed item: the message as `error`, the call, hint and HTTP status under `details`. */
 export function errorOutput(error: Error): IDataObject {
 	const { description, httpCode } = error as Error & { description?: string | null; httpCode?: string | null };
-	return {
-		error: error.message,
+	const details: IDataObject = {
 		...(description ? { description } : {}),
 		...(httpCode ? { httpCode } : {}),
 	};
+	return { error: error.message, ...(Object.keys(details).length ? { details } : {}) };
 }
