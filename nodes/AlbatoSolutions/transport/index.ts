@@ -11,7 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { redact, tokenExpiry } from '../helpers/token';
+import { principalOf, redact, tokenExpiry } from '../helpers/token';
 import { isObject } from '../helpers/values';
 
 export const CREDENTIAL_TYPE = 'albatoSolutionsApi';
@@ -115,6 +115,11 @@ export class AlbatoClient {
 			);
 		}
 		return new AlbatoClient(ctx, baseUrl, token, { ...DEFAULT_TRANSPORT_OPTIONS, ...options }, credentials as ICredentialDataDecryptedObject);
+	}
+
+	/** Whom this client acts for (base URL + end user, never the token): keys in-process bookkeeping. */
+	get principal(): string {
+		return principalOf(this.baseUrl, this.token);
 	}
 
 	/** The node this client works for, for errors raised outside the transport. */
