@@ -2,7 +2,7 @@
  * On Error → "Continue (using error output)": n8n-core's engine itself splits the node's output, so
  * these tests prove the routing that users see, for a single-item operation and for Bundle Data →
  * Update's batch path (pause-and-resume), and that "Continue" (regular output) still carries the
- * error with its details. The same is checked in the real n8n 2.41 by scripts/e2e/errorOutput.mjs.
+ * error with its HTTP status. The same is checked in the real n8n 2.41 by scripts/e2e/errorOutput.mjs.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -34,10 +34,11 @@ describe('error output (On Error → Continue (using error output))', () => {
 		]);
 		expect(run.failed).toHaveLength(1);
 		expect(run.failed[0].pairedItem).toEqual({ item: 1 });
-		// n8n-core 2.11 keeps only the message on the error output; n8n 2.41 keeps `details` too
-		// (checked in real n8n by scripts/e2e/errorOutput.mjs).
-		expect(run.failed[0].json.error).toBe('Installation 999999 not found');
-		expect(run.failed[0].error).toMatchObject({ httpCode: '404', description: expect.stringMatching(/GET \/solution\/installation\/999999 → 404/) });
+		expect(run.failed[0].json).toEqual({
+			id: 999999, // n8n merges the input item's fields in: the user sees which input failed
+			error: 'Installation 999999 not found',
+			message: expect.stringMatching(/^GET \/solution\/installation\/999999 → 404\. Check the ID/),
+		});
 	});
 
 	it('bad input (NodeOperationError, no request) goes to the error output too', async () => {
@@ -60,16 +61,15 @@ describe('error output (On Error → Continue (using error output))', () => {
 			[9006, { item: 2 }],
 		]);
 		expect(run.failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }]);
-		expect(run.failed[0].json.error).toMatch(/nope/);
-		expect(run.failed[0].error).toMatchObject({ httpCode: '422' });
+		expect(run.failed[0].json).toMatchObject({ error: expect.stringMatching(/nope/), message: expect.stringMatching(/→ 422/) });
 		// The installation is started again even though one of its updates failed.
 		expect(ctx.emu.state.installations.get(5001)?.status).toBe(1);
 	});
 
-	it('"Continue" (regular output): the failed item stays in place with error and details', async () => {
+	it('"Continue" (regular output): the failed item stays in place with error, message and HTTP status', async () => {
 		const run = await runWithErrorOutput(getInstallation, [{ id: 999999 }, { id: 5002 }], 'continueRegularOutput');
 		expect(run.failed).toEqual([]);
-		expect(run.success.map((item) => item.json.id ?? item.json.details)).toEqual([expect.objectContaining({ httpCode: '404' }), 5002]);
-		expect(run.success[0].json.error).toEqual(expect.any(String));
+		expect(run.success.map((item) => item.json.id ?? item.json.httpCode)).toEqual(['404', 5002]);
+		expect(run.success[0].json).toEqual({ error: 'Installation 999999 not found', message: expect.stringMatching(/→ 404/), httpCode: '404' });
 	});
 });

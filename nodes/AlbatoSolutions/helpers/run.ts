@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../transport';
 
@@ -87,26 +87,17 @@ export async function mapLimited<T>(entries: T[], limit: number, task: (entry: T
 }
 
 /**
- * What a failed item carries under continueOnFail. With "Continue (using error output)" n8n routes an
- * item to the error output only when the item has `error` set (or its json holds nothing but
- * `error` and `message`), so there the item gets the error itself: n8n 2.x clears it after routing
- * and keeps our json (merged over the input item's). With plain "Continue", `error` is left unset:
- * n8n would replace the json with `{ error: message }` and drop the details.
+ * What a failed item carries under continueOnFail: `error` (the message) and `message` (the call,
+ * the status and a hint). With "Continue (using error output)" n8n sends an item to the error output
+ * only when its json holds nothing but `error` and `message` (n8n 2.x also allows `details`), or when
+ * the item has `error` set; setting that would make n8n replace the json with the bare message, so
+ * the error output gets exactly `{ error, message }` (n8n merges the input item's fields in). With
+ * plain "Continue" the item stays in place and also carries `httpCode`.
  */
 export function errorItem(node: INode, error: Error, itemIndex: number): INodeExecutionData {
-	const item: INodeExecutionData = { json: errorOutput(error), pairedItem: { item: itemIndex } };
-	if (node.onError === 'continueErrorOutput') {
-		item.error = error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(node, error, { itemIndex });
-	}
-	return item;
-}
-
-/** The json of a failed item: the message as `error`, the call, hint and HTTP status under `details`. */
-export function errorOutput(error: Error): IDataObject {
 	const { description, httpCode } = error as Error & { description?: string | null; httpCode?: string | null };
-	const details: IDataObject = {
-		...(description ? { description } : {}),
-		...(httpCode ? { httpCode } : {}),
-	};
-	return { error: error.message, ...(Object.keys(details).length ? { details } : {}) };
+	const json: IDataObject = { error: error.message || 'The operation failed' };
+	if (description) json.message = description;
+	if (httpCode && node.onError !== 'continueErrorOutput') json.httpCode = httpCode;
+	return { json, pairedItem: { item: itemIndex } };
 }
