@@ -11,6 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
+import { baseUrlProblem } from '../helpers/baseUrl';
 import { principalOf, redact, tokenExpiry } from '../helpers/token';
 import { isObject } from '../helpers/values';
 
@@ -96,8 +97,9 @@ export class AlbatoClient {
 		);
 		const baseUrl = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
 		const token = String(credentials.accessToken ?? '').trim();
-		if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
-			throw new NodeOperationError(ctx.getNode(), 'The credential\'s Base URL is not an http(s) address', {
+		const problem = baseUrlProblem(baseUrl);
+		if (problem) {
+			throw new NodeOperationError(ctx.getNode(), `The credential's Base URL ${problem}`, {
 				description: 'Set Base URL in the Albato Solutions API credential, e.g. https://api.albato.com',
 			});
 		}
@@ -204,7 +206,9 @@ export class AlbatoClient {
 		itemIndex: number | undefined,
 		retries = 0,
 	): NodeApiError {
-		const message = redact(serviceMessage(body) ?? `The service answered ${status}`, this.token);
+		// Redacted before serviceMessage cuts a text body short: a cut could split the token.
+		const text = typeof body === 'string' ? redact(body, this.token) : body;
+		const message = redact(serviceMessage(text) ?? `The service answered ${status}`, this.token);
 		const retried = retries > 0 ? ` (after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
 		return new NodeApiError(
 			this.ctx.getNode(),
