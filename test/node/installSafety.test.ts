@@ -45,6 +45,19 @@ describe('same title, several at once', () => {
 		expect(posts(run.calls)).toHaveLength(1);
 	});
 
+	it('Refuse Duplicate Title: an installation the list does not show yet counts, unless its detail says it is gone (404)', async () => {
+		ctx.emu.setListLag({ reads: 10 });
+		const first = await runNode(ctx.emu, install({ refuseDuplicateTitle: true }), { inputItems: items('Removed since', 1) });
+		const id = first.json[0].id as number;
+		const again = await runNode(ctx.emu, install({ refuseDuplicateTitle: true }), { inputItems: items('Removed since', 1) });
+		expect(again.error?.message).toBe(`An installation titled "Removed since" already exists (ID ${id})`);
+		expect(again.calls).toContain(`GET /solution/installation/${id}`);
+		ctx.emu.removeInstallation(id);
+		const afterRemoval = await runNode(ctx.emu, install({ refuseDuplicateTitle: true }), { inputItems: items('Removed since', 1) });
+		expect(afterRemoval.error).toBeUndefined();
+		expect(titled('Removed since')).toHaveLength(1);
+	});
+
 	it('two executions at once (same process), Refuse Duplicate Title, lagging list: 1 installed', async () => {
 		ctx.emu.setListLag({ ms: 2000 });
 		const [a, b] = await Promise.all([

@@ -59,6 +59,11 @@ export function claim(principal: string, id: unknown, title: string): void {
 	claims.set(claimKey(principal, id), { principal, title, at: now });
 }
 
+/** Forgets a claim whose installation is gone (its detail answered 404). */
+export function forget(principal: string, id: unknown): void {
+	claims.delete(claimKey(principal, id));
+}
+
 export function isClaimed(principal: string, id: unknown): boolean {
 	return claims.has(claimKey(principal, id));
 }

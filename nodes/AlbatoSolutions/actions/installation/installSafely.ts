@@ -14,8 +14,8 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { AlbatoClient, NetworkFailure } from '../../transport';
 import { lostResponse, segment } from '../../transport';
-import { installationOf, listInstallations } from './installationApi';
-import { claim, claimedWithTitle, isClaimed, oneInstallAtATime } from './installLedger';
+import { getInstallation, installationOf, listInstallations } from './installationApi';
+import { claim, claimedWithTitle, forget, isClaimed, oneInstallAtATime } from './installLedger';
 
 /** Network failures that prove the request never reached the service: nothing to look for. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
@@ -42,8 +42,7 @@ export async function installSafely(ctx: IExecuteFunctions, client: AlbatoClient
 		// What existed before: tells a lost answer's installation apart from older ones, and finds duplicates.
 		const before = await listInstallations(client, itemIndex);
 		if (request.refuseDuplicateTitle) {
-			// The list may lag behind installs this process just made: those count too.
-			const twin = before.find((installation) => installation.title === title)?.id ?? claimedWithTitle(principal, title).at(-1);
+			const twin = before.find((installation) => installation.title === title)?.id ?? (await unlistedTwin(client, before, principal, title, itemIndex));
 			if (twin !== undefined) {
 				throw new NodeOperationError(ctx.getNode(), `An installation titled "${title}" already exists (ID ${String(twin)})`, {
 					itemIndex,
@@ -65,6 +64,25 @@ export async function installSafely(ctx: IExecuteFunctions, client: AlbatoClient
 		if (installation.id !== undefined && installation.id !== null) claim(principal, installation.id, title);
 		return installation;
 	});
+}
+
+/**
+ * An installation this process made with this title that the list does not show yet (it may lag):
+ * its detail tells whether it still exists (404: the user removed it since; it is forgotten).
+ */
+async function unlistedTwin(client: AlbatoClient, before: IDataObject[], principal: string, title: string, itemIndex: number) {
+	const listed = new Set(before.map((installation) => String(installation.id)));
+	for (const id of claimedWithTitle(principal, title).reverse()) {
+		if (listed.has(id)) continue;
+		try {
+			const installation = await getInstallation(client, id, { itemIndex });
+			if (installation.title === undefined || installation.title === title) return id;
+		} catch (error) {
+			if ((error as { httpCode?: string | null }).httpCode !== '404') throw new NodeApiError(client.node, error as JsonObject);
+			forget(principal, id);
+		}
+	}
+	return undefined;
 }
 
 async function findLostInstallation(
