@@ -119,7 +119,7 @@ describe('Items in Flight', () => {
 		const items = [{ id: 5001 }, { id: 999 }, { id: 5002 }, { id: 4242 }, { id: 5001 }, { id: 5002 }];
 		const run = await runNode(ctx.emu, get({ concurrency: 3 }), { inputItems: items, continueOnFail: true });
 		expect(run.error).toBeUndefined();
-		expect(run.json.map((json) => json.id ?? `error ${String((json.details as { httpCode?: string } | undefined)?.httpCode)}`)).toEqual([5001, 'error 404', 5002, 'error 404', 5001, 5002]);
+		expect(run.json.map((json) => json.id ?? `error ${String(json.httpCode)}`)).toEqual([5001, 'error 404', 5002, 'error 404', 5001, 5002]);
 		expect(run.pairedItems).toEqual(items.map((_, i) => ({ item: i })));
 	});
 
