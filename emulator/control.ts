@@ -1,6 +1,7 @@
 /** The control surface under /__emulator/ (outside the spec; no auth; never logged). */
 import type { EmulatorCore } from './core';
 import { faultFromJson, faultToJson } from './faults';
+import { listLagOf, type ListLag } from './listLag';
 import type { ErrorStyle, TokenClaims, Variants } from './types';
 
 export const CONTROL_ROUTES = [
@@ -12,6 +13,7 @@ export const CONTROL_ROUTES = [
 	'POST   /__emulator/reset               back to the fixtures',
 	'POST   /__emulator/error-style         {"style": "errors" | "yii" | "message" | "text"}',
 	'POST   /__emulator/variants            partial Variants, e.g. {"bare": true}',
+	'POST   /__emulator/list-lag          {"reads"?, "ms"?}: new installations are missing from the list for N reads / T ms',
 	'POST   /__emulator/token               {"sub"?, "expiresInSeconds"?, "exp"?} → {"token"}',
 	'GET    /__emulator/state               installations, bundles, bundle data, credentials',
 	'DELETE /__emulator/installations/{id}  remove an installation (as if removed elsewhere)',
@@ -66,6 +68,9 @@ export function handleControl(core: EmulatorCore, method: string, path: string, 
 			case 'POST /__emulator/variants':
 				core.setVariants(body as Partial<Variants>);
 				return ok({ variants: core.variants });
+			case 'POST /__emulator/list-lag':
+				listLagOf(core.state).set(body as ListLag);
+				return ok({ listLag: listLagOf(core.state).lag });
 			case 'POST /__emulator/token':
 				return ok({ token: core.token(body as TokenClaims) });
 			case 'GET /__emulator/state':

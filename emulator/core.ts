@@ -6,6 +6,7 @@ import { authenticate, signToken } from './auth';
 import { handleControl } from './control';
 import { ApiError, renderError, type FieldError, type RenderedBody } from './errors';
 import { describeFault, FaultStore } from './faults';
+import { listLagOf } from './listLag';
 import { createState, loadFixtures } from './fixtures';
 import { customMethodOf, trackRequestEnd } from './front';
 import { match } from './routes';
@@ -71,6 +72,7 @@ export class EmulatorCore {
 		this.faults.clear();
 		this.errorStyle = 'errors';
 		this.variants = { ...DEFAULT_VARIANTS };
+		listLagOf(this.state).clear();
 	}
 
 	async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {

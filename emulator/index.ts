@@ -11,9 +11,11 @@ import type net from 'net';
 import { EmulatorCore } from './core';
 import { DEFAULT_SECRET } from './fixtures';
 import { createFront } from './front';
+import { listLagOf } from './listLag';
 import type { Emulator, EmulatorOptions } from './types';
 
 export * from './types';
+export type { ListLag } from './listLag';
 export * as fixtures from './fixtures';
 export { METHOD_HEADER } from './front';
 
@@ -52,6 +54,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		},
 		setErrorStyle: (style) => core.setErrorStyle(style),
 		setVariants: (v) => core.setVariants(v),
+		setListLag: (lag) => listLagOf(core.state).set(lag),
 		state: core.state,
 		removeInstallation: (id) => core.removeInstallation(id),
 		reset: () => core.reset(),

@@ -147,6 +147,8 @@ export interface Emulator {
 	faults: { add(rule: FaultRule): void; clear(): void; list(): FaultRule[] };
 	setErrorStyle(style: ErrorStyle): void;
 	setVariants(v: Partial<Variants>): void;
+	/** The list leaves out new installations for N list calls and/or T ms (see listLag.ts); reset clears it. */
+	setListLag(lag: { reads?: number; ms?: number }): void;
 	state: EmulatorState;
 	/** Simulates an installation removed by the user elsewhere (the spec has no delete endpoint). */
 	removeInstallation(id: number): void;

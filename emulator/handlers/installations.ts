@@ -1,5 +1,6 @@
 /** Endpoints 5–8: start, pause, list, detail. */
 import { nowIso, ownInstallation, type Handler, type HandlerContext } from './context';
+import { listLagOf } from '../listLag';
 import { renderInstallation } from './views';
 
 /**
@@ -14,7 +15,8 @@ function expandOf(ctx: HandlerContext): Set<string> {
 }
 
 export const listInstallations: Handler = (ctx) => {
-	const own = [...ctx.state.installations.values()].filter((i) => i.userId === ctx.user).sort((a, b) => a.id - b.id);
+	const lag = listLagOf(ctx.state);
+	const own = [...ctx.state.installations.values()].filter((i) => i.userId === ctx.user && lag.listed(i.id)).sort((a, b) => a.id - b.id);
 	return {
 		data: own.map((inst) =>
 			ctx.variants.listWithoutStatus ? { id: inst.id, title: inst.title } : renderInstallation(ctx, inst, new Set()),

@@ -1,6 +1,7 @@
 /** Endpoints 1–4: solutions, connection settings, templates, install. */
 import { ApiError, notFound, type FieldError } from '../errors';
 import { addBundle, CREDENTIALISTS, latestPublished, SOLUTIONS, templatesOf, type StepFixture } from '../fixtures';
+import { listLagOf } from '../listLag';
 import type { InstallationRecord } from '../types';
 import { isPlainObject, nowIso, type Handler, type HandlerContext } from './context';
 import { renderInstallation, renderSolution, renderTemplate } from './views';
@@ -139,6 +140,7 @@ export const install: Handler = (ctx) => {
 		dateUpdated: now,
 	};
 	state.installations.set(record.id, record);
+	listLagOf(state).created(record.id);
 	for (const templateId of body.templateIds) {
 		const bundleId = state.nextIds.bundle++;
 		const template = templatesOf(solutionId).find((t) => t.id === templateId)!;

@@ -9,7 +9,7 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 
 import { findOperation, resourceDescriptions } from './actions';
 import type { ItemOperation, Operation, OperationResult } from './actions/types';
-import { errorOutput, mapLimited, readRunOptions, runOptionsProperty } from './helpers/run';
+import { errorItem, mapLimited, readRunOptions, runOptionsProperty } from './helpers/run';
 import { listSearch } from './methods/listSearch';
 import { loadOptions } from './methods/loadOptions';
 import { resourceMapping } from './methods/resourceMapping';
@@ -62,9 +62,18 @@ export class AlbatoSolutions implements INodeType {
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
-		const runOptions = readRunOptions(this);
-		const client = await AlbatoClient.create(this, runOptions);
 		const continueOnFail = this.continueOnFail();
+		let runOptions: ReturnType<typeof readRunOptions>;
+		let client: AlbatoClient;
+		try {
+			runOptions = readRunOptions(this);
+			client = await AlbatoClient.create(this, runOptions);
+		} catch (error) {
+			// A credential or Request Options problem fails every item. Thrown, n8n would pass the input
+			// items on unchanged through the success output; as error items they reach the error output.
+			if (!continueOnFail) throw new NodeOperationError(this.getNode(), error as Error); // returns the same NodeOperationError
+			return [items.map((_item, itemIndex) => errorItem(this.getNode(), error as Error, itemIndex))];
+		}
 
 		// Each item's operation; batch operations get all of their items in one call. Resource and
 		// operation are read per item only when they are expressions: a fixed value is the same for all.
@@ -93,8 +102,13 @@ export class AlbatoSolutions implements INodeType {
 
 		for (const [operation, itemIndexes] of batches) {
 			if (!('executeBatch' in operation)) continue;
-			for (const [itemIndex, outcome] of await operation.executeBatch.call(this, client, itemIndexes)) {
-				outcomes.set(itemIndex, outcome);
+			try {
+				for (const [itemIndex, outcome] of await operation.executeBatch.call(this, client, itemIndexes)) {
+					outcomes.set(itemIndex, outcome);
+				}
+			} catch (error) {
+				// A batch that fails as a whole fails each of its items (each then thrown or sent to the error output).
+				for (const itemIndex of itemIndexes) if (!outcomes.has(itemIndex)) outcomes.set(itemIndex, error as Error);
 			}
 		}
 		// Items in flight at once: 1 keeps the classic order of calls; more only overlaps the waiting.
@@ -115,7 +129,7 @@ export class AlbatoSolutions implements INodeType {
 			if (outcome === undefined) continue;
 			if (outcome instanceof Error) {
 				if (continueOnFail) {
-					returnData.push({ json: errorOutput(outcome), pairedItem: { item: itemIndex } });
+					returnData.push(errorItem(this.getNode(), outcome, itemIndex));
 					continue;
 				}
 				if (outcome instanceof NodeOperationError || outcome instanceof NodeApiError) throw outcome;

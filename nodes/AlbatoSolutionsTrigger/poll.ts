@@ -11,6 +11,7 @@ import {
 	EVENTS,
 	type InstallationEvent,
 	isWatched,
+	normalizeId,
 	sampleItem,
 	seenOf,
 	type Snapshot,
@@ -88,20 +89,57 @@ export async function pollEvents(ctx: IPollFunctions): Promise<INodeExecutionDat
 		const lacksStatus = statusOf(item) === undefined && (wantsStatus || (isNew && watch.events.has('installationCreated')));
 		if (lacksSolution || lacksStatus) toDetail.push(item);
 	}
+	const gone = new Set<string>();
 	await mapLimited(toDetail, DETAIL_CONCURRENCY, async (item) => {
 		const detailed = await withDetail(ctx, client, item);
 		if (detailed) current.set(String(item.id), detailed);
-		else current.delete(String(item.id));
+		else {
+			current.delete(String(item.id));
+			gone.add(String(item.id));
+		}
 		return true;
 	});
 
+	// Missing from the list is not yet removed (the list may lag or leave items out): only a detail
+	// call answering 404 confirms it. Until then the installation stays in the baseline, unreported.
+	const pending = previous ? await confirmRemovals(ctx, client, previous, current, gone, watch) : new Set<string>();
+
 	const next: Snapshot = {};
-	for (const id of [...current.keys()].sort(compareIds)) next[id] = seenOf(current.get(id)!, previous?.[id]);
+	for (const id of [...current.keys(), ...pending].sort(compareIds)) next[id] = current.has(id) ? seenOf(current.get(id)!, previous?.[id]) : previous![id];
 	if (JSON.stringify(previous) !== JSON.stringify(next)) staticData.installations = next;
 	if (baseline) return null;
 
-	const events = detectEvents(previous, current, next, watch);
+	const settled = Object.fromEntries(Object.entries(previous).filter(([id]) => !pending.has(id)));
+	const events = detectEvents(settled, current, next, watch);
 	return events.length ? [ctx.helpers.returnJsonArray(events)] : null;
+}
+
+/**
+ * Asks for the detail of every watched installation the baseline has and the list lacks (unless its
+ * detail already answered 404 in this poll). 404: it is
+ * gone (left out of `current`, so Removed is reported). Found: the list left it out; it goes into
+ * `current` as it is now. Any other failure: it stays pending (returned), to be asked again next poll.
+ */
+async function confirmRemovals(
+	ctx: IPollFunctions,
+	client: AlbatoClient,
+	previous: Snapshot,
+	current: Map<string, IDataObject>,
+	gone: Set<string>,
+	watch: Watch,
+): Promise<Set<string>> {
+	const missing = Object.keys(previous).filter((id) => !current.has(id) && !gone.has(id) && isWatched(watch, previous[id].solutionId));
+	const pending = new Set<string>();
+	await mapLimited(missing, DETAIL_CONCURRENCY, async (id) => {
+		try {
+			const detail = await withDetail(ctx, client, { id: normalizeId(id) });
+			if (detail) current.set(id, detail);
+		} catch {
+			pending.add(id);
+		}
+		return true;
+	});
+	return pending;
 }
 
 /** "Fetch Test Event": the newest installation (highest id) that is watched, without touching the baseline. */

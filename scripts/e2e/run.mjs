@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { runBrowserTest } from './browser.mjs';
+import { checkErrorOutput } from './errorOutput.mjs';
 import { Checks } from './lib/checks.mjs';
 import { Emulator } from './lib/emulator.mjs';
 import { ensureN8n } from './lib/install.mjs';
@@ -175,6 +176,7 @@ async function main() {
 		if (!workflows) throw new Error('nothing imported: stopping');
 
 		await checks.group('Onboarding journey (n8n execute)', () => checkOnboarding(checks, n8n, emulator, workflows.onboarding));
+		await checks.group('Error output (n8n execute)', () => checkErrorOutput(checks, n8n, emulator, repoRoot));
 		await checks.group('Polling trigger (active workflow in a running n8n)', () =>
 			timed('trigger test (s)', () => checkTrigger(checks, n8n, emulator, workflows.trigger)),
 		);

@@ -6,6 +6,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startEmulator, type Emulator } from '../../emulator';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
+import { forgetClaims } from '../../nodes/AlbatoSolutions/actions/installation/installLedger';
 import { runWorkflow, type HarnessNode } from '../harness';
 
 export const NODE_NAME = 'Albato';
@@ -30,6 +31,7 @@ export function useEmulator() {
 	});
 	beforeEach(() => {
 		context.emu.reset();
+		forgetClaims(); // the reset emulator hands out the same installation ids again
 		context.token = context.emu.token();
 	});
 	return context;

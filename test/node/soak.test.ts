@@ -58,6 +58,7 @@ it(`${ROUNDS * 52} mixed operations under random faults lose and duplicate nothi
 				connectionSettingsMode: 'json',
 				credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[102]),
 				templateIds: [1021],
+				options: { lostAnswerCheck: 0.5 }, // a lost answer that settles nothing fails after 0.5 s
 				...RETRIES,
 			},
 			{ inputItems: titles.map((title) => ({ title })), continueOnFail: true },

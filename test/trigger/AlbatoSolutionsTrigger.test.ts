@@ -115,7 +115,7 @@ describe('Albato Solutions Trigger: list with status (one call per poll)', () =>
 		emu.removeInstallation(5002);
 		const afterRemove = await poll(context(staticData));
 		expect(afterRemove).toEqual({
-			calls: [LIST],
+			calls: [LIST, detail(5002)], // missing from the list; its detail's 404 confirms the removal
 			events: [
 				{
 					event: 'installationRemoved',
@@ -141,7 +141,7 @@ describe('Albato Solutions Trigger: list with status (one call per poll)', () =>
 		await start(5002);
 		emu.removeInstallation(5001);
 		const { events, calls } = await poll(context(staticData));
-		expect(calls).toEqual([LIST]);
+		expect(calls).toEqual([LIST, detail(5001)]);
 		expect(pairs(events)).toEqual([
 			[5001, 'installationRemoved'],
 			[5002, 'installationStarted'],
@@ -273,7 +273,7 @@ describe('Albato Solutions Trigger: list without status (detail calls only where
 		const id = await install(101, 'New one');
 		emu.removeInstallation(5001);
 		const { events: emitted, calls } = await poll(context(staticData, { events }));
-		expect(calls).toEqual([LIST, detail(id)]);
+		expect(calls).toEqual([LIST, detail(id), detail(5001)]);
 		expect(pairs(emitted)).toEqual([
 			[5001, 'installationRemoved'],
 			[id, 'installationCreated'],

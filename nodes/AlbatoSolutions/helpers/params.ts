@@ -65,6 +65,14 @@ export function toObject(
 			description: `Write "${label}" as a JSON object, e.g. {"key": "value"}`,
 		});
 	}
+	const unsafe = unsafeKeyPath(value);
+	if (unsafe) {
+		throw new NodeOperationError(ctx.getNode(), `${label} has the key "${unsafe}", which cannot be sent`, {
+			itemIndex,
+			description:
+				'The keys __proto__, constructor and prototype change JavaScript objects instead of being plain data, so they are refused and nothing is sent. Rename or remove that entry.',
+		});
+	}
 	if (!allowEmpty && Object.keys(value).length === 0) {
 		throw new NodeOperationError(ctx.getNode(), `${label} is empty`, {
 			itemIndex,
@@ -72,6 +80,28 @@ export function toObject(
 		});
 	}
 	return value;
+}
+
+/** Keys that cannot travel as plain data in a JavaScript object. */
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The path of the first unsafe key in a user's map, at any depth (e.g. `settings.__proto__`); undefined when none. */
+export function unsafeKeyPath(value: unknown, path = ''): string | undefined {
+	if (Array.isArray(value)) {
+		for (let i = 0; i < value.length; i++) {
+			const found = unsafeKeyPath(value[i], `${path}[${i}]`);
+			if (found) return found;
+		}
+		return undefined;
+	}
+	if (!isObject(value)) return undefined;
+	for (const key of Object.keys(value)) {
+		const here = path ? `${path}.${key}` : key;
+		if (UNSAFE_KEYS.has(key)) return here;
+		const found = unsafeKeyPath(value[key], here);
+		if (found) return found;
+	}
+	return undefined;
 }
 
 export const MAX_TITLE_LENGTH = 255;

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../transport';
@@ -86,12 +86,18 @@ export async function mapLimited<T>(entries: T[], limit: number, task: (entry: T
 	await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, worker));
 }
 
-/** What a failed item carries under continueOnFail. */
-export function errorOutput(error: Error): IDataObject {
+/**
+ * What a failed item carries under continueOnFail: `error` (the message) and `message` (the call,
+ * the status and a hint). With "Continue (using error output)" n8n sends an item to the error output
+ * only when its json holds nothing but `error` and `message` (n8n 2.x also allows `details`), or when
+ * the item has `error` set; setting that would make n8n replace the json with the bare message, so
+ * the error output gets exactly `{ error, message }` (n8n merges the input item's fields in). With
+ * plain "Continue" the item stays in place and also carries `httpCode`.
+ */
+export function errorItem(node: INode, error: Error, itemIndex: number): INodeExecutionData {
 	const { description, httpCode } = error as Error & { description?: string | null; httpCode?: string | null };
-	return {
-		error: error.message,
-		...(description ? { description } : {}),
-		...(httpCode ? { httpCode } : {}),
-	};
+	const json: IDataObject = { error: error.message || 'The operation failed' };
+	if (description) json.message = description;
+	if (httpCode && node.onError !== 'continueErrorOutput') json.httpCode = httpCode;
+	return { json, pairedItem: { item: itemIndex } };
 }

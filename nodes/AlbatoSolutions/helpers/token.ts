@@ -10,8 +10,54 @@ export function tokenExpiry(token: string): Date | undefined {
 	}
 }
 
-/** Replaces every occurrence of the secret in a text, so no message or log can carry it. */
+/** Fragments of a token this long or longer are recognised wherever they appear. */
+const FRAGMENT = 16;
+const TOKEN_CHARS = /[A-Za-z0-9_\-.+/=]+/g;
+
+/**
+ * Replaces every recognisable part of the secret in a text, so no message or log can carry it: the
+ * whole secret, and any run of 16 or more of its characters (a JWT's header, payload or signature
+ * segment, or a piece the service cut off). Call it before cutting a text short: a cut can split
+ * the secret so that the whole no longer matches.
+ */
 export function redact(text: string, secret: string | undefined): string {
 	if (!secret || secret.length < 8) return text;
-	return text.split(secret).join('[redacted]');
+	const whole = text.split(secret).join('[redacted]');
+	if (secret.length < FRAGMENT) return whole;
+	const windows = new Set<string>();
+	for (let i = 0; i + FRAGMENT <= secret.length; i++) windows.add(secret.slice(i, i + FRAGMENT));
+	return whole.replace(TOKEN_CHARS, (run) => {
+		if (run.length < FRAGMENT) return run;
+		// Mark each character covered by a window of the secret, then redact the marked stretches.
+		const covered = new Array<boolean>(run.length).fill(false);
+		for (let i = 0; i + FRAGMENT <= run.length; i++) {
+			if (windows.has(run.slice(i, i + FRAGMENT))) covered.fill(true, i, i + FRAGMENT);
+		}
+		let out = '';
+		for (let i = 0; i < run.length; i++) {
+			if (!covered[i]) out += run[i];
+			else if (i === 0 || !covered[i - 1]) out += '[redacted]';
+		}
+		return out;
+	});
+}
+
+/**
+ * Whom a token acts for, as a key for in-process bookkeeping: the base URL and the JWT's `sub`, or
+ * a digest of the token when it has none. Never the token itself.
+ */
+export function principalOf(baseUrl: string, token: string): string {
+	const payload = token.split('.')[1];
+	if (payload) {
+		try {
+			const { sub } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub?: unknown };
+			if ((typeof sub === 'string' && sub !== '') || typeof sub === 'number') return `${baseUrl} sub:${String(sub)}`;
+		} catch {
+			// not a JWT: fall through to the digest
+		}
+	}
+	// FNV-1a, 32 bits: a collision only serialises two users' installs of the same title.
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193) >>> 0;
+	return `${baseUrl} token:${hash.toString(16)}`;
 }

@@ -14,6 +14,15 @@ export function isObject(value: unknown): value is IDataObject {
  * both are accepted so a change of the beta service's layout does not break users.
  */
 export function asList(data: unknown): IDataObject[] {
+	return listIn(data) ?? [];
+}
+
+/** Whether `asList` finds an actual list in the body (and not merely nothing). */
+export function holdsList(data: unknown): boolean {
+	return listIn(data) !== undefined;
+}
+
+function listIn(data: unknown): IDataObject[] | undefined {
 	if (Array.isArray(data)) return data as IDataObject[];
 	if (isObject(data)) {
 		for (const key of ['items', 'data', 'list', 'results']) {
@@ -21,5 +30,5 @@ export function asList(data: unknown): IDataObject[] {
 			if (Array.isArray(inner)) return inner as IDataObject[];
 		}
 	}
-	return [];
+	return undefined;
 }

@@ -11,7 +11,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import { redact, tokenExpiry } from '../helpers/token';
+import { baseUrlProblem } from '../helpers/baseUrl';
+import { principalOf, redact, tokenExpiry } from '../helpers/token';
 import { isObject } from '../helpers/values';
 
 export const CREDENTIAL_TYPE = 'albatoSolutionsApi';
@@ -96,8 +97,9 @@ export class AlbatoClient {
 		);
 		const baseUrl = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
 		const token = String(credentials.accessToken ?? '').trim();
-		if (!/^https?:\/\/[^/]/i.test(baseUrl)) {
-			throw new NodeOperationError(ctx.getNode(), 'The credential\'s Base URL is not an http(s) address', {
+		const problem = baseUrlProblem(baseUrl);
+		if (problem) {
+			throw new NodeOperationError(ctx.getNode(), `The credential's Base URL ${problem}`, {
 				description: 'Set Base URL in the Albato Solutions API credential, e.g. https://api.albato.com',
 			});
 		}
@@ -115,6 +117,11 @@ export class AlbatoClient {
 			);
 		}
 		return new AlbatoClient(ctx, baseUrl, token, { ...DEFAULT_TRANSPORT_OPTIONS, ...options }, credentials as ICredentialDataDecryptedObject);
+	}
+
+	/** Whom this client acts for (base URL + end user, never the token): keys in-process bookkeeping. */
+	get principal(): string {
+		return principalOf(this.baseUrl, this.token);
 	}
 
 	/** The node this client works for, for errors raised outside the transport. */
@@ -199,7 +206,9 @@ export class AlbatoClient {
 		itemIndex: number | undefined,
 		retries = 0,
 	): NodeApiError {
-		const message = redact(serviceMessage(body) ?? `The service answered ${status}`, this.token);
+		// Redacted before serviceMessage cuts a text body short: a cut could split the token.
+		const text = typeof body === 'string' ? redact(body, this.token) : body;
+		const message = redact(serviceMessage(text) ?? `The service answered ${status}`, this.token);
 		const retried = retries > 0 ? ` (after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
 		return new NodeApiError(
 			this.ctx.getNode(),

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { mapperOrJson } from '../../helpers/mapperDescription';
-import { mappedOrJson, textParameter, toId } from '../../helpers/params';
+import { mappedOrJson, textParameter, toId, unsafeKeyPath } from '../../helpers/params';
 import { checkValues, maskSecrets } from '../../helpers/partnerSchema';
 import type { AlbatoClient } from '../../transport';
 import { segment } from '../../transport';
@@ -58,6 +58,12 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const title = textParameter(this, 'title', 'Connection Name', itemIndex);
 	const values = mappedOrJson(this, itemIndex, { mode: 'fieldsMode', mapper: 'fieldMapper', json: 'fields' }, 'Fields');
 	const { nameField = 'title' } = this.getNodeParameter('options', itemIndex, {}) as { nameField?: string };
+	if (unsafeKeyPath({ [nameField]: true })) {
+		throw new NodeOperationError(this.getNode(), `Options → Name Field cannot be "${nameField}"`, {
+			itemIndex,
+			description: 'The keys __proto__, constructor and prototype are refused: they change JavaScript objects instead of being plain data.',
+		});
+	}
 
 	const schema = await partnerSchema(client, partnerId, itemIndex);
 	const problems = checkValues(schema, values);

@@ -1,13 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { mapperOrJson } from '../../helpers/mapperDescription';
 import { describe, idParameter, mappedOrJson, textParameter, toObject } from '../../helpers/params';
 import type { AlbatoClient } from '../../transport';
-import { lostResponse, segment } from '../../transport';
 import { autoSelectSingleOption, optionsCollection, solutionLocator } from '../common.descriptions';
 import { assertComplete, fetchConnectionSettings } from '../solution/connectionSettings';
-import { installationOf, listInstallations } from './installationApi';
+import { installSafely } from './installSafely';
 
 export const description: INodeProperties[] = [
 	solutionLocator,
@@ -52,6 +51,15 @@ export const description: INodeProperties[] = [
 	optionsCollection([
 		autoSelectSingleOption,
 		{
+			displayName: 'Lost Answer Check (Seconds)',
+			name: 'lostAnswerCheck',
+			type: 'number',
+			typeOptions: { minValue: 0.5, maxValue: 120 },
+			default: 5,
+			description:
+				"When the service's answer to the install is lost, how long to look for the installation in the end user's list (at least 3 reads) before failing with \"outcome unknown\". It is never installed again blindly.",
+		},
+		{
 			displayName: 'Refuse Duplicate Title',
 			name: 'refuseDuplicateTitle',
 			type: 'boolean',
@@ -72,13 +80,27 @@ const CONNECTION_SETTINGS = { mode: 'connectionSettingsMode', mapper: 'connectio
 
 interface CreateOptions {
 	autoSelectSingle?: boolean;
+	lostAnswerCheck?: unknown;
 	refuseDuplicateTitle?: boolean;
 	settings?: unknown;
 }
 
+const LOST_ANSWER_CHECK = { default: 5, min: 0.5, max: 120 };
+
+/** Options → Lost Answer Check in milliseconds. */
+function lostAnswerCheck(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
+	const seconds = raw === undefined || raw === '' ? LOST_ANSWER_CHECK.default : Number(raw);
+	if (!Number.isFinite(seconds) || seconds < LOST_ANSWER_CHECK.min || seconds > LOST_ANSWER_CHECK.max) {
+		throw new NodeOperationError(ctx.getNode(), `Lost Answer Check must be a number of seconds from ${LOST_ANSWER_CHECK.min} to ${LOST_ANSWER_CHECK.max}, got ${describe(raw)}`, {
+			itemIndex,
+		});
+	}
+	return seconds * 1000;
+}
+
 /**
  * POST /solution/{id}/installation, after checking the connection settings against the service's
- * structure. Never retried blindly: when the answer is lost, it looks for what it created.
+ * structure. Never retried blindly: when the answer is lost, it looks for what it created (installSafely).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	// Every parameter is checked before the first request.
@@ -88,6 +110,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const templateIds = templateIdsParameter(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as CreateOptions;
 	const settings = options.settings === undefined ? undefined : toObject(this, options.settings, 'Settings', itemIndex);
+	const checkWindow = lostAnswerCheck(this, options.lostAnswerCheck, itemIndex);
 
 	const { resolution } = await fetchConnectionSettings(client, solutionId, choices, {
 		autoSelectSingle: options.autoSelectSingle,
@@ -95,39 +118,16 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	});
 	assertComplete(this, resolution, itemIndex);
 
-	// What existed before: tells a lost answer's installation apart from older ones, and finds duplicates.
-	const before = await listInstallations(client, itemIndex);
-	if (options.refuseDuplicateTitle) {
-		const twin = before.find((installation) => installation.title === title);
-		if (twin) {
-			throw new NodeOperationError(this.getNode(), `An installation titled "${title}" already exists (ID ${String(twin.id)})`, {
-				itemIndex,
-				description: 'Nothing was installed. Choose another title, or turn off "Refuse Duplicate Title".',
-			});
-		}
-	}
 	const body: IDataObject = { credentialData: resolution.credentialData, templateIds, title };
 	if (settings && Object.keys(settings).length > 0) body.settings = settings;
-	const path = `/solution/${segment(solutionId)}/installation`;
-
-	for (let attempt = 0; ; attempt++) {
-		try {
-			return installationOf(await client.request('POST', path, { body, itemIndex }));
-		} catch (error) {
-			const lost = lostResponse(error);
-			if (!lost) throw new NodeApiError(this.getNode(), error as JsonObject);
-			const known = new Set(before.map((installation) => String(installation.id)));
-			// New since the call and the same title: what `appId` means is not documented, so it is not used.
-			const created = (await listInstallations(client, itemIndex)).filter(
-				(installation) => !known.has(String(installation.id)) && installation.title === title,
-			);
-			if (created.length > 0) return created[created.length - 1];
-			// Not applied: a lost connection is safe to try once more; a timeout may still be applying.
-			if (attempt > 0 || lost.timedOut) {
-				throw new NodeApiError(this.getNode(), error as JsonObject);
-			}
-		}
-	}
+	return await installSafely(this, client, {
+		solutionId,
+		title,
+		body,
+		itemIndex,
+		refuseDuplicateTitle: options.refuseDuplicateTitle === true,
+		checkWindow,
+	});
 }
 
 function templateIdsParameter(ctx: IExecuteFunctions, itemIndex: number): number[] {

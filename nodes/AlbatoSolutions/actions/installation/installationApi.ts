@@ -1,14 +1,35 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { asList, isObject } from '../../helpers/values';
+import { asList, holdsList, isObject } from '../../helpers/values';
 import type { AlbatoClient } from '../../transport';
 import { segment } from '../../transport';
 
 /** The expand the service documents, sent literally: its `+` must reach the service unencoded. */
 export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
 
+/**
+ * Every installation of the end user. An answer that holds no list (empty body, `data: null`, an
+ * object without a list) fails: read as "none", it would make the trigger report every installation
+ * removed and Create mistake old installations for new ones.
+ */
 export async function listInstallations(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
-	return asList(await client.request('GET', '/solution/installation', { itemIndex }));
+	const data = await client.request('GET', '/solution/installation', { itemIndex });
+	if (!holdsList(data)) {
+		const message = `The service's list of installations could not be read: it answered ${describeBody(data)} where a list belongs`;
+		throw new NodeApiError(client.node, { message } as JsonObject, {
+			message,
+			description: 'GET /solution/installation answered 2xx without a list. Nothing was changed; try again later.',
+			itemIndex,
+		});
+	}
+	return asList(data);
+}
+
+function describeBody(data: unknown): string {
+	if (data === undefined || data === '') return 'an empty body';
+	if (data === null) return 'null';
+	return Array.isArray(data) ? 'a list' : isObject(data) ? `an object (keys: ${Object.keys(data).slice(0, 5).join(', ') || 'none'})` : `a ${typeof data}`;
 }
 
 export async function getInstallation(

@@ -1,0 +1,86 @@
+/**
+ * In-process bookkeeping for Installation → Create, keyed by whom the client acts for (base URL and
+ * end user, never the token itself):
+ * - one install at a time per end user and title, across items in flight and across executions in
+ *   this process, so two installs of the same title never overlap their "what exists" reads;
+ * - the installations this process has reported as created ("claimed"), so a recovery after a lost
+ *   answer never hands out an installation another item already reported, and Refuse Duplicate
+ *   Title still sees them while the service's list lags behind.
+ * It is safe to lose (a restart only forgets what the service's list soon shows), and it cannot
+ * see other worker processes: see the README's fault table for what that leaves open.
+ */
+
+/** How long a claim is remembered: far longer than any list lag worth waiting for. */
+const CLAIM_TTL_MS = 60 * 60 * 1000;
+/** Bound on remembered claims per process (oldest are forgotten first). */
+const MAX_CLAIMS = 10_000;
+
+interface Claim {
+	principal: string;
+	title: string;
+	at: number;
+}
+
+const queues = new Map<string, Promise<void>>();
+const claims = new Map<string, Claim>();
+
+const keyOf = (principal: string, title: string) => `${principal}\u0000${title}`;
+const claimKey = (principal: string, id: unknown) => `${principal}\u0000${String(id)}`;
+
+/** Runs `task` when no other install of the same title for the same end user runs in this process. */
+export async function oneInstallAtATime<T>(principal: string, title: string, task: () => Promise<T>): Promise<T> {
+	const key = keyOf(principal, title);
+	const previous = queues.get(key) ?? Promise.resolve();
+	let release!: () => void;
+	const done = new Promise<void>((resolve) => (release = resolve));
+	const tail = previous.then(() => done);
+	queues.set(key, tail);
+	await previous;
+	try {
+		return await task();
+	} finally {
+		release();
+		if (queues.get(key) === tail) queues.delete(key);
+	}
+}
+
+function forgetOld(now: number): void {
+	for (const [key, claim] of claims) {
+		if (now - claim.at <= CLAIM_TTL_MS && claims.size <= MAX_CLAIMS) break;
+		claims.delete(key);
+	}
+}
+
+/** Records that an item reported this installation as the one it created. */
+export function claim(principal: string, id: unknown, title: string): void {
+	const now = Date.now();
+	forgetOld(now);
+	claims.delete(claimKey(principal, id));
+	claims.set(claimKey(principal, id), { principal, title, at: now });
+}
+
+/** Forgets a claim whose installation is gone (its detail answered 404). */
+export function forget(principal: string, id: unknown): void {
+	claims.delete(claimKey(principal, id));
+}
+
+export function isClaimed(principal: string, id: unknown): boolean {
+	return claims.has(claimKey(principal, id));
+}
+
+/** Installations this process created with this title for this end user (newest last). */
+export function claimedWithTitle(principal: string, title: string): string[] {
+	forgetOld(Date.now());
+	const ids: string[] = [];
+	const prefix = `${principal}\u0000`;
+	for (const [key, entry] of claims) if (entry.principal === principal && entry.title === title) ids.push(key.slice(prefix.length));
+	return ids;
+}
+
+/**
+ * Forgets every claim. The service never reuses an installation id, but a reset emulator does:
+ * tests call this with each reset.
+ */
+export function forgetClaims(): void {
+	claims.clear();
+}

@@ -1,0 +1,147 @@
+/**
+ * Installs a solution without ever installing it twice. The service has no idempotency key and its
+ * list of installations may lag behind a POST, so:
+ * - installs of the same title for the same end user run one at a time in this process;
+ * - POST is sent once. When its answer is lost (reset, timeout), the installation is looked for in
+ *   the list: new since the call, same title, not claimed by another item. The list is read at least
+ *   3 times over the check window; the first read that shows exactly one such installation settles it.
+ * - It is never installed again on the strength of a read that shows nothing: a list that lags would
+ *   make that a duplicate. When nothing settles it, the item fails with an "outcome unknown" error
+ *   naming the title and any candidates, so a person checks before running it again.
+ */
+import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+
+import type { AlbatoClient, NetworkFailure } from '../../transport';
+import { lostResponse, segment } from '../../transport';
+import { getInstallation, installationOf, listInstallations } from './installationApi';
+import { claim, claimedWithTitle, forget, isClaimed, oneInstallAtATime } from './installLedger';
+
+/** Network failures that prove the request never reached the service: nothing to look for. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+export interface InstallRequest {
+	solutionId: number;
+	title: string;
+	body: IDataObject;
+	itemIndex: number;
+	refuseDuplicateTitle: boolean;
+	/** Milliseconds to keep looking for the installation after a lost answer. */
+	checkWindow: number;
+}
+
+/** Waits before each of the (at least 3) list reads after a lost answer, spread over the window. */
+export function recheckWaits(windowMs: number): number[] {
+	return [0, 0.1, 0.3, 0.6].map((share) => Math.round(windowMs * share));
+}
+
+export async function installSafely(ctx: IExecuteFunctions, client: AlbatoClient, request: InstallRequest): Promise<IDataObject> {
+	const principal = client.principal;
+	const { title, itemIndex } = request;
+	return await oneInstallAtATime(principal, title, async () => {
+		// What existed before: tells a lost answer's installation apart from older ones, and finds duplicates.
+		const before = await listInstallations(client, itemIndex);
+		if (request.refuseDuplicateTitle) {
+			const twin = before.find((installation) => installation.title === title)?.id ?? (await unlistedTwin(client, before, principal, title, itemIndex));
+			if (twin !== undefined) {
+				throw new NodeOperationError(ctx.getNode(), `An installation titled "${title}" already exists (ID ${String(twin)})`, {
+					itemIndex,
+					description: 'Nothing was installed. Choose another title, or turn off "Refuse Duplicate Title".',
+				});
+			}
+		}
+		const path = `/solution/${segment(request.solutionId)}/installation`;
+		let installation: IDataObject;
+		try {
+			installation = installationOf(await client.request('POST', path, { body: request.body, itemIndex }));
+		} catch (error) {
+			const lost = lostResponse(error);
+			// The transport's errors are NodeApiErrors already: this returns the same error.
+			if (!lost || NEVER_SENT.has(lost.code ?? '')) throw new NodeApiError(ctx.getNode(), error as JsonObject);
+			const known = new Set(before.map((existing) => String(existing.id)));
+			installation = await findLostInstallation(ctx, client, request, known, lost);
+		}
+		if (installation.id !== undefined && installation.id !== null) claim(principal, installation.id, title);
+		return installation;
+	});
+}
+
+/**
+ * An installation this process made with this title that the list does not show yet (it may lag):
+ * its detail tells whether it still exists (404: the user removed it since; it is forgotten).
+ */
+async function unlistedTwin(client: AlbatoClient, before: IDataObject[], principal: string, title: string, itemIndex: number) {
+	const listed = new Set(before.map((installation) => String(installation.id)));
+	for (const id of claimedWithTitle(principal, title).reverse()) {
+		if (listed.has(id)) continue;
+		try {
+			const installation = await getInstallation(client, id, { itemIndex });
+			if (installation.title === undefined || installation.title === title) return id;
+		} catch (error) {
+			if ((error as { httpCode?: string | null }).httpCode !== '404') throw new NodeApiError(client.node, error as JsonObject);
+			forget(principal, id);
+		}
+	}
+	return undefined;
+}
+
+async function findLostInstallation(
+	ctx: IExecuteFunctions,
+	client: AlbatoClient,
+	request: InstallRequest,
+	known: Set<string>,
+	lost: NetworkFailure,
+): Promise<IDataObject> {
+	const { title, itemIndex } = request;
+	let reads = 0;
+	let failedReads = 0;
+	let lastReadError = '';
+	for (const wait of recheckWaits(request.checkWindow)) {
+		if (wait > 0) await sleep(wait);
+		let listed: IDataObject[];
+		try {
+			listed = await listInstallations(client, itemIndex);
+			reads++;
+		} catch (error) {
+			failedReads++;
+			lastReadError = (error as Error).message;
+			continue;
+		}
+		// New since the call and the same title: what `appId` means is not documented, so it is not used.
+		const candidates = listed.filter(
+			(installation) => !known.has(String(installation.id)) && installation.title === title && !isClaimed(client.principal, installation.id),
+		);
+		if (candidates.length === 1) return candidates[0];
+		if (candidates.length > 1) throw outcomeUnknown(ctx, request, lost, candidates.map((candidate) => String(candidate.id)), reads, failedReads, lastReadError);
+	}
+	throw outcomeUnknown(ctx, request, lost, [], reads, failedReads, lastReadError);
+}
+
+function outcomeUnknown(
+	ctx: IExecuteFunctions,
+	{ solutionId, title, itemIndex, checkWindow }: InstallRequest,
+	lost: NetworkFailure,
+	candidateIds: string[],
+	reads: number,
+	failedReads: number,
+	lastReadError: string,
+): NodeApiError {
+	const message = `The outcome of installing "${title}" is unknown: the service's answer was lost`;
+	const why = lost.timedOut ? 'no answer within the Timeout' : 'the connection broke before the answer';
+	const seen =
+		candidateIds.length > 1
+			? `Several new installations titled "${title}" appeared (IDs ${candidateIds.join(', ')}); any of them may be this item's.`
+			: `No new installation titled "${title}" appeared in ${reads} read${reads === 1 ? '' : 's'} of the list over ${checkWindow / 1000} s` +
+				(failedReads ? ` (${failedReads} read${failedReads === 1 ? '' : 's'} failed: ${lastReadError})` : '') +
+				'; the service may not have installed it, or its list may still lag behind.';
+	const error = new NodeApiError(ctx.getNode(), { message } as JsonObject, {
+		message,
+		description:
+			`POST /solution/${solutionId}/installation: ${why}. ${seen} It was not sent again, so that it cannot be installed twice. ` +
+			`Check the end user's installations titled "${title}" (Installation → Get Many, Title filter) before running this item again; ` +
+			'raise Options → Lost Answer Check if the list lags further behind.',
+		itemIndex,
+	});
+	error.context = { ...error.context, outcome: 'unknown', title, candidateIds };
+	return error;
+}
