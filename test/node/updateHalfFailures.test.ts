@@ -94,7 +94,7 @@ describe('PAUSE half-fails', () => {
 		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, `PLAY ${ACME}`]);
 		for (const item of run.json) {
 			expect(item.error).toBe('Emulated fault: 503');
-			expect(String(item.description).match(/Also: Installation 5001 was paused for the update and could not be started again/g)).toHaveLength(1);
+			expect(String(item.message).match(/Also: Installation 5001 was paused for the update and could not be started again/g)).toHaveLength(1);
 		}
 	});
 
