@@ -9,7 +9,8 @@ const PACKAGE_FOLDERS = ['credentials', 'nodes'];
 
 function pruneDist(done) {
 	for (const entry of readdirSync('dist')) {
-		if (!PACKAGE_FOLDERS.includes(entry)) rmSync(path.join('dist', entry), { recursive: true, force: true });
+		if (!PACKAGE_FOLDERS.includes(entry))
+			rmSync(path.join('dist', entry), { recursive: true, force: true });
 	}
 	done();
 }

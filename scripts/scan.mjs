@@ -12,7 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+import {
+	analyzePackage,
+	SOURCE_FILE_PATTERNS,
+} from '@n8n/scan-community-package/scanner/scanner.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TARBALL_PATTERNS = ['**/*.js', 'package.json']; // as the scanner's analyzePackageByName
@@ -33,7 +36,8 @@ function report(name, ok, details = '') {
 /** analyzePackage passes a folder with no matching files; for us that is a failure. */
 async function scan(dir, patterns) {
 	const result = await analyzePackage(dir, patterns);
-	if (result.passed && result.message === 'No files found to analyze') return { passed: false, message: result.message };
+	if (result.passed && result.message === 'No files found to analyze')
+		return { passed: false, message: result.message };
 	return result;
 }
 
@@ -47,30 +51,63 @@ async function canary() {
 		"export const limit = { displayName: 'Limit', name: 'limit', type: 'number', default: 50, description: 'Max number of items' };\n",
 	);
 	const result = await analyzePackage(dir, SOURCE_FILE_PATTERNS);
-	const caught = !result.passed && /node-param-description-wrong-for-limit/.test(result.details ?? '');
-	report('canary: the scanner reports a planted violation', caught, result.details ?? result.message);
+	const caught =
+		!result.passed && /node-param-description-wrong-for-limit/.test(result.details ?? '');
+	report(
+		'canary: the scanner reports a planted violation',
+		caught,
+		result.details ?? result.message,
+	);
 }
 
 async function source() {
 	const result = await scan(repoRoot, SOURCE_FILE_PATTERNS);
-	report('source: package.json, nodes/, credentials/', result.passed, result.details ?? result.message);
+	report(
+		'source: package.json, nodes/, credentials/',
+		result.passed,
+		result.details ?? result.message,
+	);
 }
 
 async function tarball() {
-	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
+		cwd: repoRoot,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 	const [{ filename, files }] = JSON.parse(out);
 	const extra = files.map((f) => f.path).filter((p) => !SHIPPED.some((re) => re.test(p)));
-	report(`tarball: ships only dist/, README, LICENSE, CHANGELOG, package.json (${files.length} files)`, extra.length === 0, extra.join('\n'));
-	const missing = ['LICENSE.md', 'CHANGELOG.md', 'README.md', 'package.json'].filter((f) => !files.some((e) => e.path === f));
-	report('tarball: has README, LICENSE, CHANGELOG and package.json', missing.length === 0, `missing: ${missing.join(', ')}`);
+	report(
+		`tarball: ships only dist/, README, LICENSE, CHANGELOG, package.json (${files.length} files)`,
+		extra.length === 0,
+		extra.join('\n'),
+	);
+	const missing = ['LICENSE.md', 'CHANGELOG.md', 'README.md', 'package.json'].filter(
+		(f) => !files.some((e) => e.path === f),
+	);
+	report(
+		'tarball: has README, LICENSE, CHANGELOG and package.json',
+		missing.length === 0,
+		`missing: ${missing.join(', ')}`,
+	);
 	const hasDist = files.some((f) => f.path.startsWith('dist/nodes/'));
 	report('tarball: has the built nodes (run `npm run build` first)', hasDist);
 
 	const dir = path.join(work, 'package');
 	mkdirSync(dir);
-	execFileSync('tar', ['-xzf', path.join(work, path.basename(filename)), '-C', dir, '--strip-components=1']);
+	execFileSync('tar', [
+		'-xzf',
+		path.join(work, path.basename(filename)),
+		'-C',
+		dir,
+		'--strip-components=1',
+	]);
 	const result = await scan(dir, TARBALL_PATTERNS);
-	report(`tarball: ${readdirSync(dir).join(', ')}`, result.passed, result.details ?? result.message);
+	report(
+		`tarball: ${readdirSync(dir).join(', ')}`,
+		result.passed,
+		result.details ?? result.message,
+	);
 }
 
 await canary();
