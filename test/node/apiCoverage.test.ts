@@ -1,31 +1,31 @@
 /**
  * Every endpoint of the spec is reachable from the node: each operation runs once against the emulator
- * and the request log says which endpoints it called.
+ * and the request log says which endpoints it called. The expected map lives in the repository
+ * (test/apiCoverage.manifest.json), so this never depends on the spec being present; when the spec is
+ * found (beside the repository, or at $ALBATO_SPEC), the manifest is also checked against it.
  */
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
 
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { resources } from '../../nodes/AlbatoSolutions/actions';
+import manifest from '../apiCoverage.manifest.json';
 import { byId, runNode, useEmulator } from './setup';
 
 const ctx = useEmulator();
 
-/** The spec's 12 endpoints, in its order (12's method and path are the emulator's documented choice). */
-const ENDPOINTS = [
-	'GET /solution/apps',
-	'GET /solution/{id}/credentialists',
-	'GET /solution/{id}/templates',
-	'POST /solution/{id}/installation',
-	'PLAY /solution/installation/{id}',
-	'PAUSE /solution/installation/{id}',
-	'GET /solution/installation',
-	'GET /solution/installation/{id}',
-	'GET /bundle/data',
-	'PUT /bundle/data/{id}',
-	'GET /credentials/{id}/meta',
-	'POST /credentials/{id}',
-];
+interface ManifestEntry {
+	spec: number;
+	title: string;
+	call: string;
+	operations: string[];
+	excluded?: string;
+}
+const ENDPOINTS: ManifestEntry[] = manifest.endpoints;
+
+const SPEC = [process.env.ALBATO_SPEC, join(__dirname, '..', '..', '..', 'shared', 'spec', 'solution-installation-service.md')].find(
+	(file): file is string => !!file && existsSync(file),
+);
 
 const endpointOf = (call: string) => call.replace(/\/\d+(?=\/|$)/g, '/{id}');
 
@@ -56,22 +56,38 @@ describe('API coverage', () => {
 		expect(Object.keys(operations).sort()).toEqual(all.sort());
 	});
 
-	it('names the spec’s endpoints (when the spec is beside the repository)', () => {
-		const spec = join(__dirname, '..', '..', '..', 'shared', 'spec', 'solution-installation-service.md');
-		if (!existsSync(spec)) return;
-		const headings = readFileSync(spec, 'utf8').match(/^#### \d+\. /gm) ?? [];
-		expect(headings).toHaveLength(ENDPOINTS.length);
+	it('has a manifest of the 12 endpoints, each covered or excluded with a reason', () => {
+		expect(ENDPOINTS.map((entry) => entry.spec)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+		expect(new Set(ENDPOINTS.map((entry) => entry.call)).size).toBe(12);
+		for (const entry of ENDPOINTS) {
+			expect(entry.operations.length > 0 || !!entry.excluded).toBe(true);
+			for (const operation of entry.operations) expect(Object.keys(operations)).toContain(operation);
+		}
 	});
 
-	it('reaches all 12 endpoints', async () => {
-		const reached = new Map<string, string[]>();
+	(SPEC ? it : it.skip)('matches the spec’s endpoints (when the spec is found)', () => {
+		const spec = readFileSync(SPEC!, 'utf8');
+		const sections = [...spec.matchAll(/^#### (\d+)\. (.+)\n((?:- .*\n)+)/gm)];
+		expect(sections.map(([, number, title]) => ({ spec: Number(number), title }))).toEqual(ENDPOINTS.map(({ spec: number, title }) => ({ spec: number, title })));
+		for (const [, number, , body] of sections) {
+			const shown = /\b(GET|POST|PUT|PLAY|PAUSE) (\/[^\s?]+)/.exec(body);
+			if (!shown) continue; // the spec does not show this call (12): the manifest notes its choice
+			const call = `${shown[1]} ${shown[2].replace(/\{[^}]+\}/g, '{id}')}`;
+			expect(ENDPOINTS[Number(number) - 1].call).toBe(call);
+		}
+	});
+
+	it('reaches exactly the manifest’s endpoints, from the manifest’s operations', async () => {
+		const reached = new Map<string, Set<string>>();
 		for (const [name, parameters] of Object.entries(operations)) {
 			const [resource, operation] = name.split('.');
 			ctx.emu.reset();
 			const run = await runNode(ctx.emu, { resource, operation, ...parameters });
 			expect(run.error).toBeUndefined();
-			for (const endpoint of new Set(run.calls.map(endpointOf))) reached.set(endpoint, [...(reached.get(endpoint) ?? []), name]);
+			for (const endpoint of run.calls.map(endpointOf)) reached.set(endpoint, (reached.get(endpoint) ?? new Set()).add(name));
 		}
-		expect([...reached.keys()].sort()).toEqual([...ENDPOINTS].sort());
+		const actual = Object.fromEntries([...reached].map(([call, names]) => [call, [...names].sort()]));
+		const expected = Object.fromEntries(ENDPOINTS.filter((entry) => !entry.excluded).map((entry) => [entry.call, [...entry.operations].sort()]));
+		expect(actual).toEqual(expected);
 	});
 });

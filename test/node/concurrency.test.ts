@@ -137,7 +137,7 @@ describe('Items in Flight', () => {
 
 	it('a number outside 1–32 is refused before any request', async () => {
 		const run = await runNode(ctx.emu, get({ concurrency: 0 }), { inputItems: itemsOf(2) });
-		expect(run.error?.message).toMatch(/concurrency must be a number from 1 to 32/);
+		expect(run.error?.message).toMatch(/Items in Flight must be a number from 1 to 32/);
 		expect(run.calls).toEqual([]);
 	});
 });

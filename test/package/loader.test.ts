@@ -49,7 +49,8 @@ describe('the built package, as n8n loads it', () => {
 
 	it('ships only dist, with no runtime dependencies and n8n-workflow as a peer', () => {
 		const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-		expect(pkg.files).toEqual(['dist']);
+		expect(pkg.files).toEqual(['dist', 'CHANGELOG.md']); // README, LICENSE and package.json are always packed
+		expect(pkg.main).toBeUndefined();
 		expect(pkg.dependencies ?? {}).toEqual({});
 		expect(pkg.peerDependencies).toEqual({ 'n8n-workflow': '*' });
 		expect(pkg.keywords).toContain('n8n-community-node-package');

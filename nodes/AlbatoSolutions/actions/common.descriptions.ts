@@ -61,7 +61,7 @@ export const bundleSelect: INodeProperties = {
 		'An automation of the installation. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 };
 
-export function returnAllOrLimit(what: string): INodeProperties[] {
+export function returnAllOrLimit(): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -76,7 +76,7 @@ export function returnAllOrLimit(what: string): INodeProperties[] {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 50,
-			description: `Max number of ${what} to return`,
+			description: 'Max number of results to return',
 			displayOptions: { show: { returnAll: [false] } },
 		},
 	];

@@ -30,7 +30,7 @@ export const runOptionsProperty: INodeProperties = {
 			name: 'maxRetries',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 10 },
-			default: DEFAULT_TRANSPORT_OPTIONS.maxRetries,
+			default: 3,
 			description:
 				'How often a safe call (read, update, start, pause) is retried after 429, 502, 503, 504 or a network error. Installing and creating credentials are never retried blindly.',
 		},
@@ -39,7 +39,7 @@ export const runOptionsProperty: INodeProperties = {
 			name: 'retryBudget',
 			type: 'number',
 			typeOptions: { minValue: 0 },
-			default: DEFAULT_TRANSPORT_OPTIONS.retryBudget / 1000,
+			default: 30,
 			description: 'The most time one call may spend waiting between retries (honouring Retry-After)',
 		},
 		{
@@ -47,7 +47,7 @@ export const runOptionsProperty: INodeProperties = {
 			name: 'timeout',
 			type: 'number',
 			typeOptions: { minValue: 0.1 },
-			default: DEFAULT_TRANSPORT_OPTIONS.timeout / 1000,
+			default: 30,
 			description: 'How long to wait for the service to answer a request',
 		},
 	],
@@ -55,18 +55,19 @@ export const runOptionsProperty: INodeProperties = {
 
 export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 	const raw = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
-	const number = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) => {
+	// Messages name each option as the UI shows it.
+	const number = (name: string, label: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) => {
 		const value = raw[name] ?? fallback;
 		if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-			throw new NodeOperationError(ctx.getNode(), `Request Options → ${name} must be a number from ${min} to ${max}, got ${String(value)}`, { itemIndex: 0 });
+			throw new NodeOperationError(ctx.getNode(), `Request Options → ${label} must be a number from ${min} to ${max}, got ${String(value)}`, { itemIndex: 0 });
 		}
 		return value;
 	};
 	return {
-		concurrency: Math.floor(number('concurrency', 1, 1, 32)),
-		maxRetries: Math.floor(number('maxRetries', DEFAULT_TRANSPORT_OPTIONS.maxRetries, 0, 10)),
-		retryBudget: number('retryBudget', DEFAULT_TRANSPORT_OPTIONS.retryBudget / 1000, 0) * 1000,
-		timeout: number('timeout', DEFAULT_TRANSPORT_OPTIONS.timeout / 1000, 0.1) * 1000,
+		concurrency: Math.floor(number('concurrency', 'Items in Flight', 1, 1, 32)),
+		maxRetries: Math.floor(number('maxRetries', 'Max Retries', DEFAULT_TRANSPORT_OPTIONS.maxRetries, 0, 10)),
+		retryBudget: number('retryBudget', 'Retry Time Budget (Seconds)', DEFAULT_TRANSPORT_OPTIONS.retryBudget / 1000, 0) * 1000,
+		timeout: number('timeout', 'Timeout (Seconds)', DEFAULT_TRANSPORT_OPTIONS.timeout / 1000, 0.1) * 1000,
 	};
 }
 

@@ -323,7 +323,7 @@ function hint(status: number, message: string): string {
 	if (status === 422 && /pause/i.test(message))
 		return 'Pause the installation first, or set "If Installation Is Active" to "Pause, Update, Then Start Again".';
 	if (status === 400 || status === 422) return 'Check the values sent; the service names the fields it rejected.';
-	if (status === 429) return 'The service is rate limiting: lower the concurrency or retry later.';
+	if (status === 429) return 'The service is rate limiting: lower Items in Flight (Request Options) or retry later.';
 	if (status >= 500) return 'The service failed; try again later.';
 	return 'See the service message above.';
 }

@@ -11,7 +11,7 @@ export class Emulator {
 		const tsNode = path.join(repoRoot, 'node_modules', 'ts-node', 'dist', 'bin.js');
 		emulator.child = startProcess(process.execPath, [tsNode, '--transpile-only', 'emulator/cli.ts', '--port', String(port)], {
 			cwd: repoRoot,
-			env: { ...process.env, TS_NODE_PROJECT: path.join(repoRoot, 'tsconfig.json') },
+			env: { ...process.env, TS_NODE_PROJECT: path.join(repoRoot, 'emulator', 'tsconfig.json') },
 			logFile,
 			echo,
 			onLine: (line) => {

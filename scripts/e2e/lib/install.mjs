@@ -58,7 +58,11 @@ async function readyInstall(root) {
 
 /** npm with a given environment; `npm` itself runs on whichever `node` is first on PATH. */
 function npm(args, cwd, env = process.env, timeoutMs = 15 * 60_000) {
-	return runOk('npm', args, { cwd, env, timeoutMs });
+	// Our .npmrc's ignore-scripts reaches here as npm_config_ignore_scripts when run by `npm run`;
+	// n8n's folder decides for itself (node@24 and sqlite3 need their scripts).
+	const ownEnv = { ...env };
+	delete ownEnv.npm_config_ignore_scripts;
+	return runOk('npm', args, { cwd, env: ownEnv, timeoutMs });
 }
 
 async function installNode(paths, log) {

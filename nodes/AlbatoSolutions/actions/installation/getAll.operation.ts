@@ -7,7 +7,7 @@ import { returnAllOrLimit, solutionLocator } from '../common.descriptions';
 import { ACTIVE, getInstallation, listInstallations, PAUSED, solutionIdOf, statusOf } from './installationApi';
 
 export const description: INodeProperties[] = [
-	...returnAllOrLimit('installations'),
+	...returnAllOrLimit(),
 	{
 		displayName: 'Filters',
 		name: 'filters',

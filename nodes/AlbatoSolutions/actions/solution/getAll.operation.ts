@@ -5,7 +5,7 @@ import { asList } from '../../helpers/values';
 import type { AlbatoClient } from '../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
 
-export const description: INodeProperties[] = [...returnAllOrLimit('solutions')];
+export const description: INodeProperties[] = [...returnAllOrLimit()];
 
 /** GET /solution/apps — the latest published version of each solution. */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
