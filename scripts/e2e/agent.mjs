@@ -69,6 +69,9 @@ function parameterFor(tool, pattern, what) {
 /**
  * One turn of the model: the next tool call, or the final answer. Stateless: everything comes from
  * the conversation n8n sends (the task, the tools, the tool calls so far and their results).
+ *
+ * For the pause, the model first passes the installation's title, as a model may when a parameter
+ * is only called "Installation"; the node's error must then tell it to send the ID instead.
  */
 function decide({ task, tools, steps }) {
 	const tool = (pattern) => {
@@ -84,17 +87,23 @@ function decide({ task, tools, steps }) {
 	}
 	const installation = objectsIn(steps[0].output).find((o) => o.id !== undefined && String(o.title ?? '').includes(customer));
 	if (!installation) throw new Error(`the list tool returned no installation for ${customer}: ${steps[0].output.slice(0, 500)}`);
-	const next = /pause/i.test(task) ? tool(/pause/i) : tool(/field|read/i);
-	if (steps.length === 1) {
-		return { toolCall: { name: next.name, args: { [parameterFor(next, /installation/i, 'the installation')]: String(installation.id) } } };
+	const pausing = /pause/i.test(task);
+	const next = pausing ? tool(/pause/i) : tool(/field|read/i);
+	const key = parameterFor(next, /installation/i, 'the installation');
+	if (pausing && steps.length === 1) return { toolCall: { name: next.name, args: { [key]: installation.title } } };
+	if (pausing && steps.length === 2) {
+		if (!/give its ID/.test(steps[1].output)) throw new Error(`a title as "${key}" did not get an error that asks for the ID: ${steps[1].output.slice(0, 500)}`);
+		return { toolCall: { name: next.name, args: { [key]: String(installation.id) } } };
 	}
-	if (/pause/i.test(task)) {
-		const paused = objectsIn(steps[1].output).find((o) => String(o.id) === String(installation.id));
-		if (!paused) throw new Error(`the pause tool did not return the installation: ${steps[1].output.slice(0, 500)}`);
+	if (!pausing && steps.length === 1) return { toolCall: { name: next.name, args: { [key]: String(installation.id) } } };
+	const result = steps.at(-1).output;
+	if (pausing) {
+		const paused = objectsIn(result).find((o) => String(o.id) === String(installation.id));
+		if (!paused) throw new Error(`the pause tool did not return the installation: ${result.slice(0, 500)}`);
 		return { text: `Paused "${paused.title}" (installation ${paused.id}); its status is now ${paused.status === 0 ? 'paused' : paused.status}.` };
 	}
-	const subject = objectsIn(steps[1].output).find((o) => o.name === 'subject');
-	if (!subject) throw new Error(`no subject field in the tool output: ${steps[1].output.slice(0, 500)}`);
+	const subject = objectsIn(result).find((o) => o.name === 'subject');
+	if (!subject) throw new Error(`no subject field in the tool output: ${result.slice(0, 500)}`);
 	return { text: `The email subject in ACME's installation (${installation.id}) is "${subject.value}".` };
 }
 
@@ -116,22 +125,24 @@ async function prepareEmulator(emulator) {
 	return { globex: globex.id, acme: acme.id };
 }
 
-/** The example with a manual trigger and the two tasks in place of the chat trigger. */
-async function agentWorkflow() {
+/**
+ * The example with a manual trigger and one task in place of the chat trigger: one task per
+ * execution, as in a chat. (With several items at once, n8n 2.41's agent replayed item 0's tool
+ * calls in item 1's conversation, so each task runs alone.)
+ */
+async function agentWorkflow(task, id) {
 	const workflow = JSON.parse(await readFile(path.join(repoRoot, EXAMPLE), 'utf8'));
 	const chat = workflow.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.chatTrigger');
 	const agent = workflow.nodes.find((node) => node.type === '@n8n/n8n-nodes-langchain.agent');
 	workflow.nodes = workflow.nodes.filter((node) => node !== chat);
 	delete workflow.connections[chat.name];
 	workflow.nodes.push(
-		{ parameters: {}, name: 'Run tasks', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [-440, 300] },
-		{ parameters: { mode: 'raw', jsonOutput: JSON.stringify({ tasks: TASKS }), options: {} }, name: 'Tasks', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [-220, 300] },
-		{ parameters: { fieldToSplitOut: 'tasks', include: 'noOtherFields', options: { destinationFieldName: 'chatInput' } }, name: 'One task per item', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [0, 300] },
+		{ parameters: {}, name: 'Run task', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [-440, 300] },
+		{ parameters: { mode: 'raw', jsonOutput: JSON.stringify({ chatInput: task }), options: {} }, name: 'Task', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [-220, 300] },
 	);
-	workflow.connections['Run tasks'] = { main: [[{ node: 'Tasks', type: 'main', index: 0 }]] };
-	workflow.connections.Tasks = { main: [[{ node: 'One task per item', type: 'main', index: 0 }]] };
-	workflow.connections['One task per item'] = { main: [[{ node: agent.name, type: 'main', index: 0 }]] };
-	return { ...workflow, id: WORKFLOW_ID };
+	workflow.connections['Run task'] = { main: [[{ node: 'Task', type: 'main', index: 0 }]] };
+	workflow.connections.Task = { main: [[{ node: agent.name, type: 'main', index: 0 }]] };
+	return { ...workflow, id, name: `${workflow.name} (e2e: ${task})` };
 }
 
 // ---- checks ---------------------------------------------------------------------------------
@@ -168,39 +179,45 @@ async function main() {
 		const ids = await prepareEmulator(emulator);
 		console.log(`    installed for user-1: Globex ${ids.globex}, ACME ${ids.acme} (subject "${ACME_SUBJECT}")`);
 
-		const workflow = await agentWorkflow();
-		const toolNames = workflow.nodes.filter((node) => node.type === 'n8n-nodes-albato-solutions.albatoSolutionsTool').map((node) => node.name);
-		let run;
-		await checks.group('AI Agent with our node as tools (n8n execute)', async () => {
-			await checks.step('import the credentials (Albato, OpenAI → fake model) and the agent workflow', async () => {
+		const workflows = await Promise.all(TASKS.map((task, i) => agentWorkflow(task, `AlbatoAgentE2e0${i + 1}`)));
+		const toolNames = workflows[0].nodes.filter((node) => node.type === 'n8n-nodes-albato-solutions.albatoSolutionsTool').map((node) => node.name);
+		const answers = [];
+		await checks.group('AI Agent with our node as tools (n8n execute, one task per execution)', async () => {
+			await checks.step('import the credentials (Albato, OpenAI → fake model) and the agent workflows', async () => {
 				await n8n.importCredentials([
 					{ ...CREDENTIAL, data: { baseUrl: emulator.baseUrl, accessToken: emulator.token } },
 					{ ...OPENAI_CREDENTIAL, data: { apiKey: 'sk-fake-e2e-key', url: fake.baseUrl } },
 				]);
-				await n8n.importWorkflow(workflow);
+				for (const workflow of workflows) await n8n.importWorkflow(workflow);
 			});
-			const result = await checks.step('n8n execute runs the agent on both tasks', async () => {
-				const executed = await n8n.execute(WORKFLOW_ID, { timeoutMs: 240_000 });
-				if (!executed.run) throw new Error(`no run JSON in the output (exit ${executed.code})\n${executed.output.slice(-3000)}`);
-				return executed;
-			});
-			timings['n8n execute (s)'] = seconds(result.ms);
-			run = result.run;
-			checks.ok('execution status "success"', result.code === 0 && run.status === 'success', () => `exit ${result.code}, status ${run.status}: ${JSON.stringify(run.data.resultData.error ?? {}).slice(0, 1500)}`);
+			for (const [i, workflow] of workflows.entries()) {
+				const result = await checks.step(`n8n execute: "${TASKS[i]}"`, async () => {
+					const executed = await n8n.execute(workflow.id, { timeoutMs: 240_000 });
+					if (!executed.run) throw new Error(`no run JSON in the output (exit ${executed.code})\n${executed.output.slice(-3000)}`);
+					return executed;
+				});
+				timings[`task ${i + 1} (s)`] = seconds(result.ms);
+				const { run } = result;
+				checks.ok('  execution status "success"', result.code === 0 && run.status === 'success', () => `exit ${result.code}, status ${run.status}: ${JSON.stringify(run.data.resultData.error ?? {}).slice(0, 1500)}`);
+				answers.push(run.data.resultData.runData['AI Agent']?.[0]?.data?.main?.[0]?.[0]?.json.output);
+			}
 		});
-		if (!run) throw new Error('the agent did not run: stopping');
+		if (!answers.length) throw new Error('the agent did not run: stopping');
 
 		await checks.group('What the model saw and did', async () => {
 			const modelRequests = fake.requests.filter((r) => r.conversation);
 			const tools = checkSchema(checks, modelRequests, toolNames);
 			await writeFile(path.join(n8n.userFolder, 'tool-schema.json'), `${JSON.stringify(tools, null, 2)}\n`);
 			console.log(`    (saved to ${path.join(n8n.userFolder, 'tool-schema.json')}; API used: ${[...new Set(modelRequests.map((r) => r.conversation.api))].join(', ')})`);
-			checks.equal('the model was asked 3 times per task (list, act, answer)', modelRequests.length, 6);
+			checks.equal('the model was asked 4 + 3 times (list, [pause by title → error], act, answer)', modelRequests.length, 7);
 			checks.equal('no model request failed', modelRequests.filter((r) => r.error).map((r) => r.error), []);
 			const calls = modelRequests.filter((r) => r.answer?.toolCall).map((r) => `${r.answer.toolCall.name} ${JSON.stringify(r.answer.toolCall.args)}`);
 			console.log(`    tool calls: ${calls.join('; ')}`);
-			const final = modelRequests.at(-1)?.conversation.steps ?? [];
-			checks.ok('the tools\' results came back to the model', modelRequests.every((r) => r.conversation.steps.every((s) => s.output && !/error/i.test(s.output.slice(0, 40)))), JSON.stringify(final).slice(0, 800));
+			const results = modelRequests.flatMap((r) => r.conversation.steps);
+			checks.ok('every tool result came back to the model', results.length > 0 && results.every((step) => step.output), JSON.stringify(results).slice(0, 800));
+			const titleError = modelRequests.find((r) => r.conversation.steps.length === 2 && /pause/i.test(r.conversation.task))?.conversation.steps[1];
+			console.log(`    the pause tool, given a title: ${titleError?.output.slice(0, 300)}`);
+			checks.ok('a title as "Installation" comes back as an error that asks for the ID (nothing sent to the service)', /^Installation must be a positive whole number, got "Globex[^"]*": give its ID \(e.g. 5001\), not its name$/.test(objectsIn(titleError?.output ?? '').find((o) => o.error)?.error ?? ''), JSON.stringify(titleError));
 			checks.ok('no access token in anything sent to the model', !JSON.stringify(fake.requests).includes(emulator.token));
 		});
 
@@ -214,7 +231,6 @@ async function main() {
 			const state = await emulator.state();
 			const status = (id) => state.installations.find((i) => i.id === id)?.status;
 			checks.equal('emulator: Globex is paused, ACME still active', [status(ids.globex), status(ids.acme)], [0, 1]);
-			const answers = (run.data.resultData.runData['AI Agent']?.[0]?.data?.main?.[0] ?? []).map((item) => item.json.output);
 			console.log(`    answers: ${JSON.stringify(answers)}`);
 			checks.equal('answer 1: Globex paused', answers[0], `Paused "${CUSTOMERS.globex}" (installation ${ids.globex}); its status is now paused.`);
 			checks.equal('answer 2: ACME\'s subject, read through the tool', answers[1], `The email subject in ACME's installation (${ids.acme}) is "${ACME_SUBJECT}".`);
@@ -222,6 +238,7 @@ async function main() {
 	} catch (error) {
 		checks.ok('agent run', false, error instanceof Error ? error.stack : String(error));
 	} finally {
+		if (n8n && fake) await writeFile(path.join(n8n.userFolder, 'model-requests.json'), `${JSON.stringify(fake.requests, null, 2)}\n`);
 		await fake?.close();
 		await emulator?.close();
 		await killAll();
