@@ -15,7 +15,7 @@
 // Env: N8N_E2E_KEEP=1 keeps the temporary folders; QUEUE_E2E_CUSTOMERS (50), QUEUE_E2E_CONCURRENCY (5).
 
 import { randomBytes } from 'node:crypto';
-import { readFile, rm } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -23,7 +23,7 @@ import { Checks } from './lib/checks.mjs';
 import { Emulator } from './lib/emulator.mjs';
 import { ensureN8n, N8N_VERSION } from './lib/install.mjs';
 import { N8nInstance } from './lib/n8n.mjs';
-import { freePort, killAll, startProcess, stop, tail, waitFor } from './lib/proc.mjs';
+import { freePort, killAll, sleep, startProcess, stop, tail, waitFor } from './lib/proc.mjs';
 import { ensureServices, servicesDir, startPostgres, startRedis } from './lib/services.mjs';
 import { CREDENTIAL, readExample } from './lib/setup.mjs';
 
@@ -190,8 +190,17 @@ async function checkOverlappingUpdates(checks, webhookBase, emulator, installati
 	});
 	const subjects = ['Subject from run A', 'Subject from run B', 'Subject from run C'];
 	await emulator.control('DELETE', '/requests');
+	// 300 ms per installation call (read, pause, update, start), like a distant service: each
+	// execution then takes seconds, so the three really overlap instead of running one by one.
+	await emulator.control('POST', '/faults', { path: '^/(solution/installation|bundle/data)/\\d+$', regex: true, times: 1000, delayMs: 300 });
 	const url = `${webhookBase}/webhook/${UPDATE.webhookPath}`;
-	const responses = await Promise.all(subjects.map((subject) => post(url, { subject, targets })));
+	// Started 350 ms apart, so each execution reads the installations while another one is between
+	// its pause and its start (started together, they would run in lockstep and never collide).
+	const responses = await Promise.all(subjects.map(async (subject, i) => {
+		await sleep(i * 350);
+		return post(url, { subject, targets });
+	}));
+	await emulator.control('DELETE', '/faults');
 	const failed = responses.filter((r) => r.status !== 200);
 	checks.ok('3 overlapping executions, each updating the same 2 active installations, all succeed', failed.length === 0, () =>
 		failed.map((r) => `${r.status} ${r.text.slice(0, 400)}`).join('\n'),
@@ -204,6 +213,13 @@ async function checkOverlappingUpdates(checks, webhookBase, emulator, installati
 		checks.ok(`installation ${target.installationId}: subject is one of the 3 values`, subjects.includes(subject), `got ${JSON.stringify(subject)}`);
 	}
 	const calls = (await emulator.requests()).filter((c) => c.user);
+	// The order the service saw: shows how the three executions interleaved.
+	const short = { GET: 'get', PAUSE: 'pause', PUT: 'put', PLAY: 'play' };
+	console.log(`    service saw: ${calls.map((c) => `${short[c.method] ?? c.method} ${c.path.match(/\d+$/)?.[0] ?? c.path}${c.status >= 400 ? `→${c.status}` : ''}`).join(', ')}`);
+	const first = targets[0].installationId;
+	const reads = calls.map((c, i) => (c.method === 'GET' && c.path.endsWith(`/${first}`) ? i : -1)).filter((i) => i >= 0);
+	const firstPlay = calls.findIndex((c) => c.method === 'PLAY' && c.path.endsWith(`/${first}`));
+	checks.ok('the executions overlapped (a second read of the installation before the first start)', reads.length > 1 && firstPlay > reads[1], 'they ran one after the other: the test proves nothing about overlap');
 	const puts = calls.filter((c) => c.method === 'PUT');
 	checks.equal('emulator: 6 PUTs (3 executions × 2 installations)', puts.length, 6);
 	const rejected = calls.filter((c) => c.status >= 400).map((c) => `${c.method} ${c.path} ${c.status}`);
@@ -285,10 +301,13 @@ async function main() {
 			await checks.step('import the credential and 3 workflows, publish them (n8n CLI on Postgres)', () =>
 				timed('imports (s)', async () => {
 					await n8n.importCredentials([{ ...CREDENTIAL, data: { baseUrl: emulator.baseUrl, accessToken: emulator.token } }]);
-					for (const workflow of [await readWorkflow(ONBOARDING.file, ONBOARDING.id), await readWorkflow(UPDATE.file, UPDATE.id), await triggerWorkflow()]) {
-						await n8n.importWorkflow(workflow);
-						await n8n.cli(['publish:workflow', `--id=${workflow.id}`]);
-					}
+					// One import for all three (each CLI call starts n8n: seconds), then one publish each.
+					const workflows = [await readWorkflow(ONBOARDING.file, ONBOARDING.id), await readWorkflow(UPDATE.file, UPDATE.id), await triggerWorkflow()];
+					const folder = path.join(n8n.userFolder, 'import');
+					await mkdir(folder);
+					for (const workflow of workflows) await writeFile(path.join(folder, `${workflow.id}.json`), JSON.stringify(workflow));
+					await n8n.cli(['import:workflow', '--separate', `--input=${folder}`]);
+					for (const workflow of workflows) await n8n.cli(['publish:workflow', `--id=${workflow.id}`]);
 				}),
 			);
 			await checks.step('main starts (EXECUTIONS_MODE=queue, Postgres, Redis)', () => timed('main start (s)', () => n8n.start()));
