@@ -3,8 +3,8 @@
 // on loopback (lib/fake-openai.mjs). No real model, no network.
 //
 // The workflow is examples/ai-agent.workflow.json with its chat trigger swapped for a manual
-// trigger and two tasks ("pause the installation for Globex", "what is the email subject in ACME's
-// installation?"), run with `n8n execute`. The tools' parameters are n8n's automatic ones (the
+// trigger and one task, run with `n8n execute`: "pause the installation for Globex", then "what is
+// the email subject in ACME's installation?" (through the Responses API, then Chat Completions). The tools' parameters are n8n's automatic ones (the
 // `$fromAI(…)` overrides the editor writes when a parameter is left to the model), so the schema
 // the model receives is exactly what an n8n user's agent would get. The fake model reads that
 // schema, calls the tools step by step, and answers from what the tools returned.

@@ -23,7 +23,7 @@ import { Checks } from './lib/checks.mjs';
 import { Emulator } from './lib/emulator.mjs';
 import { ensureN8n, N8N_VERSION } from './lib/install.mjs';
 import { N8nInstance } from './lib/n8n.mjs';
-import { freePort, killAll, sleep, startProcess, stop, tail, waitFor } from './lib/proc.mjs';
+import { freePort, killAll, startProcess, stop, tail, waitFor } from './lib/proc.mjs';
 import { ensureServices, servicesDir, startPostgres, startRedis } from './lib/services.mjs';
 import { CREDENTIAL, readExample } from './lib/setup.mjs';
 
@@ -190,16 +190,16 @@ async function checkOverlappingUpdates(checks, webhookBase, emulator, installati
 	});
 	const subjects = ['Subject from run A', 'Subject from run B', 'Subject from run C'];
 	await emulator.control('DELETE', '/requests');
-	// 300 ms per installation call (read, pause, update, start), like a distant service: each
-	// execution then takes seconds, so the three really overlap instead of running one by one.
+	// 300 ms per installation call (read, pause, update, start), like a distant service, so each
+	// execution takes seconds. The three first reads of the first installation answer after 300,
+	// 750 and 1050 ms: the second and third execution then read it while the first one has it
+	// paused, and update it around the time the first one starts it again. (Without this the
+	// three run in lockstep, or one after the other, and never collide.)
+	const first = targets[0].installationId;
+	for (const delayMs of [300, 750, 1050]) await emulator.control('POST', '/faults', { method: 'GET', path: `/solution/installation/${first}`, delayMs });
 	await emulator.control('POST', '/faults', { path: '^/(solution/installation|bundle/data)/\\d+$', regex: true, times: 1000, delayMs: 300 });
 	const url = `${webhookBase}/webhook/${UPDATE.webhookPath}`;
-	// Started 350 ms apart, so each execution reads the installations while another one is between
-	// its pause and its start (started together, they would run in lockstep and never collide).
-	const responses = await Promise.all(subjects.map(async (subject, i) => {
-		await sleep(i * 350);
-		return post(url, { subject, targets });
-	}));
+	const responses = await Promise.all(subjects.map((subject) => post(url, { subject, targets })));
 	await emulator.control('DELETE', '/faults');
 	const failed = responses.filter((r) => r.status !== 200);
 	checks.ok('3 overlapping executions, each updating the same 2 active installations, all succeed', failed.length === 0, () =>
@@ -216,7 +216,6 @@ async function checkOverlappingUpdates(checks, webhookBase, emulator, installati
 	// The order the service saw: shows how the three executions interleaved.
 	const short = { GET: 'get', PAUSE: 'pause', PUT: 'put', PLAY: 'play' };
 	console.log(`    service saw: ${calls.map((c) => `${short[c.method] ?? c.method} ${c.path.match(/\d+$/)?.[0] ?? c.path}${c.status >= 400 ? `→${c.status}` : ''}`).join(', ')}`);
-	const first = targets[0].installationId;
 	const reads = calls.map((c, i) => (c.method === 'GET' && c.path.endsWith(`/${first}`) ? i : -1)).filter((i) => i >= 0);
 	const firstPlay = calls.findIndex((c) => c.method === 'PLAY' && c.path.endsWith(`/${first}`));
 	checks.ok('the executions overlapped (a second read of the installation before the first start)', reads.length > 1 && firstPlay > reads[1], 'they ran one after the other: the test proves nothing about overlap');
@@ -235,7 +234,7 @@ async function checkTrigger(checks, n8n, installations) {
 				if (summary.status !== 'success') continue;
 				const execution = await n8n.execution(summary.id);
 				const runData = execution.data.resultData.runData;
-				const triggerName = Object.keys(runData).find((name) => name.startsWith('When'));
+				const triggerName = execution.workflowData.nodes.find((node) => node.type.endsWith('albatoSolutionsTrigger')).name;
 				for (const item of runData[triggerName]?.[0]?.data?.main?.[0] ?? []) seen.push(item.json);
 			}
 			const covered = [...expected].every((id) => seen.some((e) => e.installationId === id));
