@@ -15,7 +15,8 @@ export function toId(ctx: IExecuteFunctions, raw: unknown, label: string, itemIn
 	if (text === undefined || !/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`${label} must be a positive whole number, got ${describe(value)}`,
+			// The ending is for AI agents too: a model that passed a name gets told what to send.
+			`${label} must be a positive whole number, got ${describe(value)}: give its ID (e.g. 5001), not its name`,
 			{ itemIndex, description: `Set "${label}" to an ID from the service, e.g. 5001` },
 		);
 	}

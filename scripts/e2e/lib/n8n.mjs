@@ -66,15 +66,17 @@ export class N8nInstance {
 	 * @param install  the result of ensureN8n()
 	 * @param packageRoot  our repository (package.json + dist/)
 	 */
-	static async create(install, packageRoot, { userFolder } = {}) {
+	static async create(install, packageRoot, { userFolder, env } = {}) {
 		const folder = userFolder ?? (await mkdtemp(path.join(os.tmpdir(), 'n8n-e2e-')));
 		const pkg = await installPackage(folder, packageRoot);
 		const port = Number(process.env.N8N_E2E_PORT) || (await freePort());
-		return new N8nInstance(install, folder, port, pkg);
+		return new N8nInstance(install, folder, port, pkg, env);
 	}
 
-	constructor(install, userFolder, port, pkg) {
+	/** `extraEnv`: settings every process and CLI call of this instance gets (e.g. queue mode). */
+	constructor(install, userFolder, port, pkg, extraEnv = {}) {
 		this.install = install;
+		this.extraEnv = extraEnv;
 		this.userFolder = userFolder;
 		this.port = port;
 		this.pkg = pkg;
@@ -86,7 +88,7 @@ export class N8nInstance {
 
 	/** Each n8n process gets its own task-broker port, so a CLI run can overlap the server. */
 	async env(extra = {}) {
-		return { ...baseEnv(this.userFolder, this.port), N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...extra };
+		return { ...baseEnv(this.userFolder, this.port), N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...this.extraEnv, ...extra };
 	}
 
 	/** `n8n <args…>` to completion. Throws on a non-zero exit unless `allowFailure`. */
