@@ -7,6 +7,7 @@ export const DEFAULT_VARIANTS: Variants = {
 	plainValues: false,
 	listWithoutStatus: false,
 	wrapLists: false,
+	partnerTokens: 'both',
 };
 
 const isIdKey = (key: string) => key === 'id' || key.endsWith('Id');

@@ -13,6 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { redact, tokenExpiry } from '../helpers/token';
 import { isObject } from '../helpers/values';
+import { authenticationOf, PARTNER_API, PARTNER_CREDENTIAL_TYPE, PartnerSession } from './endUserTokens';
 
 export const CREDENTIAL_TYPE = 'albatoSolutionsApi';
 
@@ -43,6 +44,8 @@ export interface RequestOptions {
 	rawQuery?: string;
 	body?: IDataObject;
 	itemIndex?: number;
+	/** Partner mode: sent with the master token (the /wl endpoints) instead of as the item's end user. */
+	asPartner?: boolean;
 }
 
 /** Failure of a request before the service answered: reset connection, timeout, refused. */
@@ -74,6 +77,9 @@ export class AlbatoClient {
 	/** Passed to every httpRequestWithAuthentication call (built once: the hot path allocates nothing for it). */
 	private readonly credentialOptions: IAdditionalCredentialOptions;
 
+	/** Set with the Albato Partner API credential: every call acts as the item's End User ID. */
+	partner?: PartnerSession;
+
 	private constructor(
 		private readonly ctx: ApiContext,
 		private readonly baseUrl: string,
@@ -91,6 +97,13 @@ export class AlbatoClient {
 		ctx: ApiContext,
 		options: Partial<TransportOptions> = {},
 	): Promise<AlbatoClient> {
+		if (authenticationOf(ctx) === PARTNER_API) {
+			const client: AlbatoClient = new AlbatoClient(ctx, '', '', { ...DEFAULT_TRANSPORT_OPTIONS, ...options }, {});
+			client.partner = await PartnerSession.create(ctx, async (id, itemIndex) =>
+				await client.request('POST', client.partner!.path('get-user-session-token'), { body: { id }, itemIndex, asPartner: true }),
+			);
+			return client;
+		}
 		const credentials = await ctx.getCredentials<{ baseUrl?: string; accessToken?: string }>(
 			CREDENTIAL_TYPE,
 		);
@@ -123,9 +136,14 @@ export class AlbatoClient {
 	}
 
 	async request<T = unknown>(method: ApiMethod, path: string, options: RequestOptions = {}): Promise<T> {
-		const url = this.baseUrl + path + queryString(options);
+		const url = (this.partner?.baseUrl ?? this.baseUrl) + path + queryString(options);
 		const retryable = IDEMPOTENT.has(method);
 		const started = Date.now();
+		// Partner mode: the item's end user and their token (checked and minted before the call).
+		const session = options.asPartner ? undefined : this.partner;
+		const userId = session?.endUserId(options.itemIndex);
+		let token = session && userId !== undefined ? await session.token(userId, options.itemIndex) : undefined;
+		let refreshed = false;
 		for (let attempt = 0; ; attempt++) {
 			const delay = (wanted: number | undefined) => {
 				if (!retryable || attempt >= this.options.maxRetries) return undefined;
@@ -135,7 +153,7 @@ export class AlbatoClient {
 			let response: { statusCode: number; headers: IDataObject; body: unknown };
 			const sentAt = Date.now();
 			try {
-				response = await this.send(method, url, options.body);
+				response = await this.send(method, url, options.body, token, options.asPartner);
 			} catch (error) {
 				// n8n-core rewrites the error's message; the time spent tells a timeout apart reliably.
 				const failure = networkFailure(error, Date.now() - sentAt >= this.options.timeout);
@@ -157,6 +175,12 @@ export class AlbatoClient {
 				}
 				return unwrap(body) as T;
 			}
+			// A minted token refused: nothing was applied, so one fresh token and one more try is safe.
+			if (statusCode === 401 && session && userId !== undefined && token !== undefined && !refreshed) {
+				refreshed = true;
+				token = await session.token(userId, options.itemIndex, token);
+				continue;
+			}
 			if (RETRYABLE_STATUS.has(statusCode)) {
 				const wait = delay(retryAfter(headers['retry-after']));
 				if (wait !== undefined) {
@@ -168,7 +192,7 @@ export class AlbatoClient {
 		}
 	}
 
-	private async send(method: ApiMethod, url: string, body: IDataObject | undefined) {
+	private async send(method: ApiMethod, url: string, body: IDataObject | undefined, token?: string, asPartner?: boolean) {
 		const request: IHttpRequestOptions = {
 			method: method as IHttpRequestMethods,
 			url,
@@ -183,11 +207,17 @@ export class AlbatoClient {
 			request.body = body;
 			request.headers = { ...request.headers, 'Content-Type': 'application/json' };
 		}
+		const partner = this.partner;
+		const [type, credentialOptions] = !partner
+			? [CREDENTIAL_TYPE, this.credentialOptions]
+			: asPartner
+				? [PARTNER_CREDENTIAL_TYPE, partner.credentialOptions]
+				: [CREDENTIAL_TYPE, partner.bearer(token ?? '', CREDENTIAL_TYPE)];
 		return (await this.ctx.helpers.httpRequestWithAuthentication.call(
 			this.ctx,
-			CREDENTIAL_TYPE,
+			type,
 			request,
-			this.credentialOptions,
+			credentialOptions,
 		)) as { statusCode: number; headers: IDataObject; body: unknown };
 	}
 
@@ -199,14 +229,14 @@ export class AlbatoClient {
 		itemIndex: number | undefined,
 		retries = 0,
 	): NodeApiError {
-		const message = redact(serviceMessage(body) ?? `The service answered ${status}`, this.token);
+		const message = this.redact(serviceMessage(body) ?? `The service answered ${status}`);
 		const retried = retries > 0 ? ` (after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
 		return new NodeApiError(
 			this.ctx.getNode(),
 			{ message, httpCode: String(status) } as JsonObject,
 			{
 				message,
-				description: `${method} ${path} → ${status}${retried}. ${hint(status, message)}`,
+				description: `${method} ${path} → ${status}${retried}. ${this.partner && status === 401 ? PARTNER_401 : hint(status, message)}`,
 				httpCode: String(status),
 				itemIndex,
 			},
@@ -222,7 +252,7 @@ export class AlbatoClient {
 	): NodeApiError {
 		const message = failure.timedOut
 			? `The service did not answer within ${this.options.timeout} ms`
-			: `The request failed before the service answered: ${redact(failure.message, this.token)}`;
+			: `The request failed before the service answered: ${this.redact(failure.message)}`;
 		const retried = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
 		const error = new NodeApiError(this.ctx.getNode(), { message, code: failure.code ?? null } as JsonObject, {
 			message,
@@ -236,6 +266,11 @@ export class AlbatoClient {
 		// Lets Installation → Create tell "no answer" apart from "refused" and look for what it created.
 		(error as NodeApiError & { networkFailure?: NetworkFailure }).networkFailure = failure;
 		return error;
+	}
+
+	/** Removes the access token, and in partner mode the master token and every minted token. */
+	private redact(text: string): string {
+		return [this.token, ...(this.partner?.secrets() ?? [])].reduce((out, secret) => redact(out, secret), text);
 	}
 }
 
@@ -306,6 +341,9 @@ export function serviceMessage(body: unknown): string | undefined {
 	if (body.success === false) return 'The service reported a failure without a message';
 	return undefined;
 }
+
+const PARTNER_401 =
+	"The service refused the master token or the end user's token even after one fresh token. Check Master Token, Partner Name and Send Master Token As in the Albato Partner API credential, and that the end user exists.";
 
 function hint(status: number, message: string): string {
 	if (status === 401) return 'Check the Access Token of the Albato Solutions API credential: it may be expired or invalid.';
