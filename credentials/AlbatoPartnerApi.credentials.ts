@@ -56,7 +56,7 @@ export class AlbatoPartnerApi implements ICredentialType {
 		},
 		{
 			displayName: 'Send Master Token As',
-			name: 'masterTokenStyle',
+			name: 'basicAuthStyle',
 			type: 'options',
 			default: 'raw',
 			options: [
@@ -112,7 +112,7 @@ export class AlbatoPartnerApi implements ICredentialType {
 /** `Basic <token>` (Albato's curl examples) or `Basic base64(token:)` (HTTP Basic, token as username). */
 export function masterAuthorization(credentials: ICredentialDataDecryptedObject): string {
 	const token = String(credentials.masterToken ?? '').trim();
-	if (credentials.masterTokenStyle === 'usernamePassword') {
+	if (credentials.basicAuthStyle === 'usernamePassword') {
 		return `Basic ${Buffer.from(`${token}:`, 'utf8').toString('base64')}`;
 	}
 	return `Basic ${token}`;

@@ -187,7 +187,7 @@ describe('tokens: minted once, reused while valid', () => {
 		expect(tokenCalls(await runPartner(ctx.emu, getMany, { credentialId: 'A', inputItems: items('c-1') }))).toBe(1);
 		expect(tokenCalls(await runPartner(ctx.emu, getMany, { credentialId: 'B', inputItems: items('c-1') }))).toBe(1);
 		expect(tokenCalls(await runPartner(ctx.emu, getMany, { credentialId: 'A', inputItems: items('c-1') }))).toBe(0);
-		const edited = partnerCredential(ctx.emu, { masterTokenStyle: 'usernamePassword' });
+		const edited = partnerCredential(ctx.emu, { basicAuthStyle: 'usernamePassword' });
 		expect(tokenCalls(await runPartner(ctx.emu, getMany, { credentialId: 'A', credential: edited, inputItems: items('c-1') }))).toBe(1);
 	});
 });
@@ -243,7 +243,7 @@ describe('the master token styles', () => {
 		['usernamePassword', 'any', undefined],
 	] as const)('sent as %s, the service accepting %s', async (style, accepts, status) => {
 		ctx.emu.partner.set({ acceptStyles: accepts });
-		const run = await runPartner(ctx.emu, getMany, { credential: partnerCredential(ctx.emu, { masterTokenStyle: style }), inputItems: items('c-1') });
+		const run = await runPartner(ctx.emu, getMany, { credential: partnerCredential(ctx.emu, { basicAuthStyle: style }), inputItems: items('c-1') });
 		expect(run.error?.httpCode).toBe(status === undefined ? undefined : String(status));
 	});
 });

@@ -79,7 +79,6 @@ export function checkEndUserId(value: unknown): { id: string } | { problem: stri
 	const id = value.trim();
 	if (id === '') return { problem: 'is empty' };
 	if (id.length > 255) return { problem: `is ${id.length} characters long; at most 255 are allowed` };
-	// eslint-disable-next-line no-control-regex
 	if (/[\u0000-\u001f\u007f]/.test(id)) return { problem: 'contains control characters (e.g. a line break)' };
 	return { id };
 }

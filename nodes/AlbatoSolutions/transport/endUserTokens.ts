@@ -92,7 +92,7 @@ export class PartnerSession {
 		this.credentialOptions = {
 			credentialsDecrypted: { id: id ?? '', name: name ?? '', type: PARTNER_CREDENTIAL_TYPE, data: credentials },
 		};
-		const data = JSON.stringify([this.baseUrl, this.partnerName, this.masterToken, credentials.masterTokenStyle ?? '']);
+		const data = JSON.stringify([this.baseUrl, this.partnerName, this.masterToken, credentials.basicAuthStyle ?? '']);
 		this.key = `${id ?? ''}\n${fingerprint(data)}`;
 	}
 
