@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { runBrowserTest } from './browser.mjs';
+import { checkPartnerMode } from './partner.mjs';
 import { Checks } from './lib/checks.mjs';
 import { Emulator } from './lib/emulator.mjs';
 import { ensureN8n } from './lib/install.mjs';
@@ -178,6 +179,7 @@ async function main() {
 		await checks.group('Polling trigger (active workflow in a running n8n)', () =>
 			timed('trigger test (s)', () => checkTrigger(checks, n8n, emulator, workflows.trigger)),
 		);
+		if (n8n.server) await checks.group('Partner mode (webhook onboarding, nightly run)', () => timed('partner test (s)', () => checkPartnerMode(checks, n8n, emulator, repoRoot)));
 
 		if (process.env.N8N_E2E_SKIP_BROWSER === '1') {
 			console.log('\nEditor (Chromium): skipped (N8N_E2E_SKIP_BROWSER=1)');
