@@ -12,6 +12,8 @@ import path from 'node:path';
 
 import { readFile } from 'node:fs/promises';
 
+import { waitFor } from './lib/proc.mjs';
+
 const CREDENTIAL = { id: '2', name: 'Albato Partner (emulator)', type: 'albatoPartnerApi' };
 const ONBOARDING = { id: 'AlbatoPartnerOnb', file: 'examples/new-customer-onboarding.workflow.json' };
 const NIGHTLY = { id: 'AlbatoNightlyRun', file: 'examples/nightly-pause-resume.workflow.json' };
@@ -74,7 +76,8 @@ export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
 	// ---- onboarding: an active webhook workflow, 3 customers at once
 	await checks.step('activate the onboarding workflow (REST)', async () => {
 		const { versionId } = await n8n.rest('GET', `/workflows/${ONBOARDING.id}`);
-		await n8n.rest('POST', `/workflows/${ONBOARDING.id}/activate`, { versionId });
+		const activated = await n8n.rest('POST', `/workflows/${ONBOARDING.id}/activate`, { versionId });
+		if (!activated.active) throw new Error(`not active after activation: ${JSON.stringify(activated).slice(0, 500)}`);
 	});
 	const webhookPath = onboarding.nodes.find((node) => node.type === 'n8n-nodes-base.webhook').parameters.path;
 	const customers = [
@@ -85,12 +88,17 @@ export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
 	const answers = await checks.step('3 webhook calls, at the same time', () =>
 		Promise.all(
 			customers.map(async (customer) => {
-				const response = await fetch(`${n8n.baseUrl}/webhook/${webhookPath}`, {
-					method: 'POST',
-					headers: { 'content-type': 'application/json' },
-					body: JSON.stringify(customer),
-				});
-				const text = await response.text();
+				// n8n 2.x may publish through an outbox: the webhook can appear a moment after activation.
+				// A 404 "not registered" ran nothing, so asking again is safe.
+				const { response, text } = await waitFor(`the webhook for ${customer.customerId}`, async () => {
+					const answer = await fetch(`${n8n.baseUrl}/webhook/${webhookPath}`, {
+						method: 'POST',
+						headers: { 'content-type': 'application/json' },
+						body: JSON.stringify(customer),
+					});
+					const body = await answer.text();
+					return answer.status === 404 && /not registered/.test(body) ? undefined : { response: answer, text: body };
+				}, { timeoutMs: 90_000, intervalMs: 1000 });
 				if (response.status !== 200) throw new Error(`${customer.customerId}: ${response.status} ${text.slice(0, 500)}`);
 				return JSON.parse(text);
 			}),

@@ -119,8 +119,8 @@ describe('variants and settings', () => {
 	});
 
 	it('the control surface reads and changes the partner settings', async () => {
-		const control = async (method: string, body?: unknown) =>
-			(await fetch(`${emu.baseUrl}/__emulator/partner`, { method, body: body ? JSON.stringify(body) : undefined })).json();
+		const control = async (method: string, body?: unknown): Promise<Record<string, unknown>> =>
+			(await (await fetch(`${emu.baseUrl}/__emulator/partner`, { method, body: body ? JSON.stringify(body) : undefined })).json()) as Record<string, unknown>;
 		expect(await control('GET')).toEqual({ name: 'acme-saas', masterToken: emu.partner.masterToken, acceptStyles: 'any', sessionTokenSeconds: 120 });
 		expect((await control('POST', { acceptStyles: 'raw' })).acceptStyles).toBe('raw');
 		expect((await control('POST', { nope: 1 })).error).toMatch(/unknown partner setting/);

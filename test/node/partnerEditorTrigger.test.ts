@@ -48,6 +48,7 @@ describe('the trigger with the Partner API credential', () => {
 					parameters: { authentication: 'partnerApi', endUserId: 'c-1', events: ['installationCreated'], solutionId: { __rl: true, mode: 'id', value: '' } },
 					credentials: { albatoPartnerApi: partnerCredential(ctx.emu) },
 					staticData,
+					mode: 'trigger',
 				}),
 			);
 		expect(await poll()).toBeNull(); // the baseline
