@@ -90,6 +90,7 @@ describe('End User → Get Token', () => {
 		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'getToken' }, { inputItems: items('nobody') });
 		expect(run.error?.message).toMatch(/End user with id "nobody" not found/);
 		expect(run.error?.httpCode).toBe('404');
+		expect(run.error?.description).toMatch(/create it first \(End User → Create\)/);
 	});
 });
 
@@ -226,7 +227,7 @@ describe('validation before any request', () => {
 		const run = await runPartner(ctx.emu, getMany, { credential: partnerCredential(ctx.emu, { masterToken: 'wrong-master-token' }) });
 		expect(run.error?.httpCode).toBe('401');
 		expect(run.error?.message).toBe('Invalid master token');
-		expect(run.error?.description).toMatch(/Master Token, Partner Name and Send Master Token As/);
+		expect(run.error?.description).toMatch(/refused the master token. Check Master Token, Partner Name and Send Master Token As/);
 		expect(run.calls).toEqual(['POST /wl/acme-saas/get-user-session-token']);
 	});
 });

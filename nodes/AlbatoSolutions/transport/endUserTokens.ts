@@ -145,6 +145,19 @@ export class PartnerSession {
 		};
 	}
 
+	/** What to do about a failed call in partner mode, where it differs from the usual hint. */
+	hint(status: number, path: string): string | undefined {
+		const partnerCall = path.startsWith('/wl/');
+		if (status === 401) {
+			return partnerCall
+				? 'The service refused the master token. Check Master Token, Partner Name and Send Master Token As in the Albato Partner API credential.'
+				: "The service refused the end user's token even after one fresh token. Check the Albato Partner API credential and that the end user exists.";
+		}
+		if (status === 403 && partnerCall) return 'The master token is not valid for this Partner Name: check both in the Albato Partner API credential.';
+		if (status === 404 && path.endsWith('/get-user-session-token')) return 'No end user with this End User ID: create it first (End User → Create).';
+		return undefined;
+	}
+
 	/** Everything that must never appear in a message: the master token and every token handed out. */
 	secrets(): string[] {
 		return [this.masterToken, ...this.used];

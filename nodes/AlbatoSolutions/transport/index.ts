@@ -236,7 +236,7 @@ export class AlbatoClient {
 			{ message, httpCode: String(status) } as JsonObject,
 			{
 				message,
-				description: `${method} ${path} → ${status}${retried}. ${this.partner && status === 401 ? PARTNER_401 : hint(status, message)}`,
+				description: `${method} ${path} → ${status}${retried}. ${this.partner?.hint(status, path) ?? hint(status, message)}`,
 				httpCode: String(status),
 				itemIndex,
 			},
@@ -341,9 +341,6 @@ export function serviceMessage(body: unknown): string | undefined {
 	if (body.success === false) return 'The service reported a failure without a message';
 	return undefined;
 }
-
-const PARTNER_401 =
-	"The service refused the master token or the end user's token even after one fresh token. Check Master Token, Partner Name and Send Master Token As in the Albato Partner API credential, and that the end user exists.";
 
 function hint(status: number, message: string): string {
 	if (status === 401) return 'Check the Access Token of the Albato Solutions API credential: it may be expired or invalid.';
