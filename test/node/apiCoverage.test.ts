@@ -7,6 +7,8 @@ import { join } from 'path';
 
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { resources } from '../../nodes/AlbatoSolutions/actions';
+import { clearEndUserTokenCache } from '../../nodes/AlbatoSolutions/transport/endUserTokens';
+import { runPartner } from './partnerSetup';
 import { byId, runNode, useEmulator } from './setup';
 
 const ctx = useEmulator();
@@ -50,10 +52,17 @@ const operations: Record<string, Record<string, unknown>> = {
 	'credential.create': { partnerId: 202, title: 'Chat', fieldsMode: 'json', fields: '{"token": "t0k3n-value"}' },
 };
 
+/** Outside the spec: the partner endpoints (Albato's public docs), reached with the Albato Partner API credential. */
+const PARTNER_ENDPOINTS = ['POST /wl/{partner}/add-user', 'POST /wl/{partner}/get-user-session-token'];
+const partnerOperations: Record<string, Record<string, unknown>> = {
+	'endUser.create': {},
+	'endUser.getToken': {},
+};
+
 describe('API coverage', () => {
 	it('lists every operation of the node', () => {
 		const all = Object.entries(resources).flatMap(([resource, ops]) => Object.keys(ops).map((op) => `${resource}.${op}`));
-		expect(Object.keys(operations).sort()).toEqual(all.sort());
+		expect([...Object.keys(operations), ...Object.keys(partnerOperations)].sort()).toEqual(all.sort());
 	});
 
 	it('names the spec’s endpoints (when the spec is beside the repository)', () => {
@@ -73,5 +82,22 @@ describe('API coverage', () => {
 			for (const endpoint of new Set(run.calls.map(endpointOf))) reached.set(endpoint, [...(reached.get(endpoint) ?? []), name]);
 		}
 		expect([...reached.keys()].sort()).toEqual([...ENDPOINTS].sort());
+	});
+
+	it('reaches both partner endpoints', async () => {
+		ctx.emu.reset();
+		clearEndUserTokenCache();
+		const reached = new Set<string>();
+		for (const [name, parameters] of Object.entries(partnerOperations)) {
+			const [resource, operation] = name.split('.');
+			const run = await runPartner(ctx.emu, { resource, operation, ...parameters }, { inputItems: [{ customer: 'coverage' }] });
+			expect(run.error).toBeUndefined();
+			for (const call of run.calls) reached.add(call.replace(`/wl/${ctx.emu.partner.name}/`, '/wl/{partner}/'));
+		}
+		// Get Token after Create uses the token add-user answered: ask once more with an empty cache.
+		clearEndUserTokenCache();
+		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'getToken' }, { inputItems: [{ customer: 'coverage' }] });
+		for (const call of run.calls) reached.add(call.replace(`/wl/${ctx.emu.partner.name}/`, '/wl/{partner}/'));
+		expect([...reached].sort()).toEqual(PARTNER_ENDPOINTS);
 	});
 });
