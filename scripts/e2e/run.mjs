@@ -179,7 +179,6 @@ async function main() {
 		await checks.group('Polling trigger (active workflow in a running n8n)', () =>
 			timed('trigger test (s)', () => checkTrigger(checks, n8n, emulator, workflows.trigger)),
 		);
-		if (n8n.server) await checks.group('Partner mode (webhook onboarding, nightly run)', () => timed('partner test (s)', () => checkPartnerMode(checks, n8n, emulator, repoRoot)));
 
 		if (process.env.N8N_E2E_SKIP_BROWSER === '1') {
 			console.log('\nEditor (Chromium): skipped (N8N_E2E_SKIP_BROWSER=1)');
@@ -194,6 +193,8 @@ async function main() {
 				}),
 			);
 		}
+		// After the editor: its new nodes would otherwise pick the partner credential, the newest one.
+		if (n8n.server) await checks.group('Partner mode (webhook onboarding, nightly run)', () => timed('partner test (s)', () => checkPartnerMode(checks, n8n, emulator, repoRoot)));
 	} catch (error) {
 		checks.ok('end-to-end run', false, error instanceof Error ? error.stack : String(error));
 	} finally {
