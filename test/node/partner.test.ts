@@ -59,6 +59,25 @@ describe('End User → Create', () => {
 		expect(ctx.emu.state.installations.get(Number(installed.json[0].id))?.userId).toBe('acme-saas:new-1');
 	});
 
+	it('an existing user: the service\'s error by default, or the existing user with "Continue With the Existing User"', async () => {
+		await addUsers(ctx.emu, ['c-1']);
+		const failed = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create' }, { inputItems: items('c-1') });
+		expect(failed.error?.message).toBe('id: A user with id "c-1" already exists');
+		expect(failed.calls).toEqual(['POST /wl/acme-saas/add-user']);
+		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create', options: { ifExists: 'useExisting' } }, { inputItems: items('c-1', 'c-2') });
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((json) => [json.endUserId, json.created])).toEqual([['c-1', false], ['c-2', true]]);
+		expect(run.calls).toEqual(['POST /wl/acme-saas/add-user', 'POST /wl/acme-saas/get-user-session-token', 'POST /wl/acme-saas/add-user']);
+		expect(run.serialized).not.toMatch(/eyJhbGci|perm_/);
+	});
+
+	it('"Continue With the Existing User" still fails when the user cannot be found either', async () => {
+		ctx.emu.faults.add({ path: '/wl/acme-saas/add-user', status: 422 });
+		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create', options: { ifExists: 'useExisting' } }, { inputItems: items('ghost') });
+		expect(run.error?.httpCode).toBe('422');
+		expect(run.calls).toEqual(['POST /wl/acme-saas/add-user', 'POST /wl/acme-saas/get-user-session-token']);
+	});
+
 	it('needs the Partner API credential', async () => {
 		const { runNode } = await import('./setup');
 		const run = await runNode(ctx.emu, { resource: 'endUser', operation: 'create' });

@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { tokenFromResponse, withoutTokens } from '../../helpers/endUserToken';
 import type { AlbatoClient } from '../../transport';
@@ -13,6 +13,20 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		options: [
+			{
+				displayName: 'If the User Exists',
+				name: 'ifExists',
+				type: 'options',
+				default: 'fail',
+				options: [
+					{
+						name: 'Continue With the Existing User',
+						value: 'useExisting',
+						description: 'When add-user is refused (4xx) but the user has a token, output it with created: false. Safe for webhooks that are delivered twice.',
+					},
+					{ name: 'Fail', value: 'fail', description: "Report the service's error" },
+				],
+			},
 			includeTokenOption,
 			{
 				displayName: 'Language',
@@ -34,6 +48,7 @@ export const description: INodeProperties[] = [
 ];
 
 interface Options {
+	ifExists?: 'fail' | 'useExisting';
 	includeToken?: boolean;
 	language?: string;
 	timezoneOffset?: number;
@@ -62,12 +77,35 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		}
 		body.language = language;
 	}
-	const data = await addUser(client, partner, body, itemIndex);
+	let data: unknown;
+	try {
+		data = await addUser(client, partner, body, itemIndex);
+	} catch (error) {
+		if (options.ifExists !== 'useExisting' || !refusedAsExisting(error)) throw error;
+		// Refused: if the service has a token for this id, the user exists (e.g. a webhook delivered twice).
+		try {
+			const token = await partner.token(endUserId, itemIndex);
+			return {
+				endUserId,
+				created: false,
+				...(options.includeToken ? { token, tokenValidUntil: isoOrNull(partner.expiresAt(endUserId)) } : {}),
+			};
+		} catch {
+			throw error;
+		}
+	}
 	partner.remember(endUserId, data);
 	const minted = tokenFromResponse(data);
 	return {
 		endUserId,
+		created: true,
 		...withoutTokens(data),
 		...(options.includeToken ? { token: minted?.token ?? null, tokenValidUntil: isoOrNull(minted?.expiresAt) } : {}),
 	};
+}
+
+/** A 4xx other than 401/403/429: what a duplicate id plausibly gets (the docs do not say which). */
+function refusedAsExisting(error: unknown): boolean {
+	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
+	return status >= 400 && status < 500 && ![401, 403, 429].includes(status);
 }
