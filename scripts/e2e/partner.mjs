@@ -62,16 +62,22 @@ async function prepareCustomer(emulator, partner, customerId, started) {
 	return installation.id;
 }
 
-export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
+/** The partner credential (the emulator's partner) and both partner examples, through n8n's CLI (also used by `npm run dev`). */
+export async function importPartnerFixtures(n8n, emulator, repoRoot) {
 	const partner = await emulator.control('GET', '/partner');
-	await emulator.reset();
 	const onboarding = await readWorkflow(repoRoot, ONBOARDING);
 	const nightly = await readWorkflow(repoRoot, NIGHTLY);
-	await checks.step('import the Albato Partner API credential and both partner examples (CLI)', async () => {
-		await n8n.importCredentials([{ ...CREDENTIAL, data: { baseUrl: emulator.baseUrl, partnerName: partner.name, masterToken: partner.masterToken } }]);
-		await n8n.importWorkflow(onboarding);
-		await n8n.importWorkflow(nightly);
-	});
+	await n8n.importCredentials([{ ...CREDENTIAL, data: { baseUrl: emulator.baseUrl, partnerName: partner.name, masterToken: partner.masterToken } }]);
+	await n8n.importWorkflow(onboarding);
+	await n8n.importWorkflow(nightly);
+	return { partner, onboarding, nightly, ids: [ONBOARDING.id, NIGHTLY.id], credential: CREDENTIAL.name };
+}
+
+export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
+	await emulator.reset();
+	const { partner, onboarding, nightly } = await checks.step('import the Albato Partner API credential and both partner examples (CLI)', () =>
+		importPartnerFixtures(n8n, emulator, repoRoot),
+	);
 
 	// ---- onboarding: an active webhook workflow, 3 customers at once
 	await checks.step('activate the onboarding workflow (REST)', async () => {
