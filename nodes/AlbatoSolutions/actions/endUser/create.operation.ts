@@ -77,23 +77,25 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		}
 		body.language = language;
 	}
-	let data: unknown;
-	try {
-		data = await addUser(client, partner, body, itemIndex);
-	} catch (error) {
-		if (options.ifExists !== 'useExisting' || !refusedAsExisting(error)) throw error;
+	const added = await addUser(client, partner, body, itemIndex).then(
+		(data) => ({ data }),
+		(error: unknown) => ({ error }),
+	);
+	if ('error' in added) {
+		if (options.ifExists !== 'useExisting' || !refusedAsExisting(added.error)) throw added.error;
 		// Refused: if the service has a token for this id, the user exists (e.g. a webhook delivered twice).
-		try {
-			const token = await partner.token(endUserId, itemIndex);
-			return {
-				endUserId,
-				created: false,
-				...(options.includeToken ? { token, tokenValidUntil: isoOrNull(partner.expiresAt(endUserId)) } : {}),
-			};
-		} catch {
-			throw error;
-		}
+		const token = await partner.token(endUserId, itemIndex).then(
+			(value) => value,
+			() => undefined,
+		);
+		if (token === undefined) throw added.error;
+		return {
+			endUserId,
+			created: false,
+			...(options.includeToken ? { token, tokenValidUntil: isoOrNull(partner.expiresAt(endUserId)) } : {}),
+		};
 	}
+	const data = added.data;
 	partner.remember(endUserId, data);
 	const minted = tokenFromResponse(data);
 	return {
