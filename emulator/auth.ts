@@ -22,10 +22,13 @@ const verified = new Map<string, { sub: string; exp?: number }>();
 const CACHE_SIZE = 1000;
 
 /** Returns the end user of a request, or throws a 401 with a message saying what is wrong. */
-export function authenticate(header: string | undefined, secret: string): string {
+export function authenticate(header: string | undefined, secret: string, permanentTokens?: Map<string, string>): string {
 	if (!header) throw unauthorized('Missing Authorization header: send "Authorization: Bearer <token>"');
 	const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
 	if (!match) throw unauthorized('Authorization header must be "Bearer <token>"');
+	// Permanent tokens of end users created through /wl are opaque, not JWTs.
+	const permanent = permanentTokens?.get(match[1]);
+	if (permanent) return permanent;
 	const key = `${secret}\n${match[1]}`;
 	const known = verified.get(key);
 	if (known && (known.exp === undefined || known.exp * 1000 > Date.now())) return known.sub;

@@ -22,6 +22,9 @@ async function main(): Promise<void> {
 	console.log(`Token (user-1, valid 24 h): ${token}`);
 	console.log(`Try: curl -s -H "Authorization: Bearer ${token}" ${emu.baseUrl}/solution/apps`);
 	console.log(`     curl -s -X PLAY -H "Authorization: Bearer ${token}" ${emu.baseUrl}/solution/installation/5002`);
+	console.log(`Partner name: ${emu.partner.name}`);
+	console.log(`Master token: ${emu.partner.masterToken}   (Authorization: Basic <token>, or Basic base64("<token>:"))`);
+	console.log(`Try: curl -s -X POST -H "Authorization: Basic ${emu.partner.masterToken}" -H "Content-Type: application/json" -d '{"id":"customer-1"}' ${emu.baseUrl}/wl/${emu.partner.name}/add-user`);
 	console.log(`Control surface: ${emu.baseUrl}/__emulator   (Ctrl-C to stop)`);
 
 	let closing = false;

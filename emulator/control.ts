@@ -2,7 +2,7 @@
 import type { EmulatorCore } from './core';
 import { faultFromJson, faultToJson } from './faults';
 import { listLagOf, type ListLag } from './listLag';
-import type { ErrorStyle, TokenClaims, Variants } from './types';
+import type { ErrorStyle, PartnerSettings, TokenClaims, Variants } from './types';
 
 export const CONTROL_ROUTES = [
 	'GET    /__emulator/requests            the request log',
@@ -15,6 +15,8 @@ export const CONTROL_ROUTES = [
 	'POST   /__emulator/variants            partial Variants, e.g. {"bare": true}',
 	'POST   /__emulator/list-lag          {"reads"?, "ms"?}: new installations are missing from the list for N reads / T ms',
 	'POST   /__emulator/token               {"sub"?, "expiresInSeconds"?, "exp"?} → {"token"}',
+	'GET    /__emulator/partner             partner name, master token, accepted Basic styles, session lifetime',
+	'POST   /__emulator/partner             partial settings, e.g. {"acceptStyles": "raw", "sessionTokenSeconds": 5}',
 	'GET    /__emulator/state               installations, bundles, bundle data, credentials',
 	'DELETE /__emulator/installations/{id}  remove an installation (as if removed elsewhere)',
 ];
@@ -73,6 +75,11 @@ export function handleControl(core: EmulatorCore, method: string, path: string, 
 				return ok({ listLag: listLagOf(core.state).lag });
 			case 'POST /__emulator/token':
 				return ok({ token: core.token(body as TokenClaims) });
+			case 'GET /__emulator/partner':
+				return ok(core.partner);
+			case 'POST /__emulator/partner':
+				core.setPartner(body as Partial<PartnerSettings>);
+				return ok(core.partner);
 			case 'GET /__emulator/state':
 				return ok(stateAsJson(core));
 			default:
@@ -90,6 +97,8 @@ function stateAsJson(core: EmulatorCore) {
 		bundles: [...state.bundles.values()],
 		bundleData: [...state.bundleData.values()],
 		credentials: [...state.credentials.values()],
+		// Without their tokens: the log and the state stay safe to print.
+		endUsers: [...state.endUsers.values()].map(({ permanentToken: _secret, ...user }) => user),
 		nextIds: state.nextIds,
 	};
 }

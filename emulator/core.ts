@@ -3,15 +3,16 @@ import type http from 'http';
 import qs from 'qs';
 
 import { authenticate, signToken } from './auth';
+import { authenticatePartner } from './handlers/partner';
 import { handleControl } from './control';
 import { ApiError, renderError, type FieldError, type RenderedBody } from './errors';
 import { describeFault, FaultStore } from './faults';
 import { listLagOf } from './listLag';
-import { createState, loadFixtures } from './fixtures';
+import { createState, DEFAULT_MASTER_TOKEN, DEFAULT_PARTNER, loadFixtures } from './fixtures';
 import { customMethodOf, trackRequestEnd } from './front';
 import { match } from './routes';
 import { DEFAULT_VARIANTS, successBody } from './render';
-import type { EmulatorState, ErrorStyle, FaultRule, RequestLogEntry, TokenClaims, Variants } from './types';
+import type { EmulatorState, ErrorStyle, FaultRule, PartnerSettings, RequestLogEntry, TokenClaims, Variants } from './types';
 
 const BODY_LIMIT = 1024 * 1024;
 const ERROR_STYLES: ErrorStyle[] = ['errors', 'yii', 'message', 'text'];
@@ -33,12 +34,26 @@ export class EmulatorCore {
 	readonly requests: RequestLogEntry[] = [];
 	errorStyle: ErrorStyle = 'errors';
 	variants: Variants = { ...DEFAULT_VARIANTS };
+	partner: PartnerSettings;
 
 	constructor(
 		readonly secret: string,
 		readonly initialStatus: 0 | 1,
 		private readonly log?: (line: string) => void,
-	) {}
+		private readonly partnerDefaults: PartnerSettings = { name: DEFAULT_PARTNER, masterToken: DEFAULT_MASTER_TOKEN, acceptStyles: 'any', sessionTokenSeconds: 3600 },
+	) {
+		this.partner = { ...partnerDefaults };
+	}
+
+	setPartner(settings: Partial<PartnerSettings>): void {
+		for (const key of Object.keys(settings)) {
+			if (!(key in this.partnerDefaults)) throw new Error(`unknown partner setting "${key}"; use ${Object.keys(this.partnerDefaults).join(', ')}`);
+		}
+		if (settings.acceptStyles && !['any', 'raw', 'usernamePassword'].includes(settings.acceptStyles)) {
+			throw new Error('acceptStyles must be "any", "raw" or "usernamePassword"');
+		}
+		this.partner = { ...this.partner, ...settings };
+	}
 
 	token(claims?: TokenClaims): string {
 		return signToken(this.secret, claims);
@@ -73,6 +88,7 @@ export class EmulatorCore {
 		this.errorStyle = 'errors';
 		this.variants = { ...DEFAULT_VARIANTS };
 		listLagOf(this.state).clear();
+		this.partner = { ...this.partnerDefaults };
 	}
 
 	async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -152,10 +168,22 @@ export class EmulatorCore {
 	private serve(method: string, path: string, query: Record<string, unknown>, rawBody: Buffer, headers: http.IncomingHttpHeaders, entry: RequestLogEntry): Outcome {
 		try {
 			const route = match(method, path);
-			const user = authenticate(headers.authorization, this.secret);
+			// The /wl endpoints take the partner's master token; the log names the partner as the user.
+			const user = route.partner
+				? authenticatePartner(headers.authorization, this.partner, route.segment)
+				: authenticate(headers.authorization, this.secret, this.state.permanentTokens);
 			entry.user = user;
 			const body = route.readsBody ? parseJsonObject(rawBody, headers['content-type']) : undefined;
-			const result = route.handler({ user, state: this.state, id: route.id, query, body, variants: this.variants, initialStatus: this.initialStatus });
+			const result = route.handler({
+				user,
+				state: this.state,
+				id: route.id,
+				query,
+				body,
+				variants: this.variants,
+				initialStatus: this.initialStatus,
+				partner: { settings: this.partner, secret: this.secret },
+			});
 			return { status: result.status ?? 200, body: jsonBody(successBody(result.data, this.variants)) };
 		} catch (err) {
 			const error = err instanceof ApiError ? err : new ApiError(500, `Internal emulator error: ${(err as Error).message}`);

@@ -7,6 +7,9 @@ import type { BundleStepRecord, EmulatorState, FieldRecord, InstallationRecord }
 export const USER_1 = 'user-1';
 export const USER_2 = 'user-2';
 export const DEFAULT_SECRET = 'albato-emulator-secret';
+export const DEFAULT_PARTNER = 'acme-saas';
+export const DEFAULT_MASTER_TOKEN = 'emu-master-7f3a9c2e41d84b6f';
+const FIRST_END_USER = 70001;
 
 // ---------------------------------------------------------------- solutions
 
@@ -288,7 +291,9 @@ export function createState(): EmulatorState {
 		bundles: new Map(),
 		bundleData: new Map(),
 		credentials: new Map(),
-		nextIds: { installation: 0, bundle: 0, step: 0, credential: 0 },
+		endUsers: new Map(),
+		permanentTokens: new Map(),
+		nextIds: { installation: 0, bundle: 0, step: 0, credential: 0, endUser: 0 },
 	};
 	loadFixtures(state);
 	return state;
@@ -300,7 +305,10 @@ export function loadFixtures(state: EmulatorState): void {
 	state.bundles.clear();
 	state.bundleData.clear();
 	state.credentials.clear();
+	state.endUsers.clear();
+	state.permanentTokens.clear();
 	state.nextIds = {
+		endUser: FIRST_END_USER,
 		installation: FIXTURE_IDS.nextInstallation,
 		bundle: FIXTURE_IDS.nextBundle,
 		step: FIXTURE_IDS.nextStep,

@@ -9,7 +9,7 @@ import http from 'http';
 import type net from 'net';
 
 import { EmulatorCore } from './core';
-import { DEFAULT_SECRET } from './fixtures';
+import { DEFAULT_MASTER_TOKEN, DEFAULT_PARTNER, DEFAULT_SECRET } from './fixtures';
 import { createFront } from './front';
 import { listLagOf } from './listLag';
 import type { Emulator, EmulatorOptions } from './types';
@@ -20,7 +20,13 @@ export * as fixtures from './fixtures';
 export { METHOD_HEADER } from './front';
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-	const core = new EmulatorCore(options.secret ?? DEFAULT_SECRET, options.initialStatus ?? 0, options.log);
+	const core = new EmulatorCore(options.secret ?? DEFAULT_SECRET, options.initialStatus ?? 0, options.log, {
+		name: DEFAULT_PARTNER,
+		masterToken: DEFAULT_MASTER_TOKEN,
+		acceptStyles: 'any',
+		sessionTokenSeconds: 3600,
+		...options.partner,
+	});
 	const httpServer = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
 		core.handle(req, res).catch(() => res.destroy());
 	});
@@ -55,6 +61,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		setErrorStyle: (style) => core.setErrorStyle(style),
 		setVariants: (v) => core.setVariants(v),
 		setListLag: (lag) => listLagOf(core.state).set(lag),
+		partner: {
+			get name() {
+				return core.partner.name;
+			},
+			get masterToken() {
+				return core.partner.masterToken;
+			},
+			settings: () => ({ ...core.partner }),
+			set: (settings) => core.setPartner(settings),
+		},
 		state: core.state,
 		removeInstallation: (id) => core.removeInstallation(id),
 		reset: () => core.reset(),

@@ -9,6 +9,7 @@ export const DEFAULT_VARIANTS: Variants = {
 	wrapLists: false,
 	stringStatus: false,
 	detailWithoutStatus: false,
+	partnerTokens: 'both',
 };
 
 const isIdKey = (key: string) => key === 'id' || key.endsWith('Id');

@@ -4,6 +4,7 @@ import { bundleData, updateBundleData } from './handlers/bundles';
 import type { Handler } from './handlers/context';
 import { createCredential, credentialMeta } from './handlers/credentials';
 import { getInstallation, listInstallations, pause, play } from './handlers/installations';
+import { addUser, getUserSessionToken } from './handlers/partner';
 import { credentialists, install, listApps, listTemplates } from './handlers/solutions';
 
 interface Route {
@@ -12,6 +13,8 @@ interface Route {
 	methods: Record<string, Handler>;
 	/** Methods whose JSON body the handler reads. */
 	withBody?: string[];
+	/** Authorised by the partner's master token; group 1 is the {partner-name}. */
+	partner?: boolean;
 }
 
 const ID = '(\\d{1,15})';
@@ -27,13 +30,26 @@ export const ROUTES: Route[] = [
 	{ pattern: new RegExp(`^/bundle/data/${ID}$`), methods: { PUT: updateBundleData }, withBody: ['PUT'] },
 	{ pattern: new RegExp(`^/credentials/${ID}/meta$`), methods: { GET: credentialMeta } },
 	{ pattern: new RegExp(`^/credentials/${ID}$`), methods: { POST: createCredential }, withBody: ['POST'] },
+	{ pattern: /^\/wl\/([^/]+)\/add-user$/, methods: { POST: addUser }, withBody: ['POST'], partner: true },
+	{ pattern: /^\/wl\/([^/]+)\/get-user-session-token$/, methods: { POST: getUserSessionToken }, withBody: ['POST'], partner: true },
 ];
 
 export interface Match {
 	handler: Handler;
 	id: number;
 	readsBody: boolean;
+	partner: boolean;
+	/** Group 1 as text (the {partner-name} of /wl routes). */
+	segment: string;
 }
+
+const safeDecode = (text: string) => {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		return text;
+	}
+};
 
 /** Finds the handler, or throws 404 (unknown path) / 405 (known path, other method, with Allow). */
 export function match(method: string, path: string): Match {
@@ -45,7 +61,13 @@ export function match(method: string, path: string): Match {
 			const allow = Object.keys(route.methods).join(', ');
 			throw new ApiError(405, `Method ${method} is not allowed on ${path}; allowed: ${allow}`, { Allow: allow });
 		}
-		return { handler, id: m[1] ? Number(m[1]) : NaN, readsBody: route.withBody?.includes(method) ?? false };
+		return {
+			handler,
+			id: m[1] && !route.partner ? Number(m[1]) : NaN,
+			readsBody: route.withBody?.includes(method) ?? false,
+			partner: route.partner ?? false,
+			segment: m[1] ? safeDecode(m[1]) : '',
+		};
 	}
 	throw new ApiError(404, `No endpoint at ${path}`);
 }

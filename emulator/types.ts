@@ -11,7 +11,30 @@ export interface EmulatorOptions {
 	initialStatus?: 0 | 1;
 	/** Called with one line per request (control calls excluded). Default: silent. */
 	log?: (line: string) => void;
+	/** The partner behind the /wl endpoints (name, master token, accepted Basic styles, session lifetime). */
+	partner?: Partial<PartnerSettings>;
 }
+
+/** How a master token may be sent: `Basic <token>`, `Basic base64(token:)`, or either. */
+export type MasterTokenStyle = 'any' | 'raw' | 'usernamePassword';
+
+export interface PartnerSettings {
+	/** The {partner-name} path segment. Default 'acme-saas'. */
+	name: string;
+	/** Default DEFAULT_MASTER_TOKEN. */
+	masterToken: string;
+	/** Default 'any'. */
+	acceptStyles: MasterTokenStyle;
+	/** Lifetime of minted session tokens; 0 or less gives tokens that are already expired. Default 3600. */
+	sessionTokenSeconds: number;
+}
+
+/**
+ * What add-user and get-user-session-token answer (Albato's pages disagree):
+ * 'session' sessionToken + sessionTokenValidUntil; 'permanent' permanentToken; 'both' all three;
+ * 'token' a single `token` (a session JWT, no validUntil).
+ */
+export type PartnerTokenVariant = 'session' | 'permanent' | 'both' | 'token';
 
 export interface TokenClaims {
 	/** End user. Default 'user-1'. */
@@ -78,6 +101,8 @@ export interface Variants {
 	stringStatus: boolean;
 	/** GET /solution/installation/{id} without `status` (the list and PLAY/PAUSE still carry it). */
 	detailWithoutStatus: boolean;
+	/** The token fields of the /wl responses. Default 'both'. */
+	partnerTokens: PartnerTokenVariant;
 }
 
 /** A field of a bundle step; `type` is internal (used to validate updates), never rendered. */
@@ -128,13 +153,34 @@ export interface CredentialRecord {
 	dateCreated: string;
 }
 
+/** An end user created at run time through /wl/{partner}/add-user. */
+export interface EndUserRecord {
+	/** Albato's numeric id. */
+	albatoId: number;
+	/** The partner's own id of the user (the add-user body's `id`). */
+	id: string;
+	partner: string;
+	email: string;
+	/** The token subject, i.e. the installations' `userId`: `<partner>:<id>`. */
+	sub: string;
+	/** Opaque (not a JWT), stable per user. */
+	permanentToken: string;
+	timezoneOffset?: number;
+	language?: string;
+	dateCreated: string;
+}
+
 export interface EmulatorState {
 	installations: Map<number, InstallationRecord>;
 	bundles: Map<number, BundleRecord>;
 	/** Bundle step data records, by bundle step id. */
 	bundleData: Map<number, BundleStepRecord>;
 	credentials: Map<number, CredentialRecord>;
-	nextIds: { installation: number; bundle: number; step: number; credential: number };
+	/** End users created at run time, by `<partner>\n<id>`. */
+	endUsers: Map<string, EndUserRecord>;
+	/** Permanent token → token subject. */
+	permanentTokens: Map<string, string>;
+	nextIds: { installation: number; bundle: number; step: number; credential: number; endUser: number };
 }
 
 export interface Emulator {
@@ -149,6 +195,8 @@ export interface Emulator {
 	setVariants(v: Partial<Variants>): void;
 	/** The list leaves out new installations for N list calls and/or T ms (see listLag.ts); reset clears it. */
 	setListLag(lag: { reads?: number; ms?: number }): void;
+	/** The partner of the /wl endpoints; `set` changes accepted styles or session lifetime (until reset). */
+	partner: { readonly name: string; readonly masterToken: string; settings(): PartnerSettings; set(s: Partial<PartnerSettings>): void };
 	state: EmulatorState;
 	/** Simulates an installation removed by the user elsewhere (the spec has no delete endpoint). */
 	removeInstallation(id: number): void;

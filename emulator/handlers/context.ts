@@ -1,6 +1,6 @@
 /** What a service handler gets and returns. */
 import { notFound } from '../errors';
-import type { BundleRecord, BundleStepRecord, EmulatorState, InstallationRecord, Variants } from '../types';
+import type { BundleRecord, BundleStepRecord, EmulatorState, InstallationRecord, PartnerSettings, Variants } from '../types';
 
 export interface HandlerContext {
 	/** End user (token sub). */
@@ -12,6 +12,8 @@ export interface HandlerContext {
 	body: unknown;
 	variants: Variants;
 	initialStatus: 0 | 1;
+	/** For the /wl endpoints: the partner's settings and the secret that signs session tokens. */
+	partner: { settings: PartnerSettings; secret: string };
 }
 
 export interface HandlerResult {

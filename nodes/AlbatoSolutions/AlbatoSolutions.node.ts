@@ -8,6 +8,7 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { findOperation, resourceDescriptions } from './actions';
+import { authenticationProperty, credentials, endUserIdProperty } from './actions/authentication.descriptions';
 import type { ItemOperation, Operation, OperationResult } from './actions/types';
 import { errorItem, mapLimited, readRunOptions, runOptionsProperty } from './helpers/run';
 import { listSearch } from './methods/listSearch';
@@ -34,8 +35,9 @@ export class AlbatoSolutions implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'albatoSolutionsApi', required: true }],
+		credentials,
 		properties: [
+			authenticationProperty,
 			{
 				displayName: 'Resource',
 				name: 'resource',
@@ -44,11 +46,13 @@ export class AlbatoSolutions implements INodeType {
 				options: [
 					{ name: 'Bundle Data', value: 'bundleData', description: 'Field values of the automations (bundles) of an installation' },
 					{ name: 'Credential', value: 'credential', description: 'Connections to partner apps' },
+					{ name: 'End User', value: 'endUser', description: 'Your customers as Albato end users (Partner API credential)' },
 					{ name: 'Installation', value: 'installation', description: 'A solution installed for the end user' },
 					{ name: 'Solution', value: 'solution', description: 'A packaged set of automations to install' },
 				],
 				default: 'installation',
 			},
+			endUserIdProperty,
 			...resourceDescriptions,
 			runOptionsProperty,
 		],

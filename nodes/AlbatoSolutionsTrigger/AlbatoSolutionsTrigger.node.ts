@@ -1,6 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { authenticationProperty, credentials, endUserIdProperty } from '../AlbatoSolutions/actions/authentication.descriptions';
 import { solutionLocator } from '../AlbatoSolutions/actions/common.descriptions';
 import { listSearch } from '../AlbatoSolutions/methods/listSearch';
 import { pollEvents } from './poll';
@@ -18,8 +19,10 @@ export class AlbatoSolutionsTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'albatoSolutionsApi', required: true }],
+		credentials,
 		properties: [
+			authenticationProperty,
+			{ ...endUserIdProperty, description: "Your own ID of the customer whose installations are watched. The trigger gets that end user's token." },
 			{
 				displayName: 'Events',
 				name: 'events',

@@ -15,6 +15,7 @@ import { ensureN8n } from './lib/install.mjs';
 import { N8nInstance, OWNER } from './lib/n8n.mjs';
 import { isShuttingDown, killAll } from './lib/proc.mjs';
 import { importFixtures, WORKFLOWS } from './lib/setup.mjs';
+import { importPartnerFixtures } from './partner.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -30,6 +31,7 @@ async function main() {
 	if (!userFolder) process.on('exit', () => rmSync(n8n.userFolder, { recursive: true, force: true }));
 	// Importing twice is harmless: same ids, so the credential's URL and token are refreshed.
 	await importFixtures(n8n, repoRoot, emulator);
+	const partnerFixtures = await importPartnerFixtures(n8n, emulator, repoRoot);
 
 	console.log('starting n8n…');
 	await n8n.start();
@@ -40,6 +42,7 @@ n8n editor      ${n8n.baseUrl}
 login           ${OWNER.email} / ${OWNER.password}
 workflows       ${n8n.baseUrl}/workflow/${WORKFLOWS.onboarding.id}   ${n8n.baseUrl}/workflow/${WORKFLOWS.trigger.id}
 credential      "Albato Solutions (emulator)" → ${emulator.baseUrl}
+partner mode    "${partnerFixtures.credential}" (partner ${partnerFixtures.partner.name}); ${partnerFixtures.ids.map((id) => `${n8n.baseUrl}/workflow/${id}`).join('   ')}
 emulator token  ${emulator.token}
 emulator state  ${emulator.baseUrl}/__emulator/state
 n8n data        ${n8n.userFolder} (server log: ${n8n.logFile})

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 import { runBrowserTest } from './browser.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
+import { checkPartnerMode } from './partner.mjs';
 import { Checks } from './lib/checks.mjs';
 import { Emulator } from './lib/emulator.mjs';
 import { ensureN8n } from './lib/install.mjs';
@@ -194,6 +195,8 @@ async function main() {
 				}),
 			);
 		}
+		// After the editor: its new nodes would otherwise pick the partner credential, the newest one.
+		if (n8n.server) await checks.group('Partner mode (webhook onboarding, nightly run)', () => timed('partner test (s)', () => checkPartnerMode(checks, n8n, emulator, repoRoot)));
 	} catch (error) {
 		checks.ok('end-to-end run', false, error instanceof Error ? error.stack : String(error));
 	} finally {

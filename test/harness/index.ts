@@ -33,6 +33,7 @@ import { ApplicationError, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8
 // Not re-exported by n8n-core's index; the package has no "exports" map, so the deep path is stable enough.
 import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 
+import { AlbatoPartnerApi } from '../../credentials/AlbatoPartnerApi.credentials';
 import { AlbatoSolutionsApi } from '../../credentials/AlbatoSolutionsApi.credentials';
 import { TestCredentialsHelper, type TestCredentials } from './credentials';
 
@@ -222,7 +223,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
 	const startNode = options.inputItems ? nodes[0] : roots[0];
 
 	const workflow = workflowOf(nodeTypes, nodes, connections);
-	const helper = new TestCredentialsHelper(options.credentialTypes ?? [new AlbatoSolutionsApi()], credentials);
+	const helper = new TestCredentialsHelper(options.credentialTypes ?? [new AlbatoSolutionsApi(), new AlbatoPartnerApi()], credentials);
 	const data = additionalData(helper);
 	// WorkflowExecute insists on hooks; it resolves with the IRun anyway, so none are registered.
 	data.hooks = new ExecutionLifecycleHooks('manual', data.executionId!, {
@@ -269,7 +270,7 @@ function singleNodeWorkflow(options: SingleNodeOptions, staticData?: IDataObject
 		credentials,
 	);
 	const workflow = workflowOf(nodeTypes, [node], {}, staticData);
-	const helper = new TestCredentialsHelper(options.credentialTypes ?? [new AlbatoSolutionsApi()], credentials);
+	const helper = new TestCredentialsHelper(options.credentialTypes ?? [new AlbatoSolutionsApi(), new AlbatoPartnerApi()], credentials);
 	// Look the node up again: the Workflow constructor replaced its parameters with defaults filled in.
 	return { workflow, node: workflow.nodes[node.name], helper };
 }

@@ -10,6 +10,8 @@ import { join } from 'path';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { resources } from '../../nodes/AlbatoSolutions/actions';
 import manifest from '../apiCoverage.manifest.json';
+import { clearEndUserTokenCache } from '../../nodes/AlbatoSolutions/transport/endUserTokens';
+import { runPartner } from './partnerSetup';
 import { byId, runNode, useEmulator } from './setup';
 
 const ctx = useEmulator();
@@ -50,10 +52,17 @@ const operations: Record<string, Record<string, unknown>> = {
 	'credential.create': { partnerId: 202, title: 'Chat', fieldsMode: 'json', fields: '{"token": "t0k3n-value"}' },
 };
 
+/** Outside the spec: the partner endpoints (Albato's public docs), reached with the Albato Partner API credential. */
+const PARTNER_ENDPOINTS = ['POST /wl/{partner}/add-user', 'POST /wl/{partner}/get-user-session-token'];
+const partnerOperations: Record<string, Record<string, unknown>> = {
+	'endUser.create': {},
+	'endUser.getToken': {},
+};
+
 describe('API coverage', () => {
 	it('lists every operation of the node', () => {
 		const all = Object.entries(resources).flatMap(([resource, ops]) => Object.keys(ops).map((op) => `${resource}.${op}`));
-		expect(Object.keys(operations).sort()).toEqual(all.sort());
+		expect([...Object.keys(operations), ...Object.keys(partnerOperations)].sort()).toEqual(all.sort());
 	});
 
 	it('has a manifest of the 12 endpoints, each covered or excluded with a reason', () => {
@@ -89,5 +98,22 @@ describe('API coverage', () => {
 		const actual = Object.fromEntries([...reached].map(([call, names]) => [call, [...names].sort()]));
 		const expected = Object.fromEntries(ENDPOINTS.filter((entry) => !entry.excluded).map((entry) => [entry.call, [...entry.operations].sort()]));
 		expect(actual).toEqual(expected);
+	});
+
+	it('reaches both partner endpoints', async () => {
+		ctx.emu.reset();
+		clearEndUserTokenCache();
+		const reached = new Set<string>();
+		for (const [name, parameters] of Object.entries(partnerOperations)) {
+			const [resource, operation] = name.split('.');
+			const run = await runPartner(ctx.emu, { resource, operation, ...parameters }, { inputItems: [{ customer: 'coverage' }] });
+			expect(run.error).toBeUndefined();
+			for (const call of run.calls) reached.add(call.replace(`/wl/${ctx.emu.partner.name}/`, '/wl/{partner}/'));
+		}
+		// Get Token after Create uses the token add-user answered: ask once more with an empty cache.
+		clearEndUserTokenCache();
+		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'getToken' }, { inputItems: [{ customer: 'coverage' }] });
+		for (const call of run.calls) reached.add(call.replace(`/wl/${ctx.emu.partner.name}/`, '/wl/{partner}/'));
+		expect([...reached].sort()).toEqual(PARTNER_ENDPOINTS);
 	});
 });

@@ -4,6 +4,7 @@
  */
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
 
+import { AlbatoPartnerApi } from '../../credentials/AlbatoPartnerApi.credentials';
 import { AlbatoSolutionsApi } from '../../credentials/AlbatoSolutionsApi.credentials';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { resources } from '../../nodes/AlbatoSolutions/actions';
@@ -25,9 +26,13 @@ const all: INodeProperties[] = [];
 walk(properties, (property) => all.push(property));
 
 describe('node description', () => {
-	it('is usable as an AI tool and names its credential', () => {
+	it('is usable as an AI tool and takes either credential, Access Token by default', () => {
 		expect(node.description.usableAsTool).toBe(true);
-		expect(node.description.credentials).toEqual([{ name: new AlbatoSolutionsApi().name, required: true }]);
+		expect(node.description.credentials).toEqual([
+			{ name: new AlbatoSolutionsApi().name, required: true, displayOptions: { show: { authentication: ['accessToken'] } } },
+			{ name: new AlbatoPartnerApi().name, required: true, displayOptions: { show: { authentication: ['partnerApi'] } } },
+		]);
+		expect(properties.find((property) => property.name === 'authentication')?.default).toBe('accessToken');
 	});
 
 	it('has an operation selector per resource whose options all have an action, sorted by name', () => {

@@ -20,7 +20,7 @@ describe('the built package, as n8n loads it', () => {
 	it('finds the node, the trigger and the credential under the package name', () => {
 		expect(loader.packageName).toBe('n8n-nodes-albato-solutions');
 		expect(Object.keys(loader.nodeTypes).sort()).toEqual(['albatoSolutions', 'albatoSolutionsTrigger']);
-		expect(Object.keys(loader.credentialTypes)).toEqual(['albatoSolutionsApi']);
+		expect(Object.keys(loader.credentialTypes)).toEqual(['albatoSolutionsApi', 'albatoPartnerApi']);
 		// n8n prefixes the names with the package name when it registers them.
 		expect(loader.types.nodes.map((node) => `${loader.packageName}.${node.name}`).sort()).toEqual([
 			'n8n-nodes-albato-solutions.albatoSolutions',

@@ -1,5 +1,6 @@
 import * as bundleData from './bundleData/BundleData.resource';
 import * as credential from './credential/Credential.resource';
+import * as endUser from './endUser/EndUser.resource';
 import * as installation from './installation/Installation.resource';
 import * as solution from './solution/Solution.resource';
 import type { Operation } from './types';
@@ -8,6 +9,7 @@ import type { Operation } from './types';
 export const resources = {
 	bundleData: bundleData.operations,
 	credential: credential.operations,
+	endUser: endUser.operations,
 	installation: installation.operations,
 	solution: solution.operations,
 } satisfies Record<string, Record<string, Operation>>;
@@ -17,6 +19,7 @@ export const resourceDescriptions = [
 	...installation.description,
 	...bundleData.description,
 	...credential.description,
+	...endUser.description,
 ];
 
 export function findOperation(resource: string, operation: string): Operation | undefined {

@@ -2,6 +2,7 @@ import type { ILoadOptionsFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { AlbatoClient } from '../transport';
+import { authenticationOf, PARTNER_API } from '../transport/endUserTokens';
 
 // n8n-core's words when the node has no credential selected (LoadOptionsContext.getCredentials).
 const NO_CREDENTIAL = /does not have any credentials set|Credentials not found/i;
@@ -20,8 +21,10 @@ export async function load<T>(ctx: ILoadOptionsFunctions, what: string, run: (cl
 		client = await AlbatoClient.create(ctx);
 	} catch (error) {
 		if (NO_CREDENTIAL.test(String((error as Error).message))) {
-			throw new NodeOperationError(ctx.getNode(), `Select an Albato Solutions API credential to load ${what}`, {
-				description: 'This node has no credential yet: choose or create an Albato Solutions API credential, then open the list again',
+			const partner = authenticationOf(ctx) === PARTNER_API;
+			const name = partner ? 'Albato Partner API' : 'Albato Solutions API';
+			throw new NodeOperationError(ctx.getNode(), `Select an ${name} credential to load ${what}`, {
+				description: `This node has no credential yet: choose or create an ${name} credential, then open the list again`,
 			});
 		}
 		// Already a NodeOperationError (returned as is) unless something unexpected failed.

@@ -14,6 +14,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { baseUrlProblem } from '../helpers/baseUrl';
 import { principalOf, redact, tokenExpiry } from '../helpers/token';
 import { isObject } from '../helpers/values';
+import { authenticationOf, PARTNER_API, PARTNER_CREDENTIAL_TYPE, PartnerSession } from './endUserTokens';
 
 export const CREDENTIAL_TYPE = 'albatoSolutionsApi';
 
@@ -44,6 +45,8 @@ export interface RequestOptions {
 	rawQuery?: string;
 	body?: IDataObject;
 	itemIndex?: number;
+	/** Partner mode: sent with the master token (the /wl endpoints) instead of as the item's end user. */
+	asPartner?: boolean;
 }
 
 /** Failure of a request before the service answered: reset connection, timeout, refused. */
@@ -75,6 +78,9 @@ export class AlbatoClient {
 	/** Passed to every httpRequestWithAuthentication call (built once: the hot path allocates nothing for it). */
 	private readonly credentialOptions: IAdditionalCredentialOptions;
 
+	/** Set with the Albato Partner API credential: every call acts as the item's End User ID. */
+	partner?: PartnerSession;
+
 	private constructor(
 		private readonly ctx: ApiContext,
 		private readonly baseUrl: string,
@@ -92,6 +98,13 @@ export class AlbatoClient {
 		ctx: ApiContext,
 		options: Partial<TransportOptions> = {},
 	): Promise<AlbatoClient> {
+		if (authenticationOf(ctx) === PARTNER_API) {
+			const client: AlbatoClient = new AlbatoClient(ctx, '', '', { ...DEFAULT_TRANSPORT_OPTIONS, ...options }, {});
+			client.partner = await PartnerSession.create(ctx, async (id, itemIndex) =>
+				await client.request('POST', client.partner!.path('get-user-session-token'), { body: { id }, itemIndex, asPartner: true }),
+			);
+			return client;
+		}
 		const credentials = await ctx.getCredentials<{ baseUrl?: string; accessToken?: string }>(
 			CREDENTIAL_TYPE,
 		);
@@ -119,8 +132,9 @@ export class AlbatoClient {
 		return new AlbatoClient(ctx, baseUrl, token, { ...DEFAULT_TRANSPORT_OPTIONS, ...options }, credentials as ICredentialDataDecryptedObject);
 	}
 
-	/** Whom this client acts for (base URL + end user, never the token): keys in-process bookkeeping. */
-	get principal(): string {
+	/** Whom this client acts for on an item (base URL + end user, never a token): keys in-process bookkeeping. */
+	principal(itemIndex: number | undefined): string {
+		if (this.partner) return this.partner.principal(itemIndex);
 		return principalOf(this.baseUrl, this.token);
 	}
 
@@ -130,9 +144,14 @@ export class AlbatoClient {
 	}
 
 	async request<T = unknown>(method: ApiMethod, path: string, options: RequestOptions = {}): Promise<T> {
-		const url = this.baseUrl + path + queryString(options);
+		const url = (this.partner?.baseUrl ?? this.baseUrl) + path + queryString(options);
 		const retryable = IDEMPOTENT.has(method);
 		const started = Date.now();
+		// Partner mode: the item's end user and their token (checked and minted before the call).
+		const session = options.asPartner ? undefined : this.partner;
+		const userId = session?.endUserId(options.itemIndex);
+		let token = session && userId !== undefined ? await session.token(userId, options.itemIndex) : undefined;
+		let refreshed = false;
 		for (let attempt = 0; ; attempt++) {
 			const delay = (wanted: number | undefined) => {
 				if (!retryable || attempt >= this.options.maxRetries) return undefined;
@@ -142,7 +161,7 @@ export class AlbatoClient {
 			let response: { statusCode: number; headers: IDataObject; body: unknown };
 			const sentAt = Date.now();
 			try {
-				response = await this.send(method, url, options.body);
+				response = await this.send(method, url, options.body, token, options.asPartner);
 			} catch (error) {
 				// n8n-core rewrites the error's message; the time spent tells a timeout apart reliably.
 				const failure = networkFailure(error, Date.now() - sentAt >= this.options.timeout);
@@ -164,6 +183,12 @@ export class AlbatoClient {
 				}
 				return unwrap(body) as T;
 			}
+			// A minted token refused: nothing was applied, so one fresh token and one more try is safe.
+			if (statusCode === 401 && session && userId !== undefined && token !== undefined && !refreshed) {
+				refreshed = true;
+				token = await session.token(userId, options.itemIndex, token);
+				continue;
+			}
 			if (RETRYABLE_STATUS.has(statusCode)) {
 				const wait = delay(retryAfter(headers['retry-after']));
 				if (wait !== undefined) {
@@ -175,7 +200,7 @@ export class AlbatoClient {
 		}
 	}
 
-	private async send(method: ApiMethod, url: string, body: IDataObject | undefined) {
+	private async send(method: ApiMethod, url: string, body: IDataObject | undefined, token?: string, asPartner?: boolean) {
 		const request: IHttpRequestOptions = {
 			method: method as IHttpRequestMethods,
 			url,
@@ -190,11 +215,17 @@ export class AlbatoClient {
 			request.body = body;
 			request.headers = { ...request.headers, 'Content-Type': 'application/json' };
 		}
+		const partner = this.partner;
+		const [type, credentialOptions] = !partner
+			? [CREDENTIAL_TYPE, this.credentialOptions]
+			: asPartner
+				? [PARTNER_CREDENTIAL_TYPE, partner.credentialOptions]
+				: [CREDENTIAL_TYPE, partner.bearer(token ?? '', CREDENTIAL_TYPE)];
 		return (await this.ctx.helpers.httpRequestWithAuthentication.call(
 			this.ctx,
-			CREDENTIAL_TYPE,
+			type,
 			request,
-			this.credentialOptions,
+			credentialOptions,
 		)) as { statusCode: number; headers: IDataObject; body: unknown };
 	}
 
@@ -207,15 +238,15 @@ export class AlbatoClient {
 		retries = 0,
 	): NodeApiError {
 		// Redacted before serviceMessage cuts a text body short: a cut could split the token.
-		const text = typeof body === 'string' ? redact(body, this.token) : body;
-		const message = redact(serviceMessage(text) ?? `The service answered ${status}`, this.token);
+		const text = typeof body === 'string' ? this.redact(body) : body;
+		const message = this.redact(serviceMessage(text) ?? `The service answered ${status}`);
 		const retried = retries > 0 ? ` (after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
 		return new NodeApiError(
 			this.ctx.getNode(),
 			{ message, httpCode: String(status) } as JsonObject,
 			{
 				message,
-				description: `${method} ${path} → ${status}${retried}. ${hint(status, message)}`,
+				description: `${method} ${path} → ${status}${retried}. ${this.partner?.hint(status, path) ?? hint(status, message)}`,
 				httpCode: String(status),
 				itemIndex,
 			},
@@ -231,7 +262,7 @@ export class AlbatoClient {
 	): NodeApiError {
 		const message = failure.timedOut
 			? `The service did not answer within ${this.options.timeout} ms`
-			: `The request failed before the service answered: ${redact(failure.message, this.token)}`;
+			: `The request failed before the service answered: ${this.redact(failure.message)}`;
 		const retried = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
 		const error = new NodeApiError(this.ctx.getNode(), { message, code: failure.code ?? null } as JsonObject, {
 			message,
@@ -245,6 +276,11 @@ export class AlbatoClient {
 		// Lets Installation → Create tell "no answer" apart from "refused" and look for what it created.
 		(error as NodeApiError & { networkFailure?: NetworkFailure }).networkFailure = failure;
 		return error;
+	}
+
+	/** Removes the access token, and in partner mode the master token and every minted token. */
+	private redact(text: string): string {
+		return [this.token, ...(this.partner?.secrets() ?? [])].reduce((out, secret) => redact(out, secret), text);
 	}
 }
 

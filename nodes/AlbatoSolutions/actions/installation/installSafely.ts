@@ -36,7 +36,7 @@ export function recheckWaits(windowMs: number): number[] {
 }
 
 export async function installSafely(ctx: IExecuteFunctions, client: AlbatoClient, request: InstallRequest): Promise<IDataObject> {
-	const principal = client.principal;
+	const principal = client.principal(request.itemIndex);
 	const { title, itemIndex } = request;
 	return await oneInstallAtATime(principal, title, async () => {
 		// What existed before: tells a lost answer's installation apart from older ones, and finds duplicates.
@@ -109,7 +109,7 @@ async function findLostInstallation(
 		}
 		// New since the call and the same title: what `appId` means is not documented, so it is not used.
 		const candidates = listed.filter(
-			(installation) => !known.has(String(installation.id)) && installation.title === title && !isClaimed(client.principal, installation.id),
+			(installation) => !known.has(String(installation.id)) && installation.title === title && !isClaimed(client.principal(request.itemIndex), installation.id),
 		);
 		if (candidates.length === 1) return candidates[0];
 		if (candidates.length > 1) throw outcomeUnknown(ctx, request, lost, candidates.map((candidate) => String(candidate.id)), reads, failedReads, lastReadError);

@@ -1,0 +1,119 @@
+import type {
+	ICredentialDataDecryptedObject,
+	Icon,
+	IHttpRequestOptions,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+
+/** The user id the credential test asks a token for: no partner should have a customer with it. */
+export const CREDENTIAL_TEST_USER_ID = 'n8n-credential-test-no-such-user';
+
+/**
+ * The partner's master token (Albato's Embedded panel). The node never sends end-user calls with it:
+ * it asks `/wl/{partner}/get-user-session-token` for each end user's own token and uses that.
+ */
+export class AlbatoPartnerApi implements ICredentialType {
+	name = 'albatoPartnerApi';
+
+	displayName = 'Albato Partner API';
+
+	icon: Icon = {
+		light: 'file:../nodes/AlbatoSolutions/albatoSolutions.svg',
+		dark: 'file:../nodes/AlbatoSolutions/albatoSolutions.dark.svg',
+	};
+
+	documentationUrl = 'https://github.com/albato-solutions/n8n-nodes-albato-solutions#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: 'https://api.albato.com',
+			placeholder: 'https://api.albato.com',
+			description: 'Address of the service. A trailing slash is ignored.',
+			required: true,
+		},
+		{
+			displayName: 'Partner Name',
+			name: 'partnerName',
+			type: 'string',
+			default: '',
+			placeholder: 'my-saas',
+			description: 'Your partner name as it appears in the partner URLs: {Base URL}/wl/{Partner Name}/add-user',
+			required: true,
+		},
+		{
+			displayName: 'Master Token',
+			name: 'masterToken',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description: 'The master token from the Embedded panel of your Albato partner account',
+			required: true,
+		},
+		{
+			displayName: 'Send Master Token As',
+			name: 'basicAuthStyle',
+			type: 'options',
+			default: 'raw',
+			options: [
+				{
+					name: 'Basic Token (Albato Examples)',
+					value: 'raw',
+					description: 'Authorization: Basic <master token>, as in the curl examples of Albato\'s docs',
+				},
+				{
+					name: 'Basic Username (Token + Empty Password)',
+					value: 'usernamePassword',
+					description: 'Authorization: Basic base64("<master token>:"), standard HTTP Basic with the token as the username',
+				},
+			],
+			description: "How the master token is put in the Authorization header. Keep the default unless the service answers 401 with a valid token.",
+		},
+	];
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: { ...requestOptions.headers, Authorization: masterAuthorization(credentials) },
+		};
+	}
+
+	// Asks a token for a user id that does not exist: nothing is created or changed. A master token the
+	// service rejects answers 401/403 (fails the test); an accepted one answers "no such user" (passes).
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+			url: '=/wl/{{encodeURIComponent($credentials.partnerName.trim())}}/get-user-session-token',
+			method: 'POST',
+			body: { id: CREDENTIAL_TEST_USER_ID },
+			json: true,
+			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, 500, 502, 503, 504] },
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: { value: 401, message: 'The service rejected the master token (401). Check it, or switch "Send Master Token As".' },
+			},
+			{
+				type: 'responseCode',
+				properties: { value: 403, message: 'The master token is not valid for this Partner Name (403). Check both.' },
+			},
+		],
+	};
+}
+
+/** `Basic <token>` (Albato's curl examples) or `Basic base64(token:)` (HTTP Basic, token as username). */
+export function masterAuthorization(credentials: ICredentialDataDecryptedObject): string {
+	const token = String(credentials.masterToken ?? '').trim();
+	if (credentials.basicAuthStyle === 'usernamePassword') {
+		return `Basic ${Buffer.from(`${token}:`, 'utf8').toString('base64')}`;
+	}
+	return `Basic ${token}`;
+}

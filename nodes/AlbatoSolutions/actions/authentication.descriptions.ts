@@ -1,0 +1,33 @@
+import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
+
+import { ACCESS_TOKEN, PARTNER_API } from '../transport/endUserTokens';
+
+/** The node and the trigger accept either credential; Access Token stays the default for existing workflows. */
+export const credentials: INodeCredentialDescription[] = [
+	{ name: 'albatoSolutionsApi', required: true, displayOptions: { show: { authentication: [ACCESS_TOKEN] } } },
+	{ name: 'albatoPartnerApi', required: true, displayOptions: { show: { authentication: [PARTNER_API] } } },
+];
+
+export const authenticationProperty: INodeProperties = {
+	displayName: 'Authentication',
+	name: 'authentication',
+	type: 'options',
+	noDataExpression: true,
+	options: [
+		{ name: 'Access Token', value: ACCESS_TOKEN, description: "One end user's token (JWT), pasted into the credential" },
+		{ name: 'Partner API', value: PARTNER_API, description: "Your partner master token: act as any of your customers by End User ID" },
+	],
+	default: ACCESS_TOKEN,
+};
+
+export const endUserIdProperty: INodeProperties = {
+	displayName: 'End User ID',
+	name: 'endUserId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. {{ $json.customerId }}',
+	description:
+		"Your own ID of the customer (the ID you gave Albato in End User → Create). The node gets that end user's token and acts as them; may differ per item.",
+	displayOptions: { show: { authentication: [PARTNER_API] } },
+};

@@ -1,0 +1,113 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { tokenFromResponse, withoutTokens } from '../../helpers/endUserToken';
+import type { AlbatoClient } from '../../transport';
+import { addUser, includeTokenOption, isoOrNull, partnerOf } from './endUserApi';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'If the User Exists',
+				name: 'ifExists',
+				type: 'options',
+				default: 'fail',
+				options: [
+					{
+						name: 'Continue With the Existing User',
+						value: 'useExisting',
+						description: 'When add-user is refused (4xx) but the user has a token, output it with created: false. Safe for webhooks that are delivered twice.',
+					},
+					{ name: 'Fail', value: 'fail', description: "Report the service's error" },
+				],
+			},
+			includeTokenOption,
+			{
+				displayName: 'Language',
+				name: 'language',
+				type: 'string',
+				default: '',
+				placeholder: 'en',
+				description: "The end user's interface language (a two-letter code)",
+			},
+			{
+				displayName: 'Timezone Offset (Minutes)',
+				name: 'timezoneOffset',
+				type: 'number',
+				default: 0,
+				description: "The end user's offset from UTC in minutes, as Albato's docs send it (e.g. -180)",
+			},
+		],
+	},
+];
+
+interface Options {
+	ifExists?: 'fail' | 'useExisting';
+	includeToken?: boolean;
+	language?: string;
+	timezoneOffset?: number;
+}
+
+/**
+ * POST /wl/{partner}/add-user with End User ID as the partner's own id. The token the service may
+ * return is kept for the next nodes (no token call follows), and left out of the output unless asked.
+ */
+export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const partner = partnerOf(this, client, itemIndex);
+	const endUserId = partner.endUserId(itemIndex);
+	const options = this.getNodeParameter('options', itemIndex, {}) as Options;
+	const body: IDataObject = { id: endUserId };
+	if (options.timezoneOffset !== undefined) {
+		const offset = options.timezoneOffset;
+		if (!Number.isInteger(offset) || offset < -720 || offset > 840) {
+			throw new NodeOperationError(this.getNode(), `Options → Timezone Offset (Minutes) must be a whole number from -720 to 840, got ${String(offset)}`, { itemIndex });
+		}
+		body.timezoneOffset = offset;
+	}
+	if (options.language !== undefined && options.language.trim() !== '') {
+		const language = options.language.trim();
+		if (!/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/.test(language)) {
+			throw new NodeOperationError(this.getNode(), `Options → Language must be a language code such as "en", got "${language}"`, { itemIndex });
+		}
+		body.language = language;
+	}
+	const added = await addUser(client, partner, body, itemIndex).then(
+		(data) => ({ data }),
+		(error: unknown) => ({ error }),
+	);
+	if ('error' in added) {
+		if (options.ifExists !== 'useExisting' || !refusedAsExisting(added.error)) throw added.error;
+		// Refused: if the service has a token for this id, the user exists (e.g. a webhook delivered twice).
+		const token = await partner.token(endUserId, itemIndex).then(
+			(value) => value,
+			() => undefined,
+		);
+		if (token === undefined) throw added.error;
+		return {
+			endUserId,
+			created: false,
+			...(options.includeToken ? { token, tokenValidUntil: isoOrNull(partner.expiresAt(endUserId)) } : {}),
+		};
+	}
+	const data = added.data;
+	partner.remember(endUserId, data);
+	const minted = tokenFromResponse(data);
+	return {
+		endUserId,
+		created: true,
+		...withoutTokens(data),
+		...(options.includeToken ? { token: minted?.token ?? null, tokenValidUntil: isoOrNull(minted?.expiresAt) } : {}),
+	};
+}
+
+/** A 4xx other than 401/403/429: what a duplicate id plausibly gets (the docs do not say which). */
+function refusedAsExisting(error: unknown): boolean {
+	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
+	return status >= 400 && status < 500 && ![401, 403, 429].includes(status);
+}

@@ -1,0 +1,90 @@
+/**
+ * Pure rules for end-user tokens minted with the partner's master token (`/wl/{partner}/…`).
+ * Albato's pages disagree on the response, so every variant is read here, in one place.
+ */
+import { tokenExpiry } from './token';
+import { isObject } from './values';
+
+export interface MintedToken {
+	token: string;
+	/** Epoch ms after which the service no longer accepts it; undefined = not said (keep for one execution). */
+	expiresAt?: number;
+}
+
+/** The fields that carry a token: never copied into an output unless the user asks for it. */
+export const TOKEN_FIELDS = ['token', 'sessionToken', 'permanentToken', 'accessToken'];
+
+/**
+ * The token to act as the end user, from `data` of add-user or get-user-session-token:
+ * `sessionToken` (+ `sessionTokenValidUntil`), else `token`, else `permanentToken`.
+ * The session token is the documented end-user JWT, so it wins when both are sent.
+ */
+export function tokenFromResponse(data: unknown): MintedToken | undefined {
+	if (!isObject(data)) return undefined;
+	const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+	const session = text(data.sessionToken);
+	const token = session ?? text(data.token) ?? text(data.accessToken) ?? text(data.permanentToken);
+	if (!token) return undefined;
+	const said = session ? validUntil(data.sessionTokenValidUntil) : undefined;
+	// Not said: a JWT still tells its own expiry; a permanent token has none.
+	return { token, expiresAt: said ?? tokenExpiry(token)?.getTime() };
+}
+
+/** `sessionTokenValidUntil` as epoch ms: unix seconds (documented), milliseconds, or a date string. */
+export function validUntil(value: unknown): number | undefined {
+	const number = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+	if (typeof number === 'number' && Number.isFinite(number) && number > 0) {
+		return number > 1e12 ? number : number * 1000;
+	}
+	if (typeof value === 'string' && value.trim() !== '') {
+		const parsed = Date.parse(value);
+		return Number.isNaN(parsed) ? undefined : parsed;
+	}
+	return undefined;
+}
+
+/** Refresh this long before expiry: a minute, or half the token's life when that is shorter. */
+export function refreshMargin(mintedAt: number, expiresAt: number): number {
+	return Math.min(60_000, Math.max(0, (expiresAt - mintedAt) / 2));
+}
+
+/** The data of a /wl response with every token field removed (what outputs show by default). */
+export function withoutTokens(data: unknown): Record<string, unknown> {
+	if (!isObject(data)) return {};
+	return Object.fromEntries(Object.entries(data).filter(([key]) => !TOKEN_FIELDS.includes(key)));
+}
+
+/**
+ * A 64-bit FNV-1a fingerprint (two 32-bit lanes), so cached tokens are keyed by a credential's data
+ * without keeping its master token in a key. Not cryptographic: only tells credentials apart.
+ */
+export function fingerprint(text: string): string {
+	let a = 0x811c9dc5;
+	let b = 0x01000193 ^ 0x5bd1e995;
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		a = Math.imul(a ^ code, 0x01000193);
+		b = Math.imul(b ^ code, 0x5bd1e995) ^ (b >>> 15);
+	}
+	return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * The partner's own id of an end user: text or a number, at most 255 characters, no control
+ * characters. Returns the error to show, or the id.
+ */
+export function checkEndUserId(value: unknown): { id: string } | { problem: string } {
+	if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
+	if (typeof value !== 'string') return { problem: `must be text or a number, got ${value === null ? 'null' : typeof value}` };
+	const id = value.trim();
+	if (id === '') return { problem: 'is empty' };
+	if (id.length > 255) return { problem: `is ${id.length} characters long; at most 255 are allowed` };
+	if (/[\u0000-\u001f\u007f]/.test(id)) return { problem: 'contains control characters (e.g. a line break)' };
+	return { id };
+}
+
+/** The {partner-name} path segment: letters, digits and `-_.~` only (as it appears in Albato's URLs). */
+export function checkPartnerName(value: unknown): string | undefined {
+	const name = typeof value === 'string' ? value.trim() : '';
+	return /^[A-Za-z0-9._~-]{1,100}$/.test(name) ? name : undefined;
+}

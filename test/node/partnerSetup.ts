@@ -1,0 +1,78 @@
+/**
+ * Partner mode in tests: the node with the Albato Partner API credential, acting as End User ID per
+ * item, against the emulator's /wl endpoints. The token cache is module-level (as in n8n): each test
+ * starts from an empty one, like a fresh n8n process.
+ */
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+
+import type { Emulator } from '../../emulator';
+import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
+import { clearEndUserTokenCache } from '../../nodes/AlbatoSolutions/transport/endUserTokens';
+import { runWorkflow } from '../harness';
+import { NODE_NAME, type NodeRun, useEmulator } from './setup';
+
+export const TOKEN_PATH = /^\/wl\/[^/]+\/get-user-session-token$/;
+export const ADD_USER_PATH = /^\/wl\/[^/]+\/add-user$/;
+
+export function usePartnerEmulator() {
+	const ctx = useEmulator();
+	beforeEach(() => clearEndUserTokenCache());
+	return ctx;
+}
+
+export const partnerCredential = (emu: Emulator, extra: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject => ({
+	baseUrl: emu.baseUrl,
+	partnerName: emu.partner.name,
+	masterToken: emu.partner.masterToken,
+	...extra,
+});
+
+export interface PartnerRunOptions {
+	inputItems?: IDataObject[];
+	continueOnFail?: boolean;
+	credential?: ICredentialDataDecryptedObject;
+	/** The n8n credential's id (two ids = two credentials, even with the same data). */
+	credentialId?: string;
+}
+
+export async function runPartner(emu: Emulator, parameters: INodeParameters, options: PartnerRunOptions = {}): Promise<NodeRun> {
+	const before = emu.requests.length;
+	const credentialId = options.credentialId ?? 'partner-credential-1';
+	const result = await runWorkflow({
+		nodeTypes: [new AlbatoSolutions()],
+		nodes: [
+			{
+				name: NODE_NAME,
+				type: 'albatoSolutions',
+				parameters: { authentication: 'partnerApi', endUserId: '={{ $json.customer }}', ...parameters },
+				credentials: { albatoPartnerApi: { id: credentialId, name: `Partner ${credentialId}` } },
+				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+			},
+		],
+		inputItems: options.inputItems ?? [{ customer: 'cust-1' }],
+		credentials: { albatoPartnerApi: options.credential ?? partnerCredential(emu) },
+	});
+	const items = result.output(NODE_NAME);
+	return {
+		json: items.map((item) => item.json),
+		pairedItems: items.map((item) => item.pairedItem),
+		error: result.error(NODE_NAME) as NodeRun['error'],
+		calls: emu.requests.slice(before).map((entry) => `${entry.method} ${entry.path}`),
+		serialized: JSON.stringify(result.run, (_key, value: unknown) => (value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value)),
+	};
+}
+
+/** Creates end users straight through the emulator's HTTP interface (as the partner's own backend would). */
+export async function addUsers(emu: Emulator, ids: string[]): Promise<void> {
+	for (const id of ids) {
+		const response = await fetch(`${emu.baseUrl}/wl/${emu.partner.name}/add-user`, {
+			method: 'POST',
+			headers: { Authorization: `Basic ${emu.partner.masterToken}`, 'Content-Type': 'application/json' },
+			body: JSON.stringify({ id }),
+		});
+		if (response.status !== 200) throw new Error(`add-user ${id}: ${response.status} ${await response.text()}`);
+	}
+	emu.requests.length = 0;
+}
+
+export const tokenCalls = (run: NodeRun) => run.calls.filter((call) => TOKEN_PATH.test(call.split(' ')[1])).length;
