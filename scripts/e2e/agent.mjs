@@ -27,7 +27,6 @@ import { CREDENTIAL } from './lib/setup.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const EXAMPLE = 'examples/ai-agent.workflow.json';
-const WORKFLOW_ID = 'AlbatoAgentE2e01';
 const OPENAI_CREDENTIAL = { id: '2', name: 'OpenAI account', type: 'openAiApi' };
 const TASKS = ['pause the installation for Globex', "what is the email subject in ACME's installation?"];
 const CUSTOMERS = { globex: 'Globex Inc. – lead sync', acme: 'ACME Corp – lead sync' };

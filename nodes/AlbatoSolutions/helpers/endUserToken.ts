@@ -79,7 +79,7 @@ export function checkEndUserId(value: unknown): { id: string } | { problem: stri
 	const id = value.trim();
 	if (id === '') return { problem: 'is empty' };
 	if (id.length > 255) return { problem: `is ${id.length} characters long; at most 255 are allowed` };
-	if (/[\u0000-\u001f\u007f]/.test(id)) return { problem: 'contains control characters (e.g. a line break)' };
+	if ([...id].some((char) => char.charCodeAt(0) < 32 || char.charCodeAt(0) === 127)) return { problem: 'contains control characters (e.g. a line break)' };
 	return { id };
 }
 

@@ -20,8 +20,8 @@ export const description: INodeProperties[] = [
 				type: 'options',
 				default: 'id',
 				options: [
-					{ name: 'Email', value: 'email', description: 'Send {"email": End User ID}, as one page\'s example does (always asks the service)' },
-					{ name: 'End User ID', value: 'id', description: 'Send {"id": End User ID}, as most of Albato\'s pages do (uses the token cache)' },
+					{ name: 'Email', value: 'email', description: 'Send End User ID as the user\'s email, as one page\'s example does (always asks the service)' },
+					{ name: 'End User ID', value: 'id', description: 'Send End User ID as the user\'s ID, as most of Albato\'s pages do (uses the token cache)' },
 				],
 			},
 		],
