@@ -1,7 +1,7 @@
 /** The control surface under /__emulator/ (outside the spec; no auth; never logged). */
 import type { EmulatorCore } from './core';
 import { faultFromJson, faultToJson } from './faults';
-import type { ErrorStyle, TokenClaims, Variants } from './types';
+import type { ErrorStyle, RateLimitRule, TokenClaims, Variants } from './types';
 
 export const CONTROL_ROUTES = [
 	'GET    /__emulator/requests            the request log',
@@ -15,6 +15,9 @@ export const CONTROL_ROUTES = [
 	'POST   /__emulator/token               {"sub"?, "expiresInSeconds"?, "exp"?} → {"token"}',
 	'GET    /__emulator/state               installations, bundles, bundle data, credentials',
 	'DELETE /__emulator/installations/{id}  remove an installation (as if removed elsewhere)',
+	'POST   /__emulator/rate-limit          {"maxConcurrent", "retryAfterSeconds"? = 1, "serviceMs"? = 0}: 429 above it',
+	'GET    /__emulator/rate-limit          the rule and its counters (active, peak, admitted, rejected), or null',
+	'DELETE /__emulator/rate-limit          lift it',
 ];
 
 interface ControlResult {
@@ -68,6 +71,14 @@ export function handleControl(core: EmulatorCore, method: string, path: string, 
 				return ok({ variants: core.variants });
 			case 'POST /__emulator/token':
 				return ok({ token: core.token(body as TokenClaims) });
+			case 'POST /__emulator/rate-limit':
+				core.setRateLimit(body as RateLimitRule);
+				return ok(core.rateLimit?.stats);
+			case 'GET /__emulator/rate-limit':
+				return ok(core.rateLimit?.stats ?? null);
+			case 'DELETE /__emulator/rate-limit':
+				core.setRateLimit(null);
+				return ok();
 			case 'GET /__emulator/state':
 				return ok(stateAsJson(core));
 			default:

@@ -13,6 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { redact, tokenExpiry } from '../helpers/token';
 import { isObject } from '../helpers/values';
+import { InFlightLimiter } from './inFlightLimiter';
 
 export const CREDENTIAL_TYPE = 'albatoSolutionsApi';
 
@@ -24,16 +25,20 @@ export type ApiMethod = IHttpRequestMethods | 'PLAY' | 'PAUSE';
 export interface TransportOptions {
 	/** Milliseconds before a request that has not answered is abandoned. */
 	timeout: number;
-	/** Retries of a safe (idempotent) call after 429, 502, 503, 504 or a network error. */
+	/** Retries of a safe (idempotent) call after 502, 503, 504 or a network error (429s: see request()). */
 	maxRetries: number;
 	/** Total milliseconds that one call may spend waiting between its retries. */
 	retryBudget: number;
+	/** Most requests in flight at once (Items in Flight); fewer while the service answers 429. */
+	concurrency: number;
 }
 
 export const DEFAULT_TRANSPORT_OPTIONS: TransportOptions = {
 	timeout: 30_000,
 	maxRetries: 3,
-	retryBudget: 30_000,
+	// Long enough to sit out Retry-After of a per-minute rate window.
+	retryBudget: 60_000,
+	concurrency: 8,
 };
 
 export interface RequestOptions {
@@ -73,6 +78,8 @@ const MAX_DELAY = 8_000;
 export class AlbatoClient {
 	/** Passed to every httpRequestWithAuthentication call (built once: the hot path allocates nothing for it). */
 	private readonly credentialOptions: IAdditionalCredentialOptions;
+	/** Shared by every request of this client (= of the execution): adapts to 429s. */
+	private readonly limiter: InFlightLimiter;
 
 	private constructor(
 		private readonly ctx: ApiContext,
@@ -85,6 +92,7 @@ export class AlbatoClient {
 		this.credentialOptions = {
 			credentialsDecrypted: { id: id ?? '', name: name ?? '', type: CREDENTIAL_TYPE, data: credentials },
 		};
+		this.limiter = new InFlightLimiter(options.concurrency);
 	}
 
 	static async create(
@@ -125,12 +133,17 @@ export class AlbatoClient {
 	async request<T = unknown>(method: ApiMethod, path: string, options: RequestOptions = {}): Promise<T> {
 		const url = this.baseUrl + path + queryString(options);
 		const retryable = IDEMPOTENT.has(method);
-		const started = Date.now();
+		// Time spent waiting between attempts (not in the limiter's queue); 429s do not count as
+		// failures: the limiter lowers the requests in flight, and the budget alone bounds the waiting.
+		let waited = 0;
+		let rateLimited = 0;
 		for (let attempt = 0; ; attempt++) {
-			const delay = (wanted: number | undefined) => {
-				if (!retryable || attempt >= this.options.maxRetries) return undefined;
-				const wait = wanted ?? backoff(attempt);
-				return Date.now() - started + wait <= this.options.retryBudget ? wait : undefined;
+			const delay = (wanted: number | undefined, is429 = false) => {
+				if (!retryable || (!is429 && attempt - rateLimited >= this.options.maxRetries)) return undefined;
+				const wait = wanted ?? backoff(is429 ? rateLimited : attempt - rateLimited);
+				if (waited + wait > this.options.retryBudget) return undefined;
+				waited += wait;
+				return wait;
 			};
 			let response: { statusCode: number; headers: IDataObject; body: unknown };
 			const sentAt = Date.now();
@@ -158,7 +171,8 @@ export class AlbatoClient {
 				return unwrap(body) as T;
 			}
 			if (RETRYABLE_STATUS.has(statusCode)) {
-				const wait = delay(retryAfter(headers['retry-after']));
+				const wait = delay(retryAfter(headers['retry-after']), statusCode === 429);
+				if (statusCode === 429) rateLimited++;
 				if (wait !== undefined) {
 					await sleep(wait);
 					continue;
@@ -183,12 +197,20 @@ export class AlbatoClient {
 			request.body = body;
 			request.headers = { ...request.headers, 'Content-Type': 'application/json' };
 		}
-		return (await this.ctx.helpers.httpRequestWithAuthentication.call(
-			this.ctx,
-			CREDENTIAL_TYPE,
-			request,
-			this.credentialOptions,
-		)) as { statusCode: number; headers: IDataObject; body: unknown };
+		const ticket = await this.limiter.acquire();
+		try {
+			const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(
+				this.ctx,
+				CREDENTIAL_TYPE,
+				request,
+				this.credentialOptions,
+			)) as { statusCode: number; headers: IDataObject; body: unknown };
+			if (response.statusCode === 429) this.limiter.rateLimited(ticket);
+			else this.limiter.answered();
+			return response;
+		} finally {
+			this.limiter.release();
+		}
 	}
 
 	private apiError(
