@@ -70,7 +70,7 @@ describe('Items in Flight', () => {
 	});
 
 	it.each([
-		['unset (default)', undefined, 1],
+		['unset (default)', undefined, 8],
 		['1', 1, 1],
 		['3', 3, 3],
 		['8', 8, 8],
@@ -89,9 +89,9 @@ describe('Items in Flight', () => {
 		}
 	});
 
-	it('one at a time (the default) sends the requests in item order', async () => {
+	it('one at a time sends the requests in item order', async () => {
 		const items = itemsOf(10);
-		const run = await runNode(ctx.emu, get(), { inputItems: items });
+		const run = await runNode(ctx.emu, get({ concurrency: 1 }), { inputItems: items });
 		expect(run.calls).toEqual(items.map((item) => `GET /solution/installation/${item.id}`));
 	});
 
