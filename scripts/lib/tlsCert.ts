@@ -39,3 +39,9 @@ export function makeTestCertificate(): TestCertificate {
 		remove: () => rmSync(dir, { recursive: true, force: true }),
 	};
 }
+
+// `ts-node scripts/lib/tlsCert.ts` prints a new certificate's files as JSON (for the .mjs scripts).
+if (require.main === module) {
+	const { remove: _remove, ...files } = makeTestCertificate();
+	console.log(JSON.stringify(files));
+}
