@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --out bench-results.json] [--repeat 3] [--items 200] [--serial-items 16]
+ * `npm run bench [-- --out bench-results.json] [--repeat 3] [--items 200] [--serial-items 10]
  *                 [--memory-items 10000] [--cpu-calls 300] [--changes 200] [--installations 20] [--dist dist]`
  *
  * What users feel: HTTPS with real round trips. The set-up (this process):
@@ -18,7 +18,8 @@
  *  independent: 200 of them would take 100 s at 150 ms).
  * Also: CPU ms per call (process.cpuUsage, loopback HTTPS, no delay) of the helper and the node;
  * a bulk update (200 changes over 20 active installations, Pause/Update/Start) at 150 ms: calls made,
- * the minimum, seconds; heap retained after GC for 10,000 items (fresh process). JSON to `--out`.
+ * the minimum, seconds; heap retained after GC for 10,000 items (fresh process, plain HTTP to a second
+ * emulator: TLS would only add minutes). JSON to `--out`.
  */
 import { spawn, type ChildProcess } from 'child_process';
 import { writeFileSync } from 'fs';
@@ -85,6 +86,9 @@ async function parent(): Promise<void> {
 		const emulator = await startEmulatorChild(['--tls-cert', cert.certFile, '--tls-key', cert.keyFile]);
 		children.push(emulator.child);
 		const emulatorPort = new URL(emulator.baseUrl).port;
+		// Plain HTTP for the heap measure: 10,000 TLS handshakes would only add minutes, not heap.
+		const plain = await startEmulatorChild();
+		children.push(plain.child);
 		const proxy = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'lib', 'delayProxy.ts'), emulatorPort, RTTS.join(',')], {
 			stdio: ['ignore', 'pipe', 'inherit'],
 		});
@@ -94,6 +98,7 @@ async function parent(): Promise<void> {
 			...process.env,
 			NODE_EXTRA_CA_CERTS: cert.caFile,
 			BENCH_EMULATOR: emulator.baseUrl,
+			BENCH_EMULATOR_PLAIN: plain.baseUrl,
 			BENCH_TOKEN: emulator.token,
 			BENCH_PROXIES: JSON.stringify(Object.fromEntries(proxies.map((m) => [m[1], `https://127.0.0.1:${m[2]}`]))),
 		};
@@ -272,7 +277,13 @@ function defaultItemsInFlight(): number {
 // ---------------------------------------------------------------------------------------------
 // CPU per call (loopback, no delay)
 
+const gc = (() => {
+	v8.setFlagsFromString('--expose-gc');
+	return vm.runInNewContext('gc') as () => void;
+})();
+
 async function cpuPerCall(service: Service, calls: number, kind: 'helper' | 'node'): Promise<number> {
+	gc(); // earlier runs' garbage is not this measure's
 	const before = process.cpuUsage();
 	if (kind === 'helper') await helperGets(service.direct, service.token, calls, 1);
 	else await nodeGets(service.direct, service.token, calls, 1);
@@ -345,12 +356,11 @@ async function bulkUpdate(service: Service, rttMs: number, changes: number, inst
 // Heap retained (in a fresh process, so earlier runs' heap does not hide the growth)
 
 async function memoryChild(service: Service, items: number) {
-	v8.setFlagsFromString('--expose-gc');
-	const gc = vm.runInNewContext('gc') as () => void;
-	await nodeGets(service.direct, service.token, 200); // warm-up: JIT, n8n-core's lazy singletons
+	const baseUrl = process.env.BENCH_EMULATOR_PLAIN!;
+	await nodeGets(baseUrl, service.token, 200); // warm-up: JIT, n8n-core's lazy singletons
 	gc();
 	const baseline = process.memoryUsage().heapUsed;
-	const kept = await runNode(service.direct, service.token, getParameters(), getItems(items));
+	const kept = await runNode(baseUrl, service.token, getParameters(), getItems(items));
 	if (kept.length !== items) throw new Error(`expected ${items} items, got ${kept.length}`);
 	gc();
 	// With the run's output still referenced: what the items cost after the run.
@@ -393,7 +403,7 @@ async function measure(): Promise<void> {
 	}
 	const repeat = Math.max(1, num('--repeat', 3));
 	const items = Math.max(1, num('--items', 200));
-	const serialItems = Math.max(1, num('--serial-items', 16));
+	const serialItems = Math.max(1, num('--serial-items', 10));
 	const memoryItems = num('--memory-items', 10_000);
 	const cpuCalls = Math.max(1, num('--cpu-calls', 300));
 	const out = path.resolve(arg('--out') ?? 'bench-results.json');
@@ -416,6 +426,10 @@ async function measure(): Promise<void> {
 		};
 		const cpu = { helper: [] as number[], node: [] as number[] };
 		for (let r = 0; r < repeat; r++) {
+			// CPU first, while the process's heap is small; helper and node alternate.
+			cpu.helper.push(await cpuPerCall(service, cpuCalls, 'helper'));
+			cpu.node.push(await cpuPerCall(service, cpuCalls, 'node'));
+			await control(service, 'DELETE', '/requests');
 			for (const rtt of RTTS) {
 				const baseUrl = service.proxies[rtt];
 				for (const inFlight of IN_FLIGHT) {
@@ -427,9 +441,6 @@ async function measure(): Promise<void> {
 				record(rtt, 'node', 'default', (await nodeGets(baseUrl, service.token, items)) * 1000 / items);
 				await control(service, 'DELETE', '/requests'); // the emulator's log would grow all run long
 			}
-			cpu.helper.push(await cpuPerCall(service, cpuCalls, 'helper'));
-			cpu.node.push(await cpuPerCall(service, cpuCalls, 'node'));
-			await control(service, 'DELETE', '/requests');
 			console.log(`repeat ${r + 1}/${repeat} done (${Math.round((Date.now() - began) / 1000)} s)`);
 		}
 		const perItemMs: Record<string, Record<string, Figures>> = {};

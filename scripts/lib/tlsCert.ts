@@ -42,6 +42,6 @@ export function makeTestCertificate(): TestCertificate {
 
 // `ts-node scripts/lib/tlsCert.ts` prints a new certificate's files as JSON (for the .mjs scripts).
 if (require.main === module) {
-	const { remove: _remove, ...files } = makeTestCertificate();
-	console.log(JSON.stringify(files));
+	const { dir, caFile, certFile, keyFile } = makeTestCertificate();
+	console.log(JSON.stringify({ dir, caFile, certFile, keyFile }));
 }
