@@ -161,7 +161,7 @@ async function child() {
 			const log = await emulator.requests();
 			result.requests = log.length;
 			result.rateLimited = log.filter((entry) => entry.status === 429).length;
-			console.log(`${label} ${key}: ${result.seconds} s, ${result.failed} failed, ${result.requests} requests (${result.rateLimited} answered 429)${result.error ? `; error: ${result.error}` : ''}`);
+			console.log(`${label ? `${label} ` : ''}${key}: ${result.seconds} s, ${result.failed} failed, ${result.requests} requests (${result.rateLimited} answered 429)${result.error ? `; error: ${result.error}` : ''}`);
 			return result;
 		};
 		runs.node = await once('', 'node', 'BenchAlbatoNode');
