@@ -52,6 +52,14 @@ describe('rate-limited service (429 + Retry-After above 2 requests at once)', ()
 		expect(log.length).toBeGreaterThan(6);
 	});
 
+	it('429 with Retry-After: 0 on every call: the waits still grow, and the Retry Time Budget ends it', async () => {
+		ctx.emu.faults.add({ method: 'GET', path: '/solution/installation/5001', status: 429, retryAfterSeconds: 0, times: 1000 });
+		const run = await runNode(ctx.emu, get({ requestOptions: { retryBudget: 1 } }), { inputItems: itemsOf(1) });
+		expect(run.error?.httpCode).toBe('429');
+		expect(run.calls.length).toBeGreaterThan(1);
+		expect(run.calls.length).toBeLessThan(30);
+	});
+
 	it('a 429 that would need more waiting than the Retry Time Budget still fails, with the hint', async () => {
 		ctx.emu.setRateLimit({ maxConcurrent: 1, retryAfterSeconds: 5, serviceMs: 100 });
 		const run = await runNode(ctx.emu, get({ requestOptions: { retryBudget: 1 } }), { inputItems: itemsOf(3) });

@@ -140,7 +140,8 @@ export class AlbatoClient {
 		for (let attempt = 0; ; attempt++) {
 			const delay = (wanted: number | undefined, is429 = false) => {
 				if (!retryable || (!is429 && attempt - rateLimited >= this.options.maxRetries)) return undefined;
-				const wait = wanted ?? backoff(is429 ? rateLimited : attempt - rateLimited);
+				// A repeated 429 also backs off (at least the jittered curve): Retry-After: 0 cannot spin.
+				const wait = is429 ? Math.max(wanted ?? 0, backoff(rateLimited)) : wanted ?? backoff(attempt - rateLimited);
 				if (waited + wait > this.options.retryBudget) return undefined;
 				waited += wait;
 				return wait;
