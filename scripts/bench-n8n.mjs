@@ -1,4 +1,4 @@
-// `npm run bench:n8n [-- --out bench-n8n.json] [--items 200] [--rtt 150] [--rate-limit 10]`
+// `npm run bench:n8n [-- --out bench-n8n.json] [--items 200] [--rtt 150] [--rate-limit 10] [--extra-in-flight 32,64]`
 //
 // Our node next to n8n's own HTTP Request node, both at their defaults, inside the real n8n 2.41
 // of the e2e run (scripts/e2e/lib; set up once per machine), over HTTPS with a 150 ms round trip:
@@ -9,7 +9,8 @@
 //    (Installation → Get, or HTTP Request GET /solution/installation/{id} with the same credential);
 //  - each run by `n8n execute`; the time is the node's own executionTime in the run data, so n8n's
 //    start-up does not count;
-//  - our node at Items in Flight 32 too (extra key `nodeAt32`), to show what the maximum gives;
+//  - our node at Items in Flight 32 and 64 too (extra keys `nodeAt32`, `nodeAt64`; `--extra-in-flight`),
+//    to show what raising it gives;
 //  - then again with the emulator rate-limiting: at most `--rate-limit` requests served at once,
 //    each taking 50 ms (so concurrency is real), 429 + Retry-After: 1 above that.
 // `failed` counts the items that did not come out of the node (a node that stops on an error
@@ -37,7 +38,9 @@ const ITEMS = Number(arg('--items', 200));
 const RTT = Number(arg('--rtt', 150));
 const RATE_LIMIT = Number(arg('--rate-limit', 10));
 const OUT = path.resolve(arg('--out', 'bench-n8n.json'));
-const NODES = { node: 'Albato Solutions', nodeAt32: 'Albato Solutions', httpRequest: 'HTTP Request' };
+// Extra runs of our node at these Items in Flight (keys nodeAt32, nodeAt64): what raising it gives.
+const EXTRA = String(arg('--extra-in-flight', '32,64')).split(',').filter(Boolean).map(Number);
+const NODES = { node: 'Albato Solutions', httpRequest: 'HTTP Request', ...Object.fromEntries(EXTRA.map((n) => [`nodeAt${n}`, 'Albato Solutions'])) };
 
 // ---- the parent: a certificate, then this script again with the CA trusted ----------------------
 
@@ -151,7 +154,7 @@ async function child() {
 	try {
 		await n8n.importCredentials([{ ...CREDENTIAL, data: { baseUrl: proxyUrl, accessToken: emulator.token } }]);
 		await n8n.importWorkflow(workflow('BenchAlbatoNode', `Bench: ${ITEMS} Gets, Albato Solutions node`, ourNode()));
-		await n8n.importWorkflow(workflow('BenchAlbatoAt32', `Bench: ${ITEMS} Gets, Albato Solutions node, 32 in flight`, ourNode(32)));
+		for (const n of EXTRA) await n8n.importWorkflow(workflow(`BenchAlbatoAt${n}`, `Bench: ${ITEMS} Gets, Albato Solutions node, ${n} in flight`, ourNode(n)));
 		await n8n.importWorkflow(workflow('BenchHttpRequest', `Bench: ${ITEMS} Gets, HTTP Request node`, httpRequestNode(proxyUrl)));
 
 		const runs = {};
@@ -166,13 +169,13 @@ async function child() {
 		};
 		runs.node = await once('', 'node', 'BenchAlbatoNode');
 		runs.httpRequest = await once('', 'httpRequest', 'BenchHttpRequest');
-		runs.nodeAt32 = await once('', 'nodeAt32', 'BenchAlbatoAt32');
+		for (const n of EXTRA) runs[`nodeAt${n}`] = await once('', `nodeAt${n}`, `BenchAlbatoAt${n}`);
 		await emulator.control('POST', '/rate-limit', { maxConcurrent: RATE_LIMIT, retryAfterSeconds: 1, serviceMs: 50 });
 		runs.rateLimited = {
 			node: await once(`rate limit ${RATE_LIMIT}:`, 'node', 'BenchAlbatoNode'),
 			httpRequest: await once(`rate limit ${RATE_LIMIT}:`, 'httpRequest', 'BenchHttpRequest'),
-			nodeAt32: await once(`rate limit ${RATE_LIMIT}:`, 'nodeAt32', 'BenchAlbatoAt32'),
 		};
+		for (const n of EXTRA) runs.rateLimited[`nodeAt${n}`] = await once(`rate limit ${RATE_LIMIT}:`, `nodeAt${n}`, `BenchAlbatoAt${n}`);
 		runs.rateLimited.emulator = await emulator.control('GET', '/rate-limit');
 
 		const results = {
@@ -180,13 +183,13 @@ async function child() {
 			items: ITEMS,
 			node: runs.node,
 			httpRequest: runs.httpRequest,
-			// Extra: what Items in Flight 32 (the maximum) gives.
-			nodeAt32: runs.nodeAt32,
+			// Extra: what raising Items in Flight gives.
+			...Object.fromEntries(EXTRA.map((n) => [`nodeAt${n}`, runs[`nodeAt${n}`]])),
 			rateLimited: runs.rateLimited,
 			targets: {
 				nodeVsHttpRequest: { target: '≤ 1.25', value: Math.round((runs.node.seconds / runs.httpRequest.seconds) * 100) / 100 },
 				nodeFailedUnderRateLimit: { target: 0, value: runs.rateLimited.node.failed },
-				nodeAt32VsHttpRequest: { value: Math.round((runs.nodeAt32.seconds / runs.httpRequest.seconds) * 100) / 100 },
+				...Object.fromEntries(EXTRA.map((n) => [`nodeAt${n}VsHttpRequest`, { value: Math.round((runs[`nodeAt${n}`].seconds / runs.httpRequest.seconds) * 100) / 100 }])),
 			},
 			setup: { n8n: install.root, rateLimit: { maxConcurrent: RATE_LIMIT, retryAfterSeconds: 1, serviceMs: 50 }, date: new Date().toISOString(), benchSeconds: Math.round((Date.now() - began) / 1000) },
 		};

@@ -158,9 +158,9 @@ describe('Items in Flight', () => {
 		expect(ctx.emu.state.installations.get(5001)!.status).toBe(1);
 	});
 
-	it('a number outside 1–32 is refused before any request', async () => {
+	it('a number outside 1–64 is refused before any request', async () => {
 		const run = await runNode(ctx.emu, get({ concurrency: 0 }), { inputItems: itemsOf(2) });
-		expect(run.error?.message).toMatch(/concurrency must be a number from 1 to 32/);
+		expect(run.error?.message).toMatch(/concurrency must be a number from 1 to 64/);
 		expect(run.calls).toEqual([]);
 	});
 });

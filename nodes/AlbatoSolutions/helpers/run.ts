@@ -5,8 +5,8 @@ import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../transport';
 
 export type RunOptions = TransportOptions;
 
-/** Items in Flight's ceiling: each call opens its own TLS connection in n8n, so more buys little. */
-export const MAX_ITEMS_IN_FLIGHT = 32;
+/** Items in Flight's ceiling: enough to match n8n's HTTP Request node (all items at once) on a real network. */
+export const MAX_ITEMS_IN_FLIGHT = 64;
 
 /** Execution-wide settings; read from the first item because one client serves the whole run. */
 export const runOptionsProperty: INodeProperties = {
