@@ -1,7 +1,10 @@
 /**
- * `npm run emulator [-- --port 4010] [--quiet]`: runs the emulator until Ctrl-C.
+ * `npm run emulator [-- --port 4010] [--quiet] [--tls-cert cert.pem --tls-key key.pem]`: runs the
+ * emulator until Ctrl-C (HTTPS with the two PEM files).
  * Port: --port, else env PORT, else 4010 (0 = a free port).
  */
+import { readFileSync } from 'fs';
+
 import { startEmulator } from './index';
 
 function argValue(name: string): string | undefined {
@@ -15,7 +18,11 @@ async function main(): Promise<void> {
 	const port = Number(argValue('--port') ?? process.env.PORT ?? 4010);
 	if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`invalid port: ${port}`);
 	const quiet = process.argv.includes('--quiet');
-	const emu = await startEmulator({ port, host: argValue('--host') ?? '127.0.0.1', log: quiet ? undefined : (line) => console.log(line) });
+	const cert = argValue('--tls-cert');
+	const key = argValue('--tls-key');
+	if (Boolean(cert) !== Boolean(key)) throw new Error('--tls-cert and --tls-key go together');
+	const tls = cert && key ? { cert: readFileSync(cert), key: readFileSync(key) } : undefined;
+	const emu = await startEmulator({ port, host: argValue('--host') ?? '127.0.0.1', tls, log: quiet ? undefined : (line) => console.log(line) });
 	const token = emu.token({ expiresInSeconds: 24 * 3600 });
 	console.log(`Solution Installation Service emulator listening on ${emu.baseUrl}`);
 	console.log(`Base URL: ${emu.baseUrl}`);

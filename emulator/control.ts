@@ -2,7 +2,7 @@
 import type { EmulatorCore } from './core';
 import { faultFromJson, faultToJson } from './faults';
 import { listLagOf, type ListLag } from './listLag';
-import type { ErrorStyle, PartnerSettings, TokenClaims, Variants } from './types';
+import type { ErrorStyle, PartnerSettings, RateLimitRule, TokenClaims, Variants } from './types';
 
 export const CONTROL_ROUTES = [
 	'GET    /__emulator/requests            the request log',
@@ -19,6 +19,9 @@ export const CONTROL_ROUTES = [
 	'POST   /__emulator/partner             partial settings, e.g. {"acceptStyles": "raw", "sessionTokenSeconds": 5}',
 	'GET    /__emulator/state               installations, bundles, bundle data, credentials',
 	'DELETE /__emulator/installations/{id}  remove an installation (as if removed elsewhere)',
+	'POST   /__emulator/rate-limit          {"maxConcurrent", "retryAfterSeconds"? = 1, "serviceMs"? = 0}: 429 above it',
+	'GET    /__emulator/rate-limit          the rule and its counters (active, peak, admitted, rejected), or null',
+	'DELETE /__emulator/rate-limit          lift it',
 ];
 
 interface ControlResult {
@@ -80,6 +83,14 @@ export function handleControl(core: EmulatorCore, method: string, path: string, 
 			case 'POST /__emulator/partner':
 				core.setPartner(body as Partial<PartnerSettings>);
 				return ok(core.partner);
+			case 'POST /__emulator/rate-limit':
+				core.setRateLimit(body as RateLimitRule);
+				return ok(core.rateLimit?.stats);
+			case 'GET /__emulator/rate-limit':
+				return ok(core.rateLimit?.stats ?? null);
+			case 'DELETE /__emulator/rate-limit':
+				core.setRateLimit(null);
+				return ok();
 			case 'GET /__emulator/state':
 				return ok(stateAsJson(core));
 			default:

@@ -10,6 +10,7 @@ import { describeFault, FaultStore } from './faults';
 import { listLagOf } from './listLag';
 import { createState, DEFAULT_MASTER_TOKEN, DEFAULT_PARTNER, loadFixtures } from './fixtures';
 import { customMethodOf, trackRequestEnd } from './front';
+import { RateLimit, type RateLimitRule } from './rateLimit';
 import { match } from './routes';
 import { DEFAULT_VARIANTS, successBody } from './render';
 import type { EmulatorState, ErrorStyle, FaultRule, PartnerSettings, RequestLogEntry, TokenClaims, Variants } from './types';
@@ -35,6 +36,7 @@ export class EmulatorCore {
 	errorStyle: ErrorStyle = 'errors';
 	variants: Variants = { ...DEFAULT_VARIANTS };
 	partner: PartnerSettings;
+	rateLimit: RateLimit | null = null;
 
 	constructor(
 		readonly secret: string,
@@ -89,6 +91,11 @@ export class EmulatorCore {
 		this.variants = { ...DEFAULT_VARIANTS };
 		listLagOf(this.state).clear();
 		this.partner = { ...this.partnerDefaults };
+		this.rateLimit = null;
+	}
+
+	setRateLimit(rule: RateLimitRule | null): void {
+		this.rateLimit = rule ? new RateLimit(rule) : null;
 	}
 
 	async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -124,6 +131,17 @@ export class EmulatorCore {
 			entry.status = status;
 			this.log?.(`${entry.at} ${method} ${url} ${status || 'reset'} ${entry.user ?? '-'} ${Date.now() - started}ms${entry.fault ? ` fault=${entry.fault}` : ''}`);
 		};
+
+		if (this.rateLimit) {
+			const { retryAfterSeconds, serviceMs } = this.rateLimit.stats;
+			if (!this.rateLimit.admit(res)) {
+				entry.fault = 'rate-limit';
+				finish(429);
+				const body = renderError(this.errorStyle, 429, [{ field: null, message: 'Too many requests at once: retry later' }]);
+				return send(res, { status: 429, body, headers: { 'Retry-After': String(retryAfterSeconds) } });
+			}
+			if (serviceMs) await sleep(serviceMs);
+		}
 
 		const fault = this.faults.take(method, path);
 		if (fault) entry.fault = describeFault(fault);

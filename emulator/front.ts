@@ -17,6 +17,7 @@
  */
 import http from 'http';
 import net from 'net';
+import tls from 'tls';
 
 const STANDARD = new Set(http.METHODS);
 const TOKEN = /^[A-Z][A-Z0-9_-]*$/;
@@ -53,8 +54,12 @@ export function trackRequestEnd(req: http.IncomingMessage, res: http.ServerRespo
 	res.once('finish', done);
 }
 
-/** Creates the listening front; connections are handed to `httpServer` (which must not listen itself). */
-export function createFront(httpServer: http.Server): net.Server {
+/**
+ * Creates the listening front; connections are handed to `httpServer` (which must not listen itself).
+ * With `tlsOptions` it serves HTTPS: the interceptor then reads the decrypted bytes.
+ */
+export function createFront(httpServer: http.Server, tlsOptions?: tls.TlsOptions): net.Server {
+	if (tlsOptions) return tls.createServer(tlsOptions, (socket) => attach(httpServer, socket));
 	return net.createServer((socket) => attach(httpServer, socket));
 }
 

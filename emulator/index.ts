@@ -30,7 +30,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 	const httpServer = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
 		core.handle(req, res).catch(() => res.destroy());
 	});
-	const front = createFront(httpServer);
+	const front = createFront(httpServer, options.tls);
 	// Track sockets so close() does not wait for idle keep-alive connections.
 	const sockets = new Set<net.Socket>();
 	front.on('connection', (socket: net.Socket) => {
@@ -50,7 +50,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 	const urlHost = host.includes(':') ? `[${host}]` : host;
 
 	return {
-		baseUrl: `http://${urlHost}:${port}`,
+		baseUrl: `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`,
 		token: (claims) => core.token(claims),
 		requests: core.requests,
 		faults: {
@@ -73,6 +73,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		},
 		state: core.state,
 		removeInstallation: (id) => core.removeInstallation(id),
+		setRateLimit: (rule) => core.setRateLimit(rule),
+		rateLimit: () => core.rateLimit?.stats ?? null,
 		reset: () => core.reset(),
 		close: () =>
 			new Promise<void>((resolve) => {

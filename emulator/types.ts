@@ -1,4 +1,7 @@
 /** Public types of the emulator (options, control surface, state records). */
+import type { RateLimitRule, RateLimitStats } from './rateLimit';
+
+export type { RateLimitRule, RateLimitStats };
 
 export interface EmulatorOptions {
 	/** 0 = a free port (default). */
@@ -13,6 +16,8 @@ export interface EmulatorOptions {
 	log?: (line: string) => void;
 	/** The partner behind the /wl endpoints (name, master token, accepted Basic styles, session lifetime). */
 	partner?: Partial<PartnerSettings>;
+	/** Serve HTTPS with this key and certificate (PEM) instead of HTTP. */
+	tls?: { key: string | Buffer; cert: string | Buffer };
 }
 
 /** How a master token may be sent: `Basic <token>`, `Basic base64(token:)`, or either. */
@@ -200,7 +205,11 @@ export interface Emulator {
 	state: EmulatorState;
 	/** Simulates an installation removed by the user elsewhere (the spec has no delete endpoint). */
 	removeInstallation(id: number): void;
-	/** Back to the fixtures; clears the log, faults, variants and error style. */
+	/** Limit the requests served at once (429 + Retry-After above it); null lifts it. */
+	setRateLimit(rule: RateLimitRule | null): void;
+	/** The rate limit's rule and counters (peak, admitted, rejected), or null. */
+	rateLimit(): RateLimitStats | null;
+	/** Back to the fixtures; clears the log, faults, variants, error style and rate limit. */
 	reset(): void;
 	close(): Promise<void>;
 }

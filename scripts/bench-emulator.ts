@@ -49,10 +49,10 @@ export async function measureEmulatorRps(baseUrl: string, token: string, n = 500
 	return { requests: n, concurrency, seconds, rps: n / seconds, errors };
 }
 
-/** Starts `emulator/cli.ts` on a free port and reads its base URL and token from stdout. */
-export function startEmulatorChild(): Promise<{ child: ChildProcess; baseUrl: string; token: string }> {
+/** Starts `emulator/cli.ts` on a free port (plus `args`, e.g. --tls-cert/--tls-key) and reads its base URL and token from stdout. */
+export function startEmulatorChild(args: string[] = []): Promise<{ child: ChildProcess; baseUrl: string; token: string }> {
 	const cli = path.join(__dirname, '..', 'emulator', 'cli.ts');
-	const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', cli, '--port', '0', '--quiet'], { stdio: ['ignore', 'pipe', 'inherit'] });
+	const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', cli, '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
 	return new Promise((resolve, reject) => {
 		let out = '';
 		child.on('exit', (code) => reject(new Error(`emulator exited with ${code}`)));

@@ -1,55 +1,48 @@
 /**
- * `npm run bench [-- --n 3000] [--k 200] [--m 20] [--memory-items 10000] [--repeat 3] [--latency 5]
- *                 [--out bench-results.json] [--dist dist]`
+ * `npm run bench [-- --out bench-results.json] [--repeat 3] [--items 200] [--serial-items 10]
+ *                 [--memory-items 10000] [--cpu-calls 300] [--changes 200] [--installations 20] [--dist dist]`
  *
- * One run, one emulator (in a child process: its CPU does not compete with ours; 2 cores are
- * enough), the built node (dist/) in n8n-core's real WorkflowExecute through the test harness:
- *  1. raw        N × GET /solution/installation/{id} with a bare keep-alive client: the limit;
- *  2. node seq   the same N through Installation → Get, Items in Flight = 1;
- *  3. node conc  the same with Items in Flight = 8;
- *  4. bulk       K field changes over M active installations with "Pause, Update, Then Start
- *                Again": calls made against the minimum (K PUT + M PAUSE + M PLAY + M GET);
- *  5. memory     peak RSS growth while 10,000 items go through the node (in a fresh child process),
- *                the heap still held after a GC, and the same for n8n-core's httpRequest alone;
- *  6. emulator   the emulator's own requests per second (so its limit is not mistaken for ours).
- * Two reference rows explain the gaps: n8n-core's own httpRequest helper called bare (the floor for
- * any node: n8n gives it a fresh http.Agent per request, so no keep-alive), and the node sequential
- * vs 8 in flight with `--latency` ms of emulated service latency (what concurrency is for).
- * Timed figures are the median of `--repeat` runs, interleaved. `--dist` points at another build
- * (e.g. of an older commit) for before/after comparisons.
- * Prints a table and writes the figures as JSON (`--out`, default bench-results.json).
+ * What users feel: HTTPS with real round trips. The set-up (this process):
+ *  - a throw-away CA and server certificate (Debian's openssl, scripts/lib/tlsCert.ts);
+ *  - the emulator serving HTTPS with it, in a child process;
+ *  - loopback TCP proxies adding 50 and 150 ms round trips, connection set-up included
+ *    (scripts/lib/delayProxy.ts), in another child process;
+ *  - the measurements in a third child process started with NODE_EXTRA_CA_CERTS = the CA: n8n-core's
+ *    request helper makes a new https.Agent per call with no CA option, so that is how it trusts the
+ *    certificate for this run only (verification stays on).
+ * The measurements (`--measure`), per round trip, median of `--repeat` interleaved repeats:
+ *  - `ideal`   a keep-alive https client: 1, 8, 32 in flight;
+ *  - `helper`  n8n-core's httpRequest alone (what our transport ends in), the options our transport sends;
+ *  - `node`    the built node (dist/) in n8n-core's engine, Installation → Get: 1, 8, 32 and defaults.
+ *  Each in ms per item: 200 items (`--items`); 1 in flight uses `--serial-items` (its calls are
+ *  independent: 200 of them would take 100 s at 150 ms).
+ * Also: CPU ms per call (process.cpuUsage, loopback HTTPS, no delay) of the helper and the node;
+ * a bulk update (200 changes over 20 active installations, Pause/Update/Start) at 150 ms: calls made,
+ * the minimum, seconds; heap retained after GC for 10,000 items (fresh process, plain HTTP to a second
+ * emulator: TLS would only add minutes). JSON to `--out`.
  */
 import { spawn, type ChildProcess } from 'child_process';
 import { writeFileSync } from 'fs';
-import http from 'http';
+import https from 'https';
 import { cpus } from 'os';
 import path from 'path';
 import v8 from 'v8';
 import vm from 'vm';
 
-import type { IDataObject, IHttpRequestOptions, INodeParameters, INodeType } from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, INodeParameters, INodeType, INodeProperties } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../emulator/fixtures';
-import { measureEmulatorRps, startEmulatorChild } from './bench-emulator';
+import { startEmulatorChild } from './bench-emulator';
+import { makeTestCertificate } from './lib/tlsCert';
 
 // n8n-core writes instance settings under N8N_USER_FOLDER: keep them out of $HOME (as the tests do).
 import './lib/n8nUserFolder';
 
-// Imported after N8N_USER_FOLDER is set.
-/* eslint-disable @typescript-eslint/no-require-imports */
-const harness = require('../test/harness') as typeof import('../test/harness');
-// n8n-core's HTTP helper, which httpRequestWithAuthentication ends in (deep path, as the harness does).
-const { httpRequest: n8nHttpRequest } = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as {
-	httpRequest: (options: IHttpRequestOptions) => Promise<{ statusCode: number; body: string }>;
-};
-/* eslint-enable @typescript-eslint/no-require-imports */
-
 const ROOT = path.join(__dirname, '..');
 const NODE_NAME = 'Albato';
 const IDS = [5001, 5002]; // user-1's installations in the fixtures
-
-// ---------------------------------------------------------------------------------------------
-// Arguments
+const RTTS = [50, 150] as const;
+const IN_FLIGHT = [1, 8, 32] as const;
 
 function arg(name: string): string | undefined {
 	const i = process.argv.indexOf(name);
@@ -58,32 +51,110 @@ function arg(name: string): string | undefined {
 const num = (name: string, fallback: number) => {
 	const value = Number(arg(name) ?? fallback);
 	if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number, got ${arg(name)}`);
-	return value;
+	return Math.floor(value);
 };
+const DIST = path.resolve(arg('--dist') ?? path.join(ROOT, 'dist'));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const seconds = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9;
 
-// ---------------------------------------------------------------------------------------------
-// The emulator in a child process, and a bare keep-alive client for it
+// =============================================================================================
+// The parent: certificate, emulator, proxies, then the measuring child
 
-interface Service {
-	child?: ChildProcess;
-	baseUrl: string;
-	token: string;
+function waitForLines(child: ChildProcess, pattern: RegExp, count: number): Promise<RegExpExecArray[]> {
+	return new Promise((resolve, reject) => {
+		const found: RegExpExecArray[] = [];
+		let out = '';
+		child.on('exit', (code) => reject(new Error(`child exited with ${code}`)));
+		child.stdout!.on('data', (chunk: Buffer) => {
+			out += chunk.toString();
+			const lines = out.split('\n');
+			out = lines.pop()!;
+			for (const line of lines) {
+				const match = pattern.exec(line);
+				if (match) found.push(match);
+				if (found.length === count) resolve(found);
+			}
+		});
+	});
 }
 
+async function parent(): Promise<void> {
+	const began = Date.now();
+	const cert = makeTestCertificate();
+	const children: ChildProcess[] = [];
+	try {
+		const emulator = await startEmulatorChild(['--tls-cert', cert.certFile, '--tls-key', cert.keyFile]);
+		children.push(emulator.child);
+		const emulatorPort = new URL(emulator.baseUrl).port;
+		// Plain HTTP for the heap measure: 10,000 TLS handshakes would only add minutes, not heap.
+		const plain = await startEmulatorChild();
+		children.push(plain.child);
+		const proxy = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'lib', 'delayProxy.ts'), emulatorPort, RTTS.join(',')], {
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
+		children.push(proxy);
+		const proxies = await waitForLines(proxy, /^PROXY (\d+) (\d+)$/, RTTS.length);
+		const env: NodeJS.ProcessEnv = {
+			...process.env,
+			NODE_EXTRA_CA_CERTS: cert.caFile,
+			BENCH_EMULATOR: emulator.baseUrl,
+			BENCH_EMULATOR_PLAIN: plain.baseUrl,
+			BENCH_TOKEN: emulator.token,
+			BENCH_PROXIES: JSON.stringify(Object.fromEntries(proxies.map((m) => [m[1], `https://127.0.0.1:${m[2]}`]))),
+		};
+		// Loopback only: a proxy from the environment must not carry these calls.
+		for (const key of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy']) delete env[key];
+		console.log(`HTTPS emulator ${emulator.baseUrl} (throw-away CA, trusted by the measuring process only); round-trip proxies ${proxies.map((m) => `${m[1]} ms → :${m[2]}`).join(', ')}`);
+		const measure = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', __filename, '--measure', ...process.argv.slice(2)], { stdio: 'inherit', env });
+		children.push(measure);
+		const code = await new Promise<number | null>((resolve) => measure.on('exit', resolve));
+		if (code !== 0) throw new Error(`the measurements failed (exit ${code})`);
+		console.log(`${Math.round((Date.now() - began) / 1000)} s in all`);
+	} finally {
+		for (const child of children) {
+			child.removeAllListeners('exit');
+			child.kill('SIGTERM');
+		}
+		cert.remove();
+	}
+}
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+// =============================================================================================
+// The measuring child
 
-/** One call over the keep-alive agent; PLAY/PAUSE are sent literally. */
-function call(service: Service, method: string, urlPath: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+/* eslint-disable @typescript-eslint/no-require-imports */
+// Imported after N8N_USER_FOLDER is set.
+const harness = () => require('../test/harness') as typeof import('../test/harness');
+// n8n-core's HTTP helper, which httpRequestWithAuthentication ends in (deep path, as the harness does).
+const n8nHttpRequest = () =>
+	(require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as {
+		httpRequest: (options: IHttpRequestOptions) => Promise<{ statusCode: number; body: string }>;
+	}).httpRequest;
+const nodeClass = () =>
+	(require(path.join(DIST, 'nodes/AlbatoSolutions/AlbatoSolutions.node.js')) as { AlbatoSolutions: new () => INodeType }).AlbatoSolutions;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+interface Service {
+	/** Where the emulator answers directly (control calls, loopback measures). */
+	direct: string;
+	token: string;
+	/** Base URL through the proxy of each round trip. */
+	proxies: Record<string, string>;
+}
+
+const controlAgent = new https.Agent({ keepAlive: true, maxSockets: 4 });
+
+/** One call over a keep-alive agent; PLAY/PAUSE are sent literally. Resolves the status and parsed body. */
+function call(baseUrl: string, token: string, method: string, urlPath: string, body?: unknown, agent: https.Agent = controlAgent): Promise<{ status: number; body: unknown }> {
 	const payload = body === undefined ? undefined : JSON.stringify(body);
 	return new Promise((resolve, reject) => {
-		const req = http.request(
-			new URL(urlPath, service.baseUrl),
+		const req = https.request(
+			new URL(urlPath, baseUrl),
 			{
 				method,
 				agent,
 				headers: {
-					Authorization: `Bearer ${service.token}`,
+					Authorization: `Bearer ${token}`,
 					...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}),
 				},
 			},
@@ -108,52 +179,44 @@ function call(service: Service, method: string, urlPath: string, body?: unknown)
 }
 
 async function dataOf<T>(service: Service, method: string, urlPath: string, body?: unknown): Promise<T> {
-	const res = await call(service, method, urlPath, body);
+	const res = await call(service.direct, service.token, method, urlPath, body);
 	if (res.status >= 300) throw new Error(`${method} ${urlPath} → ${res.status} ${JSON.stringify(res.body)}`);
 	return ((res.body as { data?: unknown } | undefined)?.data ?? res.body) as T;
 }
 
-/** N raw GETs of the installations, round robin, `concurrency` at once over keep-alive sockets. */
-async function rawGets(service: Service, n: number, concurrency: number): Promise<number> {
-	const rawAgent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-	const once = (id: number) =>
-		new Promise<void>((resolve, reject) => {
-			http
-				.get(new URL(`/solution/installation/${id}`, service.baseUrl), { agent: rawAgent, headers: { Authorization: `Bearer ${service.token}` } }, (res) => {
-					// Read the body as the node does (it parses it): a fair comparison.
-					const chunks: Buffer[] = [];
-					res.on('data', (c: Buffer) => chunks.push(c));
-					res.on('end', () => {
-						if (res.statusCode !== 200) reject(new Error(`raw GET → ${res.statusCode}`));
-						else {
-							JSON.parse(Buffer.concat(chunks).toString('utf8'));
-							resolve();
-						}
-					});
-				})
-				.on('error', reject);
-		});
+const control = (service: Service, method: string, urlPath: string, body?: unknown) => call(service.direct, '', method, `/__emulator${urlPath}`, body);
+
+/** `n` tasks, `inFlight` at once; resolves the seconds taken. */
+async function timedPool(n: number, inFlight: number, task: (i: number) => Promise<void>): Promise<number> {
 	let next = 0;
 	const started = process.hrtime.bigint();
 	await Promise.all(
-		Array.from({ length: concurrency }, async () => {
-			while (next < n) await once(IDS[next++ % IDS.length]);
+		Array.from({ length: Math.min(n, inFlight) }, async () => {
+			while (next < n) await task(next++);
 		}),
 	);
-	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-	rawAgent.destroy();
-	return seconds;
+	return seconds(started);
 }
 
-/**
- * The same GETs through n8n-core's httpRequest, bare: no engine, no expressions, no credential
- * lookup, the header set by hand; the options are those our transport sends. No node can be faster.
- */
-function floorGet(service: Service, id: number) {
-	return n8nHttpRequest({
+/** The ideal client: keep-alive sockets (one TLS handshake per socket), body parsed as the node does. */
+async function idealGets(baseUrl: string, token: string, n: number, inFlight: number): Promise<number> {
+	const agent = new https.Agent({ keepAlive: true, maxSockets: inFlight });
+	try {
+		return await timedPool(n, inFlight, async (i) => {
+			const res = await call(baseUrl, token, 'GET', `/solution/installation/${IDS[i % IDS.length]}`, undefined, agent);
+			if (res.status !== 200) throw new Error(`ideal GET → ${res.status}`);
+		});
+	} finally {
+		agent.destroy();
+	}
+}
+
+/** n8n-core's httpRequest alone, with the options our transport sends (no engine, header set by hand). */
+function helperGet(baseUrl: string, token: string, id: number) {
+	return n8nHttpRequest()({
 		method: 'GET',
-		url: `${service.baseUrl}/solution/installation/${id}`,
-		headers: { Accept: 'application/json', Authorization: `Bearer ${service.token}` },
+		url: `${baseUrl}/solution/installation/${id}`,
+		headers: { Accept: 'application/json', Authorization: `Bearer ${token}` },
 		encoding: 'text',
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
@@ -161,111 +224,80 @@ function floorGet(service: Service, id: number) {
 	});
 }
 
-async function floorGets(service: Service, n: number, concurrency: number): Promise<number> {
-	const once = async (id: number) => {
-		const response = await floorGet(service, id);
-		if (response.statusCode !== 200) throw new Error(`n8n httpRequest → ${response.statusCode}`);
+function helperGets(baseUrl: string, token: string, n: number, inFlight: number): Promise<number> {
+	return timedPool(n, inFlight, async (i) => {
+		const response = await helperGet(baseUrl, token, IDS[i % IDS.length]);
+		if (response.statusCode !== 200) throw new Error(`helper GET → ${response.statusCode}`);
 		JSON.parse(response.body);
-	};
-	let next = 0;
-	const started = process.hrtime.bigint();
-	await Promise.all(
-		Array.from({ length: concurrency }, async () => {
-			while (next < n) await once(IDS[next++ % IDS.length]);
-		}),
-	);
-	return Number(process.hrtime.bigint() - started) / 1e9;
+	});
 }
 
-/** Every GET of an installation waits `ms` in the emulator before it is answered (a slower, farther service). */
-async function addLatency(service: Service, ms: number, times: number) {
-	const res = await call(service, 'POST', '/__emulator/faults', { method: 'GET', path: '^/solution/installation/\\d+$', regex: true, delayMs: ms, times });
-	if (res.status !== 201) throw new Error(`could not add the latency rule: ${JSON.stringify(res.body)}`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// The node in n8n-core's engine
-
-// The built node, as n8n loads it (`--dist` for another build).
-const DIST = path.resolve(arg('--dist') ?? path.join(ROOT, 'dist'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { AlbatoSolutions } = require(path.join(DIST, 'nodes/AlbatoSolutions/AlbatoSolutions.node.js')) as {
-	AlbatoSolutions: new () => INodeType;
-};
-
-async function runNode(service: Service, parameters: INodeParameters, inputItems: IDataObject[]) {
-	const result = await harness.runWorkflow({
+async function runNode(baseUrl: string, token: string, parameters: INodeParameters, inputItems: IDataObject[]) {
+	const AlbatoSolutions = nodeClass();
+	const result = await harness().runWorkflow({
 		nodeTypes: [new AlbatoSolutions()],
 		nodes: [{ name: NODE_NAME, type: 'albatoSolutions', parameters }],
 		inputItems,
-		credentials: { albatoSolutionsApi: { baseUrl: service.baseUrl, accessToken: service.token } },
+		credentials: { albatoSolutionsApi: { baseUrl, accessToken: token } },
 	});
 	const error = result.error(NODE_NAME);
 	if (error) throw new Error(`node failed: ${error.message}`);
 	return result.output(NODE_NAME);
 }
 
-const getParameters = (concurrency: number): INodeParameters => ({
+/** Installation → Get per item; `inFlight` undefined = the node's defaults (no Request Options). */
+const getParameters = (inFlight?: number): INodeParameters => ({
 	resource: 'installation',
 	operation: 'get',
 	installationId: { __rl: true, mode: 'id', value: '={{ $json.id }}' },
-	requestOptions: { concurrency },
+	...(inFlight === undefined ? {} : { requestOptions: { concurrency: inFlight } }),
 });
-
-/**
- * Credential loads (what n8n does per getCredentials: in n8n a database read, a decryption and the
- * credential's expressions) and `authenticate` applications, counted in the harness's helper.
- */
-const credentialCalls = { loads: 0, authenticate: 0 };
-{
-	const helper = harness.TestCredentialsHelper.prototype;
-	const { getDecrypted, authenticate } = helper;
-	helper.getDecrypted = function (...args: Parameters<typeof getDecrypted>) {
-		credentialCalls.loads++;
-		return getDecrypted.apply(this, args);
-	};
-	helper.authenticate = function (...args: Parameters<typeof authenticate>) {
-		credentialCalls.authenticate++;
-		return authenticate.apply(this, args);
-	};
-}
-
 const getItems = (n: number) => Array.from({ length: n }, (_, i) => ({ id: IDS[i % IDS.length] }));
 
-/** N items through Installation → Get; checks every output and its pairing. */
-async function nodeGets(service: Service, n: number, concurrency: number): Promise<number> {
+/** N items through the node; checks every output and its pairing. */
+async function nodeGets(baseUrl: string, token: string, n: number, inFlight?: number): Promise<number> {
 	const items = getItems(n);
-	credentialCalls.loads = credentialCalls.authenticate = 0;
 	const started = process.hrtime.bigint();
-	const output = await runNode(service, getParameters(concurrency), items);
-	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+	const output = await runNode(baseUrl, token, getParameters(inFlight), items);
+	const taken = seconds(started);
 	if (output.length !== n) throw new Error(`expected ${n} items, got ${output.length}`);
 	output.forEach((item, i) => {
-		if (item.json.id !== items[i].id || (item.pairedItem as { item: number }).item !== i) {
-			throw new Error(`item ${i}: wrong output or pairing`);
-		}
+		if (item.json.id !== items[i].id || (item.pairedItem as { item: number }).item !== i) throw new Error(`item ${i}: wrong output or pairing`);
 	});
-	return seconds;
+	return taken;
+}
+
+/** The node's default Items in Flight, as its description declares it. */
+function defaultItemsInFlight(): number {
+	const AlbatoSolutions = nodeClass();
+	const options = (new AlbatoSolutions().description.properties.find((p) => p.name === 'requestOptions')?.options ?? []) as INodeProperties[];
+	return Number(options.find((o) => o.name === 'concurrency')?.default);
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU per call (loopback, no delay)
+
+const gc = (() => {
+	v8.setFlagsFromString('--expose-gc');
+	return vm.runInNewContext('gc') as () => void;
+})();
+
+async function cpuPerCall(service: Service, calls: number, kind: 'helper' | 'node'): Promise<number> {
+	gc(); // earlier runs' garbage is not this measure's
+	const before = process.cpuUsage();
+	if (kind === 'helper') await helperGets(service.direct, service.token, calls, 1);
+	else await nodeGets(service.direct, service.token, calls, 1);
+	const used = process.cpuUsage(before);
+	return (used.user + used.system) / 1000 / calls;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Bulk update
 
-interface BulkResult {
-	k: number;
-	m: number;
-	calls: Record<string, number>;
-	total: number;
-	minimum: number;
-	seconds: number;
-	allActive: boolean;
-	allApplied: boolean;
-}
-
-async function bulkUpdate(service: Service, k: number, m: number): Promise<BulkResult> {
-	// M installations of solution 101 (template 1011: a bundle whose second step has `subject`), started.
+async function bulkUpdate(service: Service, rttMs: number, changes: number, installations: number) {
+	// Installations of solution 101 (template 1011: a bundle whose second step has `subject`), started.
 	const targets: Array<{ installation: number; bundle: number; step: number }> = [];
-	for (let i = 0; i < m; i++) {
+	for (let i = 0; i < installations; i++) {
 		const created = await dataOf<{ id: number }>(service, 'POST', '/solution/101/installation', {
 			credentialData: VALID_CREDENTIAL_DATA[101],
 			templateIds: [1011],
@@ -276,30 +308,25 @@ async function bulkUpdate(service: Service, k: number, m: number): Promise<BulkR
 		const bundle = Object.values(detail.bundles)[0];
 		targets.push({ installation: created.id, bundle: bundle.id, step: bundle.steps[1].id });
 	}
-	// K changes, round robin over the installations (so the groups are interleaved in the input).
-	const items = Array.from({ length: k }, (_, i) => ({ ...targets[i % m], subject: `Bench subject ${i}` }));
-	await call(service, 'DELETE', '/__emulator/requests');
+	// The changes round robin over the installations (so the groups are interleaved in the input).
+	const items = Array.from({ length: changes }, (_, i) => ({ ...targets[i % installations], subject: `Bench subject ${i}` }));
+	await control(service, 'DELETE', '/requests');
 	const started = process.hrtime.bigint();
-	await runNode(
-		service,
-		{
-			resource: 'bundleData',
-			operation: 'update',
-			installationId: { __rl: true, mode: 'id', value: '={{ $json.installation }}' },
-			bundleId: '={{ $json.bundle }}',
-			stepId: '={{ $json.step }}',
-			fieldValuesMode: 'json',
-			fieldValues: '={{ JSON.stringify({ subject: $json.subject }) }}',
-			ifActive: 'pauseAndResume',
-		},
-		items,
-	);
-	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-	const log = (await call(service, 'GET', '/__emulator/requests')).body as Array<{ method: string }>;
+	await runNode(service.proxies[rttMs], service.token, {
+		resource: 'bundleData',
+		operation: 'update',
+		installationId: { __rl: true, mode: 'id', value: '={{ $json.installation }}' },
+		bundleId: '={{ $json.bundle }}',
+		stepId: '={{ $json.step }}',
+		fieldValuesMode: 'json',
+		fieldValues: '={{ JSON.stringify({ subject: $json.subject }) }}',
+		ifActive: 'pauseAndResume',
+	}, items);
+	const taken = seconds(started);
+	const log = (await control(service, 'GET', '/requests')).body as Array<{ method: string }>;
 	const calls: Record<string, number> = {};
 	for (const entry of log) calls[entry.method] = (calls[entry.method] ?? 0) + 1;
-
-	const state = (await call(service, 'GET', '/__emulator/state')).body as {
+	const state = (await control(service, 'GET', '/state')).body as {
 		installations: Array<{ id: number; status: number }>;
 		bundleData: Array<{ id: number; fields: Array<{ name: string; value: unknown }> }>;
 	};
@@ -311,234 +338,176 @@ async function bulkUpdate(service: Service, k: number, m: number): Promise<BulkR
 	const allApplied = [...expected].every(([step, subject]) =>
 		state.bundleData.some((r) => r.id === step && r.fields.some((f) => f.name === 'subject' && f.value === subject)),
 	);
-	return { k, m, calls, total: log.length, minimum: k + 3 * m, seconds, allActive, allApplied };
+	return {
+		rttMs,
+		installations,
+		changes,
+		calls: log.length,
+		// One PUT per change, and one read, one PAUSE and one PLAY per installation.
+		minimumCalls: changes + 3 * installations,
+		seconds: taken,
+		callsByMethod: calls,
+		allActive,
+		allApplied,
+	};
 }
 
 // ---------------------------------------------------------------------------------------------
-// Memory (in a fresh child process, so earlier runs' heap does not hide the growth)
+// Heap retained (in a fresh process, so earlier runs' heap does not hide the growth)
 
-const gc = (() => {
-	v8.setFlagsFromString('--expose-gc');
-	return vm.runInNewContext('gc') as () => void;
-})();
-
-interface MemoryResult {
-	items: number;
-	concurrency: number;
-	baselineMb: number;
-	peakMb: number;
-	growthMb: number;
-	/** Heap still in use after a full GC with the run's output alive: what the items really cost. */
-	retainedMb: number;
-	seconds: number;
-}
-
-/** `kind` 'node': the items through the node; 'floor': the same GETs through n8n-core's httpRequest alone. */
-async function memoryChild(service: Service, items: number, concurrency: number, kind: 'node' | 'floor'): Promise<MemoryResult> {
-	// Warm-up: JIT, n8n-core's lazy singletons.
-	if (kind === 'node') await nodeGets(service, 200, concurrency);
-	else await floorGets(service, 200, concurrency);
+async function memoryChild(service: Service, items: number) {
+	const baseUrl = process.env.BENCH_EMULATOR_PLAIN!;
+	await nodeGets(baseUrl, service.token, 200); // warm-up: JIT, n8n-core's lazy singletons
 	gc();
-	const baseline = process.memoryUsage();
-	let peak = baseline.rss;
-	const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-	const started = process.hrtime.bigint();
-	let kept: unknown[];
-	if (kind === 'node') kept = await runNode(service, getParameters(concurrency), getItems(items));
-	else kept = await floorBodies(service, items);
-	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-	peak = Math.max(peak, process.memoryUsage().rss);
-	clearInterval(timer);
+	const baseline = process.memoryUsage().heapUsed;
+	const kept = await runNode(baseUrl, service.token, getParameters(), getItems(items));
 	if (kept.length !== items) throw new Error(`expected ${items} items, got ${kept.length}`);
 	gc();
-	const retained = process.memoryUsage().heapUsed - baseline.heapUsed;
-	const mb = (bytes: number) => bytes / 1024 / 1024;
-	return { items, concurrency, baselineMb: mb(baseline.rss), peakMb: mb(peak), growthMb: mb(peak - baseline.rss), retainedMb: mb(retained), seconds };
+	// With the run's output still referenced: what the items cost after the run.
+	return { items, node: (process.memoryUsage().heapUsed - baseline) / 1024 / 1024, keptItems: kept.length };
 }
 
-/** The floor's GETs one at a time, keeping every parsed body (as the node keeps its output). */
-async function floorBodies(service: Service, n: number): Promise<unknown[]> {
-	const bodies: unknown[] = [];
-	for (let i = 0; i < n; i++) bodies.push(JSON.parse((await floorGet(service, IDS[i % IDS.length])).body));
-	return bodies;
-}
-
-function runMemoryChild(service: Service, items: number, concurrency: number, kind: 'node' | 'floor'): Promise<MemoryResult> {
-	const child = spawn(
-		process.execPath,
-		['-r', 'ts-node/register/transpile-only', __filename, '--memory-child', String(items), String(concurrency), kind, '--dist', DIST],
-		{ stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_BASE_URL: service.baseUrl, BENCH_TOKEN: service.token } },
-	);
+function runMemoryChild(items: number): Promise<{ items: number; node: number }> {
+	const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', __filename, '--memory-child', String(items), '--dist', DIST], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
 	return new Promise((resolve, reject) => {
 		let out = '';
 		child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
 		child.on('exit', (code) => {
 			const line = out.split('\n').find((l) => l.startsWith('MEMORY '));
 			if (code !== 0 || !line) reject(new Error(`memory child exited with ${code}: ${out}`));
-			else resolve(JSON.parse(line.slice('MEMORY '.length)) as MemoryResult);
+			else resolve(JSON.parse(line.slice('MEMORY '.length)) as { items: number; node: number });
 		});
 	});
 }
 
 // ---------------------------------------------------------------------------------------------
-// Main
 
-const ms = (seconds: number, n: number) => (seconds * 1000) / n;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const clearLog = (service: Service) => call(service, 'DELETE', '/__emulator/requests');
+type Figures = Record<string, number>;
 
-async function main(): Promise<void> {
+async function measure(): Promise<void> {
+	// n8n-core sets the TLS servername to the host, here 127.0.0.1 (Node warns: RFC 6066); harmless on loopback.
+	process.noDeprecation = true;
+	const service: Service = {
+		direct: process.env.BENCH_EMULATOR!,
+		token: process.env.BENCH_TOKEN!,
+		proxies: JSON.parse(process.env.BENCH_PROXIES!) as Record<string, string>,
+	};
 	if (process.argv.includes('--memory-child')) {
-		const i = process.argv.indexOf('--memory-child');
-		const service = { baseUrl: process.env.BENCH_BASE_URL!, token: process.env.BENCH_TOKEN! };
-		const kind = process.argv[i + 3] === 'floor' ? 'floor' : 'node';
-		const result = await memoryChild(service, Number(process.argv[i + 1]), Number(process.argv[i + 2]), kind);
+		const result = await memoryChild(service, Number(arg('--memory-child')));
 		console.log(`MEMORY ${JSON.stringify(result)}`);
-		harness.releaseN8nResources();
-		agent.destroy();
+		harness().releaseN8nResources();
+		controlAgent.destroy();
 		return;
 	}
-
-	const n = Math.floor(num('--n', 3000));
-	const k = Math.floor(num('--k', 200));
-	const m = Math.floor(num('--m', 20));
-	const memoryItems = Math.floor(num('--memory-items', 10_000));
-	const repeat = Math.max(1, Math.floor(num('--repeat', 3)));
-	const latency = num('--latency', 5);
-	const latencyItems = Math.floor(num('--latency-items', 400));
-	const emulatorRequests = Math.floor(num('--emulator-requests', 5000));
+	const repeat = Math.max(1, num('--repeat', 3));
+	const items = Math.max(1, num('--items', 200));
+	const serialItems = Math.max(1, num('--serial-items', 10));
+	const memoryItems = num('--memory-items', 10_000);
+	const cpuCalls = Math.max(1, num('--cpu-calls', 300));
 	const out = path.resolve(arg('--out') ?? 'bench-results.json');
-	if (n < 1 || m < 1 || k < m) throw new Error('need --n ≥ 1, --m ≥ 1 and --k ≥ --m');
-
-	const service = await startEmulatorChild();
+	const defaults = defaultItemsInFlight();
 	const began = Date.now();
+	console.log(`node ${process.version}; ${cpus().length} CPUs; build ${path.relative(ROOT, DIST) || DIST}; ${items} items per measure (${serialItems} at 1 in flight), median of ${repeat}; node default Items in Flight ${defaults}\n`);
+
 	try {
-		console.log(`emulator in a child process at ${service.baseUrl}; node ${process.version}; ${cpus().length} CPUs; build ${path.relative(ROOT, DIST) || DIST}`);
-		console.log(`N=${n} (median of ${repeat}), K=${k}, M=${m}, memory ${memoryItems} items, latency row ${latency} ms × ${latencyItems} items\n`);
+		// Warm-up (JIT, n8n-core's lazy singletons); not measured.
+		await idealGets(service.direct, service.token, 50, 4);
+		await helperGets(service.direct, service.token, 50, 4);
+		await nodeGets(service.direct, service.token, 50, 4);
+		await control(service, 'DELETE', '/requests');
 
-		// Warm-up of both processes (JIT, sockets, n8n-core's lazy singletons); not measured.
-		await rawGets(service, 500, 1);
-		await floorGets(service, 300, 1);
-		await nodeGets(service, 300, 1);
-		await nodeGets(service, 300, 8);
-		await clearLog(service);
-
-		// 6. The emulator alone, first, while nothing else has run against it.
-		const emulator1 = await measureEmulatorRps(service.baseUrl, service.token, emulatorRequests, 1);
-		const emulator8 = await measureEmulatorRps(service.baseUrl, service.token, emulatorRequests, 8);
-
-		// 1–3 (and the floor), interleaved so drift of the machine hits all alike; medians.
-		let credentials = { ...credentialCalls };
-		const runs = { raw1: [] as number[], raw8: [] as number[], floor1: [] as number[], floor8: [] as number[], seq: [] as number[], conc: [] as number[] };
+		// Per-item figures, interleaved: each repeat runs every client at every setting once.
+		const runs: Record<string, Record<string, Record<string, number[]>>> = {};
+		const record = (rtt: number, client: string, setting: string, value: number) => {
+			((runs[rtt] ??= {})[client] ??= {})[setting] ??= [];
+			runs[rtt][client][setting].push(value);
+		};
+		const cpu = { helper: [] as number[], node: [] as number[] };
 		for (let r = 0; r < repeat; r++) {
-			runs.raw1.push(await rawGets(service, n, 1));
-			runs.raw8.push(await rawGets(service, n, 8));
-			runs.floor1.push(await floorGets(service, n, 1));
-			runs.floor8.push(await floorGets(service, n, 8));
-			runs.seq.push(await nodeGets(service, n, 1));
-			credentials = { ...credentialCalls };
-			runs.conc.push(await nodeGets(service, n, 8));
-			await clearLog(service); // the emulator's request log would otherwise grow all run long
+			// CPU first, while the process's heap is small; helper and node alternate.
+			cpu.helper.push(await cpuPerCall(service, cpuCalls, 'helper'));
+			cpu.node.push(await cpuPerCall(service, cpuCalls, 'node'));
+			await control(service, 'DELETE', '/requests');
+			for (const rtt of RTTS) {
+				const baseUrl = service.proxies[rtt];
+				for (const inFlight of IN_FLIGHT) {
+					const n = inFlight === 1 ? serialItems : items;
+					record(rtt, 'ideal', String(inFlight), (await idealGets(baseUrl, service.token, n, inFlight)) * 1000 / n);
+					record(rtt, 'helper', String(inFlight), (await helperGets(baseUrl, service.token, n, inFlight)) * 1000 / n);
+					record(rtt, 'node', String(inFlight), (await nodeGets(baseUrl, service.token, n, inFlight)) * 1000 / n);
+				}
+				record(rtt, 'node', 'default', (await nodeGets(baseUrl, service.token, items)) * 1000 / items);
+				await control(service, 'DELETE', '/requests'); // the emulator's log would grow all run long
+			}
+			console.log(`repeat ${r + 1}/${repeat} done (${Math.round((Date.now() - began) / 1000)} s)`);
 		}
-		const raw1 = median(runs.raw1);
-		const raw8 = median(runs.raw8);
-		const floor1 = median(runs.floor1);
-		const floor8 = median(runs.floor8);
-		const seq = median(runs.seq);
-		const conc = median(runs.conc);
+		const perItemMs: Record<string, Record<string, Figures>> = {};
+		for (const rtt of RTTS) {
+			perItemMs[rtt] = {};
+			for (const [client, settings] of Object.entries(runs[rtt])) {
+				perItemMs[rtt][client] = Object.fromEntries(Object.entries(settings).map(([setting, values]) => [setting, round(median(values))]));
+			}
+		}
+		const cpuMsPerCall = { helper: round(median(cpu.helper), 3), node: round(median(cpu.node), 3) };
 
-		// With service latency: what Items in Flight is for.
-		await addLatency(service, latency, latencyItems * 2);
-		const slowSeq = await nodeGets(service, latencyItems, 1);
-		const slowConc = await nodeGets(service, latencyItems, 8);
-		await call(service, 'DELETE', '/__emulator/faults');
-		await clearLog(service);
+		const bulk = await bulkUpdate(service, 150, num('--changes', 200), Math.max(1, num('--installations', 20)));
+		await control(service, 'DELETE', '/requests');
+		const memory = await runMemoryChild(memoryItems);
 
-		// 4. Bulk update.
-		const bulk = await bulkUpdate(service, k, m);
-		await clearLog(service);
-
-		// 5. Memory, in a fresh process.
-		const memory = await runMemoryChild(service, memoryItems, 1, 'node');
-		await clearLog(service);
-		const memoryFloor = await runMemoryChild(service, memoryItems, 1, 'floor');
-		await clearLog(service);
-
+		const at150 = perItemMs[150];
 		const targets = {
-			sequentialVsRaw: { target: '≤ 1.5', value: seq / raw1, met: seq / raw1 <= 1.5 },
-			concurrentVsSequential: { target: '≥ 3', value: seq / conc, met: seq / conc >= 3 },
-			bulkCalls: { target: `= ${bulk.minimum}`, value: bulk.total, met: bulk.total === bulk.minimum && bulk.allActive && bulk.allApplied },
-			memoryGrowthMb: { target: '< 150', value: memory.growthMb, met: memory.growthMb < 150 },
+			defaultVsOneInFlightAt150: { target: '≥ 6', value: round(at150.node['1'] / at150.node.default), met: at150.node['1'] / at150.node.default >= 6 },
+			nodeVsHelperAt32At150: { target: '≤ 1.25', value: round(at150.node['32'] / at150.helper['32']), met: at150.node['32'] / at150.helper['32'] <= 1.25 },
+			cpuNodeVsHelper: { target: '≤ 1.3', value: round(cpuMsPerCall.node / cpuMsPerCall.helper), met: cpuMsPerCall.node / cpuMsPerCall.helper <= 1.3 },
+			bulkUpdate: { target: 'minimum calls, ≤ 20 s', value: `${bulk.calls}/${bulk.minimumCalls} calls, ${round(bulk.seconds)} s`, met: bulk.calls === bulk.minimumCalls && bulk.seconds <= 20 && bulk.allActive && bulk.allApplied },
+			heapRetainedMB: { target: '≤ 10', value: round(memory.node), met: memory.node <= 10 },
 		};
 		const results = {
-			date: new Date().toISOString(),
-			node: process.version,
-			cpus: cpus().length,
-			build: DIST,
-			n,
-			repeat,
-			raw: {
-				sequential: { seconds: raw1, msPerRequest: ms(raw1, n), rps: n / raw1, runs: runs.raw1 },
-				concurrent8: { seconds: raw8, rps: n / raw8, runs: runs.raw8 },
-			},
-			n8nHttpRequestFloor: {
-				sequential: { seconds: floor1, msPerRequest: ms(floor1, n), rps: n / floor1, vsRaw: floor1 / raw1, runs: runs.floor1 },
-				concurrent8: { seconds: floor8, rps: n / floor8, vsSequential: floor1 / floor8, runs: runs.floor8 },
-			},
-			nodeSequential: {
-				seconds: seq,
-				msPerItem: ms(seq, n),
-				itemsPerSecond: n / seq,
-				vsRaw: seq / raw1,
-				vsFloor: seq / floor1,
-				credentialLoads: credentials.loads,
-				authenticateCalls: credentials.authenticate,
-				runs: runs.seq,
-			},
-			nodeConcurrent8: { seconds: conc, msPerItem: ms(conc, n), itemsPerSecond: n / conc, vsSequential: seq / conc, runs: runs.conc },
-			withLatency: { latencyMs: latency, items: latencyItems, sequentialSeconds: slowSeq, concurrent8Seconds: slowConc, speedup: slowSeq / slowConc },
-			bulkUpdate: bulk,
-			memory,
-			memoryN8nHttpRequestAlone: memoryFloor,
-			emulator: { concurrency1: emulator1, concurrency8: emulator8 },
+			perItemMs,
+			cpuMsPerCall,
+			bulkUpdate: { ...bulk, seconds: round(bulk.seconds) },
+			heapRetainedMB: { items: memory.items, node: round(memory.node) },
+			defaultItemsInFlight: defaults,
 			targets,
-			benchSeconds: 0,
+			runs,
+			setup: { node: process.version, cpus: cpus().length, build: DIST, items, serialItems, repeat, cpuCalls, date: new Date().toISOString(), benchSeconds: 0 },
 		};
-		results.benchSeconds = (Date.now() - began) / 1000;
+		results.setup.benchSeconds = Math.round((Date.now() - began) / 1000);
 		writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
 
-		const f = (x: number, d = 2) => x.toFixed(d);
-		const verdict = (target: string, met: boolean) => `${target}: ${met ? 'met' : 'NOT met'}`;
-		const callList = Object.entries(bulk.calls).map(([method, count]) => `${count} ${method}`).join(' + ');
-		const rows: string[][] = [
-			['#', 'Measure', 'Result', 'Ratio', 'Target'],
-			['1', `raw: ${n} × GET, bare keep-alive client, 1 at a time`, `${f(raw1)} s · ${f(ms(raw1, n), 3)} ms/req · ${f(n / raw1, 0)} req/s`, '1.00× (the limit)', ''],
-			['', `raw, 8 at a time`, `${f(raw8)} s · ${f(n / raw8, 0)} req/s`, `${f(raw1 / raw8)}× raw`, ''],
-			['', `n8n-core httpRequest alone, 1 at a time (floor for any node)`, `${f(floor1)} s · ${f(ms(floor1, n), 3)} ms/req`, `${f(floor1 / raw1)}× raw time`, ''],
-			['', `n8n-core httpRequest alone, 8 at a time`, `${f(floor8)} s · ${f(n / floor8, 0)} req/s`, `${f(floor1 / floor8)}× its sequential`, ''],
-			['2', `node, sequential (Items in Flight 1)`, `${f(seq)} s · ${f(ms(seq, n), 3)} ms/item · ${f(n / seq, 0)} items/s; credential loads ${credentials.loads}, authenticate ${credentials.authenticate}`, `${f(seq / raw1)}× raw time · ${f(seq / floor1)}× floor`, verdict('≤ 1.5× raw', targets.sequentialVsRaw.met)],
-			['3', `node, concurrent (Items in Flight 8)`, `${f(conc)} s · ${f(n / conc, 0)} items/s`, `${f(seq / conc)}× sequential throughput`, verdict('≥ 3×', targets.concurrentVsSequential.met)],
-			['', `node with ${latency} ms service latency, ${latencyItems} items: 1 vs 8 in flight`, `${f(slowSeq)} s vs ${f(slowConc)} s`, `${f(slowSeq / slowConc)}× throughput`, ''],
-			['4', `bulk update: ${k} changes over ${m} active installations, Pause/Update/Start`, `${bulk.total} calls (${callList}) in ${f(bulk.seconds)} s; all active again: ${bulk.allActive}; all applied: ${bulk.allApplied}`, `${f(bulk.total / bulk.minimum)}× minimum (${k} PUT + ${m} GET + ${m} PAUSE + ${m} PLAY = ${bulk.minimum})`, verdict('= minimum', targets.bulkCalls.met)],
-			['5', `memory: ${memory.items} items (Installation → Get), fresh process`, `peak RSS +${f(memory.growthMb, 1)} MB (${f(memory.baselineMb, 0)} → ${f(memory.peakMb, 0)} MB) in ${f(memory.seconds)} s; heap kept after GC +${f(memory.retainedMb, 1)} MB`, `${f(memory.growthMb / 150)}× budget`, verdict('< 150 MB', targets.memoryGrowthMb.met)],
-			['', `memory: the same ${memoryFloor.items} GETs through n8n-core httpRequest alone`, `peak RSS +${f(memoryFloor.growthMb, 1)} MB; heap kept after GC +${f(memoryFloor.retainedMb, 1)} MB`, `node / this: ${f(memory.growthMb / memoryFloor.growthMb)}×`, ''],
-			['6', `emulator alone (measureEmulatorRps, keep-alive)`, `${f(emulator1.rps, 0)} req/s at 1 · ${f(emulator8.rps, 0)} req/s at 8`, '', ''],
-		];
-		const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
-		const line = (row: string[]) => `| ${row.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
-		console.log(line(rows[0]));
-		console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-		for (const row of rows.slice(1)) console.log(line(row));
-		console.log(`\n${f(results.benchSeconds, 0)} s in all; figures written to ${path.relative(process.cwd(), out) || out}`);
+		console.log('\nms per item (median), 200 Installation → Get over HTTPS:');
+		const header = ['RTT', 'client', ...IN_FLIGHT.map((c) => `${c} in flight`), 'default'];
+		const rows = RTTS.flatMap((rtt) =>
+			['ideal', 'helper', 'node'].map((client) => [`${rtt} ms`, client, ...IN_FLIGHT.map((c) => String(perItemMs[rtt][client][c])), String(perItemMs[rtt][client].default ?? '')]),
+		);
+		printTable([header, ...rows]);
+		console.log(`\nCPU per call: helper ${cpuMsPerCall.helper} ms, node ${cpuMsPerCall.node} ms`);
+		console.log(`bulk update at 150 ms: ${bulk.calls} calls (${Object.entries(bulk.callsByMethod).map(([m, c]) => `${c} ${m}`).join(' + ')}), minimum ${bulk.minimumCalls}, ${round(bulk.seconds)} s; all active again ${bulk.allActive}, all applied ${bulk.allApplied}`);
+		console.log(`heap retained after GC, ${memory.items} items: ${round(memory.node)} MB`);
+		console.log('\ntargets:');
+		for (const [name, t] of Object.entries(targets)) console.log(`  ${name}: ${t.value} (target ${t.target}) ${t.met ? 'met' : 'NOT met'}`);
+		console.log(`\nfigures written to ${path.relative(process.cwd(), out) || out}`);
 	} finally {
-		service.child?.removeAllListeners('exit');
-		service.child?.kill('SIGTERM');
-		agent.destroy();
-		harness.releaseN8nResources();
+		controlAgent.destroy();
+		harness().releaseN8nResources();
 	}
 }
 
-main().catch((err) => {
+function round(value: number, digits = 2): number {
+	return Number(value.toFixed(digits));
+}
+
+function printTable(rows: string[][]): void {
+	const widths = rows[0].map((_, c) => Math.max(...rows.map((row) => row[c].length)));
+	const line = (row: string[]) => `| ${row.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`;
+	console.log(line(rows[0]));
+	console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+	for (const row of rows.slice(1)) console.log(line(row));
+}
+
+(process.argv.includes('--measure') || process.argv.includes('--memory-child') ? measure() : parent()).catch((err) => {
 	console.error(err);
 	process.exit(1);
 });

@@ -78,7 +78,7 @@ const cases: Array<[string, INodeParameters, RegExp]> = [
 	['credential: empty name', { ...credential, title: '={{ "" }}' }, /^Connection Name is empty/],
 	['credential: fields a list', { ...credential, fields: '[]' }, /^Fields must be a JSON object, got a list/],
 	['solutions: limit zero', { resource: 'solution', operation: 'getAll', limit: 0 }, /^Limit must be a whole number of at least 1/],
-	['request options: no items in flight', { ...templates, requestOptions: { concurrency: 0 } }, /^Request Options → Items in Flight must be a number from 1 to 32/],
+	['request options: no items in flight', { ...templates, requestOptions: { concurrency: 0 } }, /^Request Options → Items in Flight must be a number from 1 to 64/],
 	['request options: negative timeout', { ...templates, requestOptions: { timeout: -1 } }, /^Request Options → Timeout \(Seconds\) must be/],
 ];
 

@@ -3,9 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../transport';
 
-export interface RunOptions extends TransportOptions {
-	concurrency: number;
-}
+export type RunOptions = TransportOptions;
+
+/** Items in Flight's ceiling: enough to match n8n's HTTP Request node (all items at once) on a real network. */
+export const MAX_ITEMS_IN_FLIGHT = 64;
 
 /** Execution-wide settings; read from the first item because one client serves the whole run. */
 export const runOptionsProperty: INodeProperties = {
@@ -20,10 +21,9 @@ export const runOptionsProperty: INodeProperties = {
 			displayName: 'Items in Flight',
 			name: 'concurrency',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 32 },
-			default: 1,
-			description:
-				'How many items are sent to the service at once. Output order and item pairing stay the same. Bundle Data → Update always runs in order.',
+			typeOptions: { minValue: 1, maxValue: MAX_ITEMS_IN_FLIGHT },
+			default: 8,
+			description: `How many requests are sent to the service at once (at most ${MAX_ITEMS_IN_FLIGHT}). Fewer while the service answers 429 (rate limited), then back up. Output order and item pairing stay the same.`,
 		},
 		{
 			displayName: 'Max Retries',
@@ -32,14 +32,14 @@ export const runOptionsProperty: INodeProperties = {
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 3,
 			description:
-				'How often a safe call (read, update, start, pause) is retried after 429, 502, 503, 504 or a network error. Installing and creating credentials are never retried blindly.',
+				'How often a safe call (read, update, start, pause) is retried after 502, 503, 504 or a network error. A 429 (rate limited) is retried as long as the Retry Time Budget allows. Installing and creating credentials are never retried blindly.',
 		},
 		{
 			displayName: 'Retry Time Budget (Seconds)',
 			name: 'retryBudget',
 			type: 'number',
 			typeOptions: { minValue: 0 },
-			default: 30,
+			default: 60,
 			description: 'The most time one call may spend waiting between retries (honouring Retry-After)',
 		},
 		{
@@ -64,7 +64,7 @@ export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 		return value;
 	};
 	return {
-		concurrency: Math.floor(number('concurrency', 'Items in Flight', 1, 1, 32)),
+		concurrency: Math.floor(number('concurrency', 'Items in Flight', DEFAULT_TRANSPORT_OPTIONS.concurrency, 1, MAX_ITEMS_IN_FLIGHT)),
 		maxRetries: Math.floor(number('maxRetries', 'Max Retries', DEFAULT_TRANSPORT_OPTIONS.maxRetries, 0, 10)),
 		retryBudget: number('retryBudget', 'Retry Time Budget (Seconds)', DEFAULT_TRANSPORT_OPTIONS.retryBudget / 1000, 0) * 1000,
 		timeout: number('timeout', 'Timeout (Seconds)', DEFAULT_TRANSPORT_OPTIONS.timeout / 1000, 0.1) * 1000,

@@ -15,6 +15,7 @@ import { baseUrlProblem } from '../helpers/baseUrl';
 import { principalOf, redact, tokenExpiry } from '../helpers/token';
 import { isObject } from '../helpers/values';
 import { authenticationOf, PARTNER_API, PARTNER_CREDENTIAL_TYPE, PartnerSession } from './endUserTokens';
+import { InFlightLimiter } from './inFlightLimiter';
 
 export const CREDENTIAL_TYPE = 'albatoSolutionsApi';
 
@@ -26,16 +27,20 @@ export type ApiMethod = IHttpRequestMethods | 'PLAY' | 'PAUSE';
 export interface TransportOptions {
 	/** Milliseconds before a request that has not answered is abandoned. */
 	timeout: number;
-	/** Retries of a safe (idempotent) call after 429, 502, 503, 504 or a network error. */
+	/** Retries of a safe (idempotent) call after 502, 503, 504 or a network error (429s: see request()). */
 	maxRetries: number;
 	/** Total milliseconds that one call may spend waiting between its retries. */
 	retryBudget: number;
+	/** Most requests in flight at once (Items in Flight); fewer while the service answers 429. */
+	concurrency: number;
 }
 
 export const DEFAULT_TRANSPORT_OPTIONS: TransportOptions = {
 	timeout: 30_000,
 	maxRetries: 3,
-	retryBudget: 30_000,
+	// Long enough to sit out Retry-After of a per-minute rate window.
+	retryBudget: 60_000,
+	concurrency: 8,
 };
 
 export interface RequestOptions {
@@ -77,6 +82,8 @@ const MAX_DELAY = 8_000;
 export class AlbatoClient {
 	/** Passed to every httpRequestWithAuthentication call (built once: the hot path allocates nothing for it). */
 	private readonly credentialOptions: IAdditionalCredentialOptions;
+	/** Shared by every request of this client (= of the execution): adapts to 429s. */
+	private readonly limiter: InFlightLimiter;
 
 	/** Set with the Albato Partner API credential: every call acts as the item's End User ID. */
 	partner?: PartnerSession;
@@ -92,6 +99,7 @@ export class AlbatoClient {
 		this.credentialOptions = {
 			credentialsDecrypted: { id: id ?? '', name: name ?? '', type: CREDENTIAL_TYPE, data: credentials },
 		};
+		this.limiter = new InFlightLimiter(options.concurrency);
 	}
 
 	static async create(
@@ -146,17 +154,23 @@ export class AlbatoClient {
 	async request<T = unknown>(method: ApiMethod, path: string, options: RequestOptions = {}): Promise<T> {
 		const url = (this.partner?.baseUrl ?? this.baseUrl) + path + queryString(options);
 		const retryable = IDEMPOTENT.has(method);
-		const started = Date.now();
 		// Partner mode: the item's end user and their token (checked and minted before the call).
 		const session = options.asPartner ? undefined : this.partner;
 		const userId = session?.endUserId(options.itemIndex);
 		let token = session && userId !== undefined ? await session.token(userId, options.itemIndex) : undefined;
 		let refreshed = false;
+		// Time spent waiting between attempts (not in the limiter's queue); 429s do not count as
+		// failures: the limiter lowers the requests in flight, and the budget alone bounds the waiting.
+		let waited = 0;
+		let rateLimited = 0;
 		for (let attempt = 0; ; attempt++) {
-			const delay = (wanted: number | undefined) => {
-				if (!retryable || attempt >= this.options.maxRetries) return undefined;
-				const wait = wanted ?? backoff(attempt);
-				return Date.now() - started + wait <= this.options.retryBudget ? wait : undefined;
+			const delay = (wanted: number | undefined, is429 = false) => {
+				if (!retryable || (!is429 && attempt - rateLimited >= this.options.maxRetries)) return undefined;
+				// A repeated 429 also backs off (at least the jittered curve): Retry-After: 0 cannot spin.
+				const wait = is429 ? Math.max(wanted ?? 0, backoff(rateLimited)) : wanted ?? backoff(attempt - rateLimited);
+				if (waited + wait > this.options.retryBudget) return undefined;
+				waited += wait;
+				return wait;
 			};
 			let response: { statusCode: number; headers: IDataObject; body: unknown };
 			const sentAt = Date.now();
@@ -190,7 +204,8 @@ export class AlbatoClient {
 				continue;
 			}
 			if (RETRYABLE_STATUS.has(statusCode)) {
-				const wait = delay(retryAfter(headers['retry-after']));
+				const wait = delay(retryAfter(headers['retry-after']), statusCode === 429);
+				if (statusCode === 429) rateLimited++;
 				if (wait !== undefined) {
 					await sleep(wait);
 					continue;
@@ -221,12 +236,20 @@ export class AlbatoClient {
 			: asPartner
 				? [PARTNER_CREDENTIAL_TYPE, partner.credentialOptions]
 				: [CREDENTIAL_TYPE, partner.bearer(token ?? '', CREDENTIAL_TYPE)];
-		return (await this.ctx.helpers.httpRequestWithAuthentication.call(
-			this.ctx,
-			type,
-			request,
-			credentialOptions,
-		)) as { statusCode: number; headers: IDataObject; body: unknown };
+		const ticket = await this.limiter.acquire();
+		try {
+			const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(
+				this.ctx,
+				type,
+				request,
+				credentialOptions,
+			)) as { statusCode: number; headers: IDataObject; body: unknown };
+			if (response.statusCode === 429) this.limiter.rateLimited(ticket);
+			else this.limiter.answered();
+			return response;
+		} finally {
+			this.limiter.release();
+		}
 	}
 
 	private apiError(

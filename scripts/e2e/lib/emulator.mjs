@@ -6,10 +6,11 @@ import path from 'node:path';
 import { startProcess, stop, waitFor } from './proc.mjs';
 
 export class Emulator {
-	static async start(repoRoot, { port = 0, logFile, echo = false } = {}) {
+	/** `args`: more CLI options, e.g. `--tls-cert`/`--tls-key` for HTTPS. */
+	static async start(repoRoot, { port = 0, logFile, echo = false, args = [] } = {}) {
 		const emulator = new Emulator();
 		const tsNode = path.join(repoRoot, 'node_modules', 'ts-node', 'dist', 'bin.js');
-		emulator.child = startProcess(process.execPath, [tsNode, '--transpile-only', 'emulator/cli.ts', '--port', String(port)], {
+		emulator.child = startProcess(process.execPath, [tsNode, '--transpile-only', 'emulator/cli.ts', '--port', String(port), ...args], {
 			cwd: repoRoot,
 			env: { ...process.env, TS_NODE_PROJECT: path.join(repoRoot, 'emulator', 'tsconfig.json') },
 			logFile,
