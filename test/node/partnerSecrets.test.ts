@@ -50,7 +50,7 @@ describe('no token in outputs, errors or the console', () => {
 		ctx.emu.faults.add(rule);
 		const run = await runPartner(
 			ctx.emu,
-			{ resource: 'installation', operation: 'getAll', returnAll: true, requestOptions: { maxRetries: 1, timeout: 0.2 } },
+			{ resource: 'installation', operation: 'getAll', returnAll: true, requestOptions: { maxRetries: 1, retryBudget: 0, timeout: 0.2 } },
 			{ inputItems: [{ customer: 'c-1' }, { customer: 'c-2' }], continueOnFail: true },
 		);
 		expect(run.calls.length).toBeGreaterThan(0);
