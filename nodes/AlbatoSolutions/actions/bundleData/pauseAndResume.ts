@@ -26,7 +26,6 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { Limiter } from '../../helpers/limiter';
 import { sameId } from '../../helpers/values';
 import type { AlbatoClient } from '../../transport';
 import { lostResponse } from '../../transport';
@@ -50,8 +49,6 @@ export interface UpdateJob {
 export interface UpdateRun {
 	ctx: IExecuteFunctions;
 	client: AlbatoClient;
-	/** Every request of the run goes through it: Items in Flight. */
-	limit: Limiter;
 	continueOnFail: boolean;
 	results: Map<number, OperationResult | Error>;
 	/** Set by the first failed item without Continue On Fail: no further PUT starts. */
@@ -75,7 +72,7 @@ function fail(run: UpdateRun, job: UpdateJob, error: unknown) {
 }
 
 async function put(run: UpdateRun, job: UpdateJob) {
-	const response = await run.limit(() => updateStepData(run.client, job.stepId, job.data, job.itemIndex));
+	const response = await updateStepData(run.client, job.stepId, job.data, job.itemIndex);
 	run.results.set(job.itemIndex, {
 		...response,
 		id: response.id ?? job.stepId,
@@ -134,7 +131,7 @@ class PauseGuard {
 	pause(): Promise<Error | undefined> {
 		this.pausing ??= (async () => {
 			try {
-				const answer = await this.run.limit(() => setStatus(this.run.client, this.installationId, 'PAUSE', this.itemIndex));
+				const answer = await setStatus(this.run.client, this.installationId, 'PAUSE', this.itemIndex);
 				this.owesPlay = true;
 				this.status = statusOf(answer) ?? PAUSED;
 				return undefined;
@@ -172,7 +169,7 @@ class PauseGuard {
 		if (!this.owesPlay) return {};
 		for (let attempt = 1; ; attempt++) {
 			try {
-				const answer = await this.run.limit(() => setStatus(this.run.client, this.installationId, 'PLAY', this.itemIndex));
+				const answer = await setStatus(this.run.client, this.installationId, 'PLAY', this.itemIndex);
 				this.status = statusOf(answer) ?? ACTIVE;
 				return {};
 			} catch (error) {
@@ -190,7 +187,7 @@ class PauseGuard {
 /** Reads the status from the list when the detail has none; undefined when neither tells. */
 async function statusFromList(run: UpdateRun, installationId: number, itemIndex: number) {
 	try {
-		const list = await run.limit(() => listInstallations(run.client, itemIndex));
+		const list = await listInstallations(run.client, itemIndex);
 		const entry = list.find((candidate) => sameId(candidate.id, installationId));
 		return entry ? statusOf(entry) : undefined;
 	} catch {
@@ -205,7 +202,7 @@ export async function updateGuarded(run: UpdateRun, jobs: UpdateJob[]) {
 	const first = jobs[0].itemIndex;
 	let installation: IDataObject;
 	try {
-		installation = await run.limit(() => getInstallation(client, installationId, { withBundles: true, itemIndex: first }));
+		installation = await getInstallation(client, installationId, { withBundles: true, itemIndex: first });
 	} catch (error) {
 		for (const job of jobs) fail(run, job, error);
 		return;

@@ -1,6 +1,5 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { limiter } from '../../helpers/limiter';
 import { idParameter, toId } from '../../helpers/params';
 import { mapLimited, readRunOptions } from '../../helpers/run';
 import type { AlbatoClient } from '../../transport';
@@ -68,7 +67,6 @@ export async function executeBatch(this: IExecuteFunctions, client: AlbatoClient
 	const run: UpdateRun = {
 		ctx: this,
 		client,
-		limit: limiter(concurrency),
 		continueOnFail: this.continueOnFail(),
 		results: new Map(),
 		stopped: false,
@@ -88,7 +86,7 @@ export async function executeBatch(this: IExecuteFunctions, client: AlbatoClient
 			if (!run.continueOnFail) return run.results;
 		}
 	}
-	// Installations at once, up to Items in Flight; the limiter keeps all their requests within it too.
+	// Installations at once, up to Items in Flight; the client keeps all their requests within it too.
 	await mapLimited([...groups.values()], concurrency, async (jobs) => {
 		if (jobs[0].pauseAndResume) await updateGuarded(run, jobs);
 		else await updateDirect(run, jobs);
