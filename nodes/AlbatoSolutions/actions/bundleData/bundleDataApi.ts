@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { bundleRecordsOf } from '../../helpers/shapes';
+import { bundleRecordsOf, idOf, isObject } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
 import { segment } from '../../transport';
 
@@ -16,6 +16,8 @@ export async function updateStepData(
 	data: IDataObject,
 	itemIndex?: number,
 ): Promise<IDataObject> {
-	const result = await client.request<IDataObject | undefined>('PUT', `/bundle/data/${segment(stepId)}`, { body: { data }, itemIndex });
-	return result ?? {};
+	const result = await client.request<unknown>('PUT', `/bundle/data/${segment(stepId)}`, { body: { data }, itemIndex });
+	if (!isObject(result)) return {};
+	const id = idOf(result.id);
+	return id === undefined ? result : { ...result, id };
 }

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { mapperOrJson } from '../../helpers/mapperDescription';
 import { mappedOrJson, textParameter, toId } from '../../helpers/params';
 import { checkValues, maskSecrets } from '../../helpers/partnerSchema';
+import { idOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
 import { segment } from '../../transport';
 import { optionsCollection } from '../common.descriptions';
@@ -89,7 +90,10 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		throw layoutHint(this, error, bodyLayout, itemIndex);
 	}
 	const secrets = new Set(schema.filter((field) => field.secret).map((field) => field.id));
-	return maskSecrets(created ?? {}, secrets) as IDataObject;
+	const masked = maskSecrets(created ?? {}, secrets) as IDataObject;
+	// Ids as numbers whatever the service sends.
+	for (const key of ['id', 'partnerId']) if (idOf(masked[key]) !== undefined) masked[key] = idOf(masked[key]);
+	return masked;
 }
 
 type BodyLayout = 'flat' | 'fields';
