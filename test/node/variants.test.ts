@@ -227,7 +227,7 @@ describe('the service\'s own error text reaches the user in every error style', 
 });
 
 describe('Credential Create body layout', () => {
-	const create = (options: IDataObject = {}) =>
+	const create = (options: INodeParameters = {}) =>
 		runNode(ctx.emu, {
 			resource: 'credential',
 			operation: 'create',
