@@ -246,6 +246,12 @@ describe('Credential Create body layout', () => {
 		expect(ctx.emu.requests.at(-1)!.body).toEqual({ token: 'bot-token-0123456789', title: 'Chat' });
 	});
 
+	it('an unknown layout (from an expression) fails before any request', async () => {
+		const run = await create({ bodyLayout: 'nested' });
+		expect(run.error?.message).toBe('Body Layout must be "flat" or "fields", got "nested"');
+		expect(ctx.emu.requests).toHaveLength(0);
+	});
+
 	it('the other way round as well, and the wrapped layout sends {title, fields}', async () => {
 		const refused = await create({ bodyLayout: 'fields' });
 		expect(refused.error?.description).toContain('Body Layout to "Flat (Documented)"');

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapperOrJson } from '../../helpers/mapperDescription';
-import { mappedOrJson, textParameter, toId } from '../../helpers/params';
+import { describe, mappedOrJson, textParameter, toId } from '../../helpers/params';
 import { checkValues, maskSecrets } from '../../helpers/partnerSchema';
 import { idOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
@@ -70,6 +70,10 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const title = textParameter(this, 'title', 'Connection Name', itemIndex);
 	const values = mappedOrJson(this, itemIndex, { mode: 'fieldsMode', mapper: 'fieldMapper', json: 'fields' }, 'Fields');
 	const { nameField = 'title', bodyLayout = 'flat' } = this.getNodeParameter('options', itemIndex, {}) as { nameField?: string; bodyLayout?: BodyLayout };
+
+	if (bodyLayout !== 'flat' && bodyLayout !== 'fields') {
+		throw new NodeOperationError(this.getNode(), `Body Layout must be "flat" or "fields", got ${describe(bodyLayout)}`, { itemIndex });
+	}
 
 	const schema = await partnerSchema(client, partnerId, itemIndex);
 	const problems = checkValues(schema, values);
