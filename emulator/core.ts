@@ -12,11 +12,11 @@ import { createState, DEFAULT_MASTER_TOKEN, DEFAULT_PARTNER, loadFixtures } from
 import { customMethodOf, trackRequestEnd } from './front';
 import { RateLimit, type RateLimitRule } from './rateLimit';
 import { match } from './routes';
-import { DEFAULT_VARIANTS, successBody } from './render';
+import { DEFAULT_VARIANTS, successBody, VARIANT_CHOICES } from './render';
 import type { EmulatorState, ErrorStyle, FaultRule, PartnerSettings, RequestLogEntry, TokenClaims, Variants } from './types';
 
 const BODY_LIMIT = 1024 * 1024;
-const ERROR_STYLES: ErrorStyle[] = ['errors', 'yii', 'message', 'text'];
+const ERROR_STYLES: ErrorStyle[] = ['errors', 'yii', 'message', 'text', 'strings', 'fieldMap', 'yiiData'];
 
 interface Outcome {
 	status: number;
@@ -67,8 +67,10 @@ export class EmulatorCore {
 	}
 
 	setVariants(v: Partial<Variants>): void {
-		for (const key of Object.keys(v)) {
+		for (const [key, value] of Object.entries(v)) {
 			if (!(key in DEFAULT_VARIANTS)) throw new Error(`unknown variant "${key}"; use ${Object.keys(DEFAULT_VARIANTS).join(', ')}`);
+			const allowed = VARIANT_CHOICES[key as keyof Variants] as readonly unknown[];
+			if (!allowed.includes(value)) throw new Error(`variant "${key}" cannot be ${JSON.stringify(value)}; use ${allowed.map((a) => JSON.stringify(a)).join(', ')}`);
 		}
 		this.variants = { ...this.variants, ...v };
 	}

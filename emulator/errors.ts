@@ -50,5 +50,15 @@ export function renderError(style: ErrorStyle, status: number, errors: FieldErro
 			return json({ message: summary(errors) });
 		case 'text':
 			return { contentType: 'text/plain; charset=utf-8', text: summary(errors) };
+		case 'strings':
+			return json({ success: false, errors: errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)) });
+		case 'fieldMap': {
+			// Non-field errors are listed under an empty key, as Laravel/Yii-like maps do.
+			const map: Record<string, string[]> = {};
+			for (const e of errors) (map[e.field ?? ''] ??= []).push(e.message);
+			return json({ success: false, errors: map });
+		}
+		case 'yiiData':
+			return json({ success: false, data: errors.map((e) => ({ field: e.field ?? '', message: e.message })) });
 	}
 }

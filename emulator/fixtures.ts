@@ -225,8 +225,8 @@ export const templatesOf = (solutionId: number): TemplateFixture[] => TEMPLATES.
 
 export interface PartnerField {
 	id: string;
-	/** 0 string, 3 password/secret, 10 choice (with allowedValues). */
-	type: 0 | 3 | 10;
+	/** 0 string, 3 password/secret, 10 choice (with allowedValues); the metaExtraTypes variant adds 1, 5, 7. */
+	type: 0 | 1 | 3 | 5 | 7 | 10;
 	label: string;
 	required: boolean;
 	allowedValues?: Record<string, string>;

@@ -7,10 +7,48 @@ export const DEFAULT_VARIANTS: Variants = {
 	plainValues: false,
 	listWithoutStatus: false,
 	wrapLists: false,
-	stringStatus: false,
-	detailWithoutStatus: false,
 	partnerTokens: 'both',
+	valuesShape: 'valueTitle',
+	nestedUnder: 'step',
+	bundleDataShape: 'list',
+	fieldsShape: 'list',
+	statusShape: 'number',
+	detailWithoutStatus: false,
+	installationWrapper: false,
+	metaRequired: true,
+	metaExtraTypes: false,
+	credentialBody: 'flat',
 };
+
+/** Every value each variant may take (validated by setVariants; the probe test walks them all). */
+export const VARIANT_CHOICES: { [K in keyof Variants]: ReadonlyArray<Variants[K]> } = {
+	bare: [false, true],
+	stringIds: [false, true],
+	plainValues: [false, true],
+	listWithoutStatus: [false, true],
+	wrapLists: [false, true],
+	valuesShape: ['valueTitle', 'idTitle', 'idValue', 'map'],
+	nestedUnder: ['step', 'value'],
+	bundleDataShape: ['list', 'map'],
+	fieldsShape: ['list', 'map'],
+	statusShape: ['number', 'string', 'word'],
+	detailWithoutStatus: [false, true],
+	installationWrapper: [false, true],
+	metaRequired: [true, false],
+	metaExtraTypes: [false, true],
+	credentialBody: ['flat', 'fields'],
+	partnerTokens: ['both', 'session', 'permanent', 'token'],
+};
+
+/** An installation status as the current variant renders it. */
+export function renderStatus(status: 0 | 1, variants: Variants): number | string {
+	if (variants.statusShape === 'string') return String(status);
+	if (variants.statusShape === 'word') return status === 1 ? 'active' : 'paused';
+	return status;
+}
+
+/** An installation answer, wrapped as {installation} when the variant says so. */
+export const wrapInstallation = (data: unknown, variants: Variants) => (variants.installationWrapper ? { installation: data } : data);
 
 const isIdKey = (key: string) => key === 'id' || key.endsWith('Id');
 const isIdListKey = (key: string) => key.endsWith('Ids');

@@ -89,7 +89,13 @@ export interface FaultRule {
 	successFalse?: boolean;
 }
 
-export type ErrorStyle = 'errors' | 'yii' | 'message' | 'text';
+/**
+ * Error body styles. `errors` {success:false, errors:[{field, message}]}; `yii` bare [{field, message}] for
+ * field 422s, else {name, message, code, status}; `message` {message}; `text` text/plain;
+ * `strings` {success:false, errors:["text"]}; `fieldMap` {success:false, errors:{field:["text"]}};
+ * `yiiData` {success:false, data:[{field, message}]}.
+ */
+export type ErrorStyle = 'errors' | 'yii' | 'message' | 'text' | 'strings' | 'fieldMap' | 'yiiData';
 
 export interface Variants {
 	/** No {success, data} envelope on any successful response. */
@@ -102,12 +108,29 @@ export interface Variants {
 	listWithoutStatus: boolean;
 	/** List bodies inside {items: [...]}. */
 	wrapLists: boolean;
-	/** Installation status as "1" / "0" wherever an installation is rendered. */
-	stringStatus: boolean;
-	/** GET /solution/installation/{id} without `status` (the list and PLAY/PAUSE still carry it). */
-	detailWithoutStatus: boolean;
 	/** The token fields of the /wl responses. Default 'both'. */
 	partnerTokens: PartnerTokenVariant;
+	// Shapes the public docs leave open (see README "Variants"); defaults are the documented choices.
+	/** Credentialist values: [{value,title}] (default), [{id,title}], [{id,value}] or an {id: title} map. plainValues wins. */
+	valuesShape: 'valueTitle' | 'idTitle' | 'idValue' | 'map';
+	/** Nested steps under the step (default) or under each value ({..., nested}); a map of values keeps them under the step. */
+	nestedUnder: 'step' | 'value';
+	/** GET /bundle/data: a list of records (default) or a map keyed by bundle step id. */
+	bundleDataShape: 'list' | 'map';
+	/** A record's fields: [{name,label,value}] (default) or a {code: value} map (no labels). */
+	fieldsShape: 'list' | 'map';
+	/** Installation status: 1/0 (default), "1"/"0", or "active"/"paused". */
+	statusShape: 'number' | 'string' | 'word';
+	/** GET /solution/installation/{id} and the install answer carry no status (the list and PLAY/PAUSE still do). */
+	detailWithoutStatus: boolean;
+	/** Installation answers (detail, install, PLAY, PAUSE) wrapped as {installation: {...}}. */
+	installationWrapper: boolean;
+	/** Credential meta fields without `required`. */
+	metaRequired: boolean;
+	/** Credential meta with field types other than 0/3/10 (1 integer, 5 boolean, 7 email) on an optional field. */
+	metaExtraTypes: boolean;
+	/** Credential create body: flat {title, ...fields} (default) or {title, fields: {...}}. */
+	credentialBody: 'flat' | 'fields';
 }
 
 /** A field of a bundle step; `type` is internal (used to validate updates), never rendered. */

@@ -12,12 +12,15 @@ export const bundleData: Handler = (ctx) => {
 	if (raw === undefined) throw new ApiError(422, [{ field: 'filter[bundleId]', message: 'is required' }]);
 	if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new ApiError(422, [{ field: 'filter[bundleId]', message: 'must be an integer' }]);
 	const bundle = ownBundle(ctx, Number(raw));
-	return {
-		data: bundle.stepIds.map((stepId) => {
-			const step = ctx.state.bundleData.get(stepId)!;
-			return { id: step.id, bundleId: step.bundleId, title: step.title, data: step.fields.map(({ name, label, value }) => ({ name, label, value })) };
-		}),
-	};
+	const records = bundle.stepIds.map((stepId) => {
+		const step = ctx.state.bundleData.get(stepId)!;
+		const data =
+			ctx.variants.fieldsShape === 'map'
+				? Object.fromEntries(step.fields.map(({ name, value }) => [name, value]))
+				: step.fields.map(({ name, label, value }) => ({ name, label, value }));
+		return { id: step.id, bundleId: step.bundleId, title: step.title, data };
+	});
+	return { data: ctx.variants.bundleDataShape === 'map' ? Object.fromEntries(records.map((r) => [String(r.id), r])) : records };
 };
 
 function checkValue(field: FieldRecord, value: unknown): string | undefined {

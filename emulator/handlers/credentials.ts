@@ -1,8 +1,8 @@
 /** Endpoints 11–12: partner credential schema and credential creation. */
 import { ApiError, notFound, type FieldError } from '../errors';
-import { PARTNERS } from '../fixtures';
-import type { CredentialRecord } from '../types';
-import { nowIso, type Handler } from './context';
+import { PARTNERS, type PartnerField } from '../fixtures';
+import type { CredentialRecord, Variants } from '../types';
+import { isPlainObject, nowIso, type Handler } from './context';
 
 /** Key of the user-defined connection name in the create body. */
 export const TITLE_KEY = 'title';
@@ -16,8 +16,26 @@ function partner(id: number) {
 /** GET /credentials/{partnerId}/meta → {partnerId, title, fields: [{id, type, label, required, allowedValues?}]}. */
 export const credentialMeta: Handler = (ctx) => {
 	const p = partner(ctx.id);
-	return { data: { partnerId: ctx.id, title: p.title, fields: p.fields.map((f) => ({ ...f, ...(f.allowedValues && { allowedValues: { ...f.allowedValues } }) })) } };
+	const fields = fieldsOf(ctx.id, ctx.variants).map((f) => {
+		const out: Record<string, unknown> = { ...f, ...(f.allowedValues && { allowedValues: { ...f.allowedValues } }) };
+		if (!ctx.variants.metaRequired) delete out.required;
+		return out;
+	});
+	return { data: { partnerId: ctx.id, title: p.title, fields } };
 };
+
+/** Optional fields of types other than 0/3/10 (Albato's connection fields also know integer, boolean, email). */
+export const EXTRA_TYPED_FIELDS: PartnerField[] = [
+	{ id: 'port', type: 1, label: 'Port', required: false },
+	{ id: 'sandbox', type: 5, label: 'Sandbox', required: false },
+	{ id: 'contactEmail', type: 7, label: 'Contact email', required: false },
+];
+
+/** The partner's fields under the current variants. */
+export function fieldsOf(partnerId: number, variants: Variants): PartnerField[] {
+	const fields = partner(partnerId).fields;
+	return variants.metaExtraTypes ? [...fields, ...EXTRA_TYPED_FIELDS] : fields;
+}
 
 /** "****" plus the last 4 characters (nothing of short secrets). */
 export const mask = (secret: string) => `****${secret.length > 8 ? secret.slice(-4) : ''}`;
@@ -30,24 +48,38 @@ export function renderCredential(c: CredentialRecord) {
 
 /** POST /credentials/{partnerId} {title, ...partner fields} → 201 with the stored credential, secrets masked. Any problem → 400. */
 export const createCredential: Handler = (ctx) => {
-	const p = partner(ctx.id);
+	partner(ctx.id);
+	const fields = fieldsOf(ctx.id, ctx.variants);
 	const body = ctx.body as Record<string, unknown>;
 	const errors: FieldError[] = [];
 	const title = body[TITLE_KEY];
 	if (typeof title !== 'string' || title.trim() === '') {
 		errors.push({ field: TITLE_KEY, message: title === undefined ? 'is required (the connection name)' : 'must be a non-empty string' });
 	}
+	// Layout variant: the partner's fields flat beside the title, or inside {"fields": {...}}.
+	let given: Record<string, unknown> = body;
+	if (ctx.variants.credentialBody === 'fields') {
+		if (!isPlainObject(body.fields)) errors.push({ field: 'fields', message: "is required: an object with the partner's fields" });
+		given = isPlainObject(body.fields) ? body.fields : {};
+		for (const key of Object.keys(body)) if (key !== TITLE_KEY && key !== 'fields') errors.push({ field: key, message: 'unknown key; the partner\'s fields go inside "fields"' });
+	}
 	const values: Record<string, string> = {};
-	for (const f of p.fields) {
-		const v = body[f.id];
+	for (const f of fields) {
+		const v = given[f.id];
 		if (v === undefined || v === null || v === '') {
 			if (f.required) errors.push({ field: f.id, message: 'is required' });
 		} else if (typeof v !== 'string') errors.push({ field: f.id, message: 'must be a string' });
 		else if (f.allowedValues && !(v in f.allowedValues)) errors.push({ field: f.id, message: `must be one of: ${Object.keys(f.allowedValues).join(', ')}` });
 		else values[f.id] = v;
 	}
-	for (const key of Object.keys(body)) {
-		if (key !== TITLE_KEY && !p.fields.some((f) => f.id === key)) errors.push({ field: key, message: `unknown field for partner ${ctx.id}` });
+	if (ctx.variants.credentialBody === 'flat') {
+		for (const key of Object.keys(body)) {
+			if (key !== TITLE_KEY && !fields.some((f) => f.id === key)) errors.push({ field: key, message: `unknown field for partner ${ctx.id}` });
+		}
+	} else {
+		for (const key of Object.keys(given)) {
+			if (!fields.some((f) => f.id === key)) errors.push({ field: `fields.${key}`, message: `unknown field for partner ${ctx.id}` });
+		}
 	}
 	if (errors.length) throw new ApiError(400, errors);
 	const record: CredentialRecord = { id: ctx.state.nextIds.credential++, userId: ctx.user, partnerId: ctx.id, title: title as string, values, dateCreated: nowIso() };

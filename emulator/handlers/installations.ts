@@ -1,6 +1,7 @@
 /** Endpoints 5–8: start, pause, list, detail. */
 import { nowIso, ownInstallation, type Handler, type HandlerContext } from './context';
 import { listLagOf } from '../listLag';
+import { wrapInstallation } from '../render';
 import { renderInstallation } from './views';
 
 /**
@@ -24,11 +25,9 @@ export const listInstallations: Handler = (ctx) => {
 	};
 };
 
-export const getInstallation: Handler = (ctx) => {
-	const data = renderInstallation(ctx, ownInstallation(ctx, ctx.id), expandOf(ctx));
-	if (ctx.variants.detailWithoutStatus) delete data.status;
-	return { data };
-};
+export const getInstallation: Handler = (ctx) => ({
+	data: wrapInstallation(renderInstallation(ctx, ownInstallation(ctx, ctx.id), expandOf(ctx), !ctx.variants.detailWithoutStatus), ctx.variants),
+});
 
 const setStatus =
 	(status: 0 | 1): Handler =>
@@ -38,7 +37,7 @@ const setStatus =
 			inst.status = status;
 			inst.dateUpdated = nowIso();
 		}
-		return { data: renderInstallation(ctx, inst, new Set()) };
+		return { data: wrapInstallation(renderInstallation(ctx, inst, new Set()), ctx.variants) };
 	};
 
 /** PLAY: status 1 (already active: no change, still 200). */

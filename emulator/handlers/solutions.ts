@@ -2,7 +2,8 @@
 import { ApiError, notFound, type FieldError } from '../errors';
 import { addBundle, CREDENTIALISTS, latestPublished, SOLUTIONS, templatesOf, type StepFixture } from '../fixtures';
 import { listLagOf } from '../listLag';
-import type { InstallationRecord } from '../types';
+import { wrapInstallation } from '../render';
+import type { InstallationRecord, Variants } from '../types';
 import { isPlainObject, nowIso, type Handler, type HandlerContext } from './context';
 import { renderInstallation, renderSolution, renderTemplate } from './views';
 
@@ -29,15 +30,27 @@ function allSteps(steps: StepFixture[], out = new Map<string, StepFixture>()): M
 	return out;
 }
 
-function renderSteps(steps: StepFixture[], choices: Record<string, unknown>, plainValues: boolean): unknown[] {
+/** A step's values in the variant's shape; nested steps of the chosen value under it when `nestedUnder` is 'value'. */
+function renderValues(step: StepFixture, choices: Record<string, unknown>, variants: Variants): unknown {
+	if (variants.plainValues) return step.values.map((v) => v.value);
+	if (variants.valuesShape === 'map') return Object.fromEntries(step.values.map((v) => [v.value, v.title]));
+	return step.values.map((v) => {
+		const out: Record<string, unknown> =
+			variants.valuesShape === 'idTitle' ? { id: v.value, title: v.title } : variants.valuesShape === 'idValue' ? { id: v.value, value: v.title } : { value: v.value, title: v.title };
+		if (variants.nestedUnder === 'value') out.nested = v.value === choices[step.id] ? renderSteps(v.nested ?? [], choices, variants) : [];
+		return out;
+	});
+}
+
+/** Nested steps sit under each value only when values are objects: plain strings and maps have no room for them. */
+const nestedUnderValues = (variants: Variants) => variants.nestedUnder === 'value' && !variants.plainValues && variants.valuesShape !== 'map';
+
+function renderSteps(steps: StepFixture[], choices: Record<string, unknown>, variants: Variants): unknown[] {
 	return steps.map((step) => {
 		const chosen = step.values.find((v) => v.value === choices[step.id]);
-		return {
-			id: step.id,
-			title: step.title,
-			values: step.values.map((v) => (plainValues ? v.value : { value: v.value, title: v.title })),
-			nested: chosen ? renderSteps(chosen.nested ?? [], choices, plainValues) : [],
-		};
+		const out: Record<string, unknown> = { id: step.id, title: step.title, values: renderValues(step, choices, variants) };
+		if (!nestedUnderValues(variants)) out.nested = chosen ? renderSteps(chosen.nested ?? [], choices, variants) : [];
+		return out;
 	});
 }
 
@@ -56,7 +69,7 @@ export const credentialists: Handler = (ctx) => {
 		else if (!step.values.some((v) => v.value === value)) errors.push({ field: `credentialData[${stepId}]`, message: `"${String(value)}" is not offered; choose one of: ${offered(step)}` });
 	}
 	if (errors.length) throw new ApiError(422, errors);
-	return { data: renderSteps(steps, choices, ctx.variants.plainValues) };
+	return { data: renderSteps(steps, choices, ctx.variants) };
 };
 
 /** Checks credentialData is complete: every reachable step, nested included, has one of its own values, and nothing else. */
@@ -148,5 +161,5 @@ export const install: Handler = (ctx) => {
 		addBundle(state, record.id, templateId, bundleId, stepIds);
 		record.bundleIds.push(bundleId);
 	}
-	return { status: 201, data: renderInstallation(ctx, record, new Set()) };
+	return { status: 201, data: wrapInstallation(renderInstallation(ctx, record, new Set(), !ctx.variants.detailWithoutStatus), ctx.variants) };
 };

@@ -1,5 +1,6 @@
 /** How records are rendered in responses (the documented choices for "not shown" fields). */
 import { latestPublished, templatesOf, type TemplateFixture } from '../fixtures';
+import { renderStatus } from '../render';
 import type { InstallationRecord } from '../types';
 import type { HandlerContext } from './context';
 
@@ -20,18 +21,19 @@ export const renderTemplate = (t: TemplateFixture) => ({
  * An installation. `expand` relations: `app` (the solution), `app.templates` (with its
  * templates), `bundles` (map bundle id → {id, title}), `bundles.steps` (each with steps).
  */
-export function renderInstallation(ctx: HandlerContext, inst: InstallationRecord, expand: Set<string>) {
+export function renderInstallation(ctx: HandlerContext, inst: InstallationRecord, expand: Set<string>, withStatus = true) {
 	const out: Record<string, unknown> = {
 		id: inst.id,
 		appId: inst.solutionId,
 		solutionId: inst.solutionId,
 		solutionVersion: inst.solutionVersion,
 		title: inst.title,
-		status: ctx.variants.stringStatus ? String(inst.status) : inst.status,
+		status: renderStatus(inst.status, ctx.variants),
 		settings: structuredClone(inst.settings),
 		dateCreated: inst.dateCreated,
 		dateUpdated: inst.dateUpdated,
 	};
+	if (!withStatus) delete out.status;
 	if (expand.has('app') || expand.has('app.templates')) {
 		const app: Record<string, unknown> = renderSolution(inst.solutionId);
 		if (expand.has('app.templates')) app.templates = templatesOf(inst.solutionId).map(renderTemplate);

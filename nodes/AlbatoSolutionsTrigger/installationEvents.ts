@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { ACTIVE, PAUSED, solutionIdOf, statusOf } from '../AlbatoSolutions/actions/installation/installationApi';
-import { sameId } from '../AlbatoSolutions/helpers/values';
+import { idOf, sameId } from '../AlbatoSolutions/helpers/shapes';
 
 /** The events, in the order they are emitted for one installation. */
 export const EVENTS = ['installationCreated', 'installationStarted', 'installationPaused', 'installationRemoved'] as const;
@@ -42,9 +42,7 @@ export interface Watch {
 
 /** Ids as numbers when they are numeric (the service may send "5001"), otherwise as given. */
 export function normalizeId(value: unknown): string | number {
-	if (typeof value === 'number') return value;
-	const text = String(value).trim();
-	return /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text;
+	return idOf(value) ?? String(value).trim();
 }
 
 export function seenOf(installation: IDataObject, before?: Seen): Seen {

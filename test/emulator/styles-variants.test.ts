@@ -87,11 +87,11 @@ describe('variants', () => {
 		]);
 	});
 
-	it('stringStatus and detailWithoutStatus: status as "1"/"0", and a detail without it', async () => {
-		emu.setVariants({ stringStatus: true });
+	it('statusShape string and detailWithoutStatus: status as "1"/"0", and a detail without it', async () => {
+		emu.setVariants({ statusShape: 'string' });
 		expect((await call(emu, 'GET', '/solution/installation')).data.data.map((i: { status: unknown }) => i.status)).toEqual(['1', '0']);
 		expect((await call(emu, 'PAUSE', '/solution/installation/5001')).data.data.status).toBe('0');
-		emu.setVariants({ stringStatus: false, detailWithoutStatus: true });
+		emu.setVariants({ statusShape: 'number', detailWithoutStatus: true });
 		expect((await call(emu, 'GET', '/solution/installation/5001')).data.data).not.toHaveProperty('status');
 		expect((await call(emu, 'PLAY', '/solution/installation/5001')).data.data.status).toBe(1);
 	});

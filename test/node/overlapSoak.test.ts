@@ -77,7 +77,7 @@ interface Round {
 	/** A Start or Pause sent alone after the round (so rounds begin in different states). */
 	after?: { installation: number; start: boolean };
 	faults: FaultRule[];
-	variants: { stringStatus: boolean; detailWithoutStatus: boolean };
+	variants: { statusShape: 'number' | 'string'; detailWithoutStatus: boolean };
 }
 
 /** The whole plan, from the seed only (and the fields of the installations shared by all executions). */
@@ -120,7 +120,7 @@ function plan(seed: number, shared: Field[]): Round[] {
 			toggle: random() < 0.4 ? { installation: pick(installations), start: random() < 0.5 } : undefined,
 			after: random() < 0.5 ? { installation: pick(installations), start: random() < 0.5 } : undefined,
 			faults,
-			variants: { stringStatus: random() < 0.3, detailWithoutStatus: random() < 0.3 },
+			variants: { statusShape: random() < 0.3 ? 'string' : 'number', detailWithoutStatus: random() < 0.3 },
 		};
 	});
 }
@@ -184,7 +184,7 @@ it(`${ROUNDS} rounds of 2–4 overlapping executions: no duplicate, no lost chan
 			round.toggle ? runNode(ctx.emu, toggle(round.toggle.installation, round.toggle.start)) : undefined,
 		]);
 		ctx.emu.faults.clear();
-		ctx.emu.setVariants({ stringStatus: false, detailWithoutStatus: false });
+		ctx.emu.setVariants({ statusShape: 'number', detailWithoutStatus: false });
 
 		for (const outcome of runs) {
 			if (!outcome || !('execution' in outcome)) continue;

@@ -243,7 +243,7 @@ describe('another execution starts the installation again', () => {
 
 describe('status as the service sends it', () => {
 	it('status "1"/"0" as strings: paused and started like numbers', async () => {
-		ctx.emu.setVariants({ stringStatus: true });
+		ctx.emu.setVariants({ statusShape: 'string' });
 		const run = await update([SUBJECT_9002, { installation: 5002, bundle: 7003, step: 9006, values: { subject: 'G' } }]);
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`, 'GET /solution/installation/5002', 'PUT /bundle/data/9006']);

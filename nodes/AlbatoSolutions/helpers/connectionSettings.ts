@@ -1,30 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { asList, isObject } from './values';
+import { settingStepsOf, type SettingStep } from './shapes';
 
-/** One connection-settings step ("credentialist"), normalised from the service's variants. */
-export interface SettingStep {
-	id: string;
-	title: string;
-	values: Array<{ value: string | number | boolean; title: string }>;
-	nested: SettingStep[];
-}
+export type { SettingStep } from './shapes';
 
-/** Steps may come as a bare list or wrapped; values as `{ value, title }` objects or plain strings. */
-export function normalizeSteps(data: unknown): SettingStep[] {
-	const list = isObject(data) && Array.isArray(data.steps) ? (data.steps as IDataObject[]) : asList(data);
-	return list.filter(isObject).map((step) => ({
-		id: String(step.id ?? step.code ?? ''),
-		title: String(step.title ?? step.name ?? step.id ?? ''),
-		values: (Array.isArray(step.values) ? step.values : []).map((raw: unknown) => {
-			if (isObject(raw)) {
-				const value = (raw.value ?? raw.id ?? raw.key) as string | number | boolean;
-				return { value, title: String(raw.title ?? raw.name ?? raw.label ?? value) };
-			}
-			return { value: raw as string | number | boolean, title: String(raw) };
-		}),
-		nested: normalizeSteps(Array.isArray(step.nested) ? step.nested : []),
-	}));
+/** The steps of a credentialists answer in any of the service's layouts (see shapes.ts). */
+export function normalizeSteps(data: unknown, choices: IDataObject = {}): SettingStep[] {
+	return settingStepsOf(data, choices);
 }
 
 export interface Resolution {

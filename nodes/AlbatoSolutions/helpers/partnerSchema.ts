@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { asList, isObject } from './values';
+import { isObject, listOrMap } from './shapes';
 
 /** Field types seen in the service's docs. */
 export const FIELD_TYPE = { string: 0, secret: 3, choice: 10 } as const;
@@ -17,7 +17,8 @@ export interface PartnerField {
 
 /** `{ fields: [...] }` or a bare list; ids under `id`, `name` or `code`; `allowedValues` as a map or a list. */
 export function normalizeSchema(data: unknown): PartnerField[] {
-	const list = isObject(data) && Array.isArray(data.fields) ? (data.fields as IDataObject[]) : asList(data);
+	// Fields as a list (documented) or keyed by field id.
+	const list = isObject(data) && data.fields !== undefined ? listOrMap(data.fields) : listOrMap(data);
 	return list.filter(isObject).map((field) => {
 		const type = Number(field.type ?? FIELD_TYPE.string);
 		const id = String(field.id ?? field.name ?? field.code ?? '');

@@ -1,15 +1,15 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { ACTIVE, listInstallations, PAUSED, statusOf } from '../actions/installation/installationApi';
-import { asList } from '../helpers/values';
+import { asList, idOf } from '../helpers/shapes';
 import { load } from './client';
 
 /** Entries as `Title (id)`, filtered by the search text (in the name, or the exact id). The service has no search. */
 function toResults(list: IDataObject[], filter: string | undefined, describe: (entry: IDataObject) => string): INodeListSearchResult {
 	const needle = filter?.trim().toLowerCase();
 	const results = list
-		.filter((entry) => entry.id !== undefined && entry.id !== null && entry.id !== '')
-		.map((entry) => ({ name: describe(entry), value: String(entry.id) }))
+		.filter((entry) => idOf(entry.id) !== undefined)
+		.map((entry) => ({ name: describe(entry), value: String(idOf(entry.id)) }))
 		.filter((entry) => !needle || entry.name.toLowerCase().includes(needle) || entry.value === needle);
 	return { results };
 }
@@ -19,7 +19,7 @@ export const listSearch = {
 	async searchSolutions(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 		return await load(this, 'the solutions', async (client) => {
 			const solutions = asList(await client.request('GET', '/solution/apps'));
-			return toResults(solutions, filter, (solution) => `${String(solution.title ?? solution.name ?? 'Solution')} (${String(solution.id)})`);
+			return toResults(solutions, filter, (solution) => `${String(solution.title ?? solution.name ?? 'Solution')} (${String(idOf(solution.id))})`);
 		});
 	},
 
@@ -30,7 +30,7 @@ export const listSearch = {
 			return toResults(installations, filter, (installation) => {
 				const status = statusOf(installation);
 				const label = status === ACTIVE ? ', active' : status === PAUSED ? ', paused' : '';
-				return `${String(installation.title ?? 'Installation')} (${String(installation.id)}${label})`;
+				return `${String(installation.title ?? 'Installation')} (${String(idOf(installation.id))}${label})`;
 			});
 		});
 	},

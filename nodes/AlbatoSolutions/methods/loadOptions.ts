@@ -2,7 +2,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { bundleData } from '../actions/bundleData/bundleDataApi';
 import { bundlesOf, getInstallation, stepsOf } from '../actions/installation/installationApi';
-import { asList, isObject } from '../helpers/values';
+import { asList, idOf, isObject, sameId } from '../helpers/shapes';
 import { segment } from '../transport';
 import { load } from './client';
 import { parentId } from './parent';
@@ -19,7 +19,7 @@ export const loadOptions = {
 				const title = String(template.title ?? template.name ?? `Template ${String(template.id)}`);
 				return {
 					name: parent?.title ? `${title} (${String(parent.title)})` : title,
-					value: Number(template.id),
+					value: idOf(template.id) as number,
 					description: parent ? `Parent automation ${String(parent.id ?? '')}: ${String(parent.title ?? '')}` : undefined,
 				};
 			});
@@ -31,10 +31,10 @@ export const loadOptions = {
 		const installationId = parentId(this, 'installationId');
 		if (!installationId) return [];
 		return await load(this, 'the automations', async (client) => {
-			const installation = await getInstallation(client, installationId, { withBundles: true });
+			const installation = await getInstallation(client, installationId, { withBundles: true, withStatus: false });
 			return bundlesOf(installation).map((bundle) => ({
 				name: `${String(bundle.title ?? 'Automation')} (${String(bundle.id)})`,
-				value: Number(bundle.id),
+				value: idOf(bundle.id) as number,
 			}));
 		});
 	},
@@ -52,19 +52,19 @@ export const loadOptions = {
 			// Both settle before an error is reported: no request is left running behind the picker.
 			const [recordsResult, installationResult] = await Promise.allSettled([
 				bundleData(client, bundleId),
-				installationId ? getInstallation(client, installationId, { withBundles: true }) : Promise.resolve(undefined),
+				installationId ? getInstallation(client, installationId, { withBundles: true, withStatus: false }) : Promise.resolve(undefined),
 			]);
 			if (recordsResult.status === 'rejected') throw recordsResult.reason;
 			if (installationResult.status === 'rejected') throw installationResult.reason;
 			const [records, installation] = [recordsResult.value, installationResult.value];
-			const bundle = installation ? bundlesOf(installation).find((candidate) => String(candidate.id) === bundleId) : undefined;
-			const titles = new Map((bundle ? stepsOf(bundle) : []).map((step) => [String(step.id), String(step.title ?? '')]));
+			const bundle = installation ? bundlesOf(installation).find((candidate) => sameId(candidate.id, bundleId)) : undefined;
+			const titles = new Map((bundle ? stepsOf(bundle) : []).map((step) => [String(idOf(step.id)), String(step.title ?? '')]));
 			return records.map((record) => {
 				const fields = Array.isArray(record.data) ? record.data.filter(isObject) : [];
-				const title = titles.get(String(record.id)) || (record.title ? String(record.title) : `Step ${String(record.id)}`);
+				const title = titles.get(String(idOf(record.id))) || (record.title ? String(record.title) : `Step ${String(record.id)}`);
 				return {
 					name: `${title} (${String(record.id)})`,
-					value: Number(record.id),
+					value: idOf(record.id) as number,
 					description: fields.map((field) => String(field.label ?? field.name)).join(', '),
 				};
 			});

@@ -10,7 +10,7 @@ import { fetchConnectionSettings } from '../actions/solution/connectionSettings'
 import { bundleData } from '../actions/bundleData/bundleDataApi';
 import { partnerSchema } from '../actions/credential/partner';
 import type { SettingStep } from '../helpers/connectionSettings';
-import { isObject, sameId } from '../helpers/values';
+import { isObject, sameId } from '../helpers/shapes';
 import { load } from './client';
 import { parentId } from './parent';
 

@@ -350,8 +350,10 @@ export function serviceMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim().slice(0, 500) || undefined;
 	const fieldErrors = (list: unknown[]) =>
 		list
-			.filter(isObject)
 			.map((entry) => {
+				// Entries are {field, message} objects or plain strings (`errors: ["text"]`).
+				if (typeof entry === 'string') return entry;
+				if (!isObject(entry)) return '';
 				const text = String(entry.message ?? entry.error ?? '');
 				return entry.field ? `${String(entry.field)}: ${text}` : text;
 			})
@@ -367,7 +369,7 @@ export function serviceMessage(body: unknown): string | undefined {
 	}
 	if (isObject(body.errors)) {
 		return Object.entries(body.errors)
-			.map(([field, text]) => `${field}: ${Array.isArray(text) ? text.join(', ') : String(text)}`)
+			.map(([field, text]) => `${field ? `${field}: ` : ''}${Array.isArray(text) ? text.join(', ') : String(text)}`)
 			.join('; ');
 	}
 	if (typeof body.error === 'string') return body.error;

@@ -1,12 +1,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { asList } from '../../helpers/values';
+import { bundleRecordsOf, idOf, isObject } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
 import { segment } from '../../transport';
 
-/** GET /bundle/data?filter[bundleId]= — the field values of every step of one bundle. */
+/** GET /bundle/data?filter[bundleId]= — the field values of every step of one bundle (records as a list, fields as a list). */
 export async function bundleData(client: AlbatoClient, bundleId: number | string, itemIndex?: number): Promise<IDataObject[]> {
-	return asList(await client.request('GET', '/bundle/data', { query: { 'filter[bundleId]': bundleId }, itemIndex }));
+	return bundleRecordsOf(await client.request('GET', '/bundle/data', { query: { 'filter[bundleId]': bundleId }, itemIndex }));
 }
 
 /** PUT /bundle/data/{stepId} with `{ data: { fieldCode: value } }`. */
@@ -16,6 +16,8 @@ export async function updateStepData(
 	data: IDataObject,
 	itemIndex?: number,
 ): Promise<IDataObject> {
-	const result = await client.request<IDataObject | undefined>('PUT', `/bundle/data/${segment(stepId)}`, { body: { data }, itemIndex });
-	return result ?? {};
+	const result = await client.request<unknown>('PUT', `/bundle/data/${segment(stepId)}`, { body: { data }, itemIndex });
+	if (!isObject(result)) return {};
+	const id = idOf(result.id);
+	return id === undefined ? result : { ...result, id };
 }

@@ -29,7 +29,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		const bundleId = toId(this, this.getNodeParameter('bundleId', itemIndex, ''), 'Automation (Bundle)', itemIndex);
 		return await bundleData(client, bundleId, itemIndex);
 	}
-	const installation = await getInstallation(client, installationId, { withBundles: true, itemIndex });
+	const installation = await getInstallation(client, installationId, { withBundles: true, withStatus: false, itemIndex });
 	const records = [];
 	for (const bundle of bundlesOf(installation)) {
 		for (const record of await bundleData(client, String(bundle.id), itemIndex)) {

@@ -1,9 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapperOrJson } from '../../helpers/mapperDescription';
-import { mappedOrJson, textParameter, toId, unsafeKeyPath } from '../../helpers/params';
+import { describe, mappedOrJson, textParameter, toId, unsafeKeyPath } from '../../helpers/params';
 import { checkValues, maskSecrets } from '../../helpers/partnerSchema';
+import { idOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
 import { segment } from '../../transport';
 import { optionsCollection } from '../common.descriptions';
@@ -40,6 +41,17 @@ export const description: INodeProperties[] = [
 	}),
 	optionsCollection([
 		{
+			displayName: 'Body Layout',
+			name: 'bodyLayout',
+			type: 'options',
+			default: 'flat',
+			description: 'How the partner\'s fields are laid out in the request body. The beta service documents a flat set of key-value pairs; Albato\'s own-connection method wraps them in "fields".',
+			options: [
+				{ name: 'Flat (Documented)', value: 'flat', description: '{"title": "…", "apiKey": "…"}' },
+				{ name: 'Wrapped in "fields"', value: 'fields', description: '{"title": "…", "fields": {"apiKey": "…"}}' },
+			],
+		},
+		{
 			displayName: 'Name Field',
 			name: 'nameField',
 			type: 'string',
@@ -57,12 +69,15 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const partnerId = toId(this, this.getNodeParameter('partnerId', itemIndex, ''), 'Partner ID', itemIndex);
 	const title = textParameter(this, 'title', 'Connection Name', itemIndex);
 	const values = mappedOrJson(this, itemIndex, { mode: 'fieldsMode', mapper: 'fieldMapper', json: 'fields' }, 'Fields');
-	const { nameField = 'title' } = this.getNodeParameter('options', itemIndex, {}) as { nameField?: string };
+	const { nameField = 'title', bodyLayout = 'flat' } = this.getNodeParameter('options', itemIndex, {}) as { nameField?: string; bodyLayout?: BodyLayout };
 	if (unsafeKeyPath({ [nameField]: true })) {
 		throw new NodeOperationError(this.getNode(), `Options → Name Field cannot be "${nameField}"`, {
 			itemIndex,
 			description: 'The keys __proto__, constructor and prototype are refused: they change JavaScript objects instead of being plain data.',
 		});
+	}
+	if (bodyLayout !== 'flat' && bodyLayout !== 'fields') {
+		throw new NodeOperationError(this.getNode(), `Options → Body Layout must be "flat" or "fields", got ${describe(bodyLayout)}`, { itemIndex });
 	}
 
 	const schema = await partnerSchema(client, partnerId, itemIndex);
@@ -73,10 +88,38 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			description: `Nothing was created. ${problems.join('. ')}.`,
 		});
 	}
-	const created = await client.request('POST', `/credentials/${segment(partnerId)}`, {
-		body: { ...values, [nameField || 'title']: title },
+	const name = { [nameField || 'title']: title };
+	let created: unknown;
+	try {
+		created = await client.request('POST', `/credentials/${segment(partnerId)}`, {
+			body: bodyLayout === 'fields' ? { ...name, fields: values } : { ...values, ...name },
+			itemIndex,
+		});
+	} catch (error) {
+		throw layoutHint(this, error, bodyLayout, itemIndex);
+	}
+	const secrets = new Set(schema.filter((field) => field.secret).map((field) => field.id));
+	const masked = maskSecrets(created ?? {}, secrets) as IDataObject;
+	// Ids as numbers whatever the service sends.
+	for (const key of ['id', 'partnerId']) if (idOf(masked[key]) !== undefined) masked[key] = idOf(masked[key]);
+	return masked;
+}
+
+type BodyLayout = 'flat' | 'fields';
+
+/**
+ * The two body layouts cannot be told apart from any answer but a refusal; so a 400/422 names the
+ * layout sent and the option that switches it, after the service's own message.
+ */
+function layoutHint(ctx: IExecuteFunctions, error: unknown, layout: BodyLayout, itemIndex: number): unknown {
+	const httpCode = (error as { httpCode?: string | null }).httpCode;
+	if (!(error instanceof NodeApiError) || (httpCode !== '400' && httpCode !== '422')) return error;
+	const other = layout === 'flat' ? 'Wrapped in "fields"' : 'Flat (Documented)';
+	const sent = layout === 'flat' ? 'flat beside the connection name' : 'wrapped in "fields"';
+	return new NodeApiError(ctx.getNode(), { message: error.message, httpCode } as JsonObject, {
+		message: error.message,
+		description: `${error.description ?? ''} The fields were sent ${sent}: if the service expects the other layout, set Options → Body Layout to "${other}".`.trim(),
+		httpCode,
 		itemIndex,
 	});
-	const secrets = new Set(schema.filter((field) => field.secret).map((field) => field.id));
-	return maskSecrets(created ?? {}, secrets) as IDataObject;
 }

@@ -10,5 +10,6 @@ export const description: INodeProperties[] = [partnerIdProperty];
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partnerId = toId(this, this.getNodeParameter('partnerId', itemIndex, ''), 'Partner ID', itemIndex);
 	const schema = await partnerMeta(client, partnerId, itemIndex);
-	return { partnerId, ...(Array.isArray(schema) ? { fields: schema } : (schema as IDataObject)) };
+	// partnerId last: the parameter's number, whatever type the service echoes.
+	return { ...(Array.isArray(schema) ? { fields: schema } : (schema as IDataObject)), partnerId };
 }

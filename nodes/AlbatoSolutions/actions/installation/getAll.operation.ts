@@ -1,7 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { limited, readLimit } from '../../helpers/list';
-import { sameId } from '../../helpers/values';
+import { mapLimited } from '../../helpers/run';
+import { sameId } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
 import { returnAllOrLimit, solutionLocator } from '../common.descriptions';
 import { ACTIVE, getInstallation, listInstallations, PAUSED, solutionIdOf, statusOf } from './installationApi';
@@ -44,7 +46,14 @@ interface Filters {
 	title?: string;
 }
 
-/** GET /solution/installation, filtered here (the service has no filters). */
+/** Detail calls in flight at once, when list items lack what a filter needs. */
+export const DETAIL_CONCURRENCY = 4;
+
+/**
+ * GET /solution/installation, filtered here (the service has no filters). List items may carry only
+ * id and title: then the detail of each item lacking the status or solution a filter needs is fetched
+ * (at most DETAIL_CONCURRENCY at a time) and merged over the item; an item gone in between (404) is left out.
+ */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as Filters;
 	const limit = readLimit(this, itemIndex);
@@ -54,18 +63,33 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		list = list.filter((installation) => String(installation.title ?? '').toLowerCase().includes(needle));
 	}
 	const solutionId = String(typeof filters.solutionId === 'object' ? (filters.solutionId.value ?? '') : (filters.solutionId ?? '')).trim();
-	if (solutionId) {
-		list = list.filter((installation) => sameId(solutionIdOf(installation), solutionId));
+	const wanted = filters.status === 'active' ? ACTIVE : filters.status === 'paused' ? PAUSED : undefined;
+	const lacks = (installation: IDataObject) =>
+		(solutionId !== '' && solutionIdOf(installation) === undefined) || (wanted !== undefined && statusOf(installation) === undefined);
+	const detailed = new Map<IDataObject, IDataObject | undefined>();
+	await mapLimited(list.filter(lacks), DETAIL_CONCURRENCY, async (installation) => {
+		detailed.set(installation, await detailOf(client, installation, wanted !== undefined, itemIndex));
+		return true;
+	});
+	const complete = list
+		.map((installation) => (detailed.has(installation) ? detailed.get(installation) : installation))
+		.filter((installation): installation is IDataObject => installation !== undefined);
+	return limited(
+		complete.filter(
+			(installation) =>
+				(solutionId === '' || sameId(solutionIdOf(installation), solutionId)) && (wanted === undefined || statusOf(installation) === wanted),
+		),
+		limit,
+	);
+}
+
+/** The item with its detail merged in; undefined when the installation is gone (404). */
+async function detailOf(client: AlbatoClient, item: IDataObject, withStatus: boolean, itemIndex: number): Promise<IDataObject | undefined> {
+	try {
+		return { ...item, ...(await getInstallation(client, String(item.id), { withStatus, itemIndex })) };
+	} catch (error) {
+		if ((error as { httpCode?: string | null }).httpCode === '404') return undefined;
+		// The transport's errors are NodeApiErrors already: this keeps their message, hint and status.
+		throw new NodeApiError(client.node, error as JsonObject);
 	}
-	if (filters.status && filters.status !== 'any') {
-		const wanted = filters.status === 'active' ? ACTIVE : PAUSED;
-		const withStatus: IDataObject[] = [];
-		for (const installation of list) {
-			// The list may not carry the status; only then is the detail asked for.
-			const status = statusOf(installation) ?? statusOf(await getInstallation(client, String(installation.id), { itemIndex }));
-			if (status === wanted) withStatus.push(installation);
-		}
-		list = withStatus;
-	}
-	return limited(list, limit);
 }

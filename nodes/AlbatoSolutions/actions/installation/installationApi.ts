@@ -1,12 +1,15 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { asList, holdsList, isObject } from '../../helpers/values';
+import { holdsList, idOf, INSTALLATION_LIST_KEYS, installationOf, installationsOf, isObject, listOrMap, sameId, statusOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
 import { segment } from '../../transport';
 
 /** The expand the service documents, sent literally: its `+` must reach the service unencoded. */
 export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
+
+// The readers of the service's shapes live in helpers/shapes.ts; re-exported for the operations and the trigger.
+export { ACTIVE, installationOf, PAUSED, solutionIdOf, statusOf } from '../../helpers/shapes';
 
 /**
  * Every installation of the end user. An answer that holds no list (empty body, `data: null`, an
@@ -15,7 +18,7 @@ export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
  */
 export async function listInstallations(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
 	const data = await client.request('GET', '/solution/installation', { itemIndex });
-	if (!holdsList(data)) {
+	if (!holdsList(data, INSTALLATION_LIST_KEYS)) {
 		const message = `The service's list of installations could not be read: it answered ${describeBody(data)} where a list belongs`;
 		throw new NodeApiError(client.node, { message } as JsonObject, {
 			message,
@@ -23,7 +26,7 @@ export async function listInstallations(client: AlbatoClient, itemIndex?: number
 			itemIndex,
 		});
 	}
-	return asList(data);
+	return installationsOf(data);
 }
 
 function describeBody(data: unknown): string {
@@ -32,22 +35,26 @@ function describeBody(data: unknown): string {
 	return Array.isArray(data) ? 'a list' : isObject(data) ? `an object (keys: ${Object.keys(data).slice(0, 5).join(', ') || 'none'})` : `a ${typeof data}`;
 }
 
+/**
+ * GET /solution/installation/{id}. A detail that carries no status gets it from the list (one more
+ * call, only then), so start, pause and update logic see it; `withStatus: false` skips that.
+ */
 export async function getInstallation(
 	client: AlbatoClient,
 	installationId: number | string,
-	{ withBundles = false, itemIndex }: { withBundles?: boolean; itemIndex?: number } = {},
+	{ withBundles = false, withStatus = true, itemIndex }: { withBundles?: boolean; withStatus?: boolean; itemIndex?: number } = {},
 ): Promise<IDataObject> {
 	const data = await client.request('GET', `/solution/installation/${segment(installationId)}`, {
 		rawQuery: withBundles ? EXPAND_BUNDLES : undefined,
 		itemIndex,
 	});
-	return installationOf(data);
-}
-
-/** The installation in a response: the object itself, or wrapped as `{ installation }`. */
-export function installationOf(data: unknown): IDataObject {
-	if (isObject(data) && isObject(data.installation) && data.id === undefined) return data.installation;
-	return isObject(data) ? data : { result: data as IDataObject[] };
+	const installation = installationOf(data);
+	if (withStatus && statusOf(installation) === undefined) {
+		const listed = (await listInstallations(client, itemIndex)).find((item) => sameId(item.id, installation.id ?? installationId));
+		const status = statusOf(listed);
+		if (status !== undefined) installation.status = status;
+	}
+	return installation;
 }
 
 /** Bundles of an expanded installation: a map keyed by bundle id (documented) or a list. */
@@ -57,13 +64,14 @@ export function bundlesOf(installation: IDataObject): IDataObject[] {
 	if (isObject(bundles)) {
 		return Object.entries(bundles)
 			.filter(([, bundle]) => isObject(bundle))
-			.map(([key, bundle]) => ({ ...(bundle as IDataObject), id: (bundle as IDataObject).id ?? key }));
+			.map(([key, bundle]) => ({ ...(bundle as IDataObject), id: idOf((bundle as IDataObject).id) ?? idOf(key) ?? key }));
 	}
 	return [];
 }
 
+/** Steps of an expanded bundle: a list (documented) or a map keyed by step id; ids as numbers. */
 export function stepsOf(bundle: IDataObject): IDataObject[] {
-	return Array.isArray(bundle.steps) ? bundle.steps.filter(isObject) : isObject(bundle.steps) ? Object.values(bundle.steps).filter(isObject) : [];
+	return listOrMap(bundle.steps).map((step) => ({ ...step, id: idOf(step.id) ?? step.id }));
 }
 
 export type StatusCall = 'PLAY' | 'PAUSE';
@@ -75,24 +83,4 @@ export async function setStatus(
 	itemIndex?: number,
 ): Promise<IDataObject> {
 	return installationOf(await client.request(method, `/solution/installation/${segment(installationId)}`, { itemIndex }));
-}
-
-export const ACTIVE = 1;
-export const PAUSED = 0;
-
-/** Status as a number whatever the service sent (1, "1", true…); undefined when absent. */
-export function statusOf(installation: IDataObject): number | undefined {
-	const status = installation.status;
-	if (status === undefined || status === null || status === '') return undefined;
-	if (typeof status === 'boolean') return status ? ACTIVE : PAUSED;
-	const value = Number(status);
-	return Number.isFinite(value) ? value : undefined;
-}
-
-/** The solution an installation belongs to: `solutionId`, or the documented `appId`; undefined when neither is sent. */
-export function solutionIdOf(installation: IDataObject): string | number | undefined {
-	for (const value of [installation.solutionId, installation.appId]) {
-		if (typeof value === 'number' || (typeof value === 'string' && value.trim() !== '')) return value;
-	}
-	return undefined;
 }

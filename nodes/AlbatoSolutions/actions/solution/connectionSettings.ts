@@ -26,6 +26,8 @@ export async function fetchConnectionSettings(
 				query: choicesQuery(sent),
 				itemIndex: options.itemIndex,
 			}),
+			// Nested steps listed under each value: those of the values sent, as the documented layout shows.
+			sent,
 		);
 	let sent = { ...choices };
 	const auto: IDataObject = {};

@@ -1,0 +1,228 @@
+/**
+ * Every shape the service may send, read in one place. The spec leaves most layouts "not shown" and
+ * Albato's public docs show more than one, so each reader accepts every plausible variant and returns
+ * one normal form: operations, pickers, mappers and the trigger see the same data whatever the service
+ * sent. Pure: imports nothing of ours above it (unit-tested, and the emulator's variants prove it).
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+export function isObject(value: unknown): value is IDataObject {
+	return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const LIST_KEYS = ['items', 'data', 'list', 'results'];
+
+/**
+ * Lists may come bare (`[...]`) or wrapped (`{ items: [...] }`, `{ data: [...] }`, `{ list: [...] }`);
+ * both are accepted so a change of the beta service's layout does not break users.
+ */
+export function asList(data: unknown): IDataObject[] {
+	if (Array.isArray(data)) return data as IDataObject[];
+	if (isObject(data)) {
+		for (const key of LIST_KEYS) {
+			const inner = data[key];
+			if (Array.isArray(inner)) return inner as IDataObject[];
+		}
+	}
+	return [];
+}
+
+/**
+ * A list of records that may also come as a map keyed by id (`{"9001": {...}}`): the key becomes the
+ * record's `id` when it has none. `extraKeys` are further wrappers to look inside (e.g. `steps`).
+ */
+export function listOrMap(data: unknown, extraKeys: string[] = []): IDataObject[] {
+	return listOrMapIn(data, extraKeys) ?? [];
+}
+
+/**
+ * Whether a body holds a list at all (bare, wrapped, or a map keyed by id). An empty body, `null` or
+ * an object without a list does not: read as "none", it would make old records look removed.
+ */
+export function holdsList(data: unknown, extraKeys: string[] = []): boolean {
+	return listOrMapIn(data, extraKeys) !== undefined;
+}
+
+function listOrMapIn(data: unknown, extraKeys: string[]): IDataObject[] | undefined {
+	if (Array.isArray(data)) return data.filter(isObject);
+	if (!isObject(data)) return undefined;
+	for (const key of [...LIST_KEYS, ...extraKeys]) {
+		const inner = data[key];
+		if (Array.isArray(inner)) return inner.filter(isObject);
+		if (isObject(inner) && key !== 'data' && Object.values(inner).every(isObject)) return listOrMapIn(inner, []);
+	}
+	const entries = Object.entries(data);
+	if (entries.length === 0 || !entries.every(([, value]) => isObject(value))) return undefined;
+	return entries.map(([key, value]) => ({ ...(value as IDataObject), id: (value as IDataObject).id ?? key }));
+}
+
+// ---------------------------------------------------------------- ids
+
+/**
+ * The one id parser: a whole number (sent as 5001 or "5001") becomes a number, any other non-empty
+ * value its trimmed text; undefined when absent. Everything that reads an id from the service uses it.
+ */
+export function idOf(value: unknown): number | string | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	if (text === '') return undefined;
+	return /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text;
+}
+
+/** Ids compared whatever their type ("5001" = 5001); an absent id equals nothing. */
+export function sameId(a: unknown, b: unknown): boolean {
+	const [x, y] = [idOf(a), idOf(b)];
+	return x !== undefined && String(x) === String(y);
+}
+
+// ---------------------------------------------------------------- installations
+
+export const ACTIVE = 1;
+export const PAUSED = 0;
+
+const ACTIVE_WORDS = new Set(['active', 'started', 'running', 'enabled', 'on', 'play', 'true']);
+const PAUSED_WORDS = new Set(['paused', 'stopped', 'inactive', 'disabled', 'off', 'pause', 'false']);
+
+/** Status as 1 or 0 whatever the service sent (1, "1", "active", true…); undefined when absent or unknown. */
+export function statusOf(installation: IDataObject | undefined): number | undefined {
+	const status = installation?.status;
+	if (status === undefined || status === null || status === '') return undefined;
+	if (typeof status === 'boolean') return status ? ACTIVE : PAUSED;
+	if (typeof status === 'string') {
+		const word = status.trim().toLowerCase();
+		if (ACTIVE_WORDS.has(word)) return ACTIVE;
+		if (PAUSED_WORDS.has(word)) return PAUSED;
+	}
+	const value = Number(status);
+	return Number.isFinite(value) ? value : undefined;
+}
+
+/** The solution an installation belongs to: `solutionId`, or the documented `appId`; undefined when neither is sent. */
+export function solutionIdOf(installation: IDataObject): number | string | undefined {
+	return idOf(installation.solutionId) ?? idOf(installation.appId);
+}
+
+/**
+ * The installation in an answer: the object itself (bare or from the envelope) or wrapped as
+ * `{ installation }`; its id, appId, solutionId and status as numbers, other fields as sent.
+ */
+export function installationOf(data: unknown): IDataObject {
+	const raw = isObject(data) && isObject(data.installation) && data.id === undefined ? data.installation : data;
+	if (!isObject(raw)) return { result: data as IDataObject[] };
+	const out: IDataObject = { ...raw };
+	for (const key of ['id', 'appId', 'solutionId']) {
+		const id = idOf(raw[key]);
+		if (id !== undefined) out[key] = id;
+	}
+	const status = statusOf(raw);
+	if (status !== undefined) out.status = status;
+	return out;
+}
+
+/** Installations of a list answer (bare, wrapped, or keyed by id), each read as `installationOf` reads one. */
+/** The installations in a list answer (see holdsList for what counts as one). */
+export const INSTALLATION_LIST_KEYS = ['installations'];
+
+export function installationsOf(data: unknown): IDataObject[] {
+	return listOrMap(data, INSTALLATION_LIST_KEYS).map(installationOf);
+}
+
+// ---------------------------------------------------------------- connection settings
+
+/** One connection-settings step ("credentialist"), normalised from the service's variants. */
+export interface SettingStep {
+	id: string;
+	title: string;
+	values: Array<{ value: string | number | boolean; title: string }>;
+	nested: SettingStep[];
+}
+
+interface RawOption {
+	value: string | number | boolean;
+	title: string;
+	nested?: unknown;
+}
+
+const titleOf = (entry: IDataObject) => entry.title ?? entry.name ?? entry.label;
+
+/**
+ * A step's values: `[{value,title}]` (documented), `[{id,title}]`, `[{id,value}]` (id is what is sent,
+ * value the label), plain strings, or an `{id: title}` map. `value` beside a title is the documented
+ * key and wins over an `id`.
+ */
+export function optionsOf(raw: unknown): RawOption[] {
+	if (isObject(raw)) {
+		return Object.entries(raw).map(([key, label]) => {
+			if (isObject(label)) return { value: key, title: String(titleOf(label) ?? label.value ?? key), nested: label.nested };
+			return { value: key, title: label === null || label === undefined ? key : String(label) };
+		});
+	}
+	if (!Array.isArray(raw)) return [];
+	return raw
+		.filter((entry) => entry !== null && entry !== undefined)
+		.map((entry: unknown) => {
+			if (!isObject(entry)) return { value: entry as string | number | boolean, title: String(entry) };
+			const label = titleOf(entry);
+			const keyedByValue = entry.value !== undefined && (label !== undefined || entry.id === undefined);
+			const value = (keyedByValue ? entry.value : (entry.id ?? entry.key ?? entry.code)) as string | number | boolean;
+			const title = label ?? (keyedByValue ? undefined : entry.value) ?? value;
+			return { value, title: String(title), nested: entry.nested };
+		});
+}
+
+/**
+ * The steps of a credentialists answer (bare list, wrapped, `{steps}`, or keyed by step id). Nested
+ * steps may sit under the step (documented) or under each value: then those of the value chosen in
+ * `choices` are taken, so both layouts give the same tree.
+ */
+export function settingStepsOf(data: unknown, choices: IDataObject = {}): SettingStep[] {
+	return listOrMap(data, ['steps', 'credentialists']).map((step) => {
+		const id = String(idOf(step.id) ?? step.code ?? step.key ?? '');
+		const options = optionsOf(step.values ?? step.options);
+		const underStep = settingStepsOf(step.nested ?? [], choices);
+		const chosen = options.find((option) => choices[id] !== undefined && String(option.value) === String(choices[id]));
+		return {
+			id,
+			title: String(titleOf(step) ?? id),
+			values: options.map(({ value, title }) => ({ value, title })),
+			nested: underStep.length > 0 ? underStep : settingStepsOf(chosen?.nested ?? [], choices),
+		};
+	});
+}
+
+// ---------------------------------------------------------------- bundle data
+
+export interface FieldEntry {
+	/** The field code, the key of PUT /bundle/data's `data`. */
+	name: string;
+	/** The display name; the code when the service sends none. */
+	label: string;
+	value: unknown;
+}
+
+/** A step's fields: `[{name,label,value}]` (documented) or a `{code: value}` map (no labels: the code stands in). */
+export function fieldsOf(raw: unknown): FieldEntry[] {
+	if (Array.isArray(raw)) {
+		return raw.filter(isObject).map((field) => {
+			const name = String(field.name ?? field.code ?? field.key ?? field.id ?? '');
+			return { name, label: String(field.label ?? field.title ?? name), value: field.value };
+		});
+	}
+	if (!isObject(raw)) return [];
+	return Object.entries(raw).map(([name, value]) =>
+		isObject(value) && 'value' in value ? { name, label: String(value.label ?? value.title ?? name), value: value.value } : { name, label: name, value },
+	);
+}
+
+/** Bundle step data records (list, wrapped, or keyed by step id), with ids as numbers and `data` as a list of fields. */
+export function bundleRecordsOf(data: unknown): IDataObject[] {
+	return listOrMap(data).map((record) => {
+		const out: IDataObject = { ...record, data: fieldsOf(record.data ?? record.fields) as unknown as IDataObject[] };
+		for (const key of ['id', 'bundleId']) {
+			const id = idOf(record[key]);
+			if (id !== undefined) out[key] = id;
+		}
+		return out;
+	});
+}

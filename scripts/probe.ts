@@ -1,0 +1,52 @@
+/**
+ * npm run probe -- --base-url https://api.albato.com [--partner-id 201] [--solution-id 101]
+ *
+ * Read-only: only GET calls. The end user's token comes from the ALBATO_TOKEN environment variable,
+ * never from an argument (arguments land in shell history and process lists). Prints a report to
+ * paste into a bug report; the token never appears in it.
+ */
+import { formatReport, runProbe } from './probe/index';
+
+const USAGE = 'Usage: ALBATO_TOKEN=<end-user JWT> npm run probe -- --base-url https://api.albato.com [--partner-id N] [--solution-id N]';
+
+export function parseArgs(argv: string[]): { baseUrl: string; partnerId?: number; solutionId?: string } {
+	const args: Record<string, string> = {};
+	for (let i = 0; i < argv.length; i++) {
+		const [flag, inline] = argv[i].split('=', 2);
+		if (/token/i.test(flag)) throw new Error('Give the token in the ALBATO_TOKEN environment variable, not as an argument');
+		if (!flag.startsWith('--')) throw new Error(`Unexpected argument "${flag}". ${USAGE}`);
+		args[flag.slice(2)] = inline ?? argv[++i] ?? '';
+	}
+	for (const name of Object.keys(args)) if (!['base-url', 'partner-id', 'solution-id'].includes(name)) throw new Error(`Unknown option --${name}. ${USAGE}`);
+	const baseUrl = (args['base-url'] ?? '').trim();
+	if (!/^https?:\/\/[^/]/i.test(baseUrl)) throw new Error(`--base-url must be an http(s) address. ${USAGE}`);
+	const partnerId = args['partner-id'] === undefined ? undefined : Number(args['partner-id']);
+	if (partnerId !== undefined && !(Number.isInteger(partnerId) && partnerId > 0)) throw new Error('--partner-id must be a positive whole number');
+	return { baseUrl, partnerId, solutionId: args['solution-id'] };
+}
+
+async function main() {
+	let options: ReturnType<typeof parseArgs>;
+	try {
+		options = parseArgs(process.argv.slice(2));
+	} catch (error) {
+		console.error((error as Error).message);
+		process.exit(2);
+	}
+	const token = (process.env.ALBATO_TOKEN ?? '').trim();
+	if (!token) {
+		console.error(`ALBATO_TOKEN is not set. ${USAGE}`);
+		process.exit(2);
+	}
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { version } = require('../package.json') as { version: string };
+	try {
+		const report = await runProbe({ ...options, token });
+		console.log(formatReport(report, { probeVersion: version, node: process.version, date: new Date().toISOString() }));
+	} catch (error) {
+		console.error(`Probe failed: ${String((error as Error).message).split(token).join('[token]')}`);
+		process.exit(1);
+	}
+}
+
+if (require.main === module) void main();

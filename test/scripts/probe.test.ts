@@ -1,0 +1,87 @@
+/** The contract probe against the emulator: it must name the variant the service uses for every shape. */
+import { startEmulator, type Emulator, type ErrorStyle, type Variants } from '../../emulator';
+import { VARIANT_CHOICES } from '../../emulator/render';
+import { parseArgs } from '../../scripts/probe';
+import { formatReport, runProbe } from '../../scripts/probe/index';
+
+let emu: Emulator;
+beforeAll(async () => {
+	emu = await startEmulator();
+});
+afterAll(() => emu.close());
+beforeEach(() => emu.reset());
+
+const probe = () => runProbe({ baseUrl: emu.baseUrl, token: emu.token(), partnerId: 201 });
+
+/** The variants the probe can see with read calls only (Credential Create's body is a write). */
+const READABLE: Array<keyof Variants> = [
+	'bare', 'stringIds', 'wrapLists', 'valuesShape', 'nestedUnder', 'bundleDataShape', 'fieldsShape',
+	'statusShape', 'detailWithoutStatus', 'listWithoutStatus', 'installationWrapper', 'metaRequired', 'metaExtraTypes',
+];
+
+describe('the probe reports each variant', () => {
+	it('the defaults, with no unknowns and only GET calls', async () => {
+		const report = await probe();
+		expect(report.unknown).toEqual([]);
+		expect(report.variants).toEqual({
+			bare: false, stringIds: false, wrapLists: false, valuesShape: 'valueTitle', nestedUnder: 'step', listWithoutStatus: false,
+			installationWrapper: false, detailWithoutStatus: false, statusShape: 'number', bundleDataShape: 'list', fieldsShape: 'list',
+			metaRequired: true, metaExtraTypes: false,
+		});
+		expect(report.errorStyle).toBe('errors');
+		expect(emu.requests.every((r) => r.method === 'GET')).toBe(true);
+	});
+
+	const cases = READABLE.flatMap((key) => (VARIANT_CHOICES[key] as unknown[]).slice(1).map((value) => [key, value] as const));
+	it.each(cases)('%s = %p', async (key, value) => {
+		emu.setVariants({ [key]: value } as Partial<Variants>);
+		const report = await probe();
+		expect(report.variants[key]).toEqual(value);
+		expect(report.unknown).toEqual([]);
+	});
+
+	it('plain-string values', async () => {
+		emu.setVariants({ plainValues: true });
+		expect((await probe()).variants.plainValues).toBe(true);
+	});
+
+	it('many at once', async () => {
+		const set: Partial<Variants> = { bare: true, stringIds: true, wrapLists: true, valuesShape: 'idValue', nestedUnder: 'value', bundleDataShape: 'map', fieldsShape: 'map', statusShape: 'word', installationWrapper: true };
+		emu.setVariants(set);
+		expect((await probe()).variants).toMatchObject(set);
+	});
+
+	it.each(['errors', 'yii', 'message', 'text', 'strings', 'fieldMap', 'yiiData'] as ErrorStyle[])('error style %s', async (style) => {
+		emu.setErrorStyle(style);
+		// Yii's bare array is only for field errors; a 404 is {name, message, code, status}: both are "yii".
+		expect((await probe()).errorStyle).toBe(style);
+	});
+});
+
+describe('the report', () => {
+	it('never holds the token, and says what it could not see', async () => {
+		const token = emu.token();
+		emu.removeInstallation(5001);
+		emu.removeInstallation(5002);
+		const report = await runProbe({ baseUrl: emu.baseUrl, token });
+		const text = formatReport(report, { probeVersion: '0.1.0', node: 'v20', date: 'now' });
+		expect(text).not.toContain(token);
+		expect(text).toContain('Token: [redacted]');
+		expect(report.unknown.join('\n')).toMatch(/installations: none for this end user/);
+		expect(text).toMatch(/credential meta: not read/);
+	});
+
+	it('an expired token: the service\'s refusal is reported, not thrown', async () => {
+		const report = await runProbe({ baseUrl: emu.baseUrl, token: emu.token({ exp: 1 }) });
+		expect(report.unknown[0]).toMatch(/GET \/solution\/apps: status 401: Token expired/);
+	});
+});
+
+describe('arguments', () => {
+	it('refuses a token given as an argument, and checks the base URL', () => {
+		expect(() => parseArgs(['--base-url', 'https://api.albato.com', '--token', 'x'])).toThrow(/ALBATO_TOKEN/);
+		expect(() => parseArgs(['--access-token=x'])).toThrow(/ALBATO_TOKEN/);
+		expect(() => parseArgs(['--base-url', 'api.albato.com'])).toThrow(/http/);
+		expect(parseArgs(['--base-url=https://api.albato.com', '--partner-id', '201'])).toEqual({ baseUrl: 'https://api.albato.com', partnerId: 201, solutionId: undefined });
+	});
+});
