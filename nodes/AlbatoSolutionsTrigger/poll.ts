@@ -51,7 +51,7 @@ export function readWatch(ctx: IPollFunctions): Watch {
 /** The installation's detail merged over its list item; undefined when it vanished in between (404). */
 async function withDetail(ctx: IPollFunctions, client: AlbatoClient, item: IDataObject): Promise<IDataObject | undefined> {
 	try {
-		return { ...item, ...(await getInstallation(client, String(item.id))) };
+		return { ...item, ...(await getInstallation(client, String(item.id), { withStatus: false })) };
 	} catch (error) {
 		if ((error as { httpCode?: string | null }).httpCode === '404') return undefined;
 		// The transport's errors are NodeApiErrors already: this returns the same error.

@@ -242,13 +242,13 @@ describe('Credential Create body layout', () => {
 		ctx.emu.setVariants({ credentialBody: 'fields' });
 		const run = await create();
 		expect(run.error?.message).toContain('fields: is required');
-		expect(run.error?.description).toContain('set Options → Body Layout to "Wrapped in "fields""');
+		expect(run.error?.description).toContain('set Options → Body Layout to "Wrapped (Fields Object)"');
 		expect(ctx.emu.requests.at(-1)!.body).toEqual({ token: 'bot-token-0123456789', title: 'Chat' });
 	});
 
 	it('an unknown layout (from an expression) fails before any request', async () => {
 		const run = await create({ bodyLayout: 'nested' });
-		expect(run.error?.message).toBe('Body Layout must be "flat" or "fields", got "nested"');
+		expect(run.error?.message).toBe('Options → Body Layout must be "flat" or "fields", got "nested"');
 		expect(ctx.emu.requests).toHaveLength(0);
 	});
 

@@ -202,7 +202,7 @@ export async function updateGuarded(run: UpdateRun, jobs: UpdateJob[]) {
 	const first = jobs[0].itemIndex;
 	let installation: IDataObject;
 	try {
-		installation = await getInstallation(client, installationId, { withBundles: true, itemIndex: first });
+		installation = await getInstallation(client, installationId, { withBundles: true, withStatus: false, itemIndex: first });
 	} catch (error) {
 		for (const job of jobs) fail(run, job, error);
 		return;

@@ -48,7 +48,7 @@ export const description: INodeProperties[] = [
 			description: 'How the partner\'s fields are laid out in the request body. The beta service documents a flat set of key-value pairs; Albato\'s own-connection method wraps them in "fields".',
 			options: [
 				{ name: 'Flat (Documented)', value: 'flat', description: '{"title": "…", "apiKey": "…"}' },
-				{ name: 'Wrapped in "fields"', value: 'fields', description: '{"title": "…", "fields": {"apiKey": "…"}}' },
+				{ name: 'Wrapped (Fields Object)', value: 'fields', description: '{"title": "…", "fields": {"apiKey": "…"}}' },
 			],
 		},
 		{
@@ -114,7 +114,7 @@ type BodyLayout = 'flat' | 'fields';
 function layoutHint(ctx: IExecuteFunctions, error: unknown, layout: BodyLayout, itemIndex: number): unknown {
 	const httpCode = (error as { httpCode?: string | null }).httpCode;
 	if (!(error instanceof NodeApiError) || (httpCode !== '400' && httpCode !== '422')) return error;
-	const other = layout === 'flat' ? 'Wrapped in "fields"' : 'Flat (Documented)';
+	const other = layout === 'flat' ? 'Wrapped (Fields Object)' : 'Flat (Documented)';
 	const sent = layout === 'flat' ? 'flat beside the connection name' : 'wrapped in "fields"';
 	return new NodeApiError(ctx.getNode(), { message: error.message, httpCode } as JsonObject, {
 		message: error.message,

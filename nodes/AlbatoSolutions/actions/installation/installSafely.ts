@@ -75,7 +75,7 @@ async function unlistedTwin(client: AlbatoClient, before: IDataObject[], princip
 	for (const id of claimedWithTitle(principal, title).reverse()) {
 		if (listed.has(id)) continue;
 		try {
-			const installation = await getInstallation(client, id, { itemIndex });
+			const installation = await getInstallation(client, id, { withStatus: false, itemIndex });
 			if (installation.title === undefined || installation.title === title) return id;
 		} catch (error) {
 			if ((error as { httpCode?: string | null }).httpCode !== '404') throw new NodeApiError(client.node, error as JsonObject);
