@@ -21,6 +21,8 @@ const install = (title: string): INodeParameters => ({
 	templateIds: [1011],
 });
 const items = (...customers: string[]) => customers.map((customer) => ({ customer }));
+/** For tests of exact call sequences: one item in flight (the default is 8). */
+const ONE_IN_FLIGHT: INodeParameters = { requestOptions: { concurrency: 1 } };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('End User → Create', () => {
@@ -64,7 +66,7 @@ describe('End User → Create', () => {
 		const failed = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create' }, { inputItems: items('c-1') });
 		expect(failed.error?.message).toBe('id: A user with id "c-1" already exists');
 		expect(failed.calls).toEqual(['POST /wl/acme-saas/add-user']);
-		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create', options: { ifExists: 'useExisting' } }, { inputItems: items('c-1', 'c-2') });
+		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create', options: { ifExists: 'useExisting' }, ...ONE_IN_FLIGHT }, { inputItems: items('c-1', 'c-2') });
 		expect(run.error).toBeUndefined();
 		expect(run.json.map((json) => [json.endUserId, json.created])).toEqual([['c-1', false], ['c-2', true]]);
 		expect(run.calls).toEqual(['POST /wl/acme-saas/add-user', 'POST /wl/acme-saas/get-user-session-token', 'POST /wl/acme-saas/add-user']);
@@ -117,10 +119,10 @@ describe('tokens: minted once, reused while valid', () => {
 	beforeEach(async () => addUsers(ctx.emu, ['c-1', 'c-2', 'c-3', 'c-4', 'c-5']));
 
 	it('once per user per execution, and reused by the next execution', async () => {
-		const first = await runPartner(ctx.emu, getMany, { inputItems: items('c-1', 'c-2', 'c-1', 'c-2', 'c-1') });
+		const first = await runPartner(ctx.emu, { ...getMany, ...ONE_IN_FLIGHT }, { inputItems: items('c-1', 'c-2', 'c-1', 'c-2', 'c-1') });
 		expect(first.error).toBeUndefined();
 		expect(tokenCalls(first)).toBe(2);
-		const second = await runPartner(ctx.emu, getMany, { inputItems: items('c-1', 'c-2', 'c-3') });
+		const second = await runPartner(ctx.emu, { ...getMany, ...ONE_IN_FLIGHT }, { inputItems: items('c-1', 'c-2', 'c-3') });
 		expect(tokenCalls(second)).toBe(1); // only c-3 is new
 		// Each call acted as its own end user.
 		const users = ctx.emu.requests.filter((r) => r.path === '/solution/installation').map((r) => r.user);
@@ -184,7 +186,7 @@ describe('tokens: minted once, reused while valid', () => {
 	it('a 401 triggers exactly one refresh, then the call succeeds', async () => {
 		await runPartner(ctx.emu, getMany, { inputItems: items('c-1') });
 		ctx.emu.faults.add({ method: 'GET', path: '/solution/installation', status: 401 });
-		const run = await runPartner(ctx.emu, getMany, { inputItems: items('c-1', 'c-1') });
+		const run = await runPartner(ctx.emu, { ...getMany, ...ONE_IN_FLIGHT }, { inputItems: items('c-1', 'c-1') });
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toEqual([
 			'GET /solution/installation', // cached token: 401
@@ -227,7 +229,7 @@ describe('validation before any request', () => {
 	it('End User ID bad in item 2 only: under continueOnFail items 1 and 3 run, item 2 fails without a request', async () => {
 		await addUsers(ctx.emu, ['c-1']);
 		const run = await runPartner(ctx.emu, getMany, { inputItems: items('c-1', ' ', 'c-1'), continueOnFail: true });
-		expect(run.json).toEqual([{ error: 'End User ID is empty', description: expect.any(String) }]);
+		expect(run.json).toEqual([{ error: 'End User ID is empty', message: expect.any(String) }]);
 		expect(tokenCalls(run)).toBe(1);
 	});
 

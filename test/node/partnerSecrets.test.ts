@@ -10,7 +10,7 @@ const ctx = usePartnerEmulator();
 
 const FAULTS: Array<[string, Omit<FaultRule, 'path'>]> = [
 	['401', { status: 401 }],
-	['429', { status: 429, retryAfterSeconds: 0 }],
+	['429', { status: 429, retryAfterSeconds: 1 }], // longer than the Retry Time Budget below: a 429 is retried within the budget, not Max Retries
 	['500', { status: 500 }],
 	['503', { status: 503 }],
 	['reset before', { reset: 'before' }],
@@ -50,7 +50,7 @@ describe('no token in outputs, errors or the console', () => {
 		ctx.emu.faults.add(rule);
 		const run = await runPartner(
 			ctx.emu,
-			{ resource: 'installation', operation: 'getAll', returnAll: true, requestOptions: { maxRetries: 1, timeout: 0.2 } },
+			{ resource: 'installation', operation: 'getAll', returnAll: true, requestOptions: { maxRetries: 1, retryBudget: 0.5, timeout: 0.2 } },
 			{ inputItems: [{ customer: 'c-1' }, { customer: 'c-2' }], continueOnFail: true },
 		);
 		expect(run.calls.length).toBeGreaterThan(0);
