@@ -27,6 +27,10 @@ const SOLUTION = { id: 101, title: 'CRM Leads to Mailer' };
 const INSTALLATION = { id: 5002, title: 'Leads for Globex' }; // paused, so its fields may change
 const STEP_ID = 9006; // "Send welcome email" of bundle 7003
 const FIELDS_TO_ADD = ['Subject', 'Delay, minutes'];
+/** What the first node is filled in with, so that it is fully configured (no issues on the canvas). */
+const INSTALL_TITLE = 'Acme Corp – CRM sync';
+const CONNECTION_SETTINGS = [['crm', 'Pipedrive'], ['mailer', 'Mailchimp']]; // top level
+const NESTED_SETTING = ['pipedriveFilter', 'All deals']; // shown under Pipedrive after a refresh
 const CREDENTIAL_NAME = CREDENTIAL.name;
 
 // ---- editor helpers ---------------------------------------------------------------------
@@ -98,6 +102,14 @@ async function openAddFieldMenu(page) {
 	const items = page.locator('[role=menuitem][data-reka-collection-item]');
 	await items.first().waitFor({ timeout: UI_TIMEOUT });
 	return items.allInnerTexts();
+}
+
+/** The mapper's "Refresh Step List" action: a nested level shows only after its parent's value is chosen. */
+async function refreshMapper(page) {
+	const fields = page.getByTestId('resource-mapper-container').getByTestId('mapping-fields-container');
+	await fields.hover();
+	await fields.getByTestId('action-toggle').first().click();
+	await page.getByTestId('action-refreshFieldList').click();
 }
 
 /** The credential select is an input: its value is the chosen credential's name. */
@@ -179,6 +191,21 @@ export async function runBrowserTest({ baseUrl, emulator, checks, failureDir = o
 		await page.keyboard.press('Escape');
 		const mapperText = await page.getByTestId('resource-mapper-container').innerText();
 		checks.ok('connection settings mapper shows the solution\'s top-level steps (CRM, Mailer)', /CRM/.test(mapperText) && /Mailer/.test(mapperText), mapperText);
+
+		// Fill in what is required, as a user would, so the node is fully configured: Title, and
+		// every connection-settings step, the nested one after a refresh of the mapper.
+		await checks.step('fills in Title and every connection setting (nested level after a refresh)', async () => {
+			await page.getByTestId('parameter-input-title').locator('input, textarea').first().fill(INSTALL_TITLE);
+			for (const [step, value] of CONNECTION_SETTINGS) {
+				await openOptions(page, step);
+				await pickOption(page, value);
+			}
+			await refreshMapper(page);
+			await page.getByTestId(`parameter-input-${NESTED_SETTING[0]}`).waitFor({ timeout: UI_TIMEOUT });
+			await openOptions(page, NESTED_SETTING[0]);
+			await pickOption(page, NESTED_SETTING[1]);
+		});
+		checks.equal('first node has no parameter issues', await page.getByTestId('ndv').getByTestId('parameter-issues').count(), 0);
 		await page.getByTestId('ndv-close-button').click();
 
 		// Second node after the first: the installation picker and the field mapper.
@@ -225,6 +252,7 @@ export async function runBrowserTest({ baseUrl, emulator, checks, failureDir = o
 		await page.getByTestId('canvas-node').nth(2).waitFor({ timeout: UI_TIMEOUT });
 		const nodeTitles = await page.getByTestId('canvas-node').allInnerTexts();
 		checks.ok('canvas shows both Albato Solutions nodes', nodeTitles.filter((t) => /Install a solution|Update field values of a step/.test(t)).length === 2, nodeTitles.join(' | '));
+		checks.equal('no node on the canvas shows issues (warning triangle)', await page.getByTestId('canvas-node').getByTestId('node-issues').count(), 0);
 		shots.push(await shoot(page, 'n8n-canvas.png'));
 	} catch (error) {
 		if (page) {
