@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { normalizeSchema, type PartnerField } from '../../helpers/partnerSchema';
-import type { AlbatoClient } from '../../transport';
-import { segment } from '../../transport';
+import { normalizeSchema, type PartnerField } from '../helpers/partnerSchema';
+import type { AlbatoClient } from '../transport';
+import { segment } from '../transport';
 
 export const partnerIdProperty: INodeProperties = {
 	displayName: 'Partner ID',

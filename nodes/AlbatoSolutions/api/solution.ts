@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { choicesQuery, describeOffered, normalizeSteps, resolveChoices, type Resolution, type SettingStep } from '../../helpers/connectionSettings';
-import type { AlbatoClient } from '../../transport';
-import { segment } from '../../transport';
+import { choicesQuery, describeOffered, normalizeSteps, resolveChoices, type Resolution, type SettingStep } from '../helpers/connectionSettings';
+import type { AlbatoClient } from '../transport';
+import { segment } from '../transport';
 
 // Connection settings nest a few levels; a bound keeps a misbehaving service from looping us.
 const MAX_ROUNDS = 10;
