@@ -1,9 +1,9 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { getInstallation, listInstallations, solutionIdOf, statusOf } from '../AlbatoSolutions/actions/installation/installationApi';
+import { getInstallation, listInstallations } from '../AlbatoSolutions/api/installation';
 import { mapLimited } from '../AlbatoSolutions/helpers/run';
-import { isObject } from '../AlbatoSolutions/helpers/values';
+import { isObject, solutionIdOf, statusOf } from '../AlbatoSolutions/helpers/shapes';
 import { AlbatoClient } from '../AlbatoSolutions/transport';
 import {
 	compareIds,

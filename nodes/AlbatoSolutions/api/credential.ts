@@ -1,18 +1,8 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { normalizeSchema, type PartnerField } from '../helpers/partnerSchema';
 import type { AlbatoClient } from '../transport';
 import { segment } from '../transport';
-
-export const partnerIdProperty: INodeProperties = {
-	displayName: 'Partner ID',
-	name: 'partnerId',
-	type: 'number',
-	default: 0,
-	required: true,
-	typeOptions: { minValue: 1 },
-	description: 'The partner (connected app) the credential is for, e.g. 201',
-};
 
 /** GET /credentials/{partnerId}/meta, as the service sends it. */
 export async function partnerMeta(client: AlbatoClient, partnerId: number, itemIndex?: number): Promise<unknown> {
@@ -21,4 +11,9 @@ export async function partnerMeta(client: AlbatoClient, partnerId: number, itemI
 
 export async function partnerSchema(client: AlbatoClient, partnerId: number, itemIndex?: number): Promise<PartnerField[]> {
 	return normalizeSchema(await partnerMeta(client, partnerId, itemIndex));
+}
+
+/** POST /credentials/{partnerId} — creates a connection for the partner; the body's layout is the caller's choice. */
+export async function createCredential(client: AlbatoClient, partnerId: number, body: IDataObject, itemIndex?: number): Promise<unknown> {
+	return await client.request('POST', `/credentials/${segment(partnerId)}`, { body, itemIndex });
 }

@@ -6,12 +6,12 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
-import { fetchConnectionSettings } from '../actions/solution/connectionSettings';
-import { bundleData } from '../actions/bundleData/bundleDataApi';
-import { partnerSchema } from '../actions/credential/partner';
+import { bundleData } from '../api/bundleData';
+import { partnerSchema } from '../api/credential';
+import { fetchConnectionSettings } from '../api/solution';
 import type { SettingStep } from '../helpers/connectionSettings';
 import { isObject, sameId } from '../helpers/shapes';
-import { load } from './client';
+import { load } from './load';
 import { parentId } from './parent';
 
 /** Values already picked in a mapper (so a refresh can reveal what depends on them). */

@@ -6,9 +6,9 @@ import { describe, mappedOrJson, textParameter, toId, unsafeKeyPath } from '../.
 import { checkValues, maskSecrets } from '../../helpers/partnerSchema';
 import { idOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
-import { segment } from '../../transport';
 import { optionsCollection } from '../common.descriptions';
-import { partnerIdProperty, partnerSchema } from './partner';
+import { createCredential, partnerSchema } from '../../api/credential';
+import { partnerIdProperty } from './partnerId';
 
 export const description: INodeProperties[] = [
 	partnerIdProperty,
@@ -91,10 +91,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const name = { [nameField || 'title']: title };
 	let created: unknown;
 	try {
-		created = await client.request('POST', `/credentials/${segment(partnerId)}`, {
-			body: bodyLayout === 'fields' ? { ...name, fields: values } : { ...values, ...name },
-			itemIndex,
-		});
+		created = await createCredential(client, partnerId, bodyLayout === 'fields' ? { ...name, fields: values } : { ...values, ...name }, itemIndex);
 	} catch (error) {
 		throw layoutHint(this, error, bodyLayout, itemIndex);
 	}

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { fetchConnectionSettings } from '../../api/solution';
+import { assertComplete } from '../../helpers/connectionSettings';
 import { mapperOrJson } from '../../helpers/mapperDescription';
 import { describe, idParameter, mappedOrJson, textParameter, toObject } from '../../helpers/params';
 import type { AlbatoClient } from '../../transport';
 import { autoSelectSingleOption, optionsCollection, solutionLocator } from '../common.descriptions';
-import { assertComplete, fetchConnectionSettings } from '../solution/connectionSettings';
 import { installSafely } from './installSafely';
 
 export const description: INodeProperties[] = [
