@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { getInstallation, listInstallations } from '../AlbatoSolutions/api/installation';
-import { mapLimited } from '../AlbatoSolutions/helpers/run';
+import { mapLimited } from '../AlbatoSolutions/helpers/mapLimited';
 import { isObject, solutionIdOf, statusOf } from '../AlbatoSolutions/helpers/shapes';
 import { AlbatoClient } from '../AlbatoSolutions/transport';
 import {

@@ -3,7 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { getInstallation, listInstallations } from '../../api/installation';
 import { limited, readLimit } from '../../helpers/list';
-import { mapLimited } from '../../helpers/run';
+import { mapLimited } from '../../helpers/mapLimited';
 import { ACTIVE, PAUSED, sameId, solutionIdOf, statusOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
 import { returnAllOrLimit, solutionLocator } from '../common.descriptions';
