@@ -6,11 +6,11 @@ import { ACTIVE, idOf, PAUSED, statusOf } from '../helpers/shapes';
 import { load } from './load';
 
 /** Entries as `Title (id)`, filtered by the search text (in the name, or the exact id). The service has no search. */
-function toResults(list: IDataObject[], filter: string | undefined, describe: (entry: IDataObject) => string): INodeListSearchResult {
+function toResults(list: IDataObject[], filter: string | undefined, nameOf: (entry: IDataObject) => string): INodeListSearchResult {
 	const needle = filter?.trim().toLowerCase();
 	const results = list
 		.filter((entry) => idOf(entry.id) !== undefined)
-		.map((entry) => ({ name: describe(entry), value: String(idOf(entry.id)) }))
+		.map((entry) => ({ name: nameOf(entry), value: String(idOf(entry.id)) }))
 		.filter((entry) => !needle || entry.name.toLowerCase().includes(needle) || entry.value === needle);
 	return { results };
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapperOrJson } from '../../helpers/mapperDescription';
-import { describe, mappedOrJson, textParameter, toId, unsafeKeyPath } from '../../helpers/params';
+import { describeValue, mappedOrJson, textParameter, toId, unsafeKeyPath } from '../../helpers/params';
 import { checkValues, maskSecrets } from '../../helpers/partnerSchema';
 import { idOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
@@ -77,7 +77,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		});
 	}
 	if (bodyLayout !== 'flat' && bodyLayout !== 'fields') {
-		throw new NodeOperationError(this.getNode(), `Options → Body Layout must be "flat" or "fields", got ${describe(bodyLayout)}`, { itemIndex });
+		throw new NodeOperationError(this.getNode(), `Options → Body Layout must be "flat" or "fields", got ${describeValue(bodyLayout)}`, { itemIndex });
 	}
 
 	const schema = await partnerSchema(client, partnerId, itemIndex);
