@@ -1,4 +1,4 @@
-// Lint for what is never published: emulator/, scripts/ and test/. Each of those folders has an
+// Lint for what is never published: emulator/, harness/, scripts/ and test/. Each of those folders has an
 // eslint.config.mjs that re-exports this. The published code (nodes/, credentials/, package.json)
 // is linted by n8n's default config in the root eslint.config.mjs, unchanged, as `n8n-node lint`
 // requires. `npm run lint` turns on ESLint's per-file config lookup (ESLint 10's default) so that

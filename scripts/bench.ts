@@ -36,7 +36,7 @@ import { startEmulatorChild } from './bench-emulator';
 import { makeTestCertificate } from './lib/tlsCert';
 
 // n8n-core writes instance settings under N8N_USER_FOLDER: keep them out of $HOME (as the tests do).
-import './lib/n8nUserFolder';
+import '../harness/n8nUserFolder';
 
 const ROOT = path.join(__dirname, '..');
 const NODE_NAME = 'Albato';
@@ -124,7 +124,7 @@ async function parent(): Promise<void> {
 
 /* eslint-disable @typescript-eslint/no-require-imports */
 // Imported after N8N_USER_FOLDER is set.
-const harness = () => require('../test/harness') as typeof import('../test/harness');
+const harness = () => require('../harness') as typeof import('../harness');
 // n8n-core's HTTP helper, which httpRequestWithAuthentication ends in (deep path, as the harness does).
 const n8nHttpRequest = () =>
 	(require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as {

@@ -3,13 +3,13 @@
  * n8n's execution engine (n8n-core) with the BUILT node from dist/, and prints what each step returned
  * and what was asked of the service.
  */
-import './lib/n8nUserFolder';
+import '../harness/n8nUserFolder';
 
 import { join } from 'path';
 
 import { startEmulator } from '../emulator';
-import { releaseN8nResources } from '../test/harness';
-import { readExample, runExample } from '../test/harness/examples';
+import { releaseN8nResources } from '../harness';
+import { readExample, runExample } from '../harness/examples';
 
 // The package as n8n loads it (npm run demo builds first).
 // eslint-disable-next-line @typescript-eslint/no-require-imports

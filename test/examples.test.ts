@@ -3,7 +3,7 @@ import { join } from 'path';
 
 import { startEmulator, type Emulator } from '../emulator';
 import { AlbatoSolutions } from '../nodes/AlbatoSolutions/AlbatoSolutions.node';
-import { readExample, runExample } from './harness/examples';
+import { readExample, runExample } from '../harness/examples';
 
 let emu: Emulator;
 beforeAll(async () => {

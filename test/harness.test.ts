@@ -14,7 +14,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { AlbatoSolutionsApi } from '../credentials/AlbatoSolutionsApi.credentials';
-import { INPUT_NODE, loadOptionsContext, pollContext, runWorkflow, testCredentials } from './harness';
+import { INPUT_NODE, loadOptionsContext, pollContext, runWorkflow, testCredentials } from '../harness';
 
 // --- A loopback server that records what arrives ------------------------------------------------
 

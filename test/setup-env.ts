@@ -1,2 +1,2 @@
 // n8n-core writes its instance settings under N8N_USER_FOLDER: keep that in a temp folder, never $HOME.
-import '../scripts/lib/n8nUserFolder';
+import '../harness/n8nUserFolder';

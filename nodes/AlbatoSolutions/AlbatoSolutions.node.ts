@@ -10,7 +10,9 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 import { findOperation, resourceDescriptions } from './actions';
 import { authenticationProperty, credentials, endUserIdProperty } from './actions/authentication.descriptions';
 import type { ItemOperation, Operation, OperationResult } from './actions/types';
-import { errorItem, mapLimited, readRunOptions, runOptionsProperty } from './helpers/run';
+import { errorItem } from './helpers/errorItem';
+import { mapLimited } from './helpers/mapLimited';
+import { readRunOptions, runOptionsProperty } from './helpers/requestOptions';
 import { listSearch } from './methods/listSearch';
 import { loadOptions } from './methods/loadOptions';
 import { resourceMapping } from './methods/resourceMapping';

@@ -1,7 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ACTIVE, PAUSED, solutionIdOf, statusOf } from '../AlbatoSolutions/actions/installation/installationApi';
-import { idOf, sameId } from '../AlbatoSolutions/helpers/shapes';
+import { ACTIVE, idOf, PAUSED, sameId, solutionIdOf, statusOf } from '../AlbatoSolutions/helpers/shapes';
 
 /** The events, in the order they are emitted for one installation. */
 export const EVENTS = ['installationCreated', 'installationStarted', 'installationPaused', 'installationRemoved'] as const;

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { getInstallation, listInstallations, solutionIdOf, statusOf } from '../AlbatoSolutions/actions/installation/installationApi';
-import { mapLimited } from '../AlbatoSolutions/helpers/run';
-import { isObject } from '../AlbatoSolutions/helpers/values';
+import { getInstallation, listInstallations } from '../AlbatoSolutions/api/installation';
+import { mapLimited } from '../AlbatoSolutions/helpers/mapLimited';
+import { isObject, positiveIdOf, solutionIdOf, statusOf } from '../AlbatoSolutions/helpers/shapes';
 import { AlbatoClient } from '../AlbatoSolutions/transport';
 import {
 	compareIds,
@@ -40,12 +40,13 @@ export function readWatch(ctx: IPollFunctions): Watch {
 	const locator = ctx.getNodeParameter('solutionId', '') as unknown;
 	const value = isObject(locator) ? locator.value : locator;
 	const text = value === undefined || value === null ? '' : String(value).trim();
-	if (text !== '' && !/^\d+$/.test(text)) {
+	const solutionId = positiveIdOf(text);
+	if (text !== '' && solutionId === undefined) {
 		throw new NodeOperationError(ctx.getNode(), `Solution must be a solution ID (a whole number), got "${text.slice(0, 40)}"`, {
 			description: 'Pick a solution from the list, give its ID, or leave it empty to watch all installations',
 		});
 	}
-	return { events: new Set(chosen as InstallationEvent[]), solutionId: text === '' ? undefined : text };
+	return { events: new Set(chosen as InstallationEvent[]), solutionId: solutionId === undefined ? undefined : String(solutionId) };
 }
 
 /** The installation's detail merged over its list item; undefined when it vanished in between (404). */

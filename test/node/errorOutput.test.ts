@@ -7,7 +7,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
-import { runWorkflow } from '../harness';
+import { runWorkflow } from '../../harness';
 import { byId, guardedUpdateFromItems, NODE_NAME, useEmulator } from './setup';
 
 const ctx = useEmulator();

@@ -8,7 +8,7 @@ import type { ICredentialDataDecryptedObject, ILoadOptionsFunctions, INodeParame
 import type { Emulator } from '../../emulator';
 import type { RequestLogEntry } from '../../emulator/types';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
-import { loadOptionsContext } from '../harness';
+import { loadOptionsContext } from '../../harness';
 import { byId, useEmulator } from './setup';
 
 export type MethodKind = 'listSearch' | 'loadOptions' | 'resourceMapping';

@@ -5,7 +5,7 @@
 import { AlbatoPartnerApi } from '../../credentials/AlbatoPartnerApi.credentials';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
-import { loadOptionsContext, pollContext, testCredentials } from '../harness';
+import { loadOptionsContext, pollContext, testCredentials } from '../../harness';
 import { addUsers, partnerCredential, TOKEN_PATH, usePartnerEmulator } from './partnerSetup';
 
 const ctx = usePartnerEmulator();

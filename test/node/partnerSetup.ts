@@ -8,7 +8,7 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import type { Emulator } from '../../emulator';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { clearEndUserTokenCache } from '../../nodes/AlbatoSolutions/transport/endUserTokens';
-import { runWorkflow } from '../harness';
+import { runWorkflow } from '../../harness';
 import { NODE_NAME, type NodeRun, useEmulator } from './setup';
 
 export const TOKEN_PATH = /^\/wl\/[^/]+\/get-user-session-token$/;

@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { startEmulator, type Emulator } from '../../emulator';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { forgetClaims } from '../../nodes/AlbatoSolutions/actions/installation/installLedger';
-import { runWorkflow, type HarnessNode } from '../harness';
+import { runWorkflow, type HarnessNode } from '../../harness';
 
 export const NODE_NAME = 'Albato';
 

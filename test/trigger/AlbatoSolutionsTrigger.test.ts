@@ -11,7 +11,7 @@ import { startEmulator, type Emulator } from '../../emulator';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
-import { pollContext, runWorkflow } from '../harness';
+import { pollContext, runWorkflow } from '../../harness';
 
 const ALL = ['installationCreated', 'installationStarted', 'installationPaused', 'installationRemoved'];
 const LIST = 'GET /solution/installation';

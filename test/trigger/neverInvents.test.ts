@@ -13,7 +13,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { startEmulator, type Emulator } from '../../emulator';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
-import { pollContext } from '../harness';
+import { pollContext } from '../../harness';
 
 const ALL = ['installationCreated', 'installationStarted', 'installationPaused', 'installationRemoved'];
 const LIST = 'GET /solution/installation';

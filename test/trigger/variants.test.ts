@@ -4,7 +4,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { startEmulator, type Emulator, type Variants } from '../../emulator';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
-import { pollContext } from '../harness';
+import { pollContext } from '../../harness';
 
 const ALL = ['installationCreated', 'installationStarted', 'installationPaused', 'installationRemoved'];
 

@@ -1,10 +1,10 @@
 /**
  * n8n's lint wants literal defaults in a description, so the Request Options defaults are written out
- * in helpers/run.ts. They must still be the transport's defaults, which apply when an option is unset.
+ * in helpers/requestOptions.ts. They must still be the transport's defaults, which apply when an option is unset.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { runOptionsProperty } from '../../nodes/AlbatoSolutions/helpers/run';
+import { runOptionsProperty } from '../../nodes/AlbatoSolutions/helpers/requestOptions';
 import { DEFAULT_TRANSPORT_OPTIONS } from '../../nodes/AlbatoSolutions/transport';
 
 const option = (name: string) =>

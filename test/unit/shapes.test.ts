@@ -6,6 +6,7 @@ import {
 	installationOf,
 	installationsOf,
 	optionsOf,
+	positiveIdOf,
 	sameId,
 	settingStepsOf,
 	statusOf,
@@ -29,6 +30,23 @@ describe('idOf / sameId', () => {
 		expect(sameId(5001, 5002)).toBe(false);
 		expect(sameId(undefined, undefined)).toBe(false);
 	});
+});
+
+describe('positiveIdOf (ids a user gives)', () => {
+	it.each([
+		[5001, 5001],
+		[' 5001 ', 5001],
+		['007', 7],
+		[0, undefined],
+		['0', undefined],
+		[-3, undefined],
+		[5.5, undefined],
+		['5.5', undefined],
+		['Acme', undefined],
+		['99999999999999999999', undefined],
+		[true, undefined],
+		[null, undefined],
+	])('%p → %p', (raw, expected) => expect(positiveIdOf(raw)).toEqual(expected));
 });
 
 describe('statusOf', () => {

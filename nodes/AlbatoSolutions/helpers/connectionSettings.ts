@@ -1,4 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { settingStepsOf, type SettingStep } from './shapes';
 
@@ -67,4 +68,18 @@ export function choicesQuery(choices: IDataObject): Record<string, string> {
 
 export function describeOffered(step: SettingStep): string {
 	return step.values.map((option) => (option.title === String(option.value) ? `"${option.value}"` : `"${option.value}" (${option.title})`)).join(', ');
+}
+
+/** Turns an incomplete or wrong set of choices into one error that names every step and what it offers. */
+export function assertComplete(ctx: IExecuteFunctions, resolution: Resolution, itemIndex: number): void {
+	const problems = [
+		...resolution.invalid.map(({ step, given }) => `step "${step.id}" (${step.title}) does not offer "${String(given)}"; it offers ${describeOffered(step)}`),
+		...resolution.missing.map((step) => `step "${step.id}" (${step.title}) has no value; it offers ${describeOffered(step)}`),
+		...resolution.unknown.map((id) => `"${id}" is not a step of this solution for the values chosen`),
+	];
+	if (problems.length === 0) return;
+	throw new NodeOperationError(ctx.getNode(), `Connection Settings are incomplete or wrong: ${problems[0]}`, {
+		itemIndex,
+		description: `Nothing was installed. ${problems.join('. ')}.`,
+	});
 }

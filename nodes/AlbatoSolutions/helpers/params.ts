@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isObject } from './values';
+import { isObject, positiveIdOf } from './shapes';
 
 /** Reads an id parameter (number, numeric string or resource locator) as a positive integer, or explains why not. */
 export function idParameter(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): number {
@@ -9,18 +9,19 @@ export function idParameter(ctx: IExecuteFunctions, name: string, label: string,
 	return toId(ctx, raw, label, itemIndex);
 }
 
+/** An id given by the user, read by the one id rule (positiveIdOf); the error names the parameter and the item. */
 export function toId(ctx: IExecuteFunctions, raw: unknown, label: string, itemIndex: number): number {
 	const value = isLocator(raw) ? raw.value : raw;
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : undefined;
-	if (text === undefined || !/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+	const id = positiveIdOf(value);
+	if (id === undefined) {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			// The ending is for AI agents too: a model that passed a name gets told what to send.
-			`${label} must be a positive whole number, got ${describe(value)}: give its ID (e.g. 5001), not its name`,
+			`${label} must be a positive whole number, got ${describeValue(value)}: give its ID (e.g. 5001), not its name`,
 			{ itemIndex, description: `Set "${label}" to an ID from the service, e.g. 5001` },
 		);
 	}
-	return Number(text);
+	return id;
 }
 
 function isLocator(value: unknown): value is INodeParameterResourceLocator {
@@ -61,7 +62,7 @@ export function toObject(
 		}
 	}
 	if (!isObject(value)) {
-		throw new NodeOperationError(ctx.getNode(), `${label} must be a JSON object, got ${describe(value)}`, {
+		throw new NodeOperationError(ctx.getNode(), `${label} must be a JSON object, got ${describeValue(value)}`, {
 			itemIndex,
 			description: `Write "${label}" as a JSON object, e.g. {"key": "value"}`,
 		});
@@ -111,7 +112,7 @@ export const MAX_TITLE_LENGTH = 255;
 export function textParameter(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
 	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
 	if (typeof raw !== 'string' && typeof raw !== 'number') {
-		throw new NodeOperationError(ctx.getNode(), `${label} must be text, got ${describe(raw)}`, { itemIndex });
+		throw new NodeOperationError(ctx.getNode(), `${label} must be text, got ${describeValue(raw)}`, { itemIndex });
 	}
 	const text = String(raw).trim();
 	if (!text) {
@@ -131,7 +132,7 @@ export function textParameter(ctx: IExecuteFunctions, name: string, label: strin
 }
 
 /** Short, safe description of a bad value for an error message. */
-export function describe(value: unknown): string {
+export function describeValue(value: unknown): string {
 	if (value === undefined) return 'nothing';
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';

@@ -70,6 +70,15 @@ export function idOf(value: unknown): number | string | undefined {
 	return /^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : text;
 }
 
+/**
+ * An id a user gives (a parameter, a picker's parent, a template list): what idOf reads, when that is
+ * a whole number from 1 up; undefined otherwise. The service's own ids may be text; a user's may not.
+ */
+export function positiveIdOf(value: unknown): number | undefined {
+	const id = idOf(value);
+	return typeof id === 'number' && Number.isSafeInteger(id) && id >= 1 ? id : undefined;
+}
+
 /** Ids compared whatever their type ("5001" = 5001); an absent id equals nothing. */
 export function sameId(a: unknown, b: unknown): boolean {
 	const [x, y] = [idOf(a), idOf(b)];

@@ -1,15 +1,16 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { ACTIVE, listInstallations, PAUSED, statusOf } from '../actions/installation/installationApi';
-import { asList, idOf } from '../helpers/shapes';
-import { load } from './client';
+import { listInstallations } from '../api/installation';
+import { listSolutions } from '../api/solution';
+import { ACTIVE, idOf, PAUSED, statusOf } from '../helpers/shapes';
+import { load } from './load';
 
 /** Entries as `Title (id)`, filtered by the search text (in the name, or the exact id). The service has no search. */
-function toResults(list: IDataObject[], filter: string | undefined, describe: (entry: IDataObject) => string): INodeListSearchResult {
+function toResults(list: IDataObject[], filter: string | undefined, nameOf: (entry: IDataObject) => string): INodeListSearchResult {
 	const needle = filter?.trim().toLowerCase();
 	const results = list
 		.filter((entry) => idOf(entry.id) !== undefined)
-		.map((entry) => ({ name: describe(entry), value: String(idOf(entry.id)) }))
+		.map((entry) => ({ name: nameOf(entry), value: String(idOf(entry.id)) }))
 		.filter((entry) => !needle || entry.name.toLowerCase().includes(needle) || entry.value === needle);
 	return { results };
 }
@@ -18,7 +19,7 @@ export const listSearch = {
 	/** GET /solution/apps: the latest published version of each solution. */
 	async searchSolutions(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 		return await load(this, 'the solutions', async (client) => {
-			const solutions = asList(await client.request('GET', '/solution/apps'));
+			const solutions = await listSolutions(client);
 			return toResults(solutions, filter, (solution) => `${String(solution.title ?? solution.name ?? 'Solution')} (${String(idOf(solution.id))})`);
 		});
 	},

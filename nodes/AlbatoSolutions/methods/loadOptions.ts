@@ -1,10 +1,10 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { bundleData } from '../actions/bundleData/bundleDataApi';
-import { bundlesOf, getInstallation, stepsOf } from '../actions/installation/installationApi';
-import { asList, idOf, isObject, sameId } from '../helpers/shapes';
-import { segment } from '../transport';
-import { load } from './client';
+import { bundleData } from '../api/bundleData';
+import { bundlesOf, getInstallation, stepsOf } from '../api/installation';
+import { solutionTemplates } from '../api/solution';
+import { idOf, isObject, sameId } from '../helpers/shapes';
+import { load } from './load';
 import { parentId } from './parent';
 
 export const loadOptions = {
@@ -13,7 +13,7 @@ export const loadOptions = {
 		const solutionId = parentId(this, 'solutionId');
 		if (!solutionId) return [];
 		return await load(this, 'the templates', async (client) => {
-			const templates = asList(await client.request('GET', `/solution/${segment(solutionId)}/templates`));
+			const templates = await solutionTemplates(client, solutionId);
 			return templates.map((template) => {
 				const parent = isObject(template.parentAutomation) ? template.parentAutomation : undefined;
 				const title = String(template.title ?? template.name ?? `Template ${String(template.id)}`);

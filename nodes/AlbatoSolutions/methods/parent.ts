@@ -1,10 +1,12 @@
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
+import { positiveIdOf } from '../helpers/shapes';
+
 /**
  * The value of a parent parameter (locator or plain), or undefined while it is empty or still an
  * expression the editor cannot resolve: then the picker shows nothing and sends no request.
  */
-export function parentId(ctx: ILoadOptionsFunctions, name: string): string | undefined {
+export function parentId(ctx: ILoadOptionsFunctions, name: string): number | undefined {
 	let value: unknown;
 	try {
 		value = ctx.getCurrentNodeParameter(name, { extractValue: true });
@@ -12,6 +14,5 @@ export function parentId(ctx: ILoadOptionsFunctions, name: string): string | und
 		return undefined;
 	}
 	if (value && typeof value === 'object' && 'value' in value) value = (value as { value: unknown }).value;
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	return /^[1-9]\d*$/.test(text) ? text : undefined;
+	return positiveIdOf(value);
 }

@@ -6,12 +6,12 @@ import type {
 	ResourceMapperFields,
 } from 'n8n-workflow';
 
-import { fetchConnectionSettings } from '../actions/solution/connectionSettings';
-import { bundleData } from '../actions/bundleData/bundleDataApi';
-import { partnerSchema } from '../actions/credential/partner';
+import { bundleData } from '../api/bundleData';
+import { partnerSchema } from '../api/credential';
+import { fetchConnectionSettings } from '../api/solution';
 import type { SettingStep } from '../helpers/connectionSettings';
 import { isObject, sameId } from '../helpers/shapes';
-import { load } from './client';
+import { load } from './load';
 import { parentId } from './parent';
 
 /** Values already picked in a mapper (so a refresh can reveal what depends on them). */
@@ -50,7 +50,7 @@ export const resourceMapping = {
 		if (!solutionId) return { fields: [] };
 		const chosen = mappedValues(this, 'connectionSettings');
 		return await load(this, 'the connection settings', async (client) => {
-			const { steps } = await fetchConnectionSettings(client, Number(solutionId), chosen);
+			const { steps } = await fetchConnectionSettings(client, solutionId, chosen);
 			const fields: ResourceMapperField[] = [];
 			const visit = (level: SettingStep[], depth: number) => {
 				for (const step of level) {
@@ -102,7 +102,7 @@ export const resourceMapping = {
 		const partnerId = parentId(this, 'partnerId');
 		if (!partnerId) return { fields: [] };
 		return await load(this, "the partner's fields", async (client) => {
-			const schema = await partnerSchema(client, Number(partnerId));
+			const schema = await partnerSchema(client, partnerId);
 			return {
 				fields: schema.map((field) => ({
 					id: field.id,

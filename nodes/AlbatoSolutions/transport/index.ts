@@ -13,6 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { baseUrlProblem } from '../helpers/baseUrl';
 import { principalOf, redact, tokenExpiry } from '../helpers/token';
+import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../helpers/transportOptions';
 import { isObject } from '../helpers/values';
 import { authenticationOf, PARTNER_API, PARTNER_CREDENTIAL_TYPE, PartnerSession } from './endUserTokens';
 import { InFlightLimiter } from './inFlightLimiter';
@@ -24,24 +25,8 @@ export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFuncti
 /** PLAY and PAUSE are the service's own methods; n8n's type lists only the standard ones. */
 export type ApiMethod = IHttpRequestMethods | 'PLAY' | 'PAUSE';
 
-export interface TransportOptions {
-	/** Milliseconds before a request that has not answered is abandoned. */
-	timeout: number;
-	/** Retries of a safe (idempotent) call after 502, 503, 504 or a network error (429s: see request()). */
-	maxRetries: number;
-	/** Total milliseconds that one call may spend waiting between its retries. */
-	retryBudget: number;
-	/** Most requests in flight at once (Items in Flight); fewer while the service answers 429. */
-	concurrency: number;
-}
-
-export const DEFAULT_TRANSPORT_OPTIONS: TransportOptions = {
-	timeout: 30_000,
-	maxRetries: 3,
-	// Long enough to sit out Retry-After of a per-minute rate window.
-	retryBudget: 60_000,
-	concurrency: 8,
-};
+// The defaults live in helpers/ (the Request Options description reads them too); re-exported for callers of the transport.
+export { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../helpers/transportOptions';
 
 export interface RequestOptions {
 	/** Query parameters, encoded here. */

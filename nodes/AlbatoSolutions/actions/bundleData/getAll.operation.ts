@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { bundleData } from '../../api/bundleData';
+import { bundlesOf, getInstallation } from '../../api/installation';
 import { idParameter, toId } from '../../helpers/params';
 import type { AlbatoClient } from '../../transport';
 import { bundleSelect, installationLocator } from '../common.descriptions';
-import { bundlesOf, getInstallation } from '../installation/installationApi';
-import { bundleData } from './bundleDataApi';
 
 export const description: INodeProperties[] = [
 	installationLocator,

@@ -26,12 +26,12 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { sameId } from '../../helpers/values';
+import { updateStepData } from '../../api/bundleData';
+import { bundlesOf, getInstallation, listInstallations, setStatus, stepsOf } from '../../api/installation';
+import { ACTIVE, PAUSED, sameId, statusOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
 import { lostResponse } from '../../transport';
-import { ACTIVE, bundlesOf, getInstallation, listInstallations, PAUSED, setStatus, statusOf, stepsOf } from '../installation/installationApi';
 import type { OperationResult } from '../types';
-import { updateStepData } from './bundleDataApi';
 
 /** Pauses (and PUT attempts) per item when other executions keep starting the installation again. */
 export const MAX_PAUSES = 5;

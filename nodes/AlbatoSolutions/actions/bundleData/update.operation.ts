@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { idParameter, toId } from '../../helpers/params';
-import { mapLimited, readRunOptions } from '../../helpers/run';
+import { mapLimited } from '../../helpers/mapLimited';
+import { readRunOptions } from '../../helpers/requestOptions';
 import type { AlbatoClient } from '../../transport';
 import { bundleSelect, installationLocator } from '../common.descriptions';
 import { fieldValuesParameter } from './fieldValues';

@@ -2,13 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapperOrJson } from '../../helpers/mapperDescription';
-import { describe, mappedOrJson, textParameter, toId, unsafeKeyPath } from '../../helpers/params';
+import { describeValue, mappedOrJson, textParameter, toId, unsafeKeyPath } from '../../helpers/params';
 import { checkValues, maskSecrets } from '../../helpers/partnerSchema';
 import { idOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
-import { segment } from '../../transport';
 import { optionsCollection } from '../common.descriptions';
-import { partnerIdProperty, partnerSchema } from './partner';
+import { createCredential, partnerSchema } from '../../api/credential';
+import { partnerIdProperty } from './partnerId';
 
 export const description: INodeProperties[] = [
 	partnerIdProperty,
@@ -77,7 +77,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		});
 	}
 	if (bodyLayout !== 'flat' && bodyLayout !== 'fields') {
-		throw new NodeOperationError(this.getNode(), `Options → Body Layout must be "flat" or "fields", got ${describe(bodyLayout)}`, { itemIndex });
+		throw new NodeOperationError(this.getNode(), `Options → Body Layout must be "flat" or "fields", got ${describeValue(bodyLayout)}`, { itemIndex });
 	}
 
 	const schema = await partnerSchema(client, partnerId, itemIndex);
@@ -91,10 +91,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const name = { [nameField || 'title']: title };
 	let created: unknown;
 	try {
-		created = await client.request('POST', `/credentials/${segment(partnerId)}`, {
-			body: bodyLayout === 'fields' ? { ...name, fields: values } : { ...values, ...name },
-			itemIndex,
-		});
+		created = await createCredential(client, partnerId, bodyLayout === 'fields' ? { ...name, fields: values } : { ...values, ...name }, itemIndex);
 	} catch (error) {
 		throw layoutHint(this, error, bodyLayout, itemIndex);
 	}

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { toId } from '../../helpers/params';
 import type { AlbatoClient } from '../../transport';
-import { partnerIdProperty, partnerMeta } from './partner';
+import { partnerMeta } from '../../api/credential';
+import { partnerIdProperty } from './partnerId';
 
 export const description: INodeProperties[] = [partnerIdProperty];
 

@@ -1,9 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { addUser } from '../../api/endUser';
 import { tokenFromResponse, withoutTokens } from '../../helpers/endUserToken';
 import type { AlbatoClient } from '../../transport';
-import { addUser, includeTokenOption, isoOrNull, partnerOf } from './endUserApi';
+import { partnerOf } from './partnerSession';
+import { includeTokenOption, isoOrNull } from './tokenOutput';
 
 export const description: INodeProperties[] = [
 	{

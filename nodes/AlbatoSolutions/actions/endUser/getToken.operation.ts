@@ -1,9 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { tokenByEmail } from '../../api/endUser';
 import { tokenFromResponse } from '../../helpers/endUserToken';
 import type { AlbatoClient } from '../../transport';
-import { includeTokenOption, isoOrNull, partnerOf, tokenByEmail } from './endUserApi';
+import { partnerOf } from './partnerSession';
+import { includeTokenOption, isoOrNull } from './tokenOutput';
 
 export const description: INodeProperties[] = [
 	{

@@ -1,11 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { fetchConnectionSettings } from '../../api/solution';
+import { assertComplete } from '../../helpers/connectionSettings';
 import { mapperOrJson } from '../../helpers/mapperDescription';
-import { describe, idParameter, mappedOrJson, textParameter, toObject } from '../../helpers/params';
+import { positiveIdOf } from '../../helpers/shapes';
+import { describeValue, idParameter, mappedOrJson, textParameter, toObject } from '../../helpers/params';
 import type { AlbatoClient } from '../../transport';
 import { autoSelectSingleOption, optionsCollection, solutionLocator } from '../common.descriptions';
-import { assertComplete, fetchConnectionSettings } from '../solution/connectionSettings';
 import { installSafely } from './installSafely';
 
 export const description: INodeProperties[] = [
@@ -91,7 +93,7 @@ const LOST_ANSWER_CHECK = { default: 5, min: 0.5, max: 120 };
 function lostAnswerCheck(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
 	const seconds = raw === undefined || raw === '' ? LOST_ANSWER_CHECK.default : Number(raw);
 	if (!Number.isFinite(seconds) || seconds < LOST_ANSWER_CHECK.min || seconds > LOST_ANSWER_CHECK.max) {
-		throw new NodeOperationError(ctx.getNode(), `Lost Answer Check must be a number of seconds from ${LOST_ANSWER_CHECK.min} to ${LOST_ANSWER_CHECK.max}, got ${describe(raw)}`, {
+		throw new NodeOperationError(ctx.getNode(), `Lost Answer Check must be a number of seconds from ${LOST_ANSWER_CHECK.min} to ${LOST_ANSWER_CHECK.max}, got ${describeValue(raw)}`, {
 			itemIndex,
 		});
 	}
@@ -138,12 +140,12 @@ function templateIdsParameter(ctx: IExecuteFunctions, itemIndex: number): number
 			itemIndex,
 			description: 'Pick at least one template, or give template IDs as a list, e.g. [1011, 1012]',
 		});
-	if (!Array.isArray(list)) throw fail(`must be a list of template IDs, got ${describe(raw)}`);
+	if (!Array.isArray(list)) throw fail(`must be a list of template IDs, got ${describeValue(raw)}`);
 	if (list.length === 0) throw fail('is empty: choose at least one template');
 	const ids = list.map((value: unknown) => {
-		const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-		if (!/^\d+$/.test(text) || Number(text) < 1) throw fail(`contains ${describe(value)}, which is not a template ID`);
-		return Number(text);
+		const id = positiveIdOf(value);
+		if (id === undefined) throw fail(`contains ${describeValue(value)}, which is not a template ID`);
+		return id;
 	});
 	return [...new Set(ids)];
 }

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { getInstallation, listInstallations } from '../../api/installation';
 import { limited, readLimit } from '../../helpers/list';
-import { mapLimited } from '../../helpers/run';
-import { sameId } from '../../helpers/shapes';
+import { mapLimited } from '../../helpers/mapLimited';
+import { ACTIVE, PAUSED, sameId, solutionIdOf, statusOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
 import { returnAllOrLimit, solutionLocator } from '../common.descriptions';
-import { ACTIVE, getInstallation, listInstallations, PAUSED, solutionIdOf, statusOf } from './installationApi';
 
 export const description: INodeProperties[] = [
 	...returnAllOrLimit(),

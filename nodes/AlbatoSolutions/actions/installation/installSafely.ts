@@ -13,8 +13,8 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { AlbatoClient, NetworkFailure } from '../../transport';
-import { lostResponse, segment } from '../../transport';
-import { getInstallation, installationOf, listInstallations } from './installationApi';
+import { lostResponse } from '../../transport';
+import { createInstallation, getInstallation, listInstallations } from '../../api/installation';
 import { claim, claimedWithTitle, forget, isClaimed, oneInstallAtATime } from './installLedger';
 
 /** Network failures that prove the request never reached the service: nothing to look for. */
@@ -50,10 +50,9 @@ export async function installSafely(ctx: IExecuteFunctions, client: AlbatoClient
 				});
 			}
 		}
-		const path = `/solution/${segment(request.solutionId)}/installation`;
 		let installation: IDataObject;
 		try {
-			installation = installationOf(await client.request('POST', path, { body: request.body, itemIndex }));
+			installation = await createInstallation(client, request.solutionId, request.body, itemIndex);
 		} catch (error) {
 			const lost = lostResponse(error);
 			// The transport's errors are NodeApiErrors already: this returns the same error.

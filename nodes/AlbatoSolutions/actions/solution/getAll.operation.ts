@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { listSolutions } from '../../api/solution';
 import { limited, readLimit } from '../../helpers/list';
-import { asList } from '../../helpers/values';
 import type { AlbatoClient } from '../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
 
@@ -10,5 +10,5 @@ export const description: INodeProperties[] = [...returnAllOrLimit()];
 /** GET /solution/apps — the latest published version of each solution. */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const limit = readLimit(this, itemIndex);
-	return limited(asList(await client.request('GET', '/solution/apps', { itemIndex })), limit);
+	return limited(await listSolutions(client, itemIndex), limit);
 }

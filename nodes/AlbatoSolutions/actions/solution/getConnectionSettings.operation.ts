@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { fetchConnectionSettings } from '../../api/solution';
 import { idParameter, objectParameter } from '../../helpers/params';
 import type { AlbatoClient } from '../../transport';
 import { autoSelectSingleOption, optionsCollection, solutionLocator } from '../common.descriptions';
-import { fetchConnectionSettings } from './connectionSettings';
 
 export const description: INodeProperties[] = [
 	solutionLocator,

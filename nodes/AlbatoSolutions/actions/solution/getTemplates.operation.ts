@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { solutionTemplates } from '../../api/solution';
 import { idParameter } from '../../helpers/params';
-import { asList } from '../../helpers/values';
 import type { AlbatoClient } from '../../transport';
-import { segment } from '../../transport';
 import { solutionLocator } from '../common.descriptions';
 
 export const description: INodeProperties[] = [solutionLocator];
@@ -11,5 +10,5 @@ export const description: INodeProperties[] = [solutionLocator];
 /** GET /solution/{id}/templates — one output item per template. */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const solutionId = idParameter(this, 'solutionId', 'Solution', itemIndex);
-	return asList(await client.request('GET', `/solution/${segment(solutionId)}/templates`, { itemIndex }));
+	return await solutionTemplates(client, solutionId, itemIndex);
 }

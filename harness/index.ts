@@ -33,8 +33,8 @@ import { ApplicationError, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8
 // Not re-exported by n8n-core's index; the package has no "exports" map, so the deep path is stable enough.
 import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-manager';
 
-import { AlbatoPartnerApi } from '../../credentials/AlbatoPartnerApi.credentials';
-import { AlbatoSolutionsApi } from '../../credentials/AlbatoSolutionsApi.credentials';
+import { AlbatoPartnerApi } from '../credentials/AlbatoPartnerApi.credentials';
+import { AlbatoSolutionsApi } from '../credentials/AlbatoSolutionsApi.credentials';
 import { TestCredentialsHelper, type TestCredentials } from './credentials';
 
 export { TestCredentialsHelper, type TestCredentials };

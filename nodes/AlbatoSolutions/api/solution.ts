@@ -1,9 +1,20 @@
-import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { choicesQuery, describeOffered, normalizeSteps, resolveChoices, type Resolution, type SettingStep } from '../../helpers/connectionSettings';
-import type { AlbatoClient } from '../../transport';
-import { segment } from '../../transport';
+import { choicesQuery, normalizeSteps, resolveChoices, type Resolution, type SettingStep } from '../helpers/connectionSettings';
+import { asList } from '../helpers/shapes';
+import type { AlbatoClient } from '../transport';
+import { segment } from '../transport';
+
+/** GET /solution/apps — the latest published version of each solution. */
+export async function listSolutions(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
+	return asList(await client.request('GET', '/solution/apps', { itemIndex }));
+}
+
+/** GET /solution/{id}/templates — the solution's templates (the automations it installs). */
+export async function solutionTemplates(client: AlbatoClient, solutionId: number | string, itemIndex?: number): Promise<IDataObject[]> {
+	return asList(await client.request('GET', `/solution/${segment(solutionId)}/templates`, { itemIndex }));
+}
 
 // Connection settings nest a few levels; a bound keeps a misbehaving service from looping us.
 const MAX_ROUNDS = 10;
@@ -60,18 +71,4 @@ export async function fetchConnectionSettings(
 function isRefusal(error: unknown): boolean {
 	const code = String((error as { httpCode?: unknown }).httpCode ?? '');
 	return code === '400' || code === '422';
-}
-
-/** Turns an incomplete or wrong set of choices into one error that names every step and what it offers. */
-export function assertComplete(ctx: IExecuteFunctions, resolution: Resolution, itemIndex: number): void {
-	const problems = [
-		...resolution.invalid.map(({ step, given }) => `step "${step.id}" (${step.title}) does not offer "${String(given)}"; it offers ${describeOffered(step)}`),
-		...resolution.missing.map((step) => `step "${step.id}" (${step.title}) has no value; it offers ${describeOffered(step)}`),
-		...resolution.unknown.map((id) => `"${id}" is not a step of this solution for the values chosen`),
-	];
-	if (problems.length === 0) return;
-	throw new NodeOperationError(ctx.getNode(), `Connection Settings are incomplete or wrong: ${problems[0]}`, {
-		itemIndex,
-		description: `Nothing was installed. ${problems.join('. ')}.`,
-	});
 }

@@ -1,15 +1,12 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { holdsList, idOf, INSTALLATION_LIST_KEYS, installationOf, installationsOf, isObject, listOrMap, sameId, statusOf } from '../../helpers/shapes';
-import type { AlbatoClient } from '../../transport';
-import { segment } from '../../transport';
+import { holdsList, idOf, INSTALLATION_LIST_KEYS, installationOf, installationsOf, isObject, listOrMap, sameId, statusOf } from '../helpers/shapes';
+import type { AlbatoClient } from '../transport';
+import { segment } from '../transport';
 
 /** The expand the service documents, sent literally: its `+` must reach the service unencoded. */
 export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
-
-// The readers of the service's shapes live in helpers/shapes.ts; re-exported for the operations and the trigger.
-export { ACTIVE, installationOf, PAUSED, solutionIdOf, statusOf } from '../../helpers/shapes';
 
 /**
  * Every installation of the end user. An answer that holds no list (empty body, `data: null`, an
@@ -83,4 +80,9 @@ export async function setStatus(
 	itemIndex?: number,
 ): Promise<IDataObject> {
 	return installationOf(await client.request(method, `/solution/installation/${segment(installationId)}`, { itemIndex }));
+}
+
+/** POST /solution/{id}/installation — installs once; duplicates and lost answers are installSafely's job. */
+export async function createInstallation(client: AlbatoClient, solutionId: number | string, body: IDataObject, itemIndex?: number): Promise<IDataObject> {
+	return installationOf(await client.request('POST', `/solution/${segment(solutionId)}/installation`, { body, itemIndex }));
 }

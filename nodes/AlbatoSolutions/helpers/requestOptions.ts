@@ -1,7 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../transport';
+import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from './transportOptions';
 
 export type RunOptions = TransportOptions;
 
@@ -69,36 +69,4 @@ export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
 		retryBudget: number('retryBudget', 'Retry Time Budget (Seconds)', DEFAULT_TRANSPORT_OPTIONS.retryBudget / 1000, 0) * 1000,
 		timeout: number('timeout', 'Timeout (Seconds)', DEFAULT_TRANSPORT_OPTIONS.timeout / 1000, 0.1) * 1000,
 	};
-}
-
-/**
- * Runs `task` over `entries` with at most `limit` in flight; a task returning false stops new starts.
- * (No runtime dependencies are allowed in community nodes, so no p-limit.)
- */
-export async function mapLimited<T>(entries: T[], limit: number, task: (entry: T) => Promise<boolean>): Promise<void> {
-	let next = 0;
-	let stopped = false;
-	const worker = async () => {
-		while (!stopped && next < entries.length) {
-			const entry = entries[next++];
-			if (!(await task(entry))) stopped = true;
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(limit, entries.length) }, worker));
-}
-
-/**
- * What a failed item carries under continueOnFail: `error` (the message) and `message` (the call,
- * the status and a hint). With "Continue (using error output)" n8n sends an item to the error output
- * only when its json holds nothing but `error` and `message` (n8n 2.x also allows `details`), or when
- * the item has `error` set; setting that would make n8n replace the json with the bare message, so
- * the error output gets exactly `{ error, message }` (n8n merges the input item's fields in). With
- * plain "Continue" the item stays in place and also carries `httpCode`.
- */
-export function errorItem(node: INode, error: Error, itemIndex: number): INodeExecutionData {
-	const { description, httpCode } = error as Error & { description?: string | null; httpCode?: string | null };
-	const json: IDataObject = { error: error.message || 'The operation failed' };
-	if (description) json.message = description;
-	if (httpCode && node.onError !== 'continueErrorOutput') json.httpCode = httpCode;
-	return { json, pairedItem: { item: itemIndex } };
 }

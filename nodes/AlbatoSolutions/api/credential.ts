@@ -1,0 +1,19 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { normalizeSchema, type PartnerField } from '../helpers/partnerSchema';
+import type { AlbatoClient } from '../transport';
+import { segment } from '../transport';
+
+/** GET /credentials/{partnerId}/meta, as the service sends it. */
+export async function partnerMeta(client: AlbatoClient, partnerId: number, itemIndex?: number): Promise<unknown> {
+	return await client.request('GET', `/credentials/${segment(partnerId)}/meta`, { itemIndex });
+}
+
+export async function partnerSchema(client: AlbatoClient, partnerId: number, itemIndex?: number): Promise<PartnerField[]> {
+	return normalizeSchema(await partnerMeta(client, partnerId, itemIndex));
+}
+
+/** POST /credentials/{partnerId} — creates a connection for the partner; the body's layout is the caller's choice. */
+export async function createCredential(client: AlbatoClient, partnerId: number, body: IDataObject, itemIndex?: number): Promise<unknown> {
+	return await client.request('POST', `/credentials/${segment(partnerId)}`, { body, itemIndex });
+}

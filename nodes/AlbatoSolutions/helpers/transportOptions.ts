@@ -1,0 +1,19 @@
+/** How the transport sends requests; set per execution from Request Options (helpers/requestOptions.ts). */
+export interface TransportOptions {
+	/** Milliseconds before a request that has not answered is abandoned. */
+	timeout: number;
+	/** Retries of a safe (idempotent) call after 502, 503, 504 or a network error (429s: see request()). */
+	maxRetries: number;
+	/** Total milliseconds that one call may spend waiting between its retries. */
+	retryBudget: number;
+	/** Most requests in flight at once (Items in Flight); fewer while the service answers 429. */
+	concurrency: number;
+}
+
+export const DEFAULT_TRANSPORT_OPTIONS: TransportOptions = {
+	timeout: 30_000,
+	maxRetries: 3,
+	// Long enough to sit out Retry-After of a per-minute rate window.
+	retryBudget: 60_000,
+	concurrency: 8,
+};
