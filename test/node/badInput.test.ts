@@ -4,37 +4,11 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
-import { byId, runNode, useEmulator } from './setup';
+import { byId, runNode, useEmulator, VALID } from './setup';
 
 const ctx = useEmulator();
 
-const create: INodeParameters = {
-	resource: 'installation',
-	operation: 'create',
-	solutionId: byId('id', 101),
-	title: 'Valid title',
-	connectionSettingsMode: 'json',
-	credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
-	templateIds: [1011],
-};
-const update: INodeParameters = {
-	resource: 'bundleData',
-	operation: 'update',
-	installationId: byId('id', 5002),
-	bundleId: 7003,
-	stepId: 9006,
-	fieldValuesMode: 'json',
-	fieldValues: '{"subject": "ok"}',
-};
-const credential: INodeParameters = {
-	resource: 'credential',
-	operation: 'create',
-	partnerId: 201,
-	title: 'Conn',
-	fieldsMode: 'json',
-	fields: '{"apiUrl": "https://x.example", "apiKey": "k", "region": "eu"}',
-};
+const { create, update, credential } = VALID;
 const templates: INodeParameters = { resource: 'solution', operation: 'getTemplates', solutionId: byId('id', 101) };
 const getInstallation: INodeParameters = { resource: 'installation', operation: 'get', installationId: byId('id', 5001) };
 

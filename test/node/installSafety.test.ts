@@ -5,22 +5,12 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
-import { byId, runNode, useEmulator } from './setup';
+import { installParams, runNode, useEmulator } from './setup';
 
 const ctx = useEmulator();
 
-const install = (options: INodeParameters = {}, concurrency = 1): INodeParameters => ({
-	resource: 'installation',
-	operation: 'create',
-	solutionId: byId('id', 102),
-	title: '={{ $json.title }}',
-	connectionSettingsMode: 'json',
-	credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[102]),
-	templateIds: [1021],
-	options,
-	requestOptions: { concurrency, maxRetries: 0 },
-});
+const install = (options: INodeParameters = {}, concurrency = 1): INodeParameters =>
+	installParams('={{ $json.title }}', { options, requestOptions: { concurrency, maxRetries: 0 } });
 const titled = (title: string) => [...ctx.emu.state.installations.values()].filter((i) => i.title === title);
 const posts = (calls: string[]) => calls.filter((call) => call.startsWith('POST'));
 const items = (title: string, n: number) => Array.from({ length: n }, () => ({ title }));

@@ -13,21 +13,10 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import type { FaultRule } from '../../emulator/types';
-import { byId, guardedUpdateFromItems, runNode, useEmulator, type NodeRun } from './setup';
+import { byId, guardedUpdateFromItems, installParams, prng, runNode, useEmulator, type NodeRun } from './setup';
 
 const ctx = useEmulator();
-
-/** mulberry32: a tiny seeded PRNG, so a failing plan can be replayed. */
-function prng(seed: number) {
-	return () => {
-		seed = (seed + 0x6d2b79f5) | 0;
-		let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const SEED = 20261122;
 const ROUNDS = 20;
@@ -125,16 +114,7 @@ function plan(seed: number, shared: Field[]): Round[] {
 	});
 }
 
-const install = (title: string): INodeParameters => ({
-	resource: 'installation',
-	operation: 'create',
-	solutionId: byId('id', 102),
-	title,
-	connectionSettingsMode: 'json',
-	credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[102]),
-	templateIds: [1021],
-	requestOptions: RETRIES,
-});
+const install = (title: string): INodeParameters => installParams(title, { requestOptions: RETRIES });
 const toggle = (installation: number, start: boolean): INodeParameters => ({
 	resource: 'installation',
 	operation: start ? 'start' : 'pause',

@@ -2,23 +2,13 @@
  * Every fault kind of the emulator, driven through n8n-core's engine: the calls made, the final state,
  * no duplicates, statuses restored. (The fault table in the README comes from these cases.)
  */
-import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
-import { byId, guardedUpdateFromItems, runNode, useEmulator } from './setup';
+import { byId, guardedUpdateFromItems, installParams, runNode, useEmulator } from './setup';
 
 const ctx = useEmulator();
 
 const FAST = { requestOptions: { maxRetries: 3, retryBudget: 10 } };
 const start = (id: number, extra = {}) => ({ resource: 'installation', operation: 'start', installationId: byId('id', id), ...FAST, ...extra });
-const install = (title: string) => ({
-	resource: 'installation',
-	operation: 'create',
-	solutionId: byId('id', 102),
-	title,
-	connectionSettingsMode: 'json',
-	credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[102]),
-	templateIds: [1021],
-	...FAST,
-});
+const install = (title: string) => installParams(title, FAST);
 const installationsTitled = (title: string) => [...ctx.emu.state.installations.values()].filter((i) => i.title === title);
 
 describe('retries of safe calls', () => {
@@ -123,21 +113,6 @@ describe('bodies that are not what they should be', () => {
 		const run = await runNode(ctx.emu, { resource: 'solution', operation: 'getAll', returnAll: true });
 		expect(run.error).toBeDefined();
 		expect(run.error?.httpCode).toBe('200');
-	});
-
-	it.each(['errors', 'yii', 'message', 'text'] as const)('error style %s: the service message reaches the user', async (style) => {
-		ctx.emu.setErrorStyle(style);
-		const run = await runNode(ctx.emu, {
-			resource: 'bundleData',
-			operation: 'update',
-			installationId: byId('id', 5001),
-			bundleId: 7001,
-			stepId: 9002,
-			fieldValuesMode: 'json',
-			fieldValues: '{"subject": "x"}',
-		});
-		expect(run.error?.httpCode).toBe('422');
-		expect(run.error?.message).toMatch(/pause the installation first/i);
 	});
 
 	it('a hanging request fails after the timeout with a message that says so', async () => {

@@ -11,8 +11,7 @@ import http from 'http';
 import type { AddressInfo } from 'net';
 import type { INodeParameters } from 'n8n-workflow';
 
-import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
-import { byId, runNode, useEmulator } from './setup';
+import { byId, runNode, useEmulator, VALID } from './setup';
 
 const ctx = useEmulator();
 
@@ -79,32 +78,7 @@ describe('Base URL', () => {
 });
 
 describe('keys that cannot travel as data', () => {
-	const create: INodeParameters = {
-		resource: 'installation',
-		operation: 'create',
-		solutionId: byId('id', 101),
-		title: 'Valid title',
-		connectionSettingsMode: 'json',
-		credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
-		templateIds: [1011],
-	};
-	const update: INodeParameters = {
-		resource: 'bundleData',
-		operation: 'update',
-		installationId: byId('id', 5002),
-		bundleId: 7003,
-		stepId: 9006,
-		fieldValuesMode: 'json',
-		fieldValues: '{"subject": "ok"}',
-	};
-	const credential: INodeParameters = {
-		resource: 'credential',
-		operation: 'create',
-		partnerId: 201,
-		title: 'Conn',
-		fieldsMode: 'json',
-		fields: '{"apiUrl": "https://x.example", "apiKey": "k", "region": "eu"}',
-	};
+	const { create, update, credential } = VALID;
 	const cases: Array<[string, INodeParameters, RegExp]> = [
 		['bundle data: __proto__', { ...update, fieldValues: '{"__proto__": {"polluted": 1}}' }, /^Field Values has the key "__proto__", which cannot be sent/],
 		['bundle data: constructor', { ...update, fieldValues: '{"subject": "ok", "constructor": "x"}' }, /^Field Values has the key "constructor"/],

@@ -5,6 +5,7 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startEmulator, type Emulator } from '../../emulator';
+import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { forgetClaims } from '../../nodes/AlbatoSolutions/actions/installation/installLedger';
 import { runWorkflow, type HarnessNode } from '../../harness';
@@ -84,3 +85,55 @@ export const guardedUpdateFromItems = (extra: INodeParameters = {}): INodeParame
 	ifActive: 'pauseAndResume',
 	...extra,
 });
+
+/** Installation → Create of solution 102 (no nesting) with its valid connection settings; `extra` overrides. */
+export const installParams = (title: string, extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'installation',
+	operation: 'create',
+	solutionId: byId('id', 102),
+	title,
+	connectionSettingsMode: 'json',
+	credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[102]),
+	templateIds: [1021],
+	...extra,
+});
+
+/** Valid parameters of the writing operations, for tables that spoil one value at a time. */
+export const VALID = {
+	create: {
+		resource: 'installation',
+		operation: 'create',
+		solutionId: byId('id', 101),
+		title: 'Valid title',
+		connectionSettingsMode: 'json',
+		credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
+		templateIds: [1011],
+	},
+	update: {
+		resource: 'bundleData',
+		operation: 'update',
+		installationId: byId('id', 5002),
+		bundleId: 7003,
+		stepId: 9006,
+		fieldValuesMode: 'json',
+		fieldValues: '{"subject": "ok"}',
+	},
+	credential: {
+		resource: 'credential',
+		operation: 'create',
+		partnerId: 201,
+		title: 'Conn',
+		fieldsMode: 'json',
+		fields: '{"apiUrl": "https://x.example", "apiKey": "k", "region": "eu"}',
+	},
+} satisfies Record<string, INodeParameters>;
+
+/** mulberry32: a tiny seeded PRNG, so a failing soak can be replayed from its seed. */
+export function prng(seed: number) {
+	return () => {
+		seed = (seed + 0x6d2b79f5) | 0;
+		let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}

@@ -7,20 +7,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { FaultRule } from '../../emulator/types';
-import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
-import { byId, guardedUpdateFromItems, runNode, useEmulator } from './setup';
+import { byId, guardedUpdateFromItems, installParams, prng, runNode, useEmulator } from './setup';
 
 const ctx = useEmulator();
-
-/** mulberry32: a tiny seeded PRNG, so a failure can be replayed. */
-function prng(seed: number) {
-	return () => {
-		seed = (seed + 0x6d2b79f5) | 0;
-		let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-		t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const SEED = 20261121;
 const ROUNDS = 10;
@@ -50,17 +39,8 @@ it(`${ROUNDS * 52} mixed operations under random faults lose and duplicate nothi
 		for (let i = 0; i < 2; i++) fault('GET', '/solution/installation', transient);
 		const installs = await runNode(
 			ctx.emu,
-			{
-				resource: 'installation',
-				operation: 'create',
-				solutionId: byId('id', 102),
-				title: '={{ $json.title }}',
-				connectionSettingsMode: 'json',
-				credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[102]),
-				templateIds: [1021],
-				options: { lostAnswerCheck: 0.5 }, // a lost answer that settles nothing fails after 0.5 s
-				...RETRIES,
-			},
+			// A lost answer that settles nothing fails after 0.5 s.
+			installParams('={{ $json.title }}', { options: { lostAnswerCheck: 0.5 }, ...RETRIES }),
 			{ inputItems: titles.map((title) => ({ title })), continueOnFail: true },
 		);
 		installs.json.forEach((item, i) => installed.set(titles[i], item.error === undefined));

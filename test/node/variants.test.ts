@@ -207,6 +207,7 @@ describe('the service\'s own error text reaches the user in every error style', 
 			fieldValues: '{"subject": "x"}',
 		});
 		expect(active.error?.message).toContain('Installation 5001 is active: pause the installation first');
+		expect(active.error?.httpCode).toBe('422');
 		expect(active.error?.description).toMatch(/If Installation Is Active/);
 
 		const unknown = await runNode(ctx.emu, { resource: 'installation', operation: 'get', installationId: byId('id', 999) });
