@@ -6,10 +6,8 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Emulator } from '../../emulator';
-import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { clearEndUserTokenCache } from '../../nodes/AlbatoSolutions/transport/endUserTokens';
-import { runWorkflow } from '../../harness';
-import { NODE_NAME, type NodeRun, useEmulator } from './setup';
+import { type NodeRun, runAlbatoNode, useEmulator } from './setup';
 
 export const TOKEN_PATH = /^\/wl\/[^/]+\/get-user-session-token$/;
 export const ADD_USER_PATH = /^\/wl\/[^/]+\/add-user$/;
@@ -36,30 +34,17 @@ export interface PartnerRunOptions {
 }
 
 export async function runPartner(emu: Emulator, parameters: INodeParameters, options: PartnerRunOptions = {}): Promise<NodeRun> {
-	const before = emu.requests.length;
 	const credentialId = options.credentialId ?? 'partner-credential-1';
-	const result = await runWorkflow({
-		nodeTypes: [new AlbatoSolutions()],
-		nodes: [
-			{
-				name: NODE_NAME,
-				type: 'albatoSolutions',
-				parameters: { authentication: 'partnerApi', endUserId: '={{ $json.customer }}', ...parameters },
-				credentials: { albatoPartnerApi: { id: credentialId, name: `Partner ${credentialId}` } },
-				...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
-			},
-		],
-		inputItems: options.inputItems ?? [{ customer: 'cust-1' }],
-		credentials: { albatoPartnerApi: options.credential ?? partnerCredential(emu) },
-	});
-	const items = result.output(NODE_NAME);
-	return {
-		json: items.map((item) => item.json),
-		pairedItems: items.map((item) => item.pairedItem),
-		error: result.error(NODE_NAME) as NodeRun['error'],
-		calls: emu.requests.slice(before).map((entry) => `${entry.method} ${entry.path}`),
-		serialized: JSON.stringify(result.run, (_key, value: unknown) => (value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value)),
-	};
+	return await runAlbatoNode(
+		emu,
+		{
+			parameters: { authentication: 'partnerApi', endUserId: '={{ $json.customer }}', ...parameters },
+			credentials: { albatoPartnerApi: { id: credentialId, name: `Partner ${credentialId}` } },
+			...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		},
+		options.inputItems ?? [{ customer: 'cust-1' }],
+		{ albatoPartnerApi: options.credential ?? partnerCredential(emu) },
+	);
 }
 
 /** Creates end users straight through the emulator's HTTP interface (as the partner's own backend would). */

@@ -8,7 +8,7 @@ import { startEmulator, type Emulator } from '../../emulator';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { forgetClaims } from '../../nodes/AlbatoSolutions/actions/installation/installLedger';
-import { runWorkflow, type HarnessNode } from '../../harness';
+import { runWorkflow, type HarnessNode, type RunWorkflowOptions } from '../../harness';
 
 export const NODE_NAME = 'Albato';
 
@@ -43,20 +43,27 @@ export async function runNode(
 	parameters: INodeParameters,
 	options: { inputItems?: IDataObject[]; token?: string; continueOnFail?: boolean; baseUrl?: string; extra?: Partial<HarnessNode> } = {},
 ): Promise<NodeRun> {
+	return await runAlbatoNode(
+		emu,
+		{ parameters, ...(options.continueOnFail ? { onError: 'continueRegularOutput' } : {}), ...options.extra },
+		options.inputItems ?? [{}],
+		{ albatoSolutionsApi: { baseUrl: options.baseUrl ?? emu.baseUrl, accessToken: options.token ?? emu.token() } },
+	);
+}
+
+/** Runs our node once in n8n-core's engine and collects its output, its error and the calls it made. */
+export async function runAlbatoNode(
+	emu: Emulator,
+	node: Partial<HarnessNode>,
+	inputItems: IDataObject[],
+	credentials: RunWorkflowOptions['credentials'],
+): Promise<NodeRun> {
 	const before = emu.requests.length;
 	const result = await runWorkflow({
 		nodeTypes: [new AlbatoSolutions()],
-		nodes: [
-			{
-				name: NODE_NAME,
-				type: 'albatoSolutions',
-				parameters,
-				...(options.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
-				...options.extra,
-			},
-		],
-		inputItems: options.inputItems ?? [{}],
-		credentials: { albatoSolutionsApi: { baseUrl: options.baseUrl ?? emu.baseUrl, accessToken: options.token ?? emu.token() } },
+		nodes: [{ name: NODE_NAME, type: 'albatoSolutions', parameters: {}, ...node }],
+		inputItems,
+		credentials,
 	});
 	const items = result.output(NODE_NAME);
 	return {
