@@ -1,4 +1,4 @@
-import { byId, runNode, useEmulator } from './setup';
+import { byId, runNode, useEmulator, VALID } from './setup';
 
 const ctx = useEmulator();
 
@@ -26,12 +26,7 @@ describe('Bundle Data → Get Many', () => {
 
 describe('Bundle Data → Update', () => {
 	const update = (overrides: Record<string, unknown> = {}) => ({
-		resource: 'bundleData',
-		operation: 'update',
-		installationId: byId('id', 5002),
-		bundleId: 7003,
-		stepId: 9006,
-		fieldValuesMode: 'json',
+		...VALID.update,
 		fieldValues: '{"subject": "Hello from n8n", "doubleOptIn": true}',
 		...overrides,
 	});

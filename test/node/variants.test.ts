@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { ErrorStyle, Variants } from '../../emulator';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
-import { byId, runNode, useEmulator } from './setup';
+import { byId, runNode, useEmulator, VALID } from './setup';
 
 const ctx = useEmulator();
 
@@ -107,12 +107,10 @@ async function scenario(variants: Partial<Variants>, gaps: Set<Gap>) {
 	// Pause and resume around an update of the active installation: same calls, same end state.
 	const before = ctx.emu.requests.length;
 	const [updated] = await run({
-		resource: 'bundleData',
-		operation: 'update',
+		...VALID.update,
 		installationId: byId('id', 5001),
 		bundleId: 7001,
 		stepId: 9002,
-		fieldValuesMode: 'json',
 		fieldValues: '{"subject": "Changed in every variant"}',
 		ifActive: 'pauseAndResume',
 	});
@@ -197,15 +195,7 @@ describe('the service\'s own error text reaches the user in every error style', 
 
 	it.each(STYLES)('%s', async (style) => {
 		ctx.emu.setErrorStyle(style);
-		const active = await runNode(ctx.emu, {
-			resource: 'bundleData',
-			operation: 'update',
-			installationId: byId('id', 5001),
-			bundleId: 7001,
-			stepId: 9002,
-			fieldValuesMode: 'json',
-			fieldValues: '{"subject": "x"}',
-		});
+		const active = await runNode(ctx.emu, { ...VALID.update, installationId: byId('id', 5001), bundleId: 7001, stepId: 9002, fieldValues: '{"subject": "x"}' });
 		expect(active.error?.message).toContain('Installation 5001 is active: pause the installation first');
 		expect(active.error?.httpCode).toBe('422');
 		expect(active.error?.description).toMatch(/If Installation Is Active/);
@@ -214,15 +204,7 @@ describe('the service\'s own error text reaches the user in every error style', 
 		expect(unknown.error?.message).toBe('Installation 999 not found');
 
 		// A field-level refusal: the field and the service's words both arrive.
-		const wrongType = await runNode(ctx.emu, {
-			resource: 'bundleData',
-			operation: 'update',
-			installationId: byId('id', 5002),
-			bundleId: 7003,
-			stepId: 9006,
-			fieldValuesMode: 'json',
-			fieldValues: '{"subject": 5}',
-		});
+		const wrongType = await runNode(ctx.emu, { ...VALID.update, fieldValues: '{"subject": 5}' });
 		expect(wrongType.error?.message).toContain('data.subject: must be a string');
 	});
 });
