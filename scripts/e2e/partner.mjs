@@ -14,19 +14,23 @@ import { readFile } from 'node:fs/promises';
 
 import { waitFor } from './lib/proc.mjs';
 
-const CREDENTIAL = { id: '2', name: 'Albato Partner (emulator)', type: 'albatoPartnerApi' };
+/** The partner credential the partner examples reference. */
+export const PARTNER_CREDENTIAL = { id: '2', name: 'Albato Partner (emulator)', type: 'albatoPartnerApi' };
 const ONBOARDING = { id: 'AlbatoPartnerOnb', file: 'examples/new-customer-onboarding.workflow.json' };
 const NIGHTLY = { id: 'AlbatoNightlyRun', file: 'examples/nightly-pause-resume.workflow.json' };
-const TOKEN_CALL = /^\/wl\/[^/]+\/get-user-session-token$/;
-const ADD_USER = /^\/wl\/[^/]+\/add-user$/;
+export const TOKEN_CALL = /^\/wl\/[^/]+\/get-user-session-token$/;
+export const ADD_USER = /^\/wl\/[^/]+\/add-user$/;
 const JWT = /eyJhbGci[\w-]*\.[\w-]+/;
+
+/** Whether `text` holds the master token, or any end-user token (a JWT, or a permanent one). */
+export const holdsToken = (text, masterToken) => text.includes(masterToken) || JWT.test(text) || /perm_[0-9a-f]{8}/.test(text);
 
 async function readWorkflow(repoRoot, { id, file }) {
 	return { ...JSON.parse(await readFile(path.join(repoRoot, file), 'utf8')), id };
 }
 
 /** How many times each partner user id was named in a /wl call matching `pattern`. */
-function callsPerUser(requests, pattern) {
+export function callsPerUser(requests, pattern) {
 	const counts = {};
 	for (const r of requests) {
 		if (r.method !== 'POST' || !pattern.test(r.path)) continue;
@@ -67,10 +71,10 @@ export async function importPartnerFixtures(n8n, emulator, repoRoot) {
 	const partner = await emulator.control('GET', '/partner');
 	const onboarding = await readWorkflow(repoRoot, ONBOARDING);
 	const nightly = await readWorkflow(repoRoot, NIGHTLY);
-	await n8n.importCredentials([{ ...CREDENTIAL, data: { baseUrl: emulator.baseUrl, partnerName: partner.name, masterToken: partner.masterToken } }]);
+	await n8n.importCredentials([{ ...PARTNER_CREDENTIAL, data: { baseUrl: emulator.baseUrl, partnerName: partner.name, masterToken: partner.masterToken } }]);
 	await n8n.importWorkflow(onboarding);
 	await n8n.importWorkflow(nightly);
-	return { partner, onboarding, nightly, ids: [ONBOARDING.id, NIGHTLY.id], credential: CREDENTIAL.name };
+	return { partner, onboarding, nightly, ids: [ONBOARDING.id, NIGHTLY.id], credential: PARTNER_CREDENTIAL.name };
 }
 
 export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
@@ -166,6 +170,6 @@ export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
 	const stored = [JSON.stringify(result.run)];
 	for (const summary of await n8n.executions(ONBOARDING.id)) stored.push(JSON.stringify(await n8n.execution(summary.id)));
 	const text = stored.join('\n');
-	checks.ok('no master token and no end-user token in the stored executions', !text.includes(partner.masterToken) && !JWT.test(text) && !/perm_[0-9a-f]{8}/.test(text));
+	checks.ok('no master token and no end-user token in the stored executions', !holdsToken(text, partner.masterToken));
 	await n8n.rest('POST', `/workflows/${ONBOARDING.id}/deactivate`, {});
 }

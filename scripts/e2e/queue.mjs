@@ -7,9 +7,12 @@
 //  - 1 webhook processor (`n8n webhook`): production webhooks (main has them turned off).
 //
 // Then: 50 concurrent webhook calls onboard 50 customers; 3 concurrent executions change the same
-// field on the same 2 active installations ("Pause, Update, Then Start Again"); the polling
-// trigger, active throughout, must report each of the 50 installations exactly once. Checks the
-// emulator's state and request log, the executions in Postgres and which worker ran each.
+// field on the same 2 active installations ("Pause, Update, Then Start Again"); 50 more concurrent
+// webhook calls onboard 50 customers in partner mode (examples/new-customer-onboarding: end user,
+// installation, start, with the Albato Partner API credential and the workers' token caches); the
+// polling trigger, active throughout, must report each of the first 50 installations exactly once.
+// Checks the emulator's state and request log, the executions in Postgres and which worker ran
+// each, and that no token reached Postgres or any n8n log.
 //
 // Ends with `N passed, N failed`; exit code 1 on any failure. Every process is stopped by pid.
 // Env: N8N_E2E_KEEP=1 keeps the temporary folders; QUEUE_E2E_CUSTOMERS (50), QUEUE_E2E_CONCURRENCY (5).
@@ -26,6 +29,7 @@ import { N8nInstance } from './lib/n8n.mjs';
 import { freePort, killAll, startProcess, stop, tail, waitFor } from './lib/proc.mjs';
 import { ensureServices, servicesDir, startPostgres, startRedis } from './lib/services.mjs';
 import { CREDENTIAL, readExample } from './lib/setup.mjs';
+import { ADD_USER, callsPerUser, holdsToken, PARTNER_CREDENTIAL, TOKEN_CALL } from './partner.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CUSTOMERS = Number(process.env.QUEUE_E2E_CUSTOMERS) || 50;
@@ -44,6 +48,12 @@ const ONBOARDING = {
 	expectedTitle: (i) => `${customerName(i)} – lead sync`,
 	/** What every new installation must look like in the emulator. */
 	expected: { solutionId: 101, status: 1, templateIds: [1011], userId: 'user-1' },
+};
+/** Partner mode: the example (it references PARTNER_CREDENTIAL). */
+const PARTNER = {
+	id: 'QueuePartnerOnb1',
+	file: 'examples/new-customer-onboarding.workflow.json',
+	customer: (i) => ({ customerId: `queue-partner-${String(i + 1).padStart(3, '0')}`, company: `Partner Customer ${String(i + 1).padStart(3, '0')}` }),
 };
 const UPDATE = { id: 'QueueUpdateField', file: 'scripts/e2e/fixtures/queue-update.workflow.json', webhookPath: 'albato-queue-update' };
 const TRIGGER = { id: 'QueueTriggerWf01' };
@@ -227,6 +237,58 @@ async function checkOverlappingUpdates(checks, webhookBase, emulator, installati
 	checks.equal('emulator: no other call was refused', rejected, []);
 }
 
+async function checkPartnerOnboarding(checks, webhookBase, emulator, partner) {
+	await emulator.control('DELETE', '/requests');
+	const customers = Array.from({ length: CUSTOMERS }, (_, i) => PARTNER.customer(i));
+	const webhookPath = JSON.parse(await readFile(path.join(repoRoot, PARTNER.file), 'utf8')).nodes.find((node) => node.type === 'n8n-nodes-base.webhook').parameters.path;
+	const started = Date.now();
+	const responses = await Promise.all(customers.map((customer) => post(`${webhookBase}/webhook/${webhookPath}`, customer)));
+	timings[`${CUSTOMERS} partner webhook calls (s)`] = seconds(Date.now() - started);
+	const bad = responses.map((r, i) => ({ i, r })).filter(({ r, i }) => r.status !== 200 || r.json?.customerId !== customers[i].customerId || !(Number(r.json?.installationId) > 0) || r.json?.status !== 1);
+	checks.ok(`${CUSTOMERS} concurrent webhook calls → each answers with its own customer and a started installation`, bad.length === 0, () =>
+		bad.slice(0, 5).map(({ i, r }) => `#${i}: ${r.status} ${r.text.slice(0, 300)}`).join('\n'),
+	);
+
+	const state = await emulator.state();
+	const wrong = customers.filter((customer, i) => {
+		const owned = state.installations.filter((inst) => inst.userId === `${partner.name}:${customer.customerId}`);
+		return (
+			!state.endUsers.some((user) => user.id === customer.customerId) ||
+			owned.length !== 1 ||
+			owned[0].id !== responses[i].json?.installationId ||
+			owned[0].status !== 1 ||
+			owned[0].title !== `${customer.company} – lead sync` ||
+			owned[0].solutionId !== 101
+		);
+	});
+	checks.ok(`emulator: each of the ${CUSTOMERS} customers is an end user owning exactly one started installation, its own`, wrong.length === 0, () =>
+		wrong.slice(0, 3).map((c) => `${c.customerId}: ${JSON.stringify(state.installations.filter((inst) => inst.userId === `${partner.name}:${c.customerId}`))}`).join('\n'),
+	);
+
+	const requests = await emulator.requests();
+	const addUsers = callsPerUser(requests, ADD_USER);
+	const tokenCalls = callsPerUser(requests, TOKEN_CALL);
+	checks.equal('emulator: exactly one add-user call per customer, none for anyone else', [customers.every((c) => addUsers[c.customerId] === 1), Object.keys(addUsers).length], [true, CUSTOMERS]);
+	checks.ok('emulator: at most one token call per customer', Object.values(tokenCalls).every((n) => n <= 1), JSON.stringify(tokenCalls));
+	console.log(`    token calls: ${Object.values(tokenCalls).reduce((a, b) => a + b, 0)} for ${CUSTOMERS} customers`);
+	const asSomeoneElse = requests.filter((r) => (r.method === 'PLAY' || (r.method === 'POST' && r.path === '/solution/101/installation')) && !customers.some((c) => r.user === `${partner.name}:${c.customerId}`));
+	const installs = requests.filter((r) => r.method === 'POST' && r.path === '/solution/101/installation');
+	checks.ok(`emulator: ${CUSTOMERS} installs and ${CUSTOMERS} PLAYs, each sent as a customer of this run`, installs.length === CUSTOMERS && requests.filter((r) => r.method === 'PLAY').length === CUSTOMERS && asSomeoneElse.length === 0, () => JSON.stringify(asSomeoneElse.slice(0, 3)));
+	const refused = requests.filter((r) => r.status >= 400).map((r) => `${r.method} ${r.path} ${r.status}`);
+	checks.equal('emulator: no call was refused (no 401: tokens stayed valid across workers)', refused, []);
+}
+
+/** No master token, no end-user token (JWT or permanent) in what n8n stored or logged. */
+async function checkNoTokens(checks, postgres, logFiles, partner, emulator) {
+	const leaks = (text) => holdsToken(text, partner.masterToken) || text.includes(emulator.token);
+	const stored = await postgres.psql('SELECT "executionId", data FROM execution_data ORDER BY "executionId"');
+	const leaking = stored.filter(([, data]) => leaks(data)).map(([id]) => id);
+	checks.ok(`Postgres: no token in the ${stored.length} executions' data`, stored.length > 0 && leaking.length === 0, `executions ${leaking.join(', ')}`);
+	const logs = await Promise.all(logFiles.map(async (file) => ({ file: path.basename(file), text: await readFile(file, 'utf8') })));
+	const leakingLogs = logs.filter(({ text }) => leaks(text)).map(({ file }) => file);
+	checks.equal(`no token in the logs of main, workers and webhook processor`, leakingLogs, []);
+}
+
 async function checkTrigger(checks, n8n, installations) {
 	const expected = new Set(installations.map((i) => i.id));
 	const events = await checks.step(`the trigger reports all ${installations.length} new installations`, () =>
@@ -261,6 +323,7 @@ async function checkExecutions(checks, postgres, workers) {
 	console.log(`    executions in Postgres: ${JSON.stringify(byWorkflow)}`);
 	checks.equal(`Postgres: ${CUSTOMERS} onboarding executions`, byWorkflow[ONBOARDING.id], CUSTOMERS);
 	checks.equal('Postgres: 3 update executions', byWorkflow[UPDATE.id], 3);
+	checks.equal(`Postgres: ${CUSTOMERS} partner onboarding executions`, byWorkflow[PARTNER.id], CUSTOMERS);
 	const notOk = rows.filter(([, , status]) => status !== 'success');
 	checks.ok(`Postgres: all ${rows.length} executions have status "success"`, rows.length > 0 && notOk.length === 0, () => notOk.map((r) => r.join(' ')).join('\n'));
 
@@ -291,19 +354,23 @@ async function main() {
 		cleanup.push(() => redis.close(), () => postgres.close());
 		const emulator = await Emulator.start(repoRoot, { logFile: path.join(dir, 'emulator.log') });
 		cleanup.push(() => emulator.close());
+		const partner = await emulator.control('GET', '/partner');
 		const n8n = await N8nInstance.create(install, repoRoot, { env: queueEnv(redis, postgres) });
 		folders.push(n8n.userFolder);
 		cleanup.push(() => n8n.stop());
 		console.log(`redis :${redis.port}, postgres :${postgres.port}, emulator ${emulator.baseUrl}, n8n ${n8n.baseUrl}; folders ${dir}, ${n8n.userFolder}`);
 
-		const workers = [];
+		const roles = [];
 		let webhookBase;
 		await checks.group(`n8n ${N8N_VERSION} in queue mode: main, ${WORKERS} workers, webhook processor`, async () => {
-			await checks.step('import the credential and 3 workflows, publish them (n8n CLI on Postgres)', () =>
+			await checks.step('import both credentials and 4 workflows, publish them (n8n CLI on Postgres)', () =>
 				timed('imports (s)', async () => {
-					await n8n.importCredentials([{ ...CREDENTIAL, data: { baseUrl: emulator.baseUrl, accessToken: emulator.token } }]);
-					// One import for all three (each CLI call starts n8n: seconds), then one publish each.
-					const workflows = [await readWorkflow(ONBOARDING.file, ONBOARDING.id), await readWorkflow(UPDATE.file, UPDATE.id), await triggerWorkflow()];
+					await n8n.importCredentials([
+						{ ...CREDENTIAL, data: { baseUrl: emulator.baseUrl, accessToken: emulator.token } },
+						{ ...PARTNER_CREDENTIAL, data: { baseUrl: emulator.baseUrl, partnerName: partner.name, masterToken: partner.masterToken } },
+					]);
+					// One import for all (each CLI call starts n8n: seconds), then one publish each.
+					const workflows = [await readWorkflow(ONBOARDING.file, ONBOARDING.id), await readWorkflow(UPDATE.file, UPDATE.id), await readWorkflow(PARTNER.file, PARTNER.id), await triggerWorkflow()];
 					const folder = path.join(n8n.userFolder, 'import');
 					await mkdir(folder);
 					for (const workflow of workflows) await writeFile(path.join(folder, `${workflow.id}.json`), JSON.stringify(workflow));
@@ -322,12 +389,13 @@ async function main() {
 					for (const result of started) if (result.status === 'fulfilled') cleanup.push(() => stop(result.value.child));
 					const failed = started.find((result) => result.status === 'rejected');
 					if (failed) throw failed.reason;
-					workers.push(...started.slice(0, WORKERS).map((result) => result.value));
+					roles.push(...started.map((result) => result.value));
 				}),
 			);
 			webhookBase = `http://127.0.0.1:${webhookPort}`;
 		});
-		if (workers.length < WORKERS || !webhookBase) throw new Error('the queue-mode setup did not start: stopping');
+		const workers = roles.slice(0, WORKERS);
+		if (roles.length < WORKERS + 1 || !webhookBase) throw new Error('the queue-mode setup did not start: stopping');
 
 		let installations = [];
 		await checks.group(`Onboarding: ${CUSTOMERS} customers through the webhook at once`, async () => {
@@ -336,8 +404,14 @@ async function main() {
 		await checks.group('Overlap: 3 executions update the same 2 installations at once', () =>
 			timed('overlap (s)', () => checkOverlappingUpdates(checks, webhookBase, emulator, installations)),
 		);
+		await checks.group(`Partner mode: ${CUSTOMERS} new customers (end user, installation, start) through the webhook at once`, () =>
+			timed('partner onboarding (s)', () => checkPartnerOnboarding(checks, webhookBase, emulator, partner)),
+		);
 		await checks.group('Trigger: active on main, each event once', () => timed('trigger (s)', () => checkTrigger(checks, n8n, installations)));
 		await checks.group('Executions: all succeeded, spread over both workers', () => checkExecutions(checks, postgres, workers));
+		await checks.group('Secrets: no token stored or logged', () =>
+			checkNoTokens(checks, postgres, [n8n.logFile, ...roles.map((role) => role.logFile)], partner, emulator),
+		);
 		if (checks.failed) console.log(`\nlogs: ${n8n.userFolder}/n8n-*.log, ${dir}/*.log`);
 	} catch (error) {
 		checks.ok('queue-mode run', false, error instanceof Error ? error.stack : String(error));
