@@ -166,6 +166,7 @@ export class EmulatorCore {
 			const text = outcome.body.text.slice(0, Math.max(1, Math.floor(outcome.body.text.length / 2)));
 			return send(res, { status: fault.status ?? outcome.status, body: { contentType: 'application/json; charset=utf-8', text } });
 		}
+		if (fault?.emptyBody) return send(res, { status: fault.status ?? outcome.status, body: { contentType: 'application/json; charset=utf-8', text: '' } });
 		send(res, outcome);
 	}
 
@@ -174,7 +175,7 @@ export class EmulatorCore {
 		if (fault.successFalse) {
 			return { status: 200, body: jsonBody({ success: false, data: null, errors: [{ field: null, message: 'Emulated failure (success: false)' }] }) };
 		}
-		if (fault.status && !fault.malformedJson && !fault.reset) {
+		if (fault.status && !fault.malformedJson && !fault.emptyBody && !fault.reset) {
 			const headers: Record<string, string> = {};
 			const retryAfter = fault.retryAfterSeconds ?? (fault.status === 429 ? 1 : undefined);
 			if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);

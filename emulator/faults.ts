@@ -41,9 +41,10 @@ export function describeFault(rule: FaultRule): string {
 	const parts: string[] = [];
 	if (rule.delayMs) parts.push(`delay:${rule.delayMs}`);
 	if (rule.reset) parts.push(`reset:${rule.reset}`);
-	else if (rule.status && !rule.malformedJson) parts.push(`status:${rule.status}`);
+	else if (rule.status && !rule.malformedJson && !rule.emptyBody) parts.push(`status:${rule.status}`);
 	if (rule.successFalse) parts.push('successFalse');
 	if (rule.malformedJson) parts.push('malformedJson');
+	if (rule.emptyBody) parts.push('emptyBody');
 	return parts.join('+') || 'none';
 }
 

@@ -85,6 +85,8 @@ export interface FaultRule {
 	reset?: 'before' | 'after';
 	/** Apply the request, then send its JSON body cut in half (with `status` when given, else the real status). */
 	malformedJson?: boolean;
+	/** Apply the request, then answer its status (or `status`) with an empty body. */
+	emptyBody?: boolean;
 	/** Do not apply; answer 200 with success: false. */
 	successFalse?: boolean;
 }

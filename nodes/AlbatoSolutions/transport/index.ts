@@ -51,7 +51,7 @@ export class NetworkFailure extends Error {
 	}
 }
 
-// Calls that change nothing when repeated: safe to retry. POST (install, create credential) never is.
+// Calls that change nothing when repeated: safe to retry. POST (install, create credential) only after a 429, which applied nothing.
 const IDEMPOTENT = new Set<ApiMethod>(['GET', 'PUT', 'PLAY', 'PAUSE']);
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 const BASE_DELAY = 250;
@@ -150,7 +150,8 @@ export class AlbatoClient {
 		let rateLimited = 0;
 		for (let attempt = 0; ; attempt++) {
 			const delay = (wanted: number | undefined, is429 = false) => {
-				if (!retryable || (!is429 && attempt - rateLimited >= this.options.maxRetries)) return undefined;
+				// A 429 refused the call before applying it: safe to send again for every method, POST included.
+				if (is429 ? false : !retryable || attempt - rateLimited >= this.options.maxRetries) return undefined;
 				// A repeated 429 also backs off (at least the jittered curve): Retry-After: 0 cannot spin.
 				const wait = is429 ? Math.max(wanted ?? 0, backoff(rateLimited)) : wanted ?? backoff(attempt - rateLimited);
 				if (waited + wait > this.options.retryBudget) return undefined;
@@ -175,7 +176,10 @@ export class AlbatoClient {
 			const body = parseBody(response.body);
 			if (statusCode >= 200 && statusCode < 300) {
 				if (body === INVALID_JSON) {
-					throw this.apiError(statusCode, 'The service answered with a body that is not valid JSON', method, path, options.itemIndex);
+					const error = this.apiError(statusCode, 'The service answered with a body that is not valid JSON', method, path, options.itemIndex);
+					// Answered 2xx, so probably applied; Installation → Create looks for what it made.
+					(error as NodeApiError & { unreadable?: boolean }).unreadable = true;
+					throw error;
 				}
 				if (isObject(body) && body.success === false) {
 					throw this.apiError(statusCode, body, method, path, options.itemIndex);

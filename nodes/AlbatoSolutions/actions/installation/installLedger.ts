@@ -77,10 +77,29 @@ export function claimedWithTitle(principal: string, title: string): string[] {
 	return ids;
 }
 
+/** How long an install whose outcome stayed unknown keeps Refuse Duplicate Title refusing its title. */
+export const UNKNOWN_TTL_MS = 15 * 60 * 1000;
+
+const unknowns = new Map<string, number>();
+
+/** Records that installing this title ended "outcome unknown": it may still appear in the list. */
+export function markUnknown(principal: string, title: string): void {
+	const now = Date.now();
+	for (const [key, at] of unknowns) if (now - at > UNKNOWN_TTL_MS || unknowns.size > MAX_CLAIMS) unknowns.delete(key);
+	unknowns.set(keyOf(principal, title), now);
+}
+
+/** When an install of this title ended "outcome unknown" within UNKNOWN_TTL_MS, else undefined. */
+export function unknownSince(principal: string, title: string): number | undefined {
+	const at = unknowns.get(keyOf(principal, title));
+	return at !== undefined && Date.now() - at <= UNKNOWN_TTL_MS ? at : undefined;
+}
+
 /**
  * Forgets every claim. The service never reuses an installation id, but a reset emulator does:
  * tests call this with each reset.
  */
 export function forgetClaims(): void {
 	claims.clear();
+	unknowns.clear();
 }

@@ -2,20 +2,30 @@
  * Installs a solution without ever installing it twice. The service has no idempotency key and its
  * list of installations may lag behind a POST, so:
  * - installs of the same title for the same end user run one at a time in this process;
- * - POST is sent once. When its answer is lost (reset, timeout), the installation is looked for in
+ * - POST is sent once (again only after a 429, which applied nothing). When its answer is lost
+ *   (reset, timeout), unreadable (2xx not JSON, no installation ID) or a 5xx, the installation is looked for in
  *   the list: new since the call, same title, not claimed by another item. The list is read at least
  *   3 times over the check window; the first read that shows exactly one such installation settles it.
  * - It is never installed again on the strength of a read that shows nothing: a list that lags would
  *   make that a duplicate. When nothing settles it, the item fails with an "outcome unknown" error
- *   naming the title and any candidates, so a person checks before running it again.
+ *   naming the title and any candidates, so a person checks before running it again; Refuse Duplicate
+ *   Title then refuses the title for a while (it may still appear).
  */
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { AlbatoClient, NetworkFailure } from '../../transport';
+import type { AlbatoClient } from '../../transport';
 import { lostResponse } from '../../transport';
 import { createInstallation, getInstallation, listInstallations } from '../../api/installation';
-import { claim, claimedWithTitle, forget, isClaimed, oneInstallAtATime } from './installLedger';
+import { claim, claimedWithTitle, forget, isClaimed, markUnknown, oneInstallAtATime, UNKNOWN_TTL_MS, unknownSince } from './installLedger';
+
+/** Why an install's outcome is unknown: the message's end, and the description's start. */
+interface Why {
+	summary: string;
+	detail: string;
+}
+const LOST = "the service's answer was lost";
+const UNREADABLE = "the service's answer could not be read";
 
 /** Network failures that prove the request never reached the service: nothing to look for. */
 const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
@@ -49,20 +59,64 @@ export async function installSafely(ctx: IExecuteFunctions, client: AlbatoClient
 					description: 'Nothing was installed. Choose another title, or turn off "Refuse Duplicate Title".',
 				});
 			}
+			// An earlier install of this title whose outcome is unknown may still appear in the list.
+			const since = unknownSince(principal, title);
+			if (since !== undefined) {
+				throw new NodeOperationError(ctx.getNode(), `An earlier install of "${title}" has an unknown outcome: it may exist but not be listed yet`, {
+					itemIndex,
+					description:
+						`Nothing was installed. The install at ${new Date(since).toISOString()} lost its answer. Check the end user's installations titled "${title}" ` +
+						`(Installation → Get Many, Title filter). This refusal lapses at ${new Date(since + UNKNOWN_TTL_MS).toISOString()}; ` +
+						'turn off "Refuse Duplicate Title" to install it now.',
+				});
+			}
 		}
 		let installation: IDataObject;
 		try {
 			installation = await createInstallation(client, request.solutionId, request.body, itemIndex);
 		} catch (error) {
-			const lost = lostResponse(error);
+			const why = whyUnknown(error);
 			// The transport's errors are NodeApiErrors already: this returns the same error.
-			if (!lost || NEVER_SENT.has(lost.code ?? '')) throw new NodeApiError(ctx.getNode(), error as JsonObject);
-			const known = new Set(before.map((existing) => String(existing.id)));
-			installation = await findLostInstallation(ctx, client, request, known, lost);
+			if (why === undefined) throw new NodeApiError(ctx.getNode(), error as JsonObject);
+			installation = await findOrUnknown(ctx, client, request, before, why);
 		}
-		if (installation.id !== undefined && installation.id !== null) claim(principal, installation.id, title);
+		if (installation.id === undefined || installation.id === null) {
+			// Installed (2xx), but the answer names no installation: find it as after a lost answer.
+			installation = await findOrUnknown(ctx, client, request, before, { summary: UNREADABLE, detail: 'the service answered without an installation ID' });
+		}
+		claim(principal, installation.id, title);
 		return installation;
 	});
+}
+
+/**
+ * Why a failed POST may still have installed (its answer was lost, unreadable or a 5xx), or
+ * undefined when it surely installed nothing (a 4xx refusal, `success: false`, connection refused).
+ */
+function whyUnknown(error: unknown): Why | undefined {
+	const lost = lostResponse(error);
+	if (lost) {
+		if (NEVER_SENT.has(lost.code ?? '')) return undefined;
+		return { summary: LOST, detail: lost.timedOut ? 'no answer within the Timeout' : 'the connection broke before the answer' };
+	}
+	const { httpCode, message, unreadable } = error as { httpCode?: string | null; message?: string; unreadable?: boolean };
+	if (unreadable) return { summary: UNREADABLE, detail: `the service answered ${httpCode ?? '2xx'} with a body that is not valid JSON` };
+	if (/^5\d\d$/.test(httpCode ?? '')) {
+		return { summary: `the service answered ${httpCode}`, detail: `the service answered ${httpCode} (${message ?? 'no message'}), which does not tell whether it installed` };
+	}
+	return undefined;
+}
+
+/** The installation the lost answer was about; when it cannot be settled, marks the title and fails "outcome unknown". */
+async function findOrUnknown(ctx: IExecuteFunctions, client: AlbatoClient, request: InstallRequest, before: IDataObject[], why: Why) {
+	const known = new Set(before.map((existing) => String(existing.id)));
+	try {
+		return await findLostInstallation(ctx, client, request, known, why);
+	} catch (error) {
+		markUnknown(client.principal(request.itemIndex), request.title);
+		// findLostInstallation throws the "outcome unknown" NodeApiError: this returns the same error.
+		throw new NodeApiError(ctx.getNode(), error as JsonObject);
+	}
 }
 
 /**
@@ -89,7 +143,7 @@ async function findLostInstallation(
 	client: AlbatoClient,
 	request: InstallRequest,
 	known: Set<string>,
-	lost: NetworkFailure,
+	why: Why,
 ): Promise<IDataObject> {
 	const { title, itemIndex } = request;
 	let reads = 0;
@@ -111,22 +165,21 @@ async function findLostInstallation(
 			(installation) => !known.has(String(installation.id)) && installation.title === title && !isClaimed(client.principal(request.itemIndex), installation.id),
 		);
 		if (candidates.length === 1) return candidates[0];
-		if (candidates.length > 1) throw outcomeUnknown(ctx, request, lost, candidates.map((candidate) => String(candidate.id)), reads, failedReads, lastReadError);
+		if (candidates.length > 1) throw outcomeUnknown(ctx, request, why, candidates.map((candidate) => String(candidate.id)), reads, failedReads, lastReadError);
 	}
-	throw outcomeUnknown(ctx, request, lost, [], reads, failedReads, lastReadError);
+	throw outcomeUnknown(ctx, request, why, [], reads, failedReads, lastReadError);
 }
 
 function outcomeUnknown(
 	ctx: IExecuteFunctions,
 	{ solutionId, title, itemIndex, checkWindow }: InstallRequest,
-	lost: NetworkFailure,
+	why: Why,
 	candidateIds: string[],
 	reads: number,
 	failedReads: number,
 	lastReadError: string,
 ): NodeApiError {
-	const message = `The outcome of installing "${title}" is unknown: the service's answer was lost`;
-	const why = lost.timedOut ? 'no answer within the Timeout' : 'the connection broke before the answer';
+	const message = `The outcome of installing "${title}" is unknown: ${why.summary}`;
 	const seen =
 		candidateIds.length > 1
 			? `Several new installations titled "${title}" appeared (IDs ${candidateIds.join(', ')}); any of them may be this item's.`
@@ -136,7 +189,7 @@ function outcomeUnknown(
 	const error = new NodeApiError(ctx.getNode(), { message } as JsonObject, {
 		message,
 		description:
-			`POST /solution/${solutionId}/installation: ${why}. ${seen} It was not sent again, so that it cannot be installed twice. ` +
+			`POST /solution/${solutionId}/installation: ${why.detail}. ${seen} It was not sent again, so that it cannot be installed twice. ` +
 			`Check the end user's installations titled "${title}" (Installation → Get Many, Title filter) before running this item again; ` +
 			'raise Options → Lost Answer Check if the list lags further behind.',
 		itemIndex,
