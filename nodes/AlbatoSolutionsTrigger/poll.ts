@@ -24,6 +24,17 @@ export const DETAIL_CONCURRENCY = 4;
 /** Where the trigger keeps its baseline: the workflow's static data of this node. */
 export interface TriggerStaticData extends IDataObject {
 	installations?: Snapshot;
+	/** Whose installations the baseline holds (base URL and end user; never a token or its digest). */
+	owner?: string;
+}
+
+/**
+ * Whom the client watches, when it can be told: a token without a subject is known only by a digest,
+ * and a new such token may be the same end user, so it is not compared (and not stored).
+ */
+function ownerOf(client: AlbatoClient): string | undefined {
+	const principal = client.principal(undefined);
+	return / token:[0-9a-f]+$/.test(principal) ? undefined : principal;
 }
 
 export function readWatch(ctx: IPollFunctions): Watch {
@@ -73,7 +84,11 @@ export async function pollEvents(ctx: IPollFunctions): Promise<INodeExecutionDat
 	if (ctx.getMode() === 'manual') return [[{ json: await newest(ctx, client, listed, watch) }]];
 
 	const staticData = ctx.getWorkflowStaticData('node') as TriggerStaticData;
-	const previous = staticData.installations;
+	// Another end user (credential or End User ID changed): their installations are not news, and the
+	// previous user's are not removed. A new baseline is recorded, as on the first poll.
+	const owner = ownerOf(client);
+	const switched = owner !== undefined && staticData.owner !== undefined && staticData.owner !== owner;
+	const previous = switched ? undefined : staticData.installations;
 	const baseline = previous === undefined;
 	const wantsStatus = watch.events.has('installationStarted') || watch.events.has('installationPaused');
 
@@ -108,6 +123,8 @@ export async function pollEvents(ctx: IPollFunctions): Promise<INodeExecutionDat
 	const next: Snapshot = {};
 	for (const id of [...current.keys(), ...pending].sort(compareIds)) next[id] = current.has(id) ? seenOf(current.get(id)!, previous?.[id]) : previous![id];
 	if (JSON.stringify(previous) !== JSON.stringify(next)) staticData.installations = next;
+	if (owner !== undefined && staticData.owner !== owner) staticData.owner = owner;
+	else if (owner === undefined && staticData.owner !== undefined) delete staticData.owner;
 	if (baseline) return null;
 
 	const settled = Object.fromEntries(Object.entries(previous).filter(([id]) => !pending.has(id)));
