@@ -181,7 +181,8 @@ describe('another execution starts the installation again', () => {
 		const run = await update([{ installation: 5002, bundle: 7003, step: 9006, values: { subject: 'Globex' } }]).finally(stop);
 		expect(run.error).toBeUndefined();
 		const globex = '/solution/installation/5002';
-		expect(run.calls).toEqual([`GET ${globex}`, 'PUT /bundle/data/9006', `PAUSE ${globex}`, 'PUT /bundle/data/9006', `PLAY ${globex}`]);
+		// The second GET: a refused PUT alone does not make it pause an installation it saw paused (it may be a field error).
+		expect(run.calls).toEqual([`GET ${globex}`, 'PUT /bundle/data/9006', `GET ${globex}`, `PAUSE ${globex}`, 'PUT /bundle/data/9006', `PLAY ${globex}`]);
 		expect(run.json[0]).toMatchObject({ pausedForUpdate: true, installationStatus: 1 });
 		expect(status(5002)).toBe(1);
 	});

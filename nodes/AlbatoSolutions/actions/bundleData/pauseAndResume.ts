@@ -4,7 +4,8 @@
  *
  * 1. Whoever pauses starts again. This execution sends PLAY at the end if and only if it sent a PAUSE,
  *    and it pauses only an installation it saw active (in the read, in the list, or in a PUT refused
- *    with "pause first"). So the installation ends as it was before this execution's own first pause,
+ *    with "pause first", confirmed by a fresh read when it had read it paused: a field error may say
+ *    "paused" too). So the installation ends as it was before this execution's own first pause,
  *    and an installation paused by someone else is never started by us. Two overlapping executions:
  *    the one that saw it paused (because the other paused it) does not start it; if the other starts
  *    it in the meantime, the refused PUT makes this one pause it again, and then start it too.
@@ -148,6 +149,26 @@ class PauseGuard {
 		return this.pausing;
 	}
 
+	/**
+	 * Before this execution pauses an installation it has not paused itself, on the word of a refused
+	 * PUT: is it really active? A field error whose text happens to say "paused" or "active" must not
+	 * make us pause, and then start, an installation someone paused (rule 1). Shared by the group's PUTs.
+	 */
+	private confirming: Promise<number | undefined> | undefined;
+	private confirmActive(): Promise<number | undefined> {
+		this.confirming ??= (async () => {
+			try {
+				const installation = await getInstallation(this.run.client, this.installationId, { itemIndex: this.itemIndex });
+				return statusOf(installation);
+			} catch {
+				return PAUSED; // cannot tell: do not pause; the PUT is tried again, and fails with its own error
+			} finally {
+				this.confirming = undefined;
+			}
+		})();
+		return this.confirming;
+	}
+
 	/** PUT, pausing again when another execution started the installation meanwhile (rule 2). */
 	async update(job: UpdateJob) {
 		for (let attempt = 1; ; attempt++) {
@@ -157,6 +178,17 @@ class PauseGuard {
 				return;
 			} catch (error) {
 				if (!needsPause(error) || attempt >= MAX_PAUSES) return fail(this.run, job, error);
+				// (When neither the detail nor the list shows a status, a read cannot tell: the refusal is believed.)
+				if (!this.owesPlay && this.status === PAUSED) {
+					const status = await this.confirmActive();
+					// Paused (maybe by another execution right now): send the PUT again without pausing. A field
+					// error is then refused again, until MAX_PAUSES attempts; nothing is paused or started.
+					if (status === PAUSED) {
+						if (this.run.stopped) return fail(this.run, job, error);
+						continue;
+					}
+					this.status = status;
+				}
 				const pauseError = this.pausing ? await this.pausing : this.epoch === epoch ? await this.pause() : undefined;
 				if (pauseError) return fail(this.run, job, pauseError);
 				if (this.run.stopped) return;
