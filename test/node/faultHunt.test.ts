@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { installParams, runNode, useEmulator } from './setup';
+import { installParams, runNode, useEmulator, VALID } from './setup';
 
 const ctx = useEmulator();
 
@@ -123,5 +123,25 @@ describe('Bundle Data → Update: an installation the user paused stays paused',
 		expect(run.calls).not.toContain(`PAUSE ${GLOBEX}`);
 		// Sent again while it reads paused (another execution may hold it paused right now), bounded.
 		expect(run.calls.filter((call) => call === 'PUT /bundle/data/9006')).toHaveLength(5);
+	});
+});
+
+describe('a POST that may have been applied says so (it is never sent again)', () => {
+	const credential = { ...VALID.credential, requestOptions: { maxRetries: 3, retryBudget: 10 } };
+	it.each([
+		['answer lost after creating', { reset: 'after' as const }],
+		['5xx', { status: 502 }],
+		['2xx not JSON', { malformedJson: true }],
+	])('Credential → Create, %s: "may have applied it, check before running it again", not "check the Base URL"/"try again later"', async (_name, rule) => {
+		ctx.emu.faults.add({ method: 'POST', path: '/credentials/201', ...rule });
+		const run = await runNode(ctx.emu, credential);
+		expect(posts(run.calls)).toHaveLength(1);
+		expect(run.error?.description).toMatch(/may have applied it.*check before/i);
+		expect(run.error?.description).not.toMatch(/Check the Base URL|try again later/);
+	});
+
+	it('connection refused (never sent) keeps the plain network error', async () => {
+		const run = await runNode(ctx.emu, credential, { baseUrl: 'http://127.0.0.1:1' });
+		expect(run.error?.description).toMatch(/Check the Base URL/);
 	});
 });

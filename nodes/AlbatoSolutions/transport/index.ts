@@ -54,6 +54,10 @@ export class NetworkFailure extends Error {
 // Calls that change nothing when repeated: safe to retry. POST (install, create credential) only after a 429, which applied nothing.
 const IDEMPOTENT = new Set<ApiMethod>(['GET', 'PUT', 'PLAY', 'PAUSE']);
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+/** Network failures that prove the request never reached the service: nothing can have been applied. */
+export const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+/** Said of a call that is not safe to repeat (POST) when its outcome is unknown. */
+const MAY_BE_APPLIED = 'The service may have applied it: it was not sent again (not safe to repeat); check before running this item again.';
 const BASE_DELAY = 250;
 const MAX_DELAY = 8_000;
 
@@ -258,7 +262,9 @@ export class AlbatoClient {
 			{ message, httpCode: String(status) } as JsonObject,
 			{
 				message,
-				description: `${method} ${path} → ${status}${retried}. ${this.partner?.hint(status, path) ?? hint(status, message)}`,
+				description: `${method} ${path} → ${status}${retried}. ${
+					!IDEMPOTENT.has(method) && (status >= 500 || (status >= 200 && status < 300)) ? MAY_BE_APPLIED : (this.partner?.hint(status, path) ?? hint(status, message))
+				}`,
 				httpCode: String(status),
 				itemIndex,
 			},
@@ -279,9 +285,11 @@ export class AlbatoClient {
 		const error = new NodeApiError(this.ctx.getNode(), { message, code: failure.code ?? null } as JsonObject, {
 			message,
 			description: `${method} ${path}${retried}. ${
-				failure.timedOut
-					? 'Raise the Timeout option if the service is slow, or try again later.'
-					: `Check the Base URL of the credential and that the service is reachable.`
+				!IDEMPOTENT.has(method) && !NEVER_SENT.has(failure.code ?? '')
+					? MAY_BE_APPLIED
+					: failure.timedOut
+						? 'Raise the Timeout option if the service is slow, or try again later.'
+						: `Check the Base URL of the credential and that the service is reachable.`
 			}`,
 			itemIndex,
 		});

@@ -15,7 +15,7 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { AlbatoClient } from '../../transport';
-import { lostResponse } from '../../transport';
+import { lostResponse, NEVER_SENT } from '../../transport';
 import { createInstallation, getInstallation, listInstallations } from '../../api/installation';
 import { claim, claimedWithTitle, forget, isClaimed, markUnknown, oneInstallAtATime, UNKNOWN_TTL_MS, unknownSince } from './installLedger';
 
@@ -27,8 +27,6 @@ interface Why {
 const LOST = "the service's answer was lost";
 const UNREADABLE = "the service's answer could not be read";
 
-/** Network failures that prove the request never reached the service: nothing to look for. */
-const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
 
 export interface InstallRequest {
 	solutionId: number;
