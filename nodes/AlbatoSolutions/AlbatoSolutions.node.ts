@@ -138,8 +138,14 @@ export class AlbatoSolutions implements INodeType {
 					returnData.push(errorItem(this.getNode(), outcome, itemIndex));
 					continue;
 				}
-				if (outcome instanceof NodeOperationError || outcome instanceof NodeApiError) throw outcome;
-				throw new NodeOperationError(this.getNode(), outcome, { itemIndex });
+				const error = outcome instanceof NodeOperationError || outcome instanceof NodeApiError ? outcome : new NodeOperationError(this.getNode(), outcome, { itemIndex });
+				// Items in flight may have completed after this one (in item order they would not have run):
+				// their output is lost with the thrown error, so the error names them.
+				const later = [...outcomes].filter(([index, other]) => index > itemIndex && !(other instanceof Error)).map(([index]) => index);
+				if (later.length) {
+					error.description = `${error.description ? `${error.description} ` : ''}Item${later.length > 1 ? 's' : ''} ${later.sort((a, b) => a - b).join(', ')} had already completed (Items in Flight): their output is lost with this error, and running the workflow again repeats them.`;
+				}
+				throw error;
 			}
 			const executionData = this.helpers.constructExecutionMetaData(
 				this.helpers.returnJsonArray(outcome as IDataObject | IDataObject[]),
