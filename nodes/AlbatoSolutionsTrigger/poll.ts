@@ -77,6 +77,25 @@ async function withDetail(ctx: IPollFunctions, client: AlbatoClient, item: IData
  * Static data is written only after every call succeeded, so a failed poll is simply retried.
  */
 export async function pollEvents(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	if (ctx.getMode() === 'manual') return await pollOnce(ctx);
+	// n8n starts a poll at each Poll Times entry without waiting for the last one: two entries that
+	// fire together, or a poll slower than the interval, would compare the same baseline twice and
+	// emit each change twice. A poll that finds another running on this baseline does nothing; the
+	// running one reports what it sees, and the next poll what came after (nothing is lost).
+	const baselineObject = ctx.getWorkflowStaticData('node');
+	if (polling.has(baselineObject)) return null;
+	polling.add(baselineObject);
+	try {
+		return await pollOnce(ctx);
+	} finally {
+		polling.delete(baselineObject);
+	}
+}
+
+/** Baselines (the static data objects, shared by overlapping polls of one workflow) with a poll running. */
+const polling = new WeakSet<object>();
+
+async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const watch = readWatch(ctx);
 	const client = await AlbatoClient.create(ctx);
 	const listed = (await listInstallations(client)).filter((item) => isObject(item) && item.id !== undefined && item.id !== null);

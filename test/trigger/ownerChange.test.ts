@@ -55,3 +55,18 @@ it('the same end user with a new token keeps the baseline (changes in between ar
 	emu.removeInstallation(5002);
 	expect(await poll(staticData, 'user-1')).toEqual([[5002, 'installationRemoved']]);
 });
+
+it('two polls at once on one baseline (Poll Times that fire together, or a slow poll overlapped by the next): each event once', async () => {
+	const staticData: IDataObject = {};
+	expect(await poll(staticData, 'user-1')).toEqual([]);
+	emu.removeInstallation(5002);
+	emu.faults.add({ method: 'GET', path: '/solution/installation', delayMs: 100, times: 2 });
+	// One context for both, as n8n's ActiveWorkflows runs every Poll Times entry with one PollFunctions.
+	const shared = context(staticData, 'user-1');
+	const trigger = new AlbatoSolutionsTrigger();
+	const [a, b] = (await Promise.all([trigger.poll.call(shared), trigger.poll.call(shared)])).map((output) =>
+		(output?.[0] ?? []).map((item) => [item.json.installationId, item.json.event]),
+	);
+	expect([...a, ...b]).toEqual([[5002, 'installationRemoved']]);
+	expect(await poll(staticData, 'user-1')).toEqual([]);
+});
