@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { installParams, runNode, useEmulator, VALID } from './setup';
+import { installParams, prng, runNode, useEmulator, VALID } from './setup';
 
 const ctx = useEmulator();
 
@@ -164,5 +164,44 @@ describe('without Continue On Fail, Items in Flight > 1', () => {
 		expect(installationsTitled('Flight B')).toHaveLength(1);
 		expect(installationsTitled('Flight C')).toHaveLength(1);
 		expect(run.error?.description).toMatch(/items? 1, 2 .*completed/i);
+	});
+});
+
+describe('seeded: installs under every POST fault, two executions at once', () => {
+	it('every installation made is reported (as itself) or covered by an "outcome unknown"; no plain failure left one behind', async () => {
+		const random = prng(20261122);
+		const kinds = [
+			{ reset: 'after' as const },
+			{ reset: 'before' as const },
+			{ malformedJson: true },
+			{ malformedJson: true, status: 502 },
+			{ emptyBody: true },
+			{ status: 503 },
+			{ status: 429, retryAfterSeconds: 0 },
+			{ successFalse: true },
+			{ delayMs: 400 },
+		];
+		ctx.emu.setListLag({ reads: 1 });
+		for (let round = 0; round < 6; round++) {
+			const titles = [`R${round} A`, `R${round} B`];
+			for (let i = 0; i < 4; i++) ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', ...kinds[Math.floor(random() * kinds.length)] });
+			const params = {
+				...installParams('={{ $json.title }}', { requestOptions: { maxRetries: 2, retryBudget: 5, concurrency: 3, timeout: 0.25 } }),
+				options: { lostAnswerCheck: 0.6 },
+			};
+			const inputItems = [{ title: titles[0] }, { title: titles[1] }, { title: titles[0] }];
+			const runs = await Promise.all([0, 1].map(async () => await runNode(ctx.emu, params, { inputItems, continueOnFail: true })));
+			ctx.emu.faults.clear();
+			for (const title of titles) {
+				const made = installationsTitled(title).map((installation) => installation.id);
+				const items = runs.flatMap((run) => run.json.filter((_item, index) => inputItems[index].title === title));
+				const reported = items.filter((item) => item.error === undefined).map((item) => item.id);
+				const unknown = items.filter((item) => /is unknown/.test(String(item.error))).length;
+				expect(new Set(reported).size).toBe(reported.length); // no installation reported twice
+				for (const id of reported) expect(made).toContain(id);
+				expect(made.length).toBeGreaterThanOrEqual(reported.length);
+				expect(made.length).toBeLessThanOrEqual(reported.length + unknown);
+			}
+		}
 	});
 });
