@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { installParams, prng, runNode, useEmulator, VALID } from './setup';
+import { guardedUpdateFromItems, installParams, prng, runNode, useEmulator, VALID } from './setup';
 
 const ctx = useEmulator();
 
@@ -202,6 +202,58 @@ describe('seeded: installs under every POST fault, two executions at once', () =
 				expect(made.length).toBeGreaterThanOrEqual(reported.length);
 				expect(made.length).toBeLessThanOrEqual(reported.length + unknown);
 			}
+		}
+	});
+});
+
+describe('seeded: pause-and-resume under faults, two executions at once, one installation paused by the user', () => {
+	it('the user-paused installation stays paused, the active one ends active, and every reported success was applied', async () => {
+		const random = prng(4242);
+		const kinds = [
+			{ reset: 'after' as const },
+			{ reset: 'before' as const },
+			{ malformedJson: true },
+			{ status: 503 },
+			{ status: 429, retryAfterSeconds: 0 },
+			{ successFalse: true },
+			{ delayMs: 60 },
+		];
+		const paths = [
+			{ method: 'PAUSE', path: /^\/solution\/installation\/500[12]$/ },
+			{ method: 'PLAY', path: /^\/solution\/installation\/500[12]$/ },
+			{ method: 'PUT', path: /^\/bundle\/data\// },
+			{ method: 'GET', path: /^\/solution\/installation/ },
+		];
+		for (let round = 0; round < 8; round++) {
+			for (let i = 0; i < 5; i++) {
+				ctx.emu.faults.add({ ...paths[Math.floor(random() * paths.length)], ...kinds[Math.floor(random() * kinds.length)] });
+			}
+			const runs = await Promise.all(
+				[0, 1].map(async (execution) => {
+					const inputItems = [
+						{ installation: 5001, bundle: 7001, step: 9002, values: { subject: `r${round}-e${execution}` } },
+						{ installation: 5002, bundle: 7003, step: 9006, values: random() < 0.5 ? { subject: `r${round}-e${execution}` } : { paused_reason: 'x' } },
+					];
+					const run = await runNode(
+						ctx.emu,
+						{ ...guardedUpdateFromItems({ requestOptions: { maxRetries: 2, retryBudget: 5, concurrency: 2 } }) },
+						{ inputItems, continueOnFail: true },
+					);
+					return { run, inputItems };
+				}),
+			);
+			ctx.emu.faults.clear();
+			expect(ctx.emu.state.installations.get(5002)!.status).toBe(0);
+			for (const step of [9002, 9006]) {
+				const applied = runs.flatMap(({ run, inputItems }) =>
+					inputItems.filter((input, index) => input.step === step && run.json[index]?.error === undefined).map((input) => (input.values as IDataObject).subject),
+				);
+				const now = ctx.emu.state.bundleData.get(step)!.fields.find((field) => field.name === 'subject')!.value;
+				if (applied.length) expect(applied).toContain(now);
+			}
+			const restartFailed = runs.some(({ run }) => run.json.some((item) => item.restartError !== undefined || /could not be started again/.test(String(item.error))));
+			if (!restartFailed) expect(ctx.emu.state.installations.get(5001)!.status).toBe(1);
+			else ctx.emu.state.installations.get(5001)!.status = 1; // reported; the next round starts from active
 		}
 	});
 });
