@@ -140,6 +140,13 @@ describe('a POST that may have been applied says so (it is never sent again)', (
 		expect(run.error?.description).not.toMatch(/Check the Base URL|try again later/);
 	});
 
+	it('200 with success: false is a refusal, not "may have applied it"', async () => {
+		ctx.emu.faults.add({ method: 'POST', path: '/credentials/201', successFalse: true });
+		const run = await runNode(ctx.emu, credential);
+		expect(run.error?.httpCode).toBe('200');
+		expect(run.error?.description).not.toMatch(/may have applied it/);
+	});
+
 	it('connection refused (never sent) keeps the plain network error', async () => {
 		const run = await runNode(ctx.emu, credential, { baseUrl: 'http://127.0.0.1:1' });
 		expect(run.error?.description).toMatch(/Check the Base URL/);

@@ -180,7 +180,7 @@ export class AlbatoClient {
 			const body = parseBody(response.body);
 			if (statusCode >= 200 && statusCode < 300) {
 				if (body === INVALID_JSON) {
-					const error = this.apiError(statusCode, 'The service answered with a body that is not valid JSON', method, path, options.itemIndex);
+					const error = this.apiError(statusCode, 'The service answered with a body that is not valid JSON', method, path, options.itemIndex, 0, true);
 					// Answered 2xx, so probably applied; Installation → Create looks for what it made.
 					(error as NodeApiError & { unreadable?: boolean }).unreadable = true;
 					throw error;
@@ -252,6 +252,8 @@ export class AlbatoClient {
 		path: string,
 		itemIndex: number | undefined,
 		retries = 0,
+		/** A 2xx whose body cannot be read: probably applied. */
+		unreadable = false,
 	): NodeApiError {
 		// Redacted before serviceMessage cuts a text body short: a cut could split the token.
 		const text = typeof body === 'string' ? this.redact(body) : body;
@@ -263,7 +265,7 @@ export class AlbatoClient {
 			{
 				message,
 				description: `${method} ${path} → ${status}${retried}. ${
-					!IDEMPOTENT.has(method) && (status >= 500 || (status >= 200 && status < 300)) ? MAY_BE_APPLIED : (this.partner?.hint(status, path) ?? hint(status, message))
+					!IDEMPOTENT.has(method) && (status >= 500 || unreadable) ? MAY_BE_APPLIED : (this.partner?.hint(status, path) ?? hint(status, message))
 				}`,
 				httpCode: String(status),
 				itemIndex,
