@@ -184,23 +184,11 @@ export class PartnerSession {
 		const cached = cache.get(key);
 		if (cached && Date.now() < cached.expiresAt - refreshMargin(cached.mintedAt, cached.expiresAt)) return this.use(cached.token);
 
-		let pending = minting.get(key);
 		let minted: MintedToken;
-		if (pending) {
-			try {
-				minted = await pending;
-			} catch {
-				// Someone else's mint failed: try once ourselves, so the error names this item.
-				minted = await this.mintNow(key, userId, itemIndex);
-			}
-		} else {
-			pending = this.mintNow(key, userId, itemIndex);
-			minting.set(key, pending);
-			try {
-				minted = await pending;
-			} finally {
-				minting.delete(key);
-			}
+		try {
+			minted = await this.shared(key, userId, itemIndex);
+		} catch (error) {
+			throw forItem(error, itemIndex);
 		}
 		if (minted.expiresAt === undefined) this.local.set(userId, minted.token);
 		return this.use(minted.token);
@@ -220,6 +208,30 @@ export class PartnerSession {
 	remember(userId: string, data: unknown): void {
 		const minted = tokenFromResponse(data);
 		if (minted) this.store(`${this.key}\n${userId}`, userId, minted);
+	}
+
+	/**
+	 * One token call for every concurrent caller. Callers that waited on a call that failed join (or
+	 * start) one more, also shared: a failing service gets two calls, not one per waiting item.
+	 */
+	private async shared(key: string, userId: string, itemIndex: number | undefined): Promise<MintedToken> {
+		const pending = minting.get(key);
+		if (!pending) return await this.start(key, userId, itemIndex);
+		try {
+			return await pending;
+		} catch {
+			return await this.start(key, userId, itemIndex);
+		}
+	}
+
+	private start(key: string, userId: string, itemIndex: number | undefined): Promise<MintedToken> {
+		const running = minting.get(key);
+		if (running) return running;
+		const pending: Promise<MintedToken> = this.mintNow(key, userId, itemIndex).finally(() => {
+			if (minting.get(key) === pending) minting.delete(key);
+		});
+		minting.set(key, pending);
+		return pending;
 	}
 
 	private async mintNow(key: string, userId: string, itemIndex: number | undefined): Promise<MintedToken> {
@@ -251,6 +263,18 @@ export class PartnerSession {
 		this.used.add(token);
 		return token;
 	}
+}
+
+/**
+ * A failed token call is shared by every caller that waited on it (possibly in another execution):
+ * each gets it with its own item index, so no error names another item.
+ */
+function forItem(error: unknown, itemIndex: number | undefined): unknown {
+	const context = (error as { context?: Record<string, unknown> } | undefined)?.context;
+	if (!(error instanceof Error) || !context || context.itemIndex === itemIndex) return error;
+	const copy = Object.create(Object.getPrototypeOf(error) as object, Object.getOwnPropertyDescriptors(error)) as Error;
+	(copy as unknown as { context: Record<string, unknown> }).context = { ...context, itemIndex };
+	return copy;
 }
 
 /** Drops expired entries, then the oldest, to keep the cache bounded. */

@@ -1,0 +1,78 @@
+/**
+ * Partner mode under adversarial conditions (review findings): failed token calls with many items
+ * waiting, a lost token call inside an install, and secrets echoed back by the service.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+
+import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
+import { addUsers, runPartner, TOKEN_PATH, tokenCalls, usePartnerEmulator } from './partnerSetup';
+import { byId } from './setup';
+
+const ctx = usePartnerEmulator();
+
+const getMany: INodeParameters = { resource: 'installation', operation: 'getAll', returnAll: true };
+const items = (...customers: string[]) => customers.map((customer) => ({ customer }));
+
+describe('a failed token call with many items waiting', () => {
+	beforeEach(async () => addUsers(ctx.emu, ['c-1']));
+
+	it('a persistent 500 on the token call: the waiting items do not each send their own token call at once', async () => {
+		ctx.emu.faults.add({ path: TOKEN_PATH, status: 500, delayMs: 100, times: 100 });
+		const run = await runPartner(ctx.emu, { ...getMany, requestOptions: { concurrency: 10 } }, { inputItems: items(...Array(10).fill('c-1')), continueOnFail: true });
+		expect(run.json).toHaveLength(10);
+		expect(run.json.every((json) => json.httpCode === '500')).toBe(true);
+		// One call, and one shared retry by the items that waited on it (was: one per item).
+		expect(tokenCalls(run)).toBe(2);
+		expect(run.calls).toHaveLength(2);
+	});
+
+	it('a transient failure: the waiting items share one more token call and all succeed', async () => {
+		ctx.emu.faults.add({ path: TOKEN_PATH, status: 500, delayMs: 100 });
+		const run = await runPartner(ctx.emu, { ...getMany, requestOptions: { concurrency: 10 } }, { inputItems: items(...Array(10).fill('c-1')), continueOnFail: true });
+		expect(run.json).toEqual([{ error: 'Emulated fault: 500', message: expect.any(String), httpCode: '500' }]); // the item that asked first
+		expect(tokenCalls(run)).toBe(2);
+		expect(run.calls.filter((call) => call === 'GET /solution/installation')).toHaveLength(9);
+	});
+});
+
+describe('a lost token call is not a lost install', () => {
+	beforeEach(async () => addUsers(ctx.emu, ['c-1']));
+
+	it('install refused with 401, the fresh token call times out: reported as the token call, no lost-answer search', async () => {
+		expect((await runPartner(ctx.emu, getMany, { inputItems: items('c-1') })).error).toBeUndefined();
+		const installations = ctx.emu.state.installations.size;
+		ctx.emu.faults.add({ method: 'POST', path: '/solution/101/installation', status: 401 });
+		ctx.emu.faults.add({ path: TOKEN_PATH, delayMs: 600, times: 10 });
+		const run = await runPartner(ctx.emu, {
+			resource: 'installation', operation: 'create', solutionId: byId('id', 101), title: 'T', connectionSettingsMode: 'json',
+			credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]), templateIds: [1011], requestOptions: { timeout: 0.2 },
+		}, { inputItems: items('c-1') });
+		// Was: "The outcome of installing "T" is unknown", after 5 s of looking for it in the list.
+		expect(run.error?.message).toBe('The service did not answer within 200 ms');
+		expect(run.error?.description).toMatch(/^POST \/wl\/acme-saas\/get-user-session-token/);
+		expect(run.calls.filter((call) => call === 'GET /solution/installation')).toHaveLength(1);
+		expect(ctx.emu.state.installations.size).toBe(installations);
+	});
+});
+
+describe('the token call is retried like a read: it changes nothing', () => {
+	beforeEach(async () => addUsers(ctx.emu, ['c-1']));
+
+	it.each([
+		['429', { status: 429, retryAfterSeconds: 0 }],
+		['503', { status: 503 }],
+		['a reset connection', { reset: 'before' as const }],
+	])('%s on the token call, then the call succeeds', async (_name, rule) => {
+		ctx.emu.faults.add({ path: TOKEN_PATH, ...rule });
+		const run = await runPartner(ctx.emu, getMany, { inputItems: items('c-1') });
+		expect(run.error).toBeUndefined();
+		expect(run.calls).toEqual(['POST /wl/acme-saas/get-user-session-token', 'POST /wl/acme-saas/get-user-session-token', 'GET /solution/installation']);
+	});
+
+	it('add-user (a POST that creates) is still never repeated', async () => {
+		ctx.emu.faults.add({ path: /add-user$/, status: 503 });
+		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create' }, { inputItems: items('c-2') });
+		expect(run.error?.httpCode).toBe('503');
+		expect(run.calls).toEqual(['POST /wl/acme-saas/add-user']);
+	});
+});
