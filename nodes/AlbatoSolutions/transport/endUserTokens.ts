@@ -164,9 +164,12 @@ export class PartnerSession {
 		return undefined;
 	}
 
-	/** Everything that must never appear in a message: the master token and every token handed out. */
+	/**
+	 * Everything that must never appear in a message: the master token (also as sent with Send Master
+	 * Token As: Basic Username, base64 of "<token>:") and every token handed out.
+	 */
 	secrets(): string[] {
-		return [this.masterToken, ...this.used];
+		return [this.masterToken, Buffer.from(`${this.masterToken}:`, 'utf8').toString('base64'), ...this.used];
 	}
 
 	/**
