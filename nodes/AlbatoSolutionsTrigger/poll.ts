@@ -2,6 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { getInstallation, listInstallations } from '../AlbatoSolutions/api/installation';
+import { fingerprint } from '../AlbatoSolutions/helpers/endUserToken';
 import { mapLimited } from '../AlbatoSolutions/helpers/mapLimited';
 import { isObject, positiveIdOf, solutionIdOf, statusOf } from '../AlbatoSolutions/helpers/shapes';
 import { AlbatoClient } from '../AlbatoSolutions/transport';
@@ -24,6 +25,8 @@ export const DETAIL_CONCURRENCY = 4;
 /** Where the trigger keeps its baseline: the workflow's static data of this node. */
 export interface TriggerStaticData extends IDataObject {
 	installations?: Snapshot;
+	/** A fingerprint of whom the baseline belongs to (base URL and end user): another one starts a new baseline. */
+	watching?: string;
 }
 
 export function readWatch(ctx: IPollFunctions): Watch {
@@ -73,7 +76,11 @@ export async function pollEvents(ctx: IPollFunctions): Promise<INodeExecutionDat
 	if (ctx.getMode() === 'manual') return [[{ json: await newest(ctx, client, listed, watch) }]];
 
 	const staticData = ctx.getWorkflowStaticData('node') as TriggerStaticData;
-	const previous = staticData.installations;
+	// Another end user (End User ID or credential changed): their installations are not "created", the
+	// old user's not "removed". A baseline from before this field was kept is taken as the current user's.
+	const watching = fingerprint(client.principal(undefined));
+	const sameUser = staticData.watching === undefined || staticData.watching === watching;
+	const previous = sameUser ? staticData.installations : undefined;
 	const baseline = previous === undefined;
 	const wantsStatus = watch.events.has('installationStarted') || watch.events.has('installationPaused');
 
@@ -108,6 +115,7 @@ export async function pollEvents(ctx: IPollFunctions): Promise<INodeExecutionDat
 	const next: Snapshot = {};
 	for (const id of [...current.keys(), ...pending].sort(compareIds)) next[id] = current.has(id) ? seenOf(current.get(id)!, previous?.[id]) : previous![id];
 	if (JSON.stringify(previous) !== JSON.stringify(next)) staticData.installations = next;
+	if (staticData.watching !== watching) staticData.watching = watching;
 	if (baseline) return null;
 
 	const settled = Object.fromEntries(Object.entries(previous).filter(([id]) => !pending.has(id)));

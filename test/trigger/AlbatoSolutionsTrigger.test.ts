@@ -85,6 +85,7 @@ describe('Albato Solutions Trigger: list with status (one call per poll)', () =>
 				5001: { status: 1, title: 'Leads for ACME', solutionId: 101 },
 				5002: { status: 0, title: 'Leads for Globex', solutionId: 101 },
 			},
+			watching: expect.stringMatching(/^[0-9a-f]{16}$/), // a fingerprint of the end user, no token
 		});
 
 		const created = await install(101, 'Leads for Initech');
