@@ -13,6 +13,13 @@ describe('tokenFromResponse', () => {
 	it('a session token without validUntil: its own exp', () => {
 		expect(tokenFromResponse({ sessionToken: session })).toEqual({ token: session, expiresAt: exp * 1000 });
 	});
+	it('a sessionTokenValidUntil already past (e.g. a lifetime, 3600): the JWT\'s own exp, else none', () => {
+		expect(tokenFromResponse({ sessionToken: session, sessionTokenValidUntil: 3600 })).toEqual({ token: session, expiresAt: exp * 1000 });
+		expect(tokenFromResponse({ sessionToken: session, sessionTokenValidUntil: '2001-01-01T00:00:00Z' })).toEqual({ token: session, expiresAt: exp * 1000 });
+		expect(tokenFromResponse({ sessionToken: 'opaque-session', sessionTokenValidUntil: 3600 })).toEqual({ token: 'opaque-session', expiresAt: undefined });
+		const expired = jwt.sign({ sub: 'x', exp: 1_000_000_000 }, 'secret');
+		expect(tokenFromResponse({ sessionToken: expired, sessionTokenValidUntil: 1_000_000_000 })).toEqual({ token: expired, expiresAt: 1_000_000_000_000 });
+	});
 	it('a single `token`', () => {
 		expect(tokenFromResponse({ token: session, id: 1 })).toEqual({ token: session, expiresAt: exp * 1000 });
 	});

@@ -26,8 +26,10 @@ export function tokenFromResponse(data: unknown): MintedToken | undefined {
 	const token = session ?? text(data.token) ?? text(data.accessToken) ?? text(data.permanentToken);
 	if (!token) return undefined;
 	const said = session ? validUntil(data.sessionTokenValidUntil) : undefined;
-	// Not said: a JWT still tells its own expiry; a permanent token has none.
-	return { token, expiresAt: said ?? tokenExpiry(token)?.getTime() };
+	// Not said, or said as a time already past for a token just handed out (a lifetime in seconds
+	// such as 3600, a clock far off): a JWT still tells its own expiry; a permanent token has none.
+	const believed = said !== undefined && said > Date.now() ? said : undefined;
+	return { token, expiresAt: believed ?? tokenExpiry(token)?.getTime() };
 }
 
 /** `sessionTokenValidUntil` as epoch ms: unix seconds (documented), milliseconds, or a date string. */
