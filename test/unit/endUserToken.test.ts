@@ -55,6 +55,11 @@ it('withoutTokens keeps everything but the token fields', () => {
 	expect(withoutTokens({ id: 1, email: 'e', token: 't', sessionToken: 's', permanentToken: 'p', sessionTokenValidUntil: 5 })).toEqual({ id: 1, email: 'e', sessionTokenValidUntil: 5 });
 });
 
+it('withoutTokens also drops token-like fields the docs do not name (they would reach the output)', () => {
+	const data = { id: 1, refreshToken: 'r', access_token: 'a', apiKey: 'k', jwt: 'j', clientSecret: 's', tokenExpiresAt: 9, planId: 2 };
+	expect(withoutTokens(data)).toEqual({ id: 1, tokenExpiresAt: 9, planId: 2 });
+});
+
 it('fingerprint tells data apart and is stable', () => {
 	expect(fingerprint('a')).toBe(fingerprint('a'));
 	expect(fingerprint('a')).toMatch(/^[0-9a-f]{16}$/);
