@@ -246,7 +246,7 @@ describe('validation before any request', () => {
 		const run = await runPartner(ctx.emu, getMany, { credential: partnerCredential(ctx.emu, { masterToken: 'wrong-master-token' }) });
 		expect(run.error?.httpCode).toBe('401');
 		expect(run.error?.message).toBe('Invalid master token');
-		expect(run.error?.description).toMatch(/refused the master token. Check Master Token, Partner Name and Send Master Token As/);
+		expect(run.error?.description).toMatch(/refused the master token. Check Master Token, Partner Name and Send Master Token As in the Albato Partner API credential "Partner partner-credential-1"\./);
 		expect(run.calls).toEqual(['POST /wl/acme-saas/get-user-session-token']);
 	});
 });

@@ -154,12 +154,15 @@ export class PartnerSession {
 	/** What to do about a failed call in partner mode, where it differs from the usual hint. */
 	hint(status: number, path: string): string | undefined {
 		const partnerCall = path.startsWith('/wl/');
+		// Which one, when a workflow has several (staging, production): its name, never its data.
+		const name = this.credentialOptions.credentialsDecrypted?.name;
+		const credential = `the Albato Partner API credential${name ? ` "${name}"` : ''}`;
 		if (status === 401) {
 			return partnerCall
-				? 'The service refused the master token. Check Master Token, Partner Name and Send Master Token As in the Albato Partner API credential.'
-				: "The service refused the end user's token even after one fresh token. Check the Albato Partner API credential and that the end user exists.";
+				? `The service refused the master token. Check Master Token, Partner Name and Send Master Token As in ${credential}.`
+				: `The service refused the end user's token even after one fresh token. Check ${credential} and that the end user exists.`;
 		}
-		if (status === 403 && partnerCall) return 'The master token is not valid for this Partner Name: check both in the Albato Partner API credential.';
+		if (status === 403 && partnerCall) return `The master token is not valid for this Partner Name: check both in ${credential}.`;
 		if (status === 404 && path.endsWith('/get-user-session-token')) return 'No end user with this End User ID: create it first (End User → Create).';
 		return undefined;
 	}
