@@ -234,6 +234,8 @@ describe('validation before any request', () => {
 	it.each([
 		['a slash in Partner Name', { partnerName: 'acme/../x' }, /Partner Name "acme\/..\/x" is not valid/],
 		['an empty Partner Name', { partnerName: ' ' }, /Partner Name/],
+		['a Partner Name of dots (a path step: the master token would go to /get-user-session-token)', { partnerName: '..' }, /Partner Name ".." is not valid/],
+		['a Partner Name of one dot', { partnerName: '.' }, /Partner Name "." is not valid/],
 		['no master token', { masterToken: '' }, /no Master Token/],
 		['no http Base URL', { baseUrl: 'ftp://x' }, /Base URL/],
 	])('%s: a clear error, no request', async (_name, change, message) => {

@@ -92,8 +92,11 @@ export function checkEndUserId(value: unknown): { id: string } | { problem: stri
 	return { id };
 }
 
-/** The {partner-name} path segment: letters, digits and `-_.~` only (as it appears in Albato's URLs). */
+/**
+ * The {partner-name} path segment: letters, digits and `-_.~` only (as it appears in Albato's URLs),
+ * and not only dots: `.` and `..` are path steps (`/wl/../add-user` is `/add-user`).
+ */
 export function checkPartnerName(value: unknown): string | undefined {
 	const name = typeof value === 'string' ? value.trim() : '';
-	return /^[A-Za-z0-9._~-]{1,100}$/.test(name) ? name : undefined;
+	return /^[A-Za-z0-9._~-]{1,100}$/.test(name) && !/^\.+$/.test(name) ? name : undefined;
 }
