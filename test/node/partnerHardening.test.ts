@@ -5,7 +5,8 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
-import { pollContext } from '../../harness';
+import { pollContext, runWorkflow } from '../../harness';
+import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { addUsers, partnerCredential, runPartner, TOKEN_PATH, tokenCalls, usePartnerEmulator } from './partnerSetup';
 import { byId } from './setup';
@@ -109,5 +110,29 @@ describe('the trigger after its End User ID changed', () => {
 		await install('c-2', 'New of c-2');
 		const events = await poll(staticData, 'c-2');
 		expect(events?.[0].map((item) => [item.json.event, item.json.title])).toEqual([['installationCreated', 'New of c-2']]);
+	});
+});
+
+describe('a token without expiry is kept for the execution, not only for one node', () => {
+	// End User → Create, then Installation → Get Many for the same customer, in one execution.
+	const onboard = async () => {
+		const before = ctx.emu.requests.length;
+		const result = await runWorkflow({
+			nodeTypes: [new AlbatoSolutions()],
+			nodes: [
+				{ name: 'Add', type: 'albatoSolutions', parameters: { authentication: 'partnerApi', endUserId: '={{ $json.customer }}', resource: 'endUser', operation: 'create', options: { ifExists: 'useExisting' } }, credentials: { albatoPartnerApi: { id: 'p1', name: 'P1' } } },
+				{ name: 'List', type: 'albatoSolutions', parameters: { authentication: 'partnerApi', endUserId: '={{ $json.endUserId }}', resource: 'installation', operation: 'getAll', returnAll: true }, credentials: { albatoPartnerApi: { id: 'p1', name: 'P1' } } },
+			],
+			inputItems: [{ customer: 'perm-1' }],
+			credentials: { albatoPartnerApi: partnerCredential(ctx.emu) },
+		});
+		expect(result.error('Add') ?? result.error('List')).toBeUndefined();
+		return ctx.emu.requests.slice(before).map((entry) => `${entry.method} ${entry.path}`);
+	};
+
+	it('permanent tokens: the token add-user answered serves the next node; the next execution asks again', async () => {
+		ctx.emu.setVariants({ partnerTokens: 'permanent' });
+		expect(await onboard()).toEqual(['POST /wl/acme-saas/add-user', 'GET /solution/installation']); // was: a token call in between
+		expect(await onboard()).toEqual(['POST /wl/acme-saas/add-user', 'POST /wl/acme-saas/get-user-session-token', 'GET /solution/installation']);
 	});
 });
