@@ -172,6 +172,7 @@ export class PartnerSession {
 		}
 		if (status === 403 && partnerCall) return `The master token is not valid for this Partner Name: check both in ${credential}.`;
 		if (status === 404 && path.endsWith('/get-user-session-token')) return 'No end user with this End User ID: create it first (End User → Create).';
+		if (status === 404 && partnerCall) return `No such partner endpoint: check Base URL and Partner Name in ${credential}.`;
 		return undefined;
 	}
 
