@@ -38,6 +38,21 @@ describe('a failed token call with many items waiting', () => {
 	});
 });
 
+describe('a failed token call shared by two executions', () => {
+	beforeEach(async () => addUsers(ctx.emu, ['c-1']));
+
+	it("each execution's error names its own item", async () => {
+		ctx.emu.faults.add({ path: TOKEN_PATH, status: 500, delayMs: 200, times: 10 });
+		const a = runPartner(ctx.emu, { ...getMany, requestOptions: { concurrency: 3 } }, { inputItems: items('c-1', 'c-1', 'c-1') });
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		// B has one item; it waits on A's token call and then on the retry A's item 1 starts.
+		const b = await runPartner(ctx.emu, getMany, { inputItems: items('c-1') });
+		await a;
+		expect(b.error?.httpCode).toBe('500');
+		expect((b.error as { context?: { itemIndex?: number } }).context?.itemIndex).toBe(0);
+	});
+});
+
 describe('a lost token call is not a lost install', () => {
 	beforeEach(async () => addUsers(ctx.emu, ['c-1']));
 
