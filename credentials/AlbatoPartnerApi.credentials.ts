@@ -94,7 +94,8 @@ export class AlbatoPartnerApi implements ICredentialType {
 			method: 'POST',
 			body: { id: CREDENTIAL_TEST_USER_ID },
 			json: true,
-			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, 500, 502, 503, 504] },
+			// 429: a rate-limited answer proves nothing about the token.
+			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, 429, 500, 502, 503, 504] },
 		},
 		rules: [
 			{

@@ -152,7 +152,7 @@ export class EmulatorCore {
 			finish(0);
 			return reset(req);
 		}
-		const early = fault && this.faultResponse(fault);
+		const early = fault && this.faultResponse(fault, req.headers.authorization);
 		if (early) {
 			finish(early.status);
 			return send(res, early);
@@ -171,7 +171,7 @@ export class EmulatorCore {
 	}
 
 	/** Faults answered without applying the request: a status, or 200 with success: false. */
-	private faultResponse(fault: FaultRule): Outcome | undefined {
+	private faultResponse(fault: FaultRule, authorization?: string): Outcome | undefined {
 		if (fault.successFalse) {
 			return { status: 200, body: jsonBody({ success: false, data: null, errors: [{ field: null, message: 'Emulated failure (success: false)' }] }) };
 		}
@@ -179,7 +179,8 @@ export class EmulatorCore {
 			const headers: Record<string, string> = {};
 			const retryAfter = fault.retryAfterSeconds ?? (fault.status === 429 ? 1 : undefined);
 			if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
-			const errors: FieldError[] = [{ field: null, message: `Emulated fault: ${fault.status}` }];
+			const echo = fault.echoAuthorization ? ` (Authorization: ${authorization ?? 'none'})` : '';
+			const errors: FieldError[] = [{ field: null, message: `Emulated fault: ${fault.status}${echo}` }];
 			return { status: fault.status, body: renderError(this.errorStyle, fault.status, errors), headers };
 		}
 		return undefined;

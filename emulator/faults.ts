@@ -43,6 +43,7 @@ export function describeFault(rule: FaultRule): string {
 	if (rule.reset) parts.push(`reset:${rule.reset}`);
 	else if (rule.status && !rule.malformedJson && !rule.emptyBody) parts.push(`status:${rule.status}`);
 	if (rule.successFalse) parts.push('successFalse');
+	if (rule.echoAuthorization) parts.push('echoAuthorization');
 	if (rule.malformedJson) parts.push('malformedJson');
 	if (rule.emptyBody) parts.push('emptyBody');
 	return parts.join('+') || 'none';

@@ -89,6 +89,8 @@ export interface FaultRule {
 	emptyBody?: boolean;
 	/** Do not apply; answer 200 with success: false. */
 	successFalse?: boolean;
+	/** With `status`: the error message quotes the request's Authorization header, as some gateways and debug builds do. */
+	echoAuthorization?: boolean;
 }
 
 /**

@@ -234,6 +234,8 @@ describe('validation before any request', () => {
 	it.each([
 		['a slash in Partner Name', { partnerName: 'acme/../x' }, /Partner Name "acme\/..\/x" is not valid/],
 		['an empty Partner Name', { partnerName: ' ' }, /Partner Name/],
+		['a Partner Name of dots (a path step: the master token would go to /get-user-session-token)', { partnerName: '..' }, /Partner Name ".." is not valid/],
+		['a Partner Name of one dot', { partnerName: '.' }, /Partner Name "." is not valid/],
 		['no master token', { masterToken: '' }, /no Master Token/],
 		['no http Base URL', { baseUrl: 'ftp://x' }, /Base URL/],
 	])('%s: a clear error, no request', async (_name, change, message) => {
@@ -246,7 +248,7 @@ describe('validation before any request', () => {
 		const run = await runPartner(ctx.emu, getMany, { credential: partnerCredential(ctx.emu, { masterToken: 'wrong-master-token' }) });
 		expect(run.error?.httpCode).toBe('401');
 		expect(run.error?.message).toBe('Invalid master token');
-		expect(run.error?.description).toMatch(/refused the master token. Check Master Token, Partner Name and Send Master Token As/);
+		expect(run.error?.description).toMatch(/refused the master token. Check Master Token, Partner Name and Send Master Token As in the Albato Partner API credential "Partner partner-credential-1"\./);
 		expect(run.calls).toEqual(['POST /wl/acme-saas/get-user-session-token']);
 	});
 });

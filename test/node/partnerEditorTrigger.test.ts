@@ -91,6 +91,11 @@ describe("the credential's test request", () => {
 		expect((await test(extra)).status).toBe('Error');
 	});
 
+	it.each([429, 503])('fails on a %i: it proves nothing about the master token', async (status) => {
+		ctx.emu.faults.add({ path: TOKEN_PATH, status });
+		expect((await test()).status).toBe('Error');
+	});
+
 	it('passes with the username style when the service takes only that', async () => {
 		ctx.emu.partner.set({ acceptStyles: 'usernamePassword' });
 		expect((await test({ basicAuthStyle: 'usernamePassword' })).status).toBe('OK');

@@ -18,6 +18,7 @@ const FAULTS: Array<[string, Omit<FaultRule, 'path'>]> = [
 	['timeout', { delayMs: 400 }],
 	['malformed JSON', { malformedJson: true }],
 	['success: false', { successFalse: true }],
+	['400 quoting the Authorization header', { status: 400, echoAuthorization: true }],
 ];
 const TARGETS: Array<[string, RegExp | string]> = [
 	['the token call', TOKEN_PATH],
@@ -71,6 +72,17 @@ describe('no token in outputs, errors or the console', () => {
 			expectNoSecret(created.serialized + got.serialized + logged.join('\n'));
 		},
 	);
+
+	it('an error quoting the header of the master token sent as Basic base64("<token>:") does not surface it', async () => {
+		ctx.emu.faults.add({ path: TOKEN_PATH, status: 400, echoAuthorization: true });
+		const run = await runPartner(ctx.emu, { resource: 'installation', operation: 'getAll', returnAll: true }, {
+			inputItems: [{ customer: 'c-1' }],
+			credential: partnerCredential(ctx.emu, { basicAuthStyle: 'usernamePassword' }),
+		});
+		expect(run.error?.httpCode).toBe('400');
+		expect(run.error?.message).toMatch(/Authorization: Basic \[redacted\]/);
+		expectNoSecret(run.serialized + logged.join('\n'));
+	});
 
 	it('a rejected master token does not surface either', async () => {
 		const wrong = 'wrong-master-token-0123456789';

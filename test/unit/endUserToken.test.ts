@@ -13,6 +13,13 @@ describe('tokenFromResponse', () => {
 	it('a session token without validUntil: its own exp', () => {
 		expect(tokenFromResponse({ sessionToken: session })).toEqual({ token: session, expiresAt: exp * 1000 });
 	});
+	it('a sessionTokenValidUntil already past (e.g. a lifetime, 3600): the JWT\'s own exp, else none', () => {
+		expect(tokenFromResponse({ sessionToken: session, sessionTokenValidUntil: 3600 })).toEqual({ token: session, expiresAt: exp * 1000 });
+		expect(tokenFromResponse({ sessionToken: session, sessionTokenValidUntil: '2001-01-01T00:00:00Z' })).toEqual({ token: session, expiresAt: exp * 1000 });
+		expect(tokenFromResponse({ sessionToken: 'opaque-session', sessionTokenValidUntil: 3600 })).toEqual({ token: 'opaque-session', expiresAt: undefined });
+		const expired = jwt.sign({ sub: 'x', exp: 1_000_000_000 }, 'secret');
+		expect(tokenFromResponse({ sessionToken: expired, sessionTokenValidUntil: 1_000_000_000 })).toEqual({ token: expired, expiresAt: 1_000_000_000_000 });
+	});
 	it('a single `token`', () => {
 		expect(tokenFromResponse({ token: session, id: 1 })).toEqual({ token: session, expiresAt: exp * 1000 });
 	});
@@ -46,6 +53,11 @@ it('refreshMargin: a minute, or half the life of a short token', () => {
 
 it('withoutTokens keeps everything but the token fields', () => {
 	expect(withoutTokens({ id: 1, email: 'e', token: 't', sessionToken: 's', permanentToken: 'p', sessionTokenValidUntil: 5 })).toEqual({ id: 1, email: 'e', sessionTokenValidUntil: 5 });
+});
+
+it('withoutTokens also drops token-like fields the docs do not name (they would reach the output)', () => {
+	const data = { id: 1, refreshToken: 'r', access_token: 'a', apiKey: 'k', jwt: 'j', clientSecret: 's', tokenExpiresAt: 9, planId: 2 };
+	expect(withoutTokens(data)).toEqual({ id: 1, tokenExpiresAt: 9, planId: 2 });
 });
 
 it('fingerprint tells data apart and is stable', () => {

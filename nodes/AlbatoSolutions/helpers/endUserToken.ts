@@ -26,8 +26,10 @@ export function tokenFromResponse(data: unknown): MintedToken | undefined {
 	const token = session ?? text(data.token) ?? text(data.accessToken) ?? text(data.permanentToken);
 	if (!token) return undefined;
 	const said = session ? validUntil(data.sessionTokenValidUntil) : undefined;
-	// Not said: a JWT still tells its own expiry; a permanent token has none.
-	return { token, expiresAt: said ?? tokenExpiry(token)?.getTime() };
+	// Not said, or said as a time already past for a token just handed out (a lifetime in seconds
+	// such as 3600, a clock far off): a JWT still tells its own expiry; a permanent token has none.
+	const believed = said !== undefined && said > Date.now() ? said : undefined;
+	return { token, expiresAt: believed ?? tokenExpiry(token)?.getTime() };
 }
 
 /** `sessionTokenValidUntil` as epoch ms: unix seconds (documented), milliseconds, or a date string. */
@@ -48,10 +50,17 @@ export function refreshMargin(mintedAt: number, expiresAt: number): number {
 	return Math.min(60_000, Math.max(0, (expiresAt - mintedAt) / 2));
 }
 
-/** The data of a /wl response with every token field removed (what outputs show by default). */
+/** Any field that may carry a credential (`refreshToken`, `access_token`, `apiKey`, `jwt`, …), whatever else the service adds. */
+const SECRET_FIELD = /token|secret|password|jwt|api_?key/i;
+
+/**
+ * The data of a /wl response without any field that may carry a secret (what outputs show by
+ * default): the documented token fields and any other such name; their expiry times stay.
+ */
 export function withoutTokens(data: unknown): Record<string, unknown> {
 	if (!isObject(data)) return {};
-	return Object.fromEntries(Object.entries(data).filter(([key]) => !TOKEN_FIELDS.includes(key)));
+	const secret = (key: string) => TOKEN_FIELDS.includes(key) || (SECRET_FIELD.test(key) && !/validuntil$|expires?(at|in)?$/i.test(key));
+	return Object.fromEntries(Object.entries(data).filter(([key]) => !secret(key)));
 }
 
 /**
@@ -83,8 +92,11 @@ export function checkEndUserId(value: unknown): { id: string } | { problem: stri
 	return { id };
 }
 
-/** The {partner-name} path segment: letters, digits and `-_.~` only (as it appears in Albato's URLs). */
+/**
+ * The {partner-name} path segment: letters, digits and `-_.~` only (as it appears in Albato's URLs),
+ * and not only dots: `.` and `..` are path steps (`/wl/../add-user` is `/add-user`).
+ */
 export function checkPartnerName(value: unknown): string | undefined {
 	const name = typeof value === 'string' ? value.trim() : '';
-	return /^[A-Za-z0-9._~-]{1,100}$/.test(name) ? name : undefined;
+	return /^[A-Za-z0-9._~-]{1,100}$/.test(name) && !/^\.+$/.test(name) ? name : undefined;
 }

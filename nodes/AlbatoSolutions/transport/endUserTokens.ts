@@ -5,7 +5,8 @@
  * Minted tokens are kept in memory, per (credential, end user): the credential's id plus a
  * fingerprint of its data, so two credentials (or one credential before and after an edit) never
  * share a token. A token with an expiry is reused by later executions until shortly before it
- * expires; one without is kept for the current execution only. Concurrent requests for the same
+ * expires; one without is kept for the current execution only (every node of it; forgotten after
+ * 10 minutes unused; pickers and polls: for the one call). Concurrent requests for the same
  * user wait for one mint. Losing the cache costs one token call per user, nothing else.
  */
 import type {
@@ -42,12 +43,17 @@ interface CacheEntry {
 // Module level on purpose: shared by every execution in this n8n process, never persisted.
 const cache = new Map<string, CacheEntry>();
 const minting = new Map<string, Promise<MintedToken>>();
+/** Tokens without an expiry, by execution (every node of it): dropped after this long unused. */
+const perExecution = new Map<string, { token: string; usedAt: number }>();
+const EXECUTION_IDLE = 10 * 60_000;
 const MAX_ENTRIES = 5_000;
+let sessions = 0;
 
 /** Empties the token cache (tests: "a new n8n process"). */
 export function clearEndUserTokenCache(): void {
 	cache.clear();
 	minting.clear();
+	perExecution.clear();
 }
 
 /** A parameter as the context reads it: per item when executing, the editor's value in pickers. */
@@ -74,8 +80,8 @@ export class PartnerSession {
 
 	private readonly masterToken: string;
 
-	/** Tokens without an expiry: valid for this execution only. */
-	private readonly local = new Map<string, string>();
+	/** Keys this session's tokens without an expiry: the execution (pickers, polls: the session itself). */
+	private readonly scope: string;
 
 	/** Every token this session handed out, for redaction. */
 	private readonly used = new Set<string>();
@@ -95,6 +101,8 @@ export class PartnerSession {
 		};
 		const data = JSON.stringify([this.baseUrl, this.partnerName, this.masterToken, credentials.basicAuthStyle ?? '']);
 		this.key = `${id ?? ''}\n${fingerprint(data)}`;
+		const executionId = 'getExecutionId' in ctx ? ctx.getExecutionId() : undefined;
+		this.scope = `${executionId ? `execution ${executionId}` : `session ${++sessions}`}\n${this.key}`;
 	}
 
 	/** Reads and checks the Albato Partner API credential: raises before any request is sent. */
@@ -154,19 +162,26 @@ export class PartnerSession {
 	/** What to do about a failed call in partner mode, where it differs from the usual hint. */
 	hint(status: number, path: string): string | undefined {
 		const partnerCall = path.startsWith('/wl/');
+		// Which one, when a workflow has several (staging, production): its name, never its data.
+		const name = this.credentialOptions.credentialsDecrypted?.name;
+		const credential = `the Albato Partner API credential${name ? ` "${name}"` : ''}`;
 		if (status === 401) {
 			return partnerCall
-				? 'The service refused the master token. Check Master Token, Partner Name and Send Master Token As in the Albato Partner API credential.'
-				: "The service refused the end user's token even after one fresh token. Check the Albato Partner API credential and that the end user exists.";
+				? `The service refused the master token. Check Master Token, Partner Name and Send Master Token As in ${credential}.`
+				: `The service refused the end user's token even after one fresh token. Check ${credential} and that the end user exists.`;
 		}
-		if (status === 403 && partnerCall) return 'The master token is not valid for this Partner Name: check both in the Albato Partner API credential.';
+		if (status === 403 && partnerCall) return `The master token is not valid for this Partner Name: check both in ${credential}.`;
 		if (status === 404 && path.endsWith('/get-user-session-token')) return 'No end user with this End User ID: create it first (End User → Create).';
+		if (status === 404 && partnerCall) return `No such partner endpoint: check Base URL and Partner Name in ${credential}.`;
 		return undefined;
 	}
 
-	/** Everything that must never appear in a message: the master token and every token handed out. */
+	/**
+	 * Everything that must never appear in a message: the master token (also as sent with Send Master
+	 * Token As: Basic Username, base64 of "<token>:") and every token handed out.
+	 */
 	secrets(): string[] {
-		return [this.masterToken, ...this.used];
+		return [this.masterToken, Buffer.from(`${this.masterToken}:`, 'utf8').toString('base64'), ...this.used];
 	}
 
 	/**
@@ -177,32 +192,20 @@ export class PartnerSession {
 		const key = `${this.key}\n${userId}`;
 		if (stale !== undefined) {
 			if (cache.get(key)?.token === stale) cache.delete(key);
-			if (this.local.get(userId) === stale) this.local.delete(userId);
+			if (this.local(userId) === stale) perExecution.delete(`${this.scope}\n${userId}`);
 		}
-		const local = this.local.get(userId);
-		if (local) return local;
+		const local = this.local(userId);
+		if (local) return this.use(local);
 		const cached = cache.get(key);
 		if (cached && Date.now() < cached.expiresAt - refreshMargin(cached.mintedAt, cached.expiresAt)) return this.use(cached.token);
 
-		let pending = minting.get(key);
 		let minted: MintedToken;
-		if (pending) {
-			try {
-				minted = await pending;
-			} catch {
-				// Someone else's mint failed: try once ourselves, so the error names this item.
-				minted = await this.mintNow(key, userId, itemIndex);
-			}
-		} else {
-			pending = this.mintNow(key, userId, itemIndex);
-			minting.set(key, pending);
-			try {
-				minted = await pending;
-			} finally {
-				minting.delete(key);
-			}
+		try {
+			minted = await this.shared(key, userId, itemIndex);
+		} catch (error) {
+			throw forItem(error, itemIndex);
 		}
-		if (minted.expiresAt === undefined) this.local.set(userId, minted.token);
+		if (minted.expiresAt === undefined) this.keepLocal(userId, minted.token);
 		return this.use(minted.token);
 	}
 
@@ -213,13 +216,37 @@ export class PartnerSession {
 
 	/** When the cached token of this end user expires (epoch ms), if known. */
 	expiresAt(userId: string): number | undefined {
-		return this.local.has(userId) ? undefined : cache.get(`${this.key}\n${userId}`)?.expiresAt;
+		return this.local(userId) !== undefined ? undefined : cache.get(`${this.key}\n${userId}`)?.expiresAt;
 	}
 
 	/** Keeps a token the service handed out with a new user (add-user), so no token call follows. */
 	remember(userId: string, data: unknown): void {
 		const minted = tokenFromResponse(data);
 		if (minted) this.store(`${this.key}\n${userId}`, userId, minted);
+	}
+
+	/**
+	 * One token call for every concurrent caller. Callers that waited on a call that failed join (or
+	 * start) one more, also shared: a failing service gets two calls, not one per waiting item.
+	 */
+	private async shared(key: string, userId: string, itemIndex: number | undefined): Promise<MintedToken> {
+		const pending = minting.get(key);
+		if (!pending) return await this.start(key, userId, itemIndex);
+		try {
+			return await pending;
+		} catch {
+			return await this.start(key, userId, itemIndex);
+		}
+	}
+
+	private start(key: string, userId: string, itemIndex: number | undefined): Promise<MintedToken> {
+		const running = minting.get(key);
+		if (running) return running;
+		const pending: Promise<MintedToken> = this.mintNow(key, userId, itemIndex).finally(() => {
+			if (minting.get(key) === pending) minting.delete(key);
+		});
+		minting.set(key, pending);
+		return pending;
 	}
 
 	private async mintNow(key: string, userId: string, itemIndex: number | undefined): Promise<MintedToken> {
@@ -240,17 +267,50 @@ export class PartnerSession {
 	private store(key: string, userId: string, minted: MintedToken): void {
 		this.used.add(minted.token);
 		if (minted.expiresAt === undefined) {
-			this.local.set(userId, minted.token);
+			this.keepLocal(userId, minted.token);
 			return;
 		}
 		if (cache.size >= MAX_ENTRIES) evict();
 		cache.set(key, { token: minted.token, mintedAt: Date.now(), expiresAt: minted.expiresAt });
 	}
 
+	/** This execution's token of the user that has no expiry, if any (kept while used). */
+	private local(userId: string): string | undefined {
+		const entry = perExecution.get(`${this.scope}\n${userId}`);
+		if (!entry) return undefined;
+		const now = Date.now();
+		if (now - entry.usedAt > EXECUTION_IDLE) {
+			perExecution.delete(`${this.scope}\n${userId}`);
+			return undefined;
+		}
+		entry.usedAt = now;
+		return entry.token;
+	}
+
+	/** Keeps a token without an expiry for this execution; forgets those of executions idle too long. */
+	private keepLocal(userId: string, token: string): void {
+		const now = Date.now();
+		for (const [key, entry] of perExecution) if (now - entry.usedAt > EXECUTION_IDLE) perExecution.delete(key);
+		while (perExecution.size >= MAX_ENTRIES) perExecution.delete(perExecution.keys().next().value as string);
+		perExecution.set(`${this.scope}\n${userId}`, { token, usedAt: now });
+	}
+
 	private use(token: string): string {
 		this.used.add(token);
 		return token;
 	}
+}
+
+/**
+ * A failed token call is shared by every caller that waited on it (possibly in another execution):
+ * each gets it with its own item index, so no error names another item.
+ */
+function forItem(error: unknown, itemIndex: number | undefined): unknown {
+	const context = (error as { context?: Record<string, unknown> } | undefined)?.context;
+	if (!(error instanceof Error) || !context || context.itemIndex === itemIndex) return error;
+	const copy = Object.create(Object.getPrototypeOf(error) as object, Object.getOwnPropertyDescriptors(error)) as Error;
+	(copy as unknown as { context: Record<string, unknown> }).context = { ...context, itemIndex };
+	return copy;
 }
 
 /** Drops expired entries, then the oldest, to keep the cache bounded. */

@@ -37,6 +37,8 @@ export interface RequestOptions {
 	itemIndex?: number;
 	/** Partner mode: sent with the master token (the /wl endpoints) instead of as the item's end user. */
 	asPartner?: boolean;
+	/** A POST that changes nothing (the token call): retried like GET. */
+	idempotent?: boolean;
 }
 
 /** Failure of a request before the service answered: reset connection, timeout, refused. */
@@ -97,9 +99,17 @@ export class AlbatoClient {
 	): Promise<AlbatoClient> {
 		if (authenticationOf(ctx) === PARTNER_API) {
 			const client: AlbatoClient = new AlbatoClient(ctx, '', '', { ...DEFAULT_TRANSPORT_OPTIONS, ...options }, {});
-			client.partner = await PartnerSession.create(ctx, async (id, itemIndex) =>
-				await client.request('POST', client.partner!.path('get-user-session-token'), { body: { id }, itemIndex, asPartner: true }),
-			);
+			client.partner = await PartnerSession.create(ctx, async (id, itemIndex) => {
+				try {
+					// Changes nothing on the service: retried like a GET (429, 502–504, lost answers).
+					return await client.request('POST', client.partner!.path('get-user-session-token'), { body: { id }, itemIndex, asPartner: true, idempotent: true });
+				} catch (error) {
+					// A lost answer of the token call is not a lost answer of the end user's call (never sent).
+					delete (error as { networkFailure?: unknown }).networkFailure;
+					// The transport's errors are NodeApiErrors already: this returns the same error.
+					throw new NodeApiError(ctx.getNode(), error as JsonObject);
+				}
+			});
 			return client;
 		}
 		const credentials = await ctx.getCredentials<{ baseUrl?: string; accessToken?: string }>(
@@ -142,7 +152,7 @@ export class AlbatoClient {
 
 	async request<T = unknown>(method: ApiMethod, path: string, options: RequestOptions = {}): Promise<T> {
 		const url = (this.partner?.baseUrl ?? this.baseUrl) + path + queryString(options);
-		const retryable = IDEMPOTENT.has(method);
+		const retryable = IDEMPOTENT.has(method) || options.idempotent === true;
 		// Partner mode: the item's end user and their token (checked and minted before the call).
 		const session = options.asPartner ? undefined : this.partner;
 		const userId = session?.endUserId(options.itemIndex);
