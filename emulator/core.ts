@@ -11,6 +11,7 @@ import { listLagOf } from './listLag';
 import { createState, DEFAULT_MASTER_TOKEN, DEFAULT_PARTNER, loadFixtures } from './fixtures';
 import { customMethodOf, trackRequestEnd } from './front';
 import { RateLimit, type RateLimitRule } from './rateLimit';
+import { paginate } from './pagination';
 import { match } from './routes';
 import { DEFAULT_VARIANTS, successBody, VARIANT_CHOICES } from './render';
 import type { EmulatorState, ErrorStyle, FaultRule, PartnerSettings, RequestLogEntry, TokenClaims, Variants } from './types';
@@ -145,7 +146,7 @@ export class EmulatorCore {
 			if (serviceMs) await sleep(serviceMs);
 		}
 
-		const fault = this.faults.take(method, path);
+		const fault = this.faults.take(method, path, rawQuery);
 		if (fault) entry.fault = describeFault(fault);
 		if (fault?.delayMs) await sleep(fault.delayMs);
 		if (fault?.reset === 'before') {
@@ -158,7 +159,8 @@ export class EmulatorCore {
 			return send(res, early);
 		}
 
-		const outcome = this.serve(method, path, query, rawBody, req.headers, entry);
+		const origin = `${'encrypted' in req.socket ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
+		const outcome = this.serve(method, path, query, rawBody, req.headers, entry, origin);
 		finish(outcome.status);
 		if (fault?.reset === 'after') return reset(req);
 		if (fault?.malformedJson) {
@@ -187,7 +189,7 @@ export class EmulatorCore {
 	}
 
 	/** Routes, authenticates, parses the body and runs the handler; any ApiError becomes an error body. */
-	private serve(method: string, path: string, query: Record<string, unknown>, rawBody: Buffer, headers: http.IncomingHttpHeaders, entry: RequestLogEntry): Outcome {
+	private serve(method: string, path: string, query: Record<string, unknown>, rawBody: Buffer, headers: http.IncomingHttpHeaders, entry: RequestLogEntry, origin: string): Outcome {
 		try {
 			const route = match(method, path);
 			// The /wl endpoints take the partner's master token; the log names the partner as the user.
@@ -206,6 +208,10 @@ export class EmulatorCore {
 				initialStatus: this.initialStatus,
 				partner: { settings: this.partner, secret: this.secret },
 			});
+			if (route.list && this.variants.pagination !== 'none' && Array.isArray(result.data)) {
+				const page = paginate(result.data, query, this.variants, origin + path);
+				return { status: result.status ?? 200, body: jsonBody(successBody(page.data, this.variants)), headers: page.headers };
+			}
 			return { status: result.status ?? 200, body: jsonBody(successBody(result.data, this.variants)) };
 		} catch (err) {
 			const error = err instanceof ApiError ? err : new ApiError(500, `Internal emulator error: ${(err as Error).message}`);

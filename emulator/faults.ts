@@ -24,9 +24,10 @@ export class FaultStore {
 	}
 
 	/** Consumes one use of the first rule matching this call. */
-	take(method: string, path: string): FaultRule | undefined {
+	take(method: string, path: string, rawQuery = ''): FaultRule | undefined {
 		const i = this.rules.findIndex(({ rule }) => {
 			if (rule.method && rule.method.toUpperCase() !== method) return false;
+			if (rule.query !== undefined && !(typeof rule.query === 'string' ? rule.query === rawQuery : rule.query.test(rawQuery))) return false;
 			return typeof rule.path === 'string' ? rule.path === path : rule.path.test(path);
 		});
 		if (i === -1) return undefined;
@@ -55,10 +56,14 @@ export function faultFromJson(body: unknown): FaultRule {
 	const raw = body as Record<string, unknown> & { regex?: boolean };
 	if (typeof raw.path !== 'string') throw new Error('fault rule needs a string "path"');
 	const { regex, ...rule } = raw;
-	return { ...(rule as unknown as FaultRule), path: regex ? new RegExp(raw.path) : raw.path };
+	const query = typeof raw.query === 'string' && regex ? new RegExp(raw.query) : (raw.query as string | undefined);
+	return { ...(rule as unknown as FaultRule), path: regex ? new RegExp(raw.path) : raw.path, ...(query !== undefined ? { query } : {}) };
 }
 
 /** JSON form of a rule (RegExp → its source plus regex: true). */
 export function faultToJson(rule: FaultRule): Record<string, unknown> {
-	return rule.path instanceof RegExp ? { ...rule, path: rule.path.source, regex: true } : { ...rule };
+	const query = rule.query instanceof RegExp ? { query: rule.query.source } : {};
+	return rule.path instanceof RegExp || rule.query instanceof RegExp
+		? { ...rule, path: rule.path instanceof RegExp ? rule.path.source : rule.path, ...query, regex: true }
+		: { ...rule };
 }

@@ -18,6 +18,8 @@ export const DEFAULT_VARIANTS: Variants = {
 	metaRequired: true,
 	metaExtraTypes: false,
 	credentialBody: 'flat',
+	pagination: 'none',
+	pageParam: 'page',
 };
 
 /** Every value each variant may take (validated by setVariants; the probe test walks them all). */
@@ -38,6 +40,8 @@ export const VARIANT_CHOICES: { [K in keyof Variants]: ReadonlyArray<Variants[K]
 	metaExtraTypes: [false, true],
 	credentialBody: ['flat', 'fields'],
 	partnerTokens: ['both', 'session', 'permanent', 'token'],
+	pagination: ['none', 'headers', 'link', 'body'],
+	pageParam: ['page', 'p'],
 };
 
 /** An installation status as the current variant renders it. */

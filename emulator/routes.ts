@@ -15,18 +15,20 @@ interface Route {
 	withBody?: string[];
 	/** Authorised by the partner's master token; group 1 is the {partner-name}. */
 	partner?: boolean;
+	/** A list the `pagination` variant pages. */
+	list?: boolean;
 }
 
 const ID = '(\\d{1,15})';
 
 export const ROUTES: Route[] = [
-	{ pattern: /^\/solution\/apps$/, methods: { GET: listApps } },
+	{ pattern: /^\/solution\/apps$/, methods: { GET: listApps }, list: true },
 	{ pattern: new RegExp(`^/solution/${ID}/credentialists$`), methods: { GET: credentialists } },
-	{ pattern: new RegExp(`^/solution/${ID}/templates$`), methods: { GET: listTemplates } },
+	{ pattern: new RegExp(`^/solution/${ID}/templates$`), methods: { GET: listTemplates }, list: true },
 	{ pattern: new RegExp(`^/solution/${ID}/installation$`), methods: { POST: install }, withBody: ['POST'] },
-	{ pattern: /^\/solution\/installation$/, methods: { GET: listInstallations } },
+	{ pattern: /^\/solution\/installation$/, methods: { GET: listInstallations }, list: true },
 	{ pattern: new RegExp(`^/solution/installation/${ID}$`), methods: { GET: getInstallation, PLAY: play, PAUSE: pause } },
-	{ pattern: /^\/bundle\/data$/, methods: { GET: bundleData } },
+	{ pattern: /^\/bundle\/data$/, methods: { GET: bundleData }, list: true },
 	{ pattern: new RegExp(`^/bundle/data/${ID}$`), methods: { PUT: updateBundleData }, withBody: ['PUT'] },
 	{ pattern: new RegExp(`^/credentials/${ID}/meta$`), methods: { GET: credentialMeta } },
 	{ pattern: new RegExp(`^/credentials/${ID}$`), methods: { POST: createCredential }, withBody: ['POST'] },
@@ -39,6 +41,7 @@ export interface Match {
 	id: number;
 	readsBody: boolean;
 	partner: boolean;
+	list: boolean;
 	/** Group 1 as text (the {partner-name} of /wl routes). */
 	segment: string;
 }
@@ -66,6 +69,7 @@ export function match(method: string, path: string): Match {
 			id: m[1] && !route.partner ? Number(m[1]) : NaN,
 			readsBody: route.withBody?.includes(method) ?? false,
 			partner: route.partner ?? false,
+			list: route.list ?? false,
 			segment: m[1] ? safeDecode(m[1]) : '',
 		};
 	}

@@ -73,6 +73,8 @@ export interface FaultRule {
 	method?: string;
 	/** Exact path (without query) or a RegExp tested against it. */
 	path: string | RegExp;
+	/** Also match the raw query: exact text or a RegExp (e.g. /(^|&)page=2(&|$)/). Any query when absent. */
+	query?: string | RegExp;
 	/** How many matching calls the rule applies to. Default 1. */
 	times?: number;
 	/** Answer with this status instead of applying the request (error body in the current style). Ignored with reset. */
@@ -135,6 +137,14 @@ export interface Variants {
 	metaExtraTypes: boolean;
 	/** Credential create body: flat {title, ...fields} (default) or {title, fields: {...}}. */
 	credentialBody: 'flat' | 'fields';
+	/**
+	 * Lists (solutions, templates, installations, bundle data) whole (default), or paged as Yii2 pages
+	 * them (PAGE_SIZE items, `per-page` honoured): 'headers' X-Pagination-* only, 'link' a Link header
+	 * only, 'body' data = {items, _links, _meta}. See pagination.ts.
+	 */
+	pagination: 'none' | 'headers' | 'link' | 'body';
+	/** The query parameter the pager reads: 'page' (Yii's default) or 'p' (a renamed pageParam; `page` is then ignored). */
+	pageParam: 'page' | 'p';
 }
 
 /** A field of a bundle step; `type` is internal (used to validate updates), never rendered. */

@@ -5,6 +5,7 @@
  * Only keys and types are reported, never values, and the token never appears.
  */
 import type { ErrorStyle, Variants } from '../../emulator/types';
+import { pagingStyleOf } from '../../nodes/AlbatoSolutions/helpers/pagination';
 
 export interface ProbeOptions {
 	baseUrl: string;
@@ -40,7 +41,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 	const say = (shape: string, what: string) => report.lines.push(`${shape}: ${redact(what)}`);
 	const unknown = (shape: string, what: string) => report.unknown.push(`${shape}: ${redact(what)}`);
 
-	async function get(path: string): Promise<{ status: number; body: Json; text: string; contentType: string }> {
+	async function get(path: string): Promise<{ status: number; body: Json; text: string; contentType: string; headers: Record<string, string> }> {
 		const response = await doFetch(base + path, { headers: { Authorization: `Bearer ${options.token}`, Accept: 'application/json' } });
 		const text = await response.text();
 		let body: Json = text;
@@ -50,7 +51,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 			// Plain text stays text.
 		}
 		report.calls.push(`GET ${path} → ${response.status}`);
-		return { status: response.status, body, text, contentType: response.headers.get('content-type') ?? '' };
+		return { status: response.status, body, text, contentType: response.headers.get('content-type') ?? '', headers: Object.fromEntries(response.headers.entries()) };
 	}
 
 	/** Unwraps the envelope, noting whether it was there. */
@@ -114,7 +115,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 	} else unknown('credentialists', 'no solution listed');
 
 	// 3. Installations: list items, detail, wrapper, status, bundles, bundle data.
-	const listed = listOf(data((await get('/solution/installation')).body), 'installation list').filter(isObject);
+	const installations = await get('/solution/installation');
+	const listed = listOf(data(installations.body), 'installation list').filter(isObject);
+
+	// Paging of lists (Yii2: X-Pagination-* headers, a Link header, or _links/_meta in the body).
+	const paging = [apps, installations].map((answer) => pagingStyleOf(answer.headers, answer.body)).find((style) => style !== 'none') ?? 'none';
+	report.variants.pagination = paging;
+	say('list paging', paging === 'none' ? 'no paging signal (lists come whole, or fit in one page)' : paging === 'headers' ? 'X-Pagination-* headers' : paging === 'link' ? 'a Link header' : '{items, _links, _meta} in the body');
 	if (listed.length === 0) unknown('installations', 'none for this end user: list, detail and bundle data shapes not seen');
 	else {
 		const item = listed[0];

@@ -22,6 +22,9 @@ const VARIANTS: Array<[string, Partial<Variants>]> = [
 	['status "active"/"paused"', { statusShape: 'word' }],
 	['detail without status', { detailWithoutStatus: true }],
 	['installation wrapped', { installationWrapper: true }],
+	['lists paged, headers', { pagination: 'headers' }],
+	['lists paged, Link header, page parameter renamed', { pagination: 'link', pageParam: 'p' }],
+	['lists paged, {items, _links, _meta}', { pagination: 'body' }],
 	['many at once', { bare: true, stringIds: true, wrapLists: true, valuesShape: 'idValue', nestedUnder: 'value', bundleDataShape: 'map', statusShape: 'word', installationWrapper: true }],
 ];
 

@@ -41,6 +41,11 @@ const VARIANTS: VariantCase[] = [
 	{ name: 'credential meta without required', variants: { metaRequired: false }, gaps: ['required'] },
 	{ name: 'credential meta with other field types', variants: { metaExtraTypes: true }, gaps: ['extraFields'] },
 	{ name: 'credential body wrapped in {fields}', variants: { credentialBody: 'fields' } },
+	{ name: 'lists paged, X-Pagination-* headers', variants: { pagination: 'headers' } },
+	{ name: 'lists paged, Link header', variants: { pagination: 'link' } },
+	{ name: 'lists paged, Link header, page parameter renamed', variants: { pagination: 'link', pageParam: 'p' } },
+	{ name: 'lists paged, {items, _links, _meta} in the envelope', variants: { pagination: 'body' } },
+	{ name: 'lists paged, {items, _links, _meta} bare, ids as strings', variants: { pagination: 'body', bare: true, stringIds: true, listWithoutStatus: true } },
 	{
 		name: 'many at once',
 		variants: { bare: true, stringIds: true, wrapLists: true, valuesShape: 'idValue', nestedUnder: 'value', bundleDataShape: 'map', statusShape: 'word', installationWrapper: true, listWithoutStatus: true },
@@ -117,7 +122,12 @@ async function scenario(variants: Partial<Variants>, gaps: Set<Gap>) {
 	out.update = {
 		result: { id: updated.id, bundleId: updated.bundleId, installationId: updated.installationId, pausedForUpdate: updated.pausedForUpdate, installationStatus: updated.installationStatus },
 		// A detail without status costs one list call to learn it; that call is the only difference allowed.
-		calls: ctx.emu.requests.slice(before).map((r) => `${r.method} ${r.path}`).filter((call) => call !== 'GET /solution/installation'),
+		// Further pages of a list are the other (paged variants).
+		calls: ctx.emu.requests
+			.slice(before)
+			.filter((r) => r.query.page === undefined && r.query.p === undefined)
+			.map((r) => `${r.method} ${r.path}`)
+			.filter((call) => call !== 'GET /solution/installation'),
 		statusAfter: ctx.emu.state.installations.get(5001)!.status,
 		value: ctx.emu.state.bundleData.get(9002)!.fields.find((f) => f.name === 'subject')!.value,
 	};

@@ -16,7 +16,7 @@ const probe = () => runProbe({ baseUrl: emu.baseUrl, token: emu.token(), partner
 /** The variants the probe can see with read calls only (Credential Create's body is a write). */
 const READABLE: Array<keyof Variants> = [
 	'bare', 'stringIds', 'wrapLists', 'valuesShape', 'nestedUnder', 'bundleDataShape', 'fieldsShape',
-	'statusShape', 'detailWithoutStatus', 'listWithoutStatus', 'installationWrapper', 'metaRequired', 'metaExtraTypes',
+	'statusShape', 'detailWithoutStatus', 'listWithoutStatus', 'installationWrapper', 'metaRequired', 'metaExtraTypes', 'pagination',
 ];
 
 describe('the probe reports each variant', () => {
@@ -26,7 +26,7 @@ describe('the probe reports each variant', () => {
 		expect(report.variants).toEqual({
 			bare: false, stringIds: false, wrapLists: false, valuesShape: 'valueTitle', nestedUnder: 'step', listWithoutStatus: false,
 			installationWrapper: false, detailWithoutStatus: false, statusShape: 'number', bundleDataShape: 'list', fieldsShape: 'list',
-			metaRequired: true, metaExtraTypes: false,
+			metaRequired: true, metaExtraTypes: false, pagination: 'none',
 		});
 		expect(report.errorStyle).toBe('errors');
 		expect(emu.requests.every((r) => r.method === 'GET')).toBe(true);

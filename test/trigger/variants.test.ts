@@ -56,6 +56,9 @@ const VARIANTS: Array<[string, Partial<Variants>]> = [
 	['status "active"/"paused"', { statusShape: 'word' }],
 	['list items with only id and title', { listWithoutStatus: true }],
 	['only id and title, status words, wrapped detail, string ids', { listWithoutStatus: true, statusShape: 'word', installationWrapper: true, stringIds: true }],
+	['list paged, X-Pagination-* headers', { pagination: 'headers' }],
+	['list paged, Link header, page parameter renamed', { pagination: 'link', pageParam: 'p' }],
+	['list paged, {items, _links, _meta}, only id and title', { pagination: 'body', listWithoutStatus: true }],
 ];
 
 describe.each([

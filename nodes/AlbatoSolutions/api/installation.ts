@@ -9,12 +9,12 @@ import { segment } from '../transport';
 export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
 
 /**
- * Every installation of the end user. An answer that holds no list (empty body, `data: null`, an
+ * Every installation of the end user, every page of it. An answer that holds no list (empty body, `data: null`, an
  * object without a list) fails: read as "none", it would make the trigger report every installation
  * removed and Create mistake old installations for new ones.
  */
 export async function listInstallations(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
-	const data = await client.request('GET', '/solution/installation', { itemIndex });
+	const data = await client.requestList('/solution/installation', { itemIndex, listKeys: INSTALLATION_LIST_KEYS });
 	if (!holdsList(data, INSTALLATION_LIST_KEYS)) {
 		const message = `The service's list of installations could not be read: it answered ${describeBody(data)} where a list belongs`;
 		throw new NodeApiError(client.node, { message } as JsonObject, {

@@ -8,12 +8,12 @@ import { segment } from '../transport';
 
 /** GET /solution/apps — the latest published version of each solution. */
 export async function listSolutions(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
-	return asList(await client.request('GET', '/solution/apps', { itemIndex }));
+	return asList(await client.requestList('/solution/apps', { itemIndex }));
 }
 
 /** GET /solution/{id}/templates — the solution's templates (the automations it installs). */
 export async function solutionTemplates(client: AlbatoClient, solutionId: number | string, itemIndex?: number): Promise<IDataObject[]> {
-	return asList(await client.request('GET', `/solution/${segment(solutionId)}/templates`, { itemIndex }));
+	return asList(await client.requestList(`/solution/${segment(solutionId)}/templates`, { itemIndex }));
 }
 
 // Connection settings nest a few levels; a bound keeps a misbehaving service from looping us.

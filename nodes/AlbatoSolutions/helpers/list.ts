@@ -13,7 +13,7 @@ export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | u
 	return limit;
 }
 
-/** The service returns lists whole (it has no paging), so the limit applies here. */
+/** Lists are read whole (every page, see AlbatoClient.requestList), so the limit applies here. */
 export function limited(list: IDataObject[], limit: number | undefined): IDataObject[] {
 	return limit === undefined ? list : list.slice(0, limit);
 }

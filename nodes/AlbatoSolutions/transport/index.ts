@@ -12,6 +12,8 @@ import type {
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { baseUrlProblem } from '../helpers/baseUrl';
+import { nextPageOf } from '../helpers/pagination';
+import { listOrMap } from '../helpers/shapes';
 import { principalOf, redact, tokenExpiry } from '../helpers/token';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../helpers/transportOptions';
 import { isObject } from '../helpers/values';
@@ -62,6 +64,8 @@ export const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EN
 const MAY_BE_APPLIED = 'The service may have applied it: it was not sent again (not safe to repeat); check before running this item again.';
 const BASE_DELAY = 250;
 const MAX_DELAY = 8_000;
+/** Pages read for one list at most (Yii's default page size is 20): beyond it the read fails, never ends short. */
+export const MAX_PAGES = 200;
 
 /**
  * The one place that talks to the service: base URL, Bearer auth (through the credential's
@@ -151,6 +155,47 @@ export class AlbatoClient {
 	}
 
 	async request<T = unknown>(method: ApiMethod, path: string, options: RequestOptions = {}): Promise<T> {
+		return (await this.exchange(method, path, options)).data as T;
+	}
+
+	/**
+	 * GET of a list, whole. One request; when its answer signals more pages (see helpers/pagination),
+	 * the next ones too, combined into one list (items met again are left out, by id). Without a
+	 * signal the answer is returned as it came. A read that cannot be completed fails: a list cut
+	 * short would make installations look removed, or new ones look old.
+	 */
+	async requestList(path: string, options: RequestOptions & { listKeys?: string[] } = {}): Promise<unknown> {
+		const first = await this.exchange('GET', path, options);
+		let next = nextPageOf(first.headers, first.body, 1);
+		if (!next) return first.data;
+		const items = listOrMap(first.data, options.listKeys);
+		const seen = new Set(items.map(itemKey));
+		for (let page = 2; next; page++) {
+			if (page > MAX_PAGES) {
+				throw this.listError(`The list has more than ${MAX_PAGES} pages`, path, options.itemIndex, 'The node stops there rather than loop; nothing was changed.');
+			}
+			const answer = await this.exchange('GET', path, { ...options, query: { ...next, ...options.query } });
+			const fresh = listOrMap(answer.data, options.listKeys).filter((item) => !seen.has(itemKey(item)));
+			next = nextPageOf(answer.headers, answer.body, page);
+			if (fresh.length === 0 && next) {
+				// The same items again while more pages are promised: the service ignores the page asked for.
+				throw this.listError(`Page ${page} of the list repeats what was already read`, path, options.itemIndex,
+					'The service seems to ignore the page parameter, so the whole list cannot be read. Nothing was changed; report this with the output of `npm run probe`.');
+			}
+			for (const item of fresh) {
+				seen.add(itemKey(item));
+				items.push(item);
+			}
+		}
+		return items;
+	}
+
+	private listError(message: string, path: string, itemIndex: number | undefined, more: string): NodeApiError {
+		return new NodeApiError(this.ctx.getNode(), { message } as JsonObject, { message, description: `GET ${path}: ${more}`, itemIndex });
+	}
+
+	/** One call with retries: the answer's headers, its parsed body, and the data inside the envelope. */
+	private async exchange(method: ApiMethod, path: string, options: RequestOptions): Promise<{ headers: IDataObject; body: unknown; data: unknown }> {
 		const url = (this.partner?.baseUrl ?? this.baseUrl) + path + queryString(options);
 		const retryable = IDEMPOTENT.has(method) || options.idempotent === true;
 		// Partner mode: the item's end user and their token (checked and minted before the call).
@@ -198,7 +243,7 @@ export class AlbatoClient {
 				if (isObject(body) && body.success === false) {
 					throw this.apiError(statusCode, body, method, path, options.itemIndex);
 				}
-				return unwrap(body) as T;
+				return { headers: headers ?? {}, body, data: unwrap(body) };
 			}
 			// A minted token refused: nothing was applied, so one fresh token and one more try is safe.
 			if (statusCode === 401 && session && userId !== undefined && token !== undefined && !refreshed) {
@@ -321,6 +366,9 @@ export function lostResponse(error: unknown): NetworkFailure | undefined {
 	const failure = (error as { networkFailure?: unknown } | undefined)?.networkFailure;
 	return failure instanceof NetworkFailure ? failure : undefined;
 }
+
+/** What identifies a list item across pages: its id, else the whole item. */
+const itemKey = (item: IDataObject) => (item.id !== undefined && item.id !== null ? `id:${String(item.id)}` : JSON.stringify(item));
 
 /** Encodes one URL path segment (ids come from users and expressions). */
 export function segment(value: string | number): string {
