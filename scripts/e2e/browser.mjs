@@ -62,12 +62,28 @@ async function addAction(page, actionName) {
 	await page.getByTestId('ndv').waitFor({ timeout: UI_TIMEOUT });
 }
 
+/**
+ * Click `opener` until `items` show, then return their texts. A panel or select re-renders while
+ * n8n sets the credential or loads options that depend on another parameter; a click in that
+ * moment opens nothing (seen in CI on a busy machine). So the click is retried, bounded.
+ */
+async function openAndRead(page, opener, items) {
+	const deadline = Date.now() + UI_TIMEOUT;
+	for (;;) {
+		await opener.click();
+		try {
+			await items.first().waitFor({ timeout: 4000 });
+			return items.allInnerTexts();
+		} catch (error) {
+			if (Date.now() > deadline) throw error;
+			await page.keyboard.press('Escape');
+		}
+	}
+}
+
 /** Open a "From list" resource locator and return the texts of its items once loaded. */
 async function openLocatorList(page, parameter) {
-	await page.getByTestId(`resource-locator-${parameter}`).getByTestId('rlc-input').click();
-	const items = page.getByTestId('rlc-item');
-	await items.first().waitFor({ timeout: UI_TIMEOUT });
-	return items.allInnerTexts();
+	return openAndRead(page, page.getByTestId(`resource-locator-${parameter}`).getByTestId('rlc-input'), page.getByTestId('rlc-item'));
 }
 
 async function pickFromLocator(page, text) {
@@ -76,20 +92,7 @@ async function pickFromLocator(page, text) {
 
 /** Open an options / multi-options parameter and return its options' texts once loaded. */
 async function openOptions(page, parameter) {
-	const options = page.getByRole('option');
-	const deadline = Date.now() + UI_TIMEOUT;
-	// A select whose options depend on another parameter re-renders while they load; a click in
-	// that moment opens nothing. Retry the click until the options show, bounded.
-	for (;;) {
-		await page.getByTestId(`parameter-input-${parameter}`).click();
-		try {
-			await options.first().waitFor({ timeout: 3000 });
-			return options.allInnerTexts();
-		} catch (error) {
-			if (Date.now() > deadline) throw error;
-			await page.keyboard.press('Escape');
-		}
-	}
+	return openAndRead(page, page.getByTestId(`parameter-input-${parameter}`), page.getByRole('option'));
 }
 
 async function pickOption(page, text) {
@@ -98,10 +101,7 @@ async function pickOption(page, text) {
 
 /** The resource mapper's "Add field to send" menu: its items' texts. */
 async function openAddFieldMenu(page) {
-	await page.getByTestId('add-fields-select').getByRole('button').click();
-	const items = page.locator('[role=menuitem][data-reka-collection-item]');
-	await items.first().waitFor({ timeout: UI_TIMEOUT });
-	return items.allInnerTexts();
+	return openAndRead(page, page.getByTestId('add-fields-select').getByRole('button'), page.locator('[role=menuitem][data-reka-collection-item]'));
 }
 
 /** The mapper's "Refresh Step List" action: a nested level shows only after its parent's value is chosen. */
@@ -115,6 +115,19 @@ async function refreshMapper(page) {
 /** The credential select is an input: its value is the chosen credential's name. */
 async function selectedCredential(page) {
 	return page.getByTestId('node-credentials-select').locator('input').first().inputValue();
+}
+
+/** n8n preselects the only credential of the type, a moment after the panel opens; choose it when it did not. */
+async function ensureCredential(page) {
+	const deadline = Date.now() + 5000;
+	while ((await selectedCredential(page)) !== CREDENTIAL_NAME) {
+		if (Date.now() > deadline) {
+			await page.getByTestId('node-credentials-select').click();
+			await page.getByRole('option').filter({ hasText: CREDENTIAL_NAME }).first().click();
+			return;
+		}
+		await page.waitForTimeout(250);
+	}
 }
 
 async function shoot(page, name) {
@@ -161,11 +174,7 @@ export async function runBrowserTest({ baseUrl, emulator, checks, failureDir = o
 		shots.push(await shoot(page, 'n8n-node-panel.png'));
 
 		await checks.step('adds the node ("Install a solution")', () => addAction(page, 'Install a solution'));
-		if ((await selectedCredential(page)) !== CREDENTIAL_NAME) {
-			// n8n preselects the only credential of the type; choose it when it did not.
-			await page.getByTestId('node-credentials-select').click();
-			await page.getByRole('option').filter({ hasText: CREDENTIAL_NAME }).first().click();
-		}
+		await ensureCredential(page);
 		checks.equal('credential is set on the node', await selectedCredential(page), CREDENTIAL_NAME);
 
 		const solutionItems = await checks.step('Solution picker opens and loads', () => openLocatorList(page, 'solutionId'));
@@ -213,6 +222,8 @@ export async function runBrowserTest({ baseUrl, emulator, checks, failureDir = o
 			await openOurNodeInPanel(page, () => page.getByTestId('canvas-handle-plus').last().click());
 			await addAction(page, 'Update field values of a step');
 		});
+		await ensureCredential(page);
+		checks.equal('credential is set on the second node', await selectedCredential(page), CREDENTIAL_NAME);
 		const installationItems = await checks.step('Installation picker opens and loads', () => openLocatorList(page, 'installationId'));
 		shots.push(await shoot(page, 'n8n-installation-picker.png'));
 		checks.equal(
