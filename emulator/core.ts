@@ -13,7 +13,7 @@ import { customMethodOf, trackRequestEnd } from './front';
 import { RateLimit, type RateLimitRule } from './rateLimit';
 import { paginate } from './pagination';
 import { match } from './routes';
-import { DEFAULT_VARIANTS, successBody, VARIANT_CHOICES } from './render';
+import { DEFAULT_VARIANTS, renderSuccessFlag, successBody, VARIANT_CHOICES } from './render';
 import type { EmulatorState, ErrorStyle, FaultRule, PartnerSettings, RequestLogEntry, TokenClaims, Variants } from './types';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -118,7 +118,7 @@ export class EmulatorCore {
 		} catch (err) {
 			if (!(err instanceof ApiError)) throw err;
 			res.setHeader('Connection', 'close');
-			return send(res, { status: err.status, body: renderError(this.errorStyle, err.status, err.errors) });
+			return send(res, { status: err.status, body: renderError(this.errorStyle, err.status, err.errors, this.variants.successFlag) });
 		}
 
 		if (path === '/__emulator' || path.startsWith('/__emulator/')) {
@@ -140,7 +140,7 @@ export class EmulatorCore {
 			if (!this.rateLimit.admit(res)) {
 				entry.fault = 'rate-limit';
 				finish(429);
-				const body = renderError(this.errorStyle, 429, [{ field: null, message: 'Too many requests at once: retry later' }]);
+				const body = renderError(this.errorStyle, 429, [{ field: null, message: 'Too many requests at once: retry later' }], this.variants.successFlag);
 				return send(res, { status: 429, body, headers: { 'Retry-After': String(retryAfterSeconds) } });
 			}
 			if (serviceMs) await sleep(serviceMs);
@@ -175,7 +175,7 @@ export class EmulatorCore {
 	/** Faults answered without applying the request: a status, or 200 with success: false. */
 	private faultResponse(fault: FaultRule, authorization?: string): Outcome | undefined {
 		if (fault.successFalse) {
-			return { status: 200, body: jsonBody({ success: false, data: null, errors: [{ field: null, message: 'Emulated failure (success: false)' }] }) };
+			return { status: 200, body: jsonBody({ success: renderSuccessFlag(false, this.variants.successFlag), data: null, errors: [{ field: null, message: 'Emulated failure (success: false)' }] }) };
 		}
 		if (fault.status && !fault.malformedJson && !fault.emptyBody && !fault.reset) {
 			const headers: Record<string, string> = {};
@@ -183,7 +183,7 @@ export class EmulatorCore {
 			if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
 			const echo = fault.echoAuthorization ? ` (Authorization: ${authorization ?? 'none'})` : '';
 			const errors: FieldError[] = [{ field: null, message: `Emulated fault: ${fault.status}${echo}` }];
-			return { status: fault.status, body: renderError(this.errorStyle, fault.status, errors), headers };
+			return { status: fault.status, body: renderError(this.errorStyle, fault.status, errors, this.variants.successFlag), headers };
 		}
 		return undefined;
 	}
@@ -216,7 +216,7 @@ export class EmulatorCore {
 		} catch (err) {
 			const error = err instanceof ApiError ? err : new ApiError(500, `Internal emulator error: ${(err as Error).message}`);
 			const extra: Record<string, string> = error.status === 401 ? { 'WWW-Authenticate': 'Bearer', ...error.headers } : error.headers;
-			return { status: error.status, body: renderError(this.errorStyle, error.status, error.errors), headers: extra };
+			return { status: error.status, body: renderError(this.errorStyle, error.status, error.errors, this.variants.successFlag), headers: extra };
 		}
 	}
 }

@@ -1,7 +1,8 @@
 /** Service errors and their rendering in each error style. */
 import { STATUS_CODES } from 'http';
 
-import type { ErrorStyle } from './types';
+import { renderSuccessFlag } from './render';
+import type { ErrorStyle, Variants } from './types';
 
 export interface FieldError {
 	/** null for errors that are not about one field. */
@@ -37,10 +38,12 @@ export function summary(errors: FieldError[]): string {
 	return errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join('; ');
 }
 
-export function renderError(style: ErrorStyle, status: number, errors: FieldError[]): RenderedBody {
+/** An error body in `style`; `flag` renders its `success: false` (the `successFlag` variant). */
+export function renderError(style: ErrorStyle, status: number, errors: FieldError[], flag?: Variants['successFlag']): RenderedBody {
+	const success = renderSuccessFlag(false, flag);
 	switch (style) {
 		case 'errors':
-			return json({ success: false, errors });
+			return json({ success, errors });
 		case 'yii':
 			// Yii serialises model validation failures (422) as a bare array of {field, message};
 			// everything else (incl. 422s not about a field) as an HttpException object.
@@ -51,14 +54,14 @@ export function renderError(style: ErrorStyle, status: number, errors: FieldErro
 		case 'text':
 			return { contentType: 'text/plain; charset=utf-8', text: summary(errors) };
 		case 'strings':
-			return json({ success: false, errors: errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)) });
+			return json({ success, errors: errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)) });
 		case 'fieldMap': {
 			// Non-field errors are listed under an empty key, as Laravel/Yii-like maps do.
 			const map: Record<string, string[]> = {};
 			for (const e of errors) (map[e.field ?? ''] ??= []).push(e.message);
-			return json({ success: false, errors: map });
+			return json({ success, errors: map });
 		}
 		case 'yiiData':
-			return json({ success: false, data: errors.map((e) => ({ field: e.field ?? '', message: e.message })) });
+			return json({ success, data: errors.map((e) => ({ field: e.field ?? '', message: e.message })) });
 	}
 }

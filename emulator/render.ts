@@ -3,6 +3,7 @@ import type { Variants } from './types';
 
 export const DEFAULT_VARIANTS: Variants = {
 	bare: false,
+	successFlag: 'boolean',
 	stringIds: false,
 	plainValues: false,
 	listWithoutStatus: false,
@@ -25,6 +26,7 @@ export const DEFAULT_VARIANTS: Variants = {
 /** Every value each variant may take (validated by setVariants; the probe test walks them all). */
 export const VARIANT_CHOICES: { [K in keyof Variants]: ReadonlyArray<Variants[K]> } = {
 	bare: [false, true],
+	successFlag: ['boolean', 'string', 'number'],
 	stringIds: [false, true],
 	plainValues: [false, true],
 	listWithoutStatus: [false, true],
@@ -43,6 +45,13 @@ export const VARIANT_CHOICES: { [K in keyof Variants]: ReadonlyArray<Variants[K]
 	pagination: ['none', 'headers', 'link', 'body'],
 	pageParam: ['page', 'p'],
 };
+
+/** The envelope's `success` flag as the variant renders it: true/false, "true"/"false", or 1/0. */
+export function renderSuccessFlag(success: boolean, shape: Variants['successFlag'] = 'boolean'): boolean | string | number {
+	if (shape === 'string') return String(success);
+	if (shape === 'number') return success ? 1 : 0;
+	return success;
+}
 
 /** An installation status as the current variant renders it. */
 export function renderStatus(status: 0 | 1, variants: Variants): number | string {
@@ -74,5 +83,5 @@ export function stringifyIds(value: unknown): unknown {
 export function successBody(data: unknown, variants: Variants): unknown {
 	let out = variants.stringIds ? stringifyIds(data) : data;
 	if (variants.wrapLists && Array.isArray(out)) out = { items: out };
-	return variants.bare ? out : { success: true, data: out };
+	return variants.bare ? out : { success: renderSuccessFlag(true, variants.successFlag), data: out };
 }

@@ -106,6 +106,8 @@ export type ErrorStyle = 'errors' | 'yii' | 'message' | 'text' | 'strings' | 'fi
 export interface Variants {
 	/** No {success, data} envelope on any successful response. */
 	bare: boolean;
+	/** The envelope's `success` flag (successes and `{success: false, …}` error bodies): true/false (default), "true"/"false", or 1/0. */
+	successFlag: 'boolean' | 'string' | 'number';
 	/** Every integer id rendered as a numeric string. */
 	stringIds: boolean;
 	/** Credentialist step values as plain strings instead of {value, title}. */

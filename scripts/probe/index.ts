@@ -6,6 +6,7 @@
  */
 import type { ErrorStyle, Variants } from '../../emulator/types';
 import { pagingStyleOf } from '../../nodes/AlbatoSolutions/helpers/pagination';
+import { successFlagOf, unwrapEnvelope } from '../../nodes/AlbatoSolutions/helpers/shapes';
 
 export interface ProbeOptions {
 	baseUrl: string;
@@ -54,8 +55,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 		return { status: response.status, body, text, contentType: response.headers.get('content-type') ?? '', headers: Object.fromEntries(response.headers.entries()) };
 	}
 
-	/** Unwraps the envelope, noting whether it was there. */
-	const data = (body: Json): Json => (isObject(body) && typeof body.success === 'boolean' && 'data' in body ? body.data : body);
+	/** Unwraps the envelope as the node does (its `success` flag as true/false, "true"/"false" or 1/0). */
+	const data = unwrapEnvelope;
 	const listOf = (value: Json, shape: string): unknown[] => {
 		if (Array.isArray(value)) return value;
 		if (isObject(value)) {
@@ -72,8 +73,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 		unknown('GET /solution/apps', `status ${apps.status}: ${String(errorText(apps.body)).slice(0, 200)}`);
 		return report;
 	}
-	report.variants.bare = !(isObject(apps.body) && typeof apps.body.success === 'boolean' && 'data' in apps.body);
+	report.variants.bare = apps.body === unwrapEnvelope(apps.body);
 	say('envelope', report.variants.bare ? 'bare bodies (no {success, data})' : '{success, data}');
+	if (!report.variants.bare && successFlagOf(apps.body) !== undefined) {
+		const flag = (apps.body as Record<string, unknown>).success;
+		report.variants.successFlag = typeof flag === 'boolean' ? 'boolean' : typeof flag === 'number' ? 'number' : 'string';
+		say('success flag', `${JSON.stringify(flag)} (${report.variants.successFlag})`);
+	}
 	const appsData = data(apps.body);
 	report.variants.wrapLists = isObject(appsData) && Array.isArray(appsData.items);
 	say('lists', Array.isArray(appsData) ? 'bare arrays' : isObject(appsData) ? `wrapped in {${Object.keys(appsData).join(', ')}}` : describe(appsData));

@@ -11,6 +11,8 @@ const pickers = usePickers();
 
 const VARIANTS: Array<[string, Partial<Variants>]> = [
 	['bare', { bare: true }],
+	['success flag "true"/"false"', { successFlag: 'string' }],
+	['success flag 1/0', { successFlag: 'number' }],
 	['stringIds', { stringIds: true }],
 	['wrapLists', { wrapLists: true }],
 	['values [{id,title}]', { valuesShape: 'idTitle' }],

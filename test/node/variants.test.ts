@@ -8,6 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { ErrorStyle, Variants } from '../../emulator';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
+import { VARIANT_CHOICES } from '../../emulator/render';
 import { byId, runNode, useEmulator, VALID } from './setup';
 
 const ctx = useEmulator();
@@ -23,6 +24,8 @@ interface VariantCase {
 
 const VARIANTS: VariantCase[] = [
 	{ name: 'bare bodies (no envelope)', variants: { bare: true } },
+	{ name: 'success flag as "true"/"false"', variants: { successFlag: 'string' } },
+	{ name: 'success flag as 1/0', variants: { successFlag: 'number' } },
 	{ name: 'ids as numeric strings', variants: { stringIds: true } },
 	{ name: 'lists wrapped in {items}', variants: { wrapLists: true } },
 	{ name: 'values as plain strings', variants: { plainValues: true }, gaps: ['valueTitles'] },
@@ -216,6 +219,24 @@ describe('the service\'s own error text reaches the user in every error style', 
 		// A field-level refusal: the field and the service's words both arrive.
 		const wrongType = await runNode(ctx.emu, { ...VALID.update, fieldValues: '{"subject": 5}' });
 		expect(wrongType.error?.message).toContain('data.subject: must be a string');
+	});
+});
+
+describe('a failure in the envelope of a 200 is an error whatever the success flag looks like', () => {
+	it.each(VARIANT_CHOICES.successFlag.map((flag) => [flag]))('%s', async (flag) => {
+		ctx.emu.setVariants({ successFlag: flag });
+		ctx.emu.faults.add({ method: 'PUT', path: '/bundle/data/9006', successFalse: true });
+		const update = await runNode(ctx.emu, VALID.update);
+		// Not applied, so it must not be reported as updated.
+		expect(update.json).toEqual([]);
+		expect(update.error?.message).toBe('Emulated failure (success: false)');
+		expect(update.error?.httpCode).toBe('200');
+		expect(ctx.emu.state.bundleData.get(9006)!.fields.find((f) => f.name === 'subject')!.value).not.toBe('ok');
+
+		ctx.emu.faults.add({ method: 'GET', path: '/solution/apps', successFalse: true });
+		const list = await runNode(ctx.emu, { resource: 'solution', operation: 'getAll', returnAll: true });
+		expect(list.json).toEqual([]);
+		expect(list.error?.message).toBe('Emulated failure (success: false)');
 	});
 });
 

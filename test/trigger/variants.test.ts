@@ -52,6 +52,7 @@ async function scenario(variants: Partial<Variants>, solutionId: string) {
 const VARIANTS: Array<[string, Partial<Variants>]> = [
 	['stringIds', { stringIds: true }],
 	['bare, wrapped lists', { bare: true, wrapLists: true }],
+	['success flag 1/0', { successFlag: 'number' }],
 	['status "1"/"0"', { statusShape: 'string' }],
 	['status "active"/"paused"', { statusShape: 'word' }],
 	['list items with only id and title', { listWithoutStatus: true }],

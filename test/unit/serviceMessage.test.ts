@@ -9,6 +9,8 @@ describe('serviceMessage: every error style the service may use', () => {
 		['Service down for maintenance', 'Service down for maintenance'],
 		[{ errors: { title: ['is required'] } }, 'title: is required'],
 		[{ success: false }, 'The service reported a failure without a message'],
+		[{ success: 'false' }, 'The service reported a failure without a message'],
+		[{ success: 0, errors: ['text'] }, 'text'],
 		[{ success: false, data: { message: 'nested' } }, 'nested'],
 	])('%j → %s', (body, expected) => {
 		expect(serviceMessage(body)).toBe(expected);

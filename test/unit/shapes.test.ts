@@ -10,7 +10,28 @@ import {
 	sameId,
 	settingStepsOf,
 	statusOf,
+	successFlagOf,
+	unwrapEnvelope,
 } from '../../nodes/AlbatoSolutions/helpers/shapes';
+
+describe('successFlagOf / unwrapEnvelope', () => {
+	it.each([
+		[true, true], ['true', true], [' TRUE ', true], [1, true], ['1', true],
+		[false, false], ['false', false], [0, false], ['0', false],
+		['yes', undefined], [2, undefined], [null, undefined], [undefined, undefined],
+	])('success %p → %p', (flag, expected) => {
+		expect(successFlagOf({ success: flag, data: { id: 1 } })).toBe(expected);
+	});
+
+	it('unwraps an envelope whatever its flag looks like; anything else is the data itself', () => {
+		expect(unwrapEnvelope({ success: 'true', data: { id: 1 } })).toEqual({ id: 1 });
+		expect(unwrapEnvelope({ success: 1, data: [] })).toEqual([]);
+		expect(unwrapEnvelope({ success: 'maybe', data: [] })).toEqual({ success: 'maybe', data: [] });
+		expect(unwrapEnvelope({ id: 1, data: [] })).toEqual({ id: 1, data: [] });
+		expect(unwrapEnvelope([{ id: 1 }])).toEqual([{ id: 1 }]);
+		expect(successFlagOf([{ success: false }])).toBeUndefined();
+	});
+});
 
 describe('idOf / sameId', () => {
 	it.each([

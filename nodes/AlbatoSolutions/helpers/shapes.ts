@@ -10,6 +10,26 @@ export function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+// ---------------------------------------------------------------- envelope
+
+const SUCCESS_FLAGS = new Map<unknown, boolean>([[true, true], [false, false], ['true', true], ['false', false], [1, true], [0, false], ['1', true], ['0', false]]);
+
+/**
+ * The envelope's `success` flag: `true`/`false` (documented), or as PHP services also write it,
+ * `"true"`/`"false"`, `1`/`0`, `"1"`/`"0"`; undefined when absent or anything else (then the body
+ * is not read as an envelope). A `false` is a failure whatever the HTTP status.
+ */
+export function successFlagOf(body: unknown): boolean | undefined {
+	if (!isObject(body)) return undefined;
+	const flag = body.success;
+	return SUCCESS_FLAGS.get(typeof flag === 'string' ? flag.trim().toLowerCase() : flag);
+}
+
+/** The data of an answer: what the `{success, data}` envelope holds, or a bare body as it is. */
+export function unwrapEnvelope(body: unknown): unknown {
+	return isObject(body) && successFlagOf(body) !== undefined && 'data' in body ? body.data : body;
+}
+
 const LIST_KEYS = ['items', 'data', 'list', 'results'];
 
 /**

@@ -13,7 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { baseUrlProblem } from '../helpers/baseUrl';
 import { nextPageOf } from '../helpers/pagination';
-import { listOrMap } from '../helpers/shapes';
+import { listOrMap, successFlagOf, unwrapEnvelope } from '../helpers/shapes';
 import { principalOf, redact, tokenExpiry } from '../helpers/token';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../helpers/transportOptions';
 import { isObject } from '../helpers/values';
@@ -240,10 +240,10 @@ export class AlbatoClient {
 					(error as NodeApiError & { unreadable?: boolean }).unreadable = true;
 					throw error;
 				}
-				if (isObject(body) && body.success === false) {
+				if (successFlagOf(body) === false) {
 					throw this.apiError(statusCode, body, method, path, options.itemIndex);
 				}
-				return { headers: headers ?? {}, body, data: unwrap(body) };
+				return { headers: headers ?? {}, body, data: unwrapEnvelope(body) };
 			}
 			// A minted token refused: nothing was applied, so one fresh token and one more try is safe.
 			if (statusCode === 401 && session && userId !== undefined && token !== undefined && !refreshed) {
@@ -395,12 +395,6 @@ function parseBody(body: unknown): unknown {
 	}
 }
 
-/** `{ success, data }` is the documented envelope; a bare body is taken as the data itself. */
-function unwrap(body: unknown): unknown {
-	if (isObject(body) && typeof body.success === 'boolean' && 'data' in body) return body.data;
-	return body;
-}
-
 /** The error text of every body style the service may use: errors list, Yii, {message}, plain text. */
 export function serviceMessage(body: unknown): string | undefined {
 	if (body === INVALID_JSON || body === undefined || body === null) return undefined;
@@ -430,7 +424,7 @@ export function serviceMessage(body: unknown): string | undefined {
 			.join('; ');
 	}
 	if (typeof body.error === 'string') return body.error;
-	if (body.success === false) return 'The service reported a failure without a message';
+	if (successFlagOf(body) === false) return 'The service reported a failure without a message';
 	return undefined;
 }
 
