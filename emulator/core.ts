@@ -13,7 +13,7 @@ import { customMethodOf, trackRequestEnd } from './front';
 import { RateLimit, type RateLimitRule } from './rateLimit';
 import { paginate } from './pagination';
 import { match } from './routes';
-import { DEFAULT_VARIANTS, renderSuccessFlag, successBody, VARIANT_CHOICES } from './render';
+import { DEFAULT_VARIANTS, renderList, renderSuccessFlag, successBody, VARIANT_CHOICES } from './render';
 import type { EmulatorState, ErrorStyle, FaultRule, PartnerSettings, RequestLogEntry, TokenClaims, Variants } from './types';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -210,9 +210,10 @@ export class EmulatorCore {
 			});
 			if (route.list && this.variants.pagination !== 'none' && Array.isArray(result.data)) {
 				const page = paginate(result.data, query, this.variants, origin + path);
-				return { status: result.status ?? 200, body: jsonBody(successBody(page.data, this.variants)), headers: page.headers };
+				return { status: result.status ?? 200, body: jsonBody(successBody(renderList(page.data, this.variants), this.variants)), headers: page.headers };
 			}
-			return { status: result.status ?? 200, body: jsonBody(successBody(result.data, this.variants)) };
+			const data = route.list ? renderList(result.data, this.variants) : result.data;
+			return { status: result.status ?? 200, body: jsonBody(successBody(data, this.variants)) };
 		} catch (err) {
 			const error = err instanceof ApiError ? err : new ApiError(500, `Internal emulator error: ${(err as Error).message}`);
 			const extra: Record<string, string> = error.status === 401 ? { 'WWW-Authenticate': 'Bearer', ...error.headers } : error.headers;

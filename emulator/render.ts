@@ -11,6 +11,7 @@ export const DEFAULT_VARIANTS: Variants = {
 	partnerTokens: 'both',
 	valuesShape: 'valueTitle',
 	nestedUnder: 'step',
+	listShape: 'list',
 	bundleDataShape: 'list',
 	fieldsShape: 'list',
 	statusShape: 'number',
@@ -33,6 +34,7 @@ export const VARIANT_CHOICES: { [K in keyof Variants]: ReadonlyArray<Variants[K]
 	wrapLists: [false, true],
 	valuesShape: ['valueTitle', 'idTitle', 'idValue', 'map'],
 	nestedUnder: ['step', 'value'],
+	listShape: ['list', 'map'],
 	bundleDataShape: ['list', 'map'],
 	fieldsShape: ['list', 'map'],
 	statusShape: ['number', 'string', 'word'],
@@ -77,6 +79,12 @@ export function stringifyIds(value: unknown): unknown {
 		else out[key] = stringifyIds(v);
 	}
 	return out;
+}
+
+/** A list answer as the `listShape` variant renders it: the list, or a map from each item's id to the item. */
+export function renderList(data: unknown, variants: Variants): unknown {
+	if (variants.listShape !== 'map' || !Array.isArray(data)) return data;
+	return Object.fromEntries(data.map((item: { id: number | string }) => [String(item.id), item]));
 }
 
 /** The whole success body for `data` under the current variants. */

@@ -123,6 +123,8 @@ export interface Variants {
 	valuesShape: 'valueTitle' | 'idTitle' | 'idValue' | 'map';
 	/** Nested steps under the step (default) or under each value ({..., nested}); a map of values keeps them under the step. */
 	nestedUnder: 'step' | 'value';
+	/** The four lists (solutions, templates, installations, bundle data): JSON lists (default) or maps keyed by id, as the detail's `bundles` is. */
+	listShape: 'list' | 'map';
 	/** GET /bundle/data: a list of records (default) or a map keyed by bundle step id. */
 	bundleDataShape: 'list' | 'map';
 	/** A record's fields: [{name,label,value}] (default) or a {code: value} map (no labels). */

@@ -82,7 +82,9 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 	}
 	const appsData = data(apps.body);
 	report.variants.wrapLists = isObject(appsData) && Array.isArray(appsData.items);
-	say('lists', Array.isArray(appsData) ? 'bare arrays' : isObject(appsData) ? `wrapped in {${Object.keys(appsData).join(', ')}}` : describe(appsData));
+	const keyedById = isObject(appsData) && !LIST_KEYS.some((key) => Array.isArray(appsData[key])) && Object.values(appsData).length > 0 && Object.values(appsData).every(isObject);
+	report.variants.listShape = keyedById ? 'map' : 'list';
+	say('lists', Array.isArray(appsData) ? 'bare arrays' : keyedById ? 'maps keyed by id' : isObject(appsData) ? `wrapped in {${Object.keys(appsData).join(', ')}}` : describe(appsData));
 	const solutions = listOf(appsData, 'solution list').filter(isObject);
 	say('solution item keys', keys(solutions[0]));
 	if (solutions[0]) {

@@ -20,6 +20,7 @@ const VARIANTS: Array<[string, Partial<Variants>]> = [
 	['values {id: title}', { valuesShape: 'map' }],
 	['nested under each value', { nestedUnder: 'value' }],
 	['bundle data keyed by step id', { bundleDataShape: 'map' }],
+	['every list keyed by id', { listShape: 'map' }],
 	['status "1"/"0"', { statusShape: 'string' }],
 	['status "active"/"paused"', { statusShape: 'word' }],
 	['detail without status', { detailWithoutStatus: true }],

@@ -35,6 +35,8 @@ const VARIANTS: VariantCase[] = [
 	{ name: 'nested steps under each value', variants: { nestedUnder: 'value' } },
 	{ name: 'nested under each value, values as [{id,value}]', variants: { nestedUnder: 'value', valuesShape: 'idValue' } },
 	{ name: 'bundle data keyed by step id', variants: { bundleDataShape: 'map' } },
+	{ name: 'every list as a map keyed by id', variants: { listShape: 'map' } },
+	{ name: 'every list as a map keyed by id, ids as strings, bare', variants: { listShape: 'map', stringIds: true, bare: true } },
 	{ name: 'step fields as a code → value map', variants: { fieldsShape: 'map' }, gaps: ['fieldLabels'] },
 	{ name: 'status as "1"/"0"', variants: { statusShape: 'string' } },
 	{ name: 'status as "active"/"paused"', variants: { statusShape: 'word' } },
@@ -87,6 +89,10 @@ async function scenario(variants: Partial<Variants>, gaps: Set<Gap>) {
 			missing: (settings.missing as IDataObject[]).map((step) => step.id),
 		};
 	}
+
+	// Ids as text here: Solution Get Many and Get Templates output the items as sent.
+	out.solutions = (await run({ resource: 'solution', operation: 'getAll', returnAll: true })).map((item) => [String(item.id), item.title]);
+	out.templates = (await run({ resource: 'solution', operation: 'getTemplates', solutionId: byId('id', 101) })).map((item) => [String(item.id), item.title]);
 
 	const [detail] = await run({ resource: 'installation', operation: 'get', installationId: byId('id', 5001), includeBundles: true });
 	out.get = {
@@ -183,6 +189,8 @@ describe('every variant gives the default outputs', () => {
 	it('the default outputs are the documented ones (so the comparison is not empty)', async () => {
 		const out = await defaultOutputs(new Set());
 		expect(out.settingsComplete).toMatchObject({ complete: true, credentialData: CHOICES_101, missing: [] });
+		expect(out.solutions).toEqual([['101', expect.any(String)], ['102', expect.any(String)], ['103', expect.any(String)]]);
+		expect(out.templates).toEqual([['1011', expect.any(String)], ['1012', expect.any(String)]]);
 		expect(out.settingsPartial).toMatchObject({ complete: false, missing: ['hubspotPipeline', 'mailer'] });
 		expect(out.get).toMatchObject({ id: 5001, appId: 101, status: 1, bundles: [['7001', ['9001', '9002']], ['7002', ['9003', '9004']]] });
 		expect(out.listActive).toEqual([5001]);
@@ -237,6 +245,23 @@ describe('a failure in the envelope of a 200 is an error whatever the success fl
 		const list = await runNode(ctx.emu, { resource: 'solution', operation: 'getAll', returnAll: true });
 		expect(list.json).toEqual([]);
 		expect(list.error?.message).toBe('Emulated failure (success: false)');
+	});
+});
+
+describe('a 2xx list answer that holds no list fails; it never reads as "none"', () => {
+	const LISTS: Array<[string, string, INodeParameters]> = [
+		['solutions', '/solution/apps', { resource: 'solution', operation: 'getAll', returnAll: true }],
+		['templates', '/solution/101/templates', { resource: 'solution', operation: 'getTemplates', solutionId: byId('id', 101) }],
+		['bundle data', '/bundle/data', { resource: 'bundleData', operation: 'getAll', installationId: byId('id', 5001), scope: 'bundle', bundleId: 7001 }],
+		['installations', '/solution/installation', { resource: 'installation', operation: 'getAll', returnAll: true }],
+	];
+
+	it.each(LISTS)('%s: an empty 200', async (what, path, parameters) => {
+		ctx.emu.faults.add({ method: 'GET', path, emptyBody: true });
+		const run = await runNode(ctx.emu, parameters);
+		expect(run.json).toEqual([]);
+		expect(run.error?.message).toBe(`The service's list of ${what} could not be read: it answered an empty body where a list belongs`);
+		expect(run.error?.description).toContain(`GET ${path} answered 2xx without a list`);
 	});
 });
 

@@ -15,7 +15,7 @@ const probe = () => runProbe({ baseUrl: emu.baseUrl, token: emu.token(), partner
 
 /** The variants the probe can see with read calls only (Credential Create's body is a write). */
 const READABLE: Array<keyof Variants> = [
-	'bare', 'successFlag', 'stringIds', 'wrapLists', 'valuesShape', 'nestedUnder', 'bundleDataShape', 'fieldsShape',
+	'bare', 'successFlag', 'stringIds', 'wrapLists', 'listShape', 'valuesShape', 'nestedUnder', 'bundleDataShape', 'fieldsShape',
 	'statusShape', 'detailWithoutStatus', 'listWithoutStatus', 'installationWrapper', 'metaRequired', 'metaExtraTypes', 'pagination',
 ];
 
@@ -24,7 +24,7 @@ describe('the probe reports each variant', () => {
 		const report = await probe();
 		expect(report.unknown).toEqual([]);
 		expect(report.variants).toEqual({
-			bare: false, successFlag: 'boolean', stringIds: false, wrapLists: false, valuesShape: 'valueTitle', nestedUnder: 'step', listWithoutStatus: false,
+			bare: false, successFlag: 'boolean', stringIds: false, wrapLists: false, listShape: 'list', valuesShape: 'valueTitle', nestedUnder: 'step', listWithoutStatus: false,
 			installationWrapper: false, detailWithoutStatus: false, statusShape: 'number', bundleDataShape: 'list', fieldsShape: 'list',
 			metaRequired: true, metaExtraTypes: false, pagination: 'none',
 		});

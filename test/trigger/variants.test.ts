@@ -53,6 +53,7 @@ const VARIANTS: Array<[string, Partial<Variants>]> = [
 	['stringIds', { stringIds: true }],
 	['bare, wrapped lists', { bare: true, wrapLists: true }],
 	['success flag 1/0', { successFlag: 'number' }],
+	['list keyed by id', { listShape: 'map' }],
 	['status "1"/"0"', { statusShape: 'string' }],
 	['status "active"/"paused"', { statusShape: 'word' }],
 	['list items with only id and title', { listWithoutStatus: true }],

@@ -6,7 +6,7 @@ import { segment } from '../transport';
 
 /** GET /bundle/data?filter[bundleId]= — the field values of every step of one bundle (records as a list, fields as a list). */
 export async function bundleData(client: AlbatoClient, bundleId: number | string, itemIndex?: number): Promise<IDataObject[]> {
-	return bundleRecordsOf(await client.requestList('/bundle/data', { query: { 'filter[bundleId]': bundleId }, itemIndex }));
+	return bundleRecordsOf(await client.requestList('/bundle/data', { query: { 'filter[bundleId]': bundleId }, itemIndex, what: 'bundle data' }));
 }
 
 /** PUT /bundle/data/{stepId} with `{ data: { fieldCode: value } }`. */

@@ -1,7 +1,6 @@
-import type { IDataObject, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { holdsList, idOf, INSTALLATION_LIST_KEYS, installationOf, installationsOf, isObject, listOrMap, sameId, statusOf } from '../helpers/shapes';
+import { idOf, INSTALLATION_LIST_KEYS, installationOf, installationsOf, isObject, listOrMap, sameId, statusOf } from '../helpers/shapes';
 import type { AlbatoClient } from '../transport';
 import { segment } from '../transport';
 
@@ -9,27 +8,12 @@ import { segment } from '../transport';
 export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
 
 /**
- * Every installation of the end user, every page of it. An answer that holds no list (empty body, `data: null`, an
- * object without a list) fails: read as "none", it would make the trigger report every installation
- * removed and Create mistake old installations for new ones.
+ * Every installation of the end user, every page of it. An answer that holds no list fails (see
+ * requestList): read as "none", it would make the trigger report every installation removed and
+ * Create mistake old installations for new ones.
  */
 export async function listInstallations(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
-	const data = await client.requestList('/solution/installation', { itemIndex, listKeys: INSTALLATION_LIST_KEYS });
-	if (!holdsList(data, INSTALLATION_LIST_KEYS)) {
-		const message = `The service's list of installations could not be read: it answered ${describeBody(data)} where a list belongs`;
-		throw new NodeApiError(client.node, { message } as JsonObject, {
-			message,
-			description: 'GET /solution/installation answered 2xx without a list. Nothing was changed; try again later.',
-			itemIndex,
-		});
-	}
-	return installationsOf(data);
-}
-
-function describeBody(data: unknown): string {
-	if (data === undefined || data === '') return 'an empty body';
-	if (data === null) return 'null';
-	return Array.isArray(data) ? 'a list' : isObject(data) ? `an object (keys: ${Object.keys(data).slice(0, 5).join(', ') || 'none'})` : `a ${typeof data}`;
+	return installationsOf(await client.requestList('/solution/installation', { itemIndex, what: 'installations', listKeys: INSTALLATION_LIST_KEYS }));
 }
 
 /**

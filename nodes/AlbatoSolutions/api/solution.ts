@@ -2,18 +2,18 @@ import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { choicesQuery, normalizeSteps, resolveChoices, type Resolution, type SettingStep } from '../helpers/connectionSettings';
-import { asList } from '../helpers/shapes';
+import { listOrMap } from '../helpers/shapes';
 import type { AlbatoClient } from '../transport';
 import { segment } from '../transport';
 
-/** GET /solution/apps — the latest published version of each solution. */
+/** GET /solution/apps — the latest published version of each solution (a list, wrapped, or keyed by id). */
 export async function listSolutions(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
-	return asList(await client.requestList('/solution/apps', { itemIndex }));
+	return listOrMap(await client.requestList('/solution/apps', { itemIndex, what: 'solutions' }));
 }
 
-/** GET /solution/{id}/templates — the solution's templates (the automations it installs). */
+/** GET /solution/{id}/templates — the solution's templates (the automations it installs; a list, wrapped, or keyed by id). */
 export async function solutionTemplates(client: AlbatoClient, solutionId: number | string, itemIndex?: number): Promise<IDataObject[]> {
-	return asList(await client.requestList(`/solution/${segment(solutionId)}/templates`, { itemIndex }));
+	return listOrMap(await client.requestList(`/solution/${segment(solutionId)}/templates`, { itemIndex, what: 'templates' }));
 }
 
 // Connection settings nest a few levels; a bound keeps a misbehaving service from looping us.

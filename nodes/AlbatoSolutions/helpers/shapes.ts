@@ -33,23 +33,9 @@ export function unwrapEnvelope(body: unknown): unknown {
 const LIST_KEYS = ['items', 'data', 'list', 'results'];
 
 /**
- * Lists may come bare (`[...]`) or wrapped (`{ items: [...] }`, `{ data: [...] }`, `{ list: [...] }`);
- * both are accepted so a change of the beta service's layout does not break users.
- */
-export function asList(data: unknown): IDataObject[] {
-	if (Array.isArray(data)) return data as IDataObject[];
-	if (isObject(data)) {
-		for (const key of LIST_KEYS) {
-			const inner = data[key];
-			if (Array.isArray(inner)) return inner as IDataObject[];
-		}
-	}
-	return [];
-}
-
-/**
- * A list of records that may also come as a map keyed by id (`{"9001": {...}}`): the key becomes the
- * record's `id` when it has none. `extraKeys` are further wrappers to look inside (e.g. `steps`).
+ * A list of records: bare (`[...]`), wrapped (`{ items: [...] }`, `{ data: [...] }`, `{ list: [...] }`,
+ * `{ results: [...] }`), or a map keyed by id (`{"9001": {...}}`, as the detail's `bundles` is): the
+ * key becomes the record's `id` when it has none. `extraKeys` are further wrappers to look inside (e.g. `steps`).
  */
 export function listOrMap(data: unknown, extraKeys: string[] = []): IDataObject[] {
 	return listOrMapIn(data, extraKeys) ?? [];

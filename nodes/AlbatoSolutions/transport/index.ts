@@ -13,7 +13,7 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import { baseUrlProblem } from '../helpers/baseUrl';
 import { nextPageOf } from '../helpers/pagination';
-import { listOrMap, successFlagOf, unwrapEnvelope } from '../helpers/shapes';
+import { holdsList, listOrMap, successFlagOf, unwrapEnvelope } from '../helpers/shapes';
 import { principalOf, redact, tokenExpiry } from '../helpers/token';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../helpers/transportOptions';
 import { isObject } from '../helpers/values';
@@ -162,17 +162,28 @@ export class AlbatoClient {
 	 * GET of a list, whole. One request; when its answer signals more pages (see helpers/pagination),
 	 * the next ones too, combined into one list (items met again are left out, by id). Without a
 	 * signal the answer is returned as it came. A read that cannot be completed fails: a list cut
-	 * short would make installations look removed, or new ones look old.
+	 * short would make installations look removed, or new ones look old. So does a 2xx that holds no
+	 * list (an empty body, `data: null`, an object without a list): read as "none", it would make the
+	 * trigger report every installation removed, or Get Many answer nothing without a word.
+	 * `what` names the list in that error ("installations").
 	 */
-	async requestList(path: string, options: RequestOptions & { listKeys?: string[] } = {}): Promise<unknown> {
+	async requestList(path: string, options: RequestOptions & { what: string; listKeys?: string[] }): Promise<unknown> {
 		const first = await this.exchange('GET', path, options);
+		if (!holdsList(first.data, options.listKeys)) {
+			throw this.listError(
+				`The service's list of ${options.what} could not be read: it answered ${describeBody(first.data)} where a list belongs`,
+				path,
+				options.itemIndex,
+				' answered 2xx without a list. Nothing was changed; try again later.',
+			);
+		}
 		let next = nextPageOf(first.headers, first.body, 1);
 		if (!next) return first.data;
 		const items = listOrMap(first.data, options.listKeys);
 		const seen = new Set(items.map(itemKey));
 		for (let page = 2; next; page++) {
 			if (page > MAX_PAGES) {
-				throw this.listError(`The list has more than ${MAX_PAGES} pages`, path, options.itemIndex, 'The node stops there rather than loop; nothing was changed.');
+				throw this.listError(`The list has more than ${MAX_PAGES} pages`, path, options.itemIndex, ': The node stops there rather than loop; nothing was changed.');
 			}
 			const answer = await this.exchange('GET', path, { ...options, query: { ...next, ...options.query } });
 			const fresh = listOrMap(answer.data, options.listKeys).filter((item) => !seen.has(itemKey(item)));
@@ -180,7 +191,7 @@ export class AlbatoClient {
 			if (fresh.length === 0 && next) {
 				// The same items again while more pages are promised: the service ignores the page asked for.
 				throw this.listError(`Page ${page} of the list repeats what was already read`, path, options.itemIndex,
-					'The service seems to ignore the page parameter, so the whole list cannot be read. Nothing was changed; report this with the output of `npm run probe`.');
+					': The service seems to ignore the page parameter, so the whole list cannot be read. Nothing was changed; report this with the output of `npm run probe`.');
 			}
 			for (const item of fresh) {
 				seen.add(itemKey(item));
@@ -190,8 +201,9 @@ export class AlbatoClient {
 		return items;
 	}
 
+	/** `more` follows "GET {path}" in the description (starting with ": " or " "). */
 	private listError(message: string, path: string, itemIndex: number | undefined, more: string): NodeApiError {
-		return new NodeApiError(this.ctx.getNode(), { message } as JsonObject, { message, description: `GET ${path}: ${more}`, itemIndex });
+		return new NodeApiError(this.ctx.getNode(), { message } as JsonObject, { message, description: `GET ${path}${more}`, itemIndex });
 	}
 
 	/** One call with retries: the answer's headers, its parsed body, and the data inside the envelope. */
@@ -393,6 +405,13 @@ function parseBody(body: unknown): unknown {
 	} catch {
 		return INVALID_JSON;
 	}
+}
+
+/** A body in a few words, for errors: never its values. */
+function describeBody(data: unknown): string {
+	if (data === undefined || data === '') return 'an empty body';
+	if (data === null) return 'null';
+	return Array.isArray(data) ? 'a list' : isObject(data) ? `an object (keys: ${Object.keys(data).slice(0, 5).join(', ') || 'none'})` : `a ${typeof data}`;
 }
 
 /** The error text of every body style the service may use: errors list, Yii, {message}, plain text. */
