@@ -2,9 +2,9 @@ import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { choicesQuery, normalizeSteps, resolveChoices, type Resolution, type SettingStep } from '../helpers/connectionSettings';
-import { listOrMap } from '../helpers/shapes';
+import { holdsList, listOrMap, SETTING_STEP_KEYS } from '../helpers/shapes';
 import type { AlbatoClient } from '../transport';
-import { segment } from '../transport';
+import { describeBody, segment } from '../transport';
 
 /** GET /solution/apps — the latest published version of each solution (a list, wrapped, or keyed by id). */
 export async function listSolutions(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
@@ -31,15 +31,22 @@ export async function fetchConnectionSettings(
 	choices: IDataObject,
 	options: { autoSelectSingle?: boolean; itemIndex?: number } = {},
 ): Promise<{ steps: SettingStep[]; resolution: Resolution }> {
-	const fetchSteps = async (sent: IDataObject) =>
-		normalizeSteps(
-			await client.request('GET', `/solution/${segment(solutionId)}/credentialists`, {
-				query: choicesQuery(sent),
+	const path = `/solution/${segment(solutionId)}/credentialists`;
+	const fetchSteps = async (sent: IDataObject) => {
+		const data = await client.request('GET', path, { query: choicesQuery(sent), itemIndex: options.itemIndex });
+		// No list at all (an empty body, `data: null`, an object without steps) is not "no settings":
+		// read so, it would report the connection settings complete and install without them.
+		if (!holdsList(data, SETTING_STEP_KEYS)) {
+			const message = `The service's connection settings could not be read: it answered ${describeBody(data)} where a list of steps belongs`;
+			throw new NodeApiError(client.node, { message } as JsonObject, {
+				message,
+				description: `GET ${path} answered 2xx without a list of steps. Nothing was changed; try again later.`,
 				itemIndex: options.itemIndex,
-			}),
-			// Nested steps listed under each value: those of the values sent, as the documented layout shows.
-			sent,
-		);
+			});
+		}
+		// Nested steps listed under each value: those of the values sent, as the documented layout shows.
+		return normalizeSteps(data, sent);
+	};
 	let sent = { ...choices };
 	const auto: IDataObject = {};
 	let refused = false;

@@ -408,7 +408,7 @@ function parseBody(body: unknown): unknown {
 }
 
 /** A body in a few words, for errors: never its values. */
-function describeBody(data: unknown): string {
+export function describeBody(data: unknown): string {
 	if (data === undefined || data === '') return 'an empty body';
 	if (data === null) return 'null';
 	return Array.isArray(data) ? 'a list' : isObject(data) ? `an object (keys: ${Object.keys(data).slice(0, 5).join(', ') || 'none'})` : `a ${typeof data}`;
