@@ -157,6 +157,14 @@ describe('tokens: minted once, reused while valid', () => {
 		expect(tokenCalls(run)).toBe(1);
 	});
 
+	it.each([['"true"', 'string'], ['1', 'number']] as const)('an envelope whose success flag is %s: the token is read, and kept as under true', async (_name, successFlag) => {
+		ctx.emu.setVariants({ successFlag });
+		const run = await runPartner(ctx.emu, getMany, { inputItems: items('c-1', 'c-1') });
+		expect(run.error).toBeUndefined();
+		expect(tokenCalls(run)).toBe(1);
+		expect(tokenCalls(await runPartner(ctx.emu, getMany, { inputItems: items('c-1') }))).toBe(0);
+	});
+
 	it('a soon-expiring token is refreshed before use', async () => {
 		// A 2 s token (1–2 s left when minted, by whole seconds) is refreshed once half its life is gone.
 		ctx.emu.partner.set({ sessionTokenSeconds: 2 });
