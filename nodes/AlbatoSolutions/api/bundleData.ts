@@ -1,12 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { bundleRecordsOf, idOf, isObject } from '../helpers/shapes';
+import { bundleRecordsOf, holdsList, idOf, isObject } from '../helpers/shapes';
 import type { AlbatoClient } from '../transport';
 import { segment } from '../transport';
 
 /** GET /bundle/data?filter[bundleId]= — the field values of every step of one bundle (records as a list, fields as a list). */
 export async function bundleData(client: AlbatoClient, bundleId: number | string, itemIndex?: number): Promise<IDataObject[]> {
-	return bundleRecordsOf(await client.requestList('/bundle/data', { query: { 'filter[bundleId]': bundleId }, itemIndex }));
+	const expect = { what: 'field values (bundle data)', holds: (data: unknown) => holdsList(data) };
+	return bundleRecordsOf(await client.requestList('/bundle/data', { query: { 'filter[bundleId]': bundleId }, itemIndex, expect }));
 }
 
 /** PUT /bundle/data/{stepId} with `{ data: { fieldCode: value } }`. */

@@ -1,5 +1,4 @@
-import type { IDataObject, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { holdsList, idOf, INSTALLATION_LIST_KEYS, installationOf, installationsOf, isObject, listOrMap, sameId, statusOf } from '../helpers/shapes';
 import type { AlbatoClient } from '../transport';
@@ -8,28 +7,18 @@ import { segment } from '../transport';
 /** The expand the service documents, sent literally: its `+` must reach the service unencoded. */
 export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
 
+/** What the list answer must hold: a list (bare, wrapped, or keyed by id). */
+const INSTALLATION_LIST = { what: 'list of installations', holds: (data: unknown) => holdsList(data, INSTALLATION_LIST_KEYS) };
+/** What a detail, PLAY or PAUSE answer must hold: an installation with its id. */
+const AN_INSTALLATION = { what: 'installation', holds: (data: unknown) => installationOf(data).id !== undefined };
+
 /**
  * Every installation of the end user, every page of it. An answer that holds no list (empty body, `data: null`, an
  * object without a list) fails: read as "none", it would make the trigger report every installation
  * removed and Create mistake old installations for new ones.
  */
 export async function listInstallations(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
-	const data = await client.requestList('/solution/installation', { itemIndex, listKeys: INSTALLATION_LIST_KEYS });
-	if (!holdsList(data, INSTALLATION_LIST_KEYS)) {
-		const message = `The service's list of installations could not be read: it answered ${describeBody(data)} where a list belongs`;
-		throw new NodeApiError(client.node, { message } as JsonObject, {
-			message,
-			description: 'GET /solution/installation answered 2xx without a list. Nothing was changed; try again later.',
-			itemIndex,
-		});
-	}
-	return installationsOf(data);
-}
-
-function describeBody(data: unknown): string {
-	if (data === undefined || data === '') return 'an empty body';
-	if (data === null) return 'null';
-	return Array.isArray(data) ? 'a list' : isObject(data) ? `an object (keys: ${Object.keys(data).slice(0, 5).join(', ') || 'none'})` : `a ${typeof data}`;
+	return installationsOf(await client.requestList('/solution/installation', { itemIndex, listKeys: INSTALLATION_LIST_KEYS, expect: INSTALLATION_LIST }));
 }
 
 /**
@@ -44,6 +33,7 @@ export async function getInstallation(
 	const data = await client.request('GET', `/solution/installation/${segment(installationId)}`, {
 		rawQuery: withBundles ? EXPAND_BUNDLES : undefined,
 		itemIndex,
+		expect: AN_INSTALLATION,
 	});
 	const installation = installationOf(data);
 	if (withStatus && statusOf(installation) === undefined) {
@@ -79,7 +69,7 @@ export async function setStatus(
 	method: StatusCall,
 	itemIndex?: number,
 ): Promise<IDataObject> {
-	return installationOf(await client.request(method, `/solution/installation/${segment(installationId)}`, { itemIndex }));
+	return installationOf(await client.request(method, `/solution/installation/${segment(installationId)}`, { itemIndex, expect: AN_INSTALLATION }));
 }
 
 /** POST /solution/{id}/installation — installs once; duplicates and lost answers are installSafely's job. */

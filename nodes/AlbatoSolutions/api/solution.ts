@@ -2,19 +2,25 @@ import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { choicesQuery, normalizeSteps, resolveChoices, type Resolution, type SettingStep } from '../helpers/connectionSettings';
-import { asList } from '../helpers/shapes';
+import { holdsList, listOrMap, SETTING_STEP_KEYS } from '../helpers/shapes';
 import type { AlbatoClient } from '../transport';
 import { segment } from '../transport';
 
+/** A list answer (bare, wrapped, or keyed by id); one without a list is an error, never "none". */
+const listOf = (what: string) => ({ what, holds: (data: unknown) => holdsList(data) });
+
 /** GET /solution/apps — the latest published version of each solution. */
 export async function listSolutions(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
-	return asList(await client.requestList('/solution/apps', { itemIndex }));
+	return listOrMap(await client.requestList('/solution/apps', { itemIndex, expect: listOf('list of solutions') }));
 }
 
 /** GET /solution/{id}/templates — the solution's templates (the automations it installs). */
 export async function solutionTemplates(client: AlbatoClient, solutionId: number | string, itemIndex?: number): Promise<IDataObject[]> {
-	return asList(await client.requestList(`/solution/${segment(solutionId)}/templates`, { itemIndex }));
+	return listOrMap(await client.requestList(`/solution/${segment(solutionId)}/templates`, { itemIndex, expect: listOf('list of templates') }));
 }
+
+/** What a credentialists answer must hold: the steps (a list, possibly empty), bare or wrapped. */
+const SETTING_STEPS = { what: 'connection settings', holds: (data: unknown) => holdsList(data, SETTING_STEP_KEYS) };
 
 // Connection settings nest a few levels; a bound keeps a misbehaving service from looping us.
 const MAX_ROUNDS = 10;
@@ -36,6 +42,7 @@ export async function fetchConnectionSettings(
 			await client.request('GET', `/solution/${segment(solutionId)}/credentialists`, {
 				query: choicesQuery(sent),
 				itemIndex: options.itemIndex,
+				expect: SETTING_STEPS,
 			}),
 			// Nested steps listed under each value: those of the values sent, as the documented layout shows.
 			sent,

@@ -180,13 +180,16 @@ export function optionsOf(raw: unknown): RawOption[] {
 		});
 }
 
+/** Wrappers a credentialists answer may put its steps in (besides the common list keys). */
+export const SETTING_STEP_KEYS = ['steps', 'credentialists'];
+
 /**
  * The steps of a credentialists answer (bare list, wrapped, `{steps}`, or keyed by step id). Nested
  * steps may sit under the step (documented) or under each value: then those of the value chosen in
  * `choices` are taken, so both layouts give the same tree.
  */
 export function settingStepsOf(data: unknown, choices: IDataObject = {}): SettingStep[] {
-	return listOrMap(data, ['steps', 'credentialists']).map((step) => {
+	return listOrMap(data, SETTING_STEP_KEYS).map((step) => {
 		const id = String(idOf(step.id) ?? step.code ?? step.key ?? '');
 		const options = optionsOf(step.values ?? step.options);
 		const underStep = settingStepsOf(step.nested ?? [], choices);

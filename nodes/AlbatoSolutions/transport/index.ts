@@ -41,6 +41,22 @@ export interface RequestOptions {
 	asPartner?: boolean;
 	/** A POST that changes nothing (the token call): retried like GET. */
 	idempotent?: boolean;
+	/**
+	 * What a 2xx answer must hold to be used (e.g. a list, an installation). One that does not (an empty
+	 * body, `data: null`, another shape) fails as unreadable: it is never taken for "none" or "done".
+	 */
+	expect?: { what: string; holds: (data: unknown) => boolean };
+}
+
+/** One call, as its errors describe it. */
+interface Call {
+	method: ApiMethod;
+	path: string;
+	itemIndex: number | undefined;
+	/** Safe to send again (GET, PUT, PLAY, PAUSE, and the token call): never "may have applied it, not sent again". */
+	safe: boolean;
+	/** A read (GET, and the token call): an unreadable answer applied nothing. */
+	changesNothing: boolean;
 }
 
 /** Failure of a request before the service answered: reset connection, timeout, refused. */
@@ -198,6 +214,7 @@ export class AlbatoClient {
 	private async exchange(method: ApiMethod, path: string, options: RequestOptions): Promise<{ headers: IDataObject; body: unknown; data: unknown }> {
 		const url = (this.partner?.baseUrl ?? this.baseUrl) + path + queryString(options);
 		const retryable = IDEMPOTENT.has(method) || options.idempotent === true;
+		const call: Call = { method, path, itemIndex: options.itemIndex, safe: retryable, changesNothing: method === 'GET' || options.idempotent === true };
 		// Partner mode: the item's end user and their token (checked and minted before the call).
 		const session = options.asPartner ? undefined : this.partner;
 		const userId = session?.endUserId(options.itemIndex);
@@ -229,21 +246,23 @@ export class AlbatoClient {
 					await sleep(wait);
 					continue;
 				}
-				throw this.networkError(failure, method, path, options.itemIndex, attempt);
+				throw this.networkError(failure, call, attempt);
 			}
 			const { statusCode, headers } = response;
 			const body = parseBody(response.body);
 			if (statusCode >= 200 && statusCode < 300) {
 				if (body === INVALID_JSON) {
-					const error = this.apiError(statusCode, 'The service answered with a body that is not valid JSON', method, path, options.itemIndex, 0, true);
-					// Answered 2xx, so probably applied; Installation → Create looks for what it made.
-					(error as NodeApiError & { unreadable?: boolean }).unreadable = true;
-					throw error;
+					throw this.unreadableError(statusCode, 'The service answered with a body that is not valid JSON', call);
 				}
 				if (isObject(body) && body.success === false) {
-					throw this.apiError(statusCode, body, method, path, options.itemIndex);
+					throw this.apiError(statusCode, body, call);
 				}
-				return { headers: headers ?? {}, body, data: unwrap(body) };
+				const data = unwrap(body);
+				if (options.expect && !options.expect.holds(data)) {
+					const message = `The service's ${options.expect.what} could not be read: it answered ${describeBody(data)}`;
+					throw this.unreadableError(statusCode, message, call);
+				}
+				return { headers: headers ?? {}, body, data };
 			}
 			// A minted token refused: nothing was applied, so one fresh token and one more try is safe.
 			if (statusCode === 401 && session && userId !== undefined && token !== undefined && !refreshed) {
@@ -259,7 +278,7 @@ export class AlbatoClient {
 					continue;
 				}
 			}
-			throw this.apiError(statusCode, body === INVALID_JSON ? response.body : body, method, path, options.itemIndex, attempt);
+			throw this.apiError(statusCode, body === INVALID_JSON ? response.body : body, call, attempt);
 		}
 	}
 
@@ -300,12 +319,17 @@ export class AlbatoClient {
 		}
 	}
 
+	/** A 2xx whose body cannot be used: probably applied; Installation → Create looks for what it made. */
+	private unreadableError(status: number, message: string, call: Call): NodeApiError {
+		const error = this.apiError(status, message, call, 0, true);
+		(error as NodeApiError & { unreadable?: boolean }).unreadable = true;
+		return error;
+	}
+
 	private apiError(
 		status: number,
 		body: unknown,
-		method: ApiMethod,
-		path: string,
-		itemIndex: number | undefined,
+		{ method, path, itemIndex, safe, changesNothing }: Call,
 		retries = 0,
 		/** A 2xx whose body cannot be read: probably applied. */
 		unreadable = false,
@@ -320,7 +344,13 @@ export class AlbatoClient {
 			{
 				message,
 				description: `${method} ${path} → ${status}${retried}. ${
-					!IDEMPOTENT.has(method) && (status >= 500 || unreadable) ? MAY_BE_APPLIED : (this.partner?.hint(status, path) ?? hint(status, message))
+					!safe && (status >= 500 || unreadable)
+						? MAY_BE_APPLIED
+						: unreadable
+							? changesNothing
+								? 'This call changes nothing; try again later.'
+								: `The service may have applied it; ${method} is safe to send again: run this item again.`
+							: (this.partner?.hint(status, path) ?? hint(status, message))
 				}`,
 				httpCode: String(status),
 				itemIndex,
@@ -330,9 +360,7 @@ export class AlbatoClient {
 
 	private networkError(
 		failure: NetworkFailure,
-		method: ApiMethod,
-		path: string,
-		itemIndex: number | undefined,
+		{ method, path, itemIndex, safe }: Call,
 		retries: number,
 	): NodeApiError {
 		const message = failure.timedOut
@@ -342,7 +370,7 @@ export class AlbatoClient {
 		const error = new NodeApiError(this.ctx.getNode(), { message, code: failure.code ?? null } as JsonObject, {
 			message,
 			description: `${method} ${path}${retried}. ${
-				!IDEMPOTENT.has(method) && !NEVER_SENT.has(failure.code ?? '')
+				!safe && !NEVER_SENT.has(failure.code ?? '')
 					? MAY_BE_APPLIED
 					: failure.timedOut
 						? 'Raise the Timeout option if the service is slow, or try again later.'
@@ -393,6 +421,13 @@ function parseBody(body: unknown): unknown {
 	} catch {
 		return INVALID_JSON;
 	}
+}
+
+/** A few words on an answer that does not hold what was expected (never its content: it may hold secrets). */
+export function describeBody(data: unknown): string {
+	if (data === undefined || data === '') return 'an empty body';
+	if (data === null) return 'null';
+	return Array.isArray(data) ? 'a list' : isObject(data) ? `an object (keys: ${Object.keys(data).slice(0, 5).join(', ') || 'none'})` : `a ${typeof data}`;
 }
 
 /** `{ success, data }` is the documented envelope; a bare body is taken as the data itself. */
