@@ -57,6 +57,7 @@ const cases: Array<[string, INodeParameters, RegExp]> = [
 	['installations: solution filter from an object', { resource: 'installation', operation: 'getAll', filters: { solutionId: byId('id', '={{ { a: 1 } }}') } }, /^Filters → Solution must be a positive whole number, got an object/],
 	['installations: title filter from an object', { resource: 'installation', operation: 'getAll', filters: { title: '={{ { a: 1 } }}' } }, /^Filters → Title Contains must be text, got an object/],
 	['installations: unknown status filter', { resource: 'installation', operation: 'getAll', filters: { status: '={{ "on" }}' } }, /^Filters → Status must be "active", "paused" or "any", got "on"/],
+	['installations: limit given as text by an expression', { resource: 'installation', operation: 'getAll', limit: '={{ "5" }}' }, /^Limit must be a whole number of at least 1, got "5"/],
 	['request options: negative timeout', { ...templates, requestOptions: { timeout: -1 } }, /^Request Options → Timeout \(Seconds\) must be/],
 ];
 
