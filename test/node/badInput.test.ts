@@ -53,6 +53,11 @@ const cases: Array<[string, INodeParameters, RegExp]> = [
 	['credential: fields a list', { ...credential, fields: '[]' }, /^Fields must be a JSON object, got a list/],
 	['solutions: limit zero', { resource: 'solution', operation: 'getAll', limit: 0 }, /^Limit must be a whole number of at least 1/],
 	['request options: no items in flight', { ...templates, requestOptions: { concurrency: 0 } }, /^Request Options → Items in Flight must be a number from 1 to 64/],
+	['installations: solution filter text', { resource: 'installation', operation: 'getAll', filters: { solutionId: byId('id', 'abc') } }, /^Filters → Solution must be a positive whole number, got "abc"/],
+	['installations: solution filter from an object', { resource: 'installation', operation: 'getAll', filters: { solutionId: byId('id', '={{ { a: 1 } }}') } }, /^Filters → Solution must be a positive whole number, got an object/],
+	['installations: title filter from an object', { resource: 'installation', operation: 'getAll', filters: { title: '={{ { a: 1 } }}' } }, /^Filters → Title Contains must be text, got an object/],
+	['installations: unknown status filter', { resource: 'installation', operation: 'getAll', filters: { status: '={{ "on" }}' } }, /^Filters → Status must be "active", "paused" or "any", got "on"/],
+	['installations: limit given as text by an expression', { resource: 'installation', operation: 'getAll', limit: '={{ "5" }}' }, /^Limit must be a whole number of at least 1, got "5"/],
 	['request options: negative timeout', { ...templates, requestOptions: { timeout: -1 } }, /^Request Options → Timeout \(Seconds\) must be/],
 ];
 

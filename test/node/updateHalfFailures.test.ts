@@ -57,11 +57,11 @@ describe('PAUSE half-fails', () => {
 		expect(status()).toBe(1);
 	});
 
-	it('applied but the answer unreadable (malformed JSON): carries on and restores', async () => {
+	it('applied but the answer unreadable (malformed JSON): confirmed by a read, carries on and restores', async () => {
 		fault({ method: 'PAUSE', path: ACME, malformedJson: true });
 		const run = await update([SUBJECT_9002]);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`]);
+		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, `GET ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`]);
 		expect(status()).toBe(1);
 	});
 
@@ -109,8 +109,17 @@ describe('PAUSE half-fails', () => {
 });
 
 describe('PLAY half-fails', () => {
+	it('answer unreadable (malformed JSON): a read confirms it started; no second PLAY, the update stays a success', async () => {
+		fault({ method: 'PLAY', path: ACME, malformedJson: true });
+		const run = await update([SUBJECT_9002]);
+		expect(run.error).toBeUndefined();
+		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`, `GET ${ACME}`]);
+		expect(run.json[0]).toMatchObject({ id: 9002, pausedForUpdate: true, installationStatus: 1 });
+		expect(run.json[0]).not.toHaveProperty('restartError');
+		expect(status()).toBe(1);
+	});
+
 	it.each([
-		['answer unreadable (malformed JSON)', { malformedJson: true }],
 		['answer lost (reset after), no transport retries left', { reset: 'after' as const }],
 		['200 success: false', { successFalse: true }],
 	])('%s: PLAY is sent once more; the update stays a success', async (_label, rule) => {

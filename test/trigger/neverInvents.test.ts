@@ -146,6 +146,18 @@ describe('Removed only when confirmed', () => {
 		expect(await poll(staticData)).toEqual({ events: [], calls: [LIST] });
 	});
 
+	it('the confirmation answers 200 with an empty body: pending (not "still there"), then Removed exactly once', async () => {
+		const staticData: IDataObject = {};
+		await poll(staticData);
+		emu.removeInstallation(5002);
+		emu.faults.add({ method: 'GET', path: '/solution/installation/5002', emptyBody: true, status: 200 });
+		const first = await poll(staticData);
+		expect(first).toEqual({ events: [], calls: [LIST, detail(5002)] });
+		const second = await poll(staticData);
+		expect(second).toEqual({ events: [[5002, 'installationRemoved']], calls: [LIST, detail(5002)] });
+		expect(await poll(staticData)).toEqual({ events: [], calls: [LIST] });
+	});
+
 	it('other changes of a poll are still reported while a removal is pending', async () => {
 		const staticData: IDataObject = {};
 		await poll(staticData);

@@ -1,12 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { normalizeSchema, type PartnerField } from '../helpers/partnerSchema';
+import { isObject } from '../helpers/shapes';
 import type { AlbatoClient } from '../transport';
 import { segment } from '../transport';
 
+/** A schema is an object or a list of fields; an empty body or `null` is no schema (not "no fields"). */
+const PARTNER_META = { what: 'credential schema', holds: (data: unknown) => isObject(data) || Array.isArray(data) };
+
 /** GET /credentials/{partnerId}/meta, as the service sends it. */
 export async function partnerMeta(client: AlbatoClient, partnerId: number, itemIndex?: number): Promise<unknown> {
-	return await client.request('GET', `/credentials/${segment(partnerId)}/meta`, { itemIndex });
+	return await client.request('GET', `/credentials/${segment(partnerId)}/meta`, { itemIndex, expect: PARTNER_META });
 }
 
 export async function partnerSchema(client: AlbatoClient, partnerId: number, itemIndex?: number): Promise<PartnerField[]> {

@@ -1,11 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { idOf, INSTALLATION_LIST_KEYS, installationOf, installationsOf, isObject, listOrMap, sameId, statusOf } from '../helpers/shapes';
+import { ACTIVE, idOf, INSTALLATION_LIST_KEYS, installationOf, installationsOf, isObject, listOrMap, PAUSED, sameId, statusOf } from '../helpers/shapes';
 import type { AlbatoClient } from '../transport';
 import { segment } from '../transport';
 
 /** The expand the service documents, sent literally: its `+` must reach the service unencoded. */
 export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
+
+/** What a detail, PLAY or PAUSE answer must hold: an installation with its id. */
+const AN_INSTALLATION = { what: 'installation', holds: (data: unknown) => installationOf(data).id !== undefined };
 
 /**
  * Every installation of the end user, every page of it. An answer that holds no list fails (see
@@ -28,6 +31,7 @@ export async function getInstallation(
 	const data = await client.request('GET', `/solution/installation/${segment(installationId)}`, {
 		rawQuery: withBundles ? EXPAND_BUNDLES : undefined,
 		itemIndex,
+		expect: AN_INSTALLATION,
 	});
 	const installation = installationOf(data);
 	if (withStatus && statusOf(installation) === undefined) {
@@ -57,13 +61,26 @@ export function stepsOf(bundle: IDataObject): IDataObject[] {
 
 export type StatusCall = 'PLAY' | 'PAUSE';
 
+/**
+ * PLAY or PAUSE. The answer should hold the installation; a 2xx without it (an empty body,
+ * `{success: true}` alone) is confirmed by reading the installation: reported done when its status is
+ * the one asked for, otherwise the unreadable answer's error stands (the call may have been applied).
+ */
 export async function setStatus(
 	client: AlbatoClient,
 	installationId: number | string,
 	method: StatusCall,
 	itemIndex?: number,
 ): Promise<IDataObject> {
-	return installationOf(await client.request(method, `/solution/installation/${segment(installationId)}`, { itemIndex }));
+	const answer = await client.request(method, `/solution/installation/${segment(installationId)}`, { itemIndex, expect: AN_INSTALLATION }).then(
+		(data) => ({ installation: installationOf(data) }),
+		(error: unknown) => ({ error }),
+	);
+	if ('installation' in answer) return answer.installation;
+	if (!(answer.error as { unreadable?: boolean }).unreadable) throw answer.error;
+	const installation = await getInstallation(client, installationId, { itemIndex }).catch(() => undefined);
+	if (installation && statusOf(installation) === (method === 'PLAY' ? ACTIVE : PAUSED)) return installation;
+	throw answer.error;
 }
 
 /** POST /solution/{id}/installation — installs once; duplicates and lost answers are installSafely's job. */

@@ -4,7 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { choicesQuery, normalizeSteps, resolveChoices, type Resolution, type SettingStep } from '../helpers/connectionSettings';
 import { holdsList, listOrMap, SETTING_STEP_KEYS } from '../helpers/shapes';
 import type { AlbatoClient } from '../transport';
-import { describeBody, segment } from '../transport';
+import { segment } from '../transport';
 
 /** GET /solution/apps — the latest published version of each solution (a list, wrapped, or keyed by id). */
 export async function listSolutions(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
@@ -15,6 +15,9 @@ export async function listSolutions(client: AlbatoClient, itemIndex?: number): P
 export async function solutionTemplates(client: AlbatoClient, solutionId: number | string, itemIndex?: number): Promise<IDataObject[]> {
 	return listOrMap(await client.requestList(`/solution/${segment(solutionId)}/templates`, { itemIndex, what: 'templates' }));
 }
+
+/** What a credentialists answer must hold: the steps (a list, possibly empty), bare or wrapped. */
+const SETTING_STEPS = { what: 'connection settings', holds: (data: unknown) => holdsList(data, SETTING_STEP_KEYS) };
 
 // Connection settings nest a few levels; a bound keeps a misbehaving service from looping us.
 const MAX_ROUNDS = 10;
@@ -32,21 +35,12 @@ export async function fetchConnectionSettings(
 	options: { autoSelectSingle?: boolean; itemIndex?: number } = {},
 ): Promise<{ steps: SettingStep[]; resolution: Resolution }> {
 	const path = `/solution/${segment(solutionId)}/credentialists`;
-	const fetchSteps = async (sent: IDataObject) => {
-		const data = await client.request('GET', path, { query: choicesQuery(sent), itemIndex: options.itemIndex });
-		// No list at all (an empty body, `data: null`, an object without steps) is not "no settings":
-		// read so, it would report the connection settings complete and install without them.
-		if (!holdsList(data, SETTING_STEP_KEYS)) {
-			const message = `The service's connection settings could not be read: it answered ${describeBody(data)} where a list of steps belongs`;
-			throw new NodeApiError(client.node, { message } as JsonObject, {
-				message,
-				description: `GET ${path} answered 2xx without a list of steps. Nothing was changed; try again later.`,
-				itemIndex: options.itemIndex,
-			});
-		}
-		// Nested steps listed under each value: those of the values sent, as the documented layout shows.
-		return normalizeSteps(data, sent);
-	};
+	const fetchSteps = async (sent: IDataObject) =>
+		normalizeSteps(
+			await client.request('GET', path, { query: choicesQuery(sent), itemIndex: options.itemIndex, expect: SETTING_STEPS }),
+			// Nested steps listed under each value: those of the values sent, as the documented layout shows.
+			sent,
+		);
 	let sent = { ...choices };
 	const auto: IDataObject = {};
 	let refused = false;

@@ -41,6 +41,22 @@ export interface RequestOptions {
 	asPartner?: boolean;
 	/** A POST that changes nothing (the token call): retried like GET. */
 	idempotent?: boolean;
+	/**
+	 * What a 2xx answer must hold to be used (e.g. a list, an installation). One that does not (an empty
+	 * body, `data: null`, another shape) fails as unreadable: it is never taken for "none" or "done".
+	 */
+	expect?: { what: string; holds: (data: unknown) => boolean };
+}
+
+/** One call, as its errors describe it. */
+interface Call {
+	method: ApiMethod;
+	path: string;
+	itemIndex: number | undefined;
+	/** Safe to send again (GET, PUT, PLAY, PAUSE, and the token call): never "may have applied it, not sent again". */
+	safe: boolean;
+	/** A read (GET, and the token call): an unreadable answer applied nothing. */
+	changesNothing: boolean;
 }
 
 /** Failure of a request before the service answered: reset connection, timeout, refused. */
@@ -168,30 +184,25 @@ export class AlbatoClient {
 	 * `what` names the list in that error ("installations").
 	 */
 	async requestList(path: string, options: RequestOptions & { what: string; listKeys?: string[] }): Promise<unknown> {
-		const first = await this.exchange('GET', path, options);
-		if (!holdsList(first.data, options.listKeys)) {
-			throw this.listError(
-				`The service's list of ${options.what} could not be read: it answered ${describeBody(first.data)} where a list belongs`,
-				path,
-				options.itemIndex,
-				' answered 2xx without a list. Nothing was changed; try again later.',
-			);
-		}
+		// Every page must hold a list, or the read fails as unreadable.
+		const expect = { what: `list of ${options.what}`, holds: (data: unknown) => holdsList(data, options.listKeys) };
+		const read = { ...options, expect };
+		const first = await this.exchange('GET', path, read);
 		let next = nextPageOf(first.headers, first.body, 1);
 		if (!next) return first.data;
 		const items = listOrMap(first.data, options.listKeys);
 		const seen = new Set(items.map(itemKey));
 		for (let page = 2; next; page++) {
 			if (page > MAX_PAGES) {
-				throw this.listError(`The list has more than ${MAX_PAGES} pages`, path, options.itemIndex, ': The node stops there rather than loop; nothing was changed.');
+				throw this.listError(`The list has more than ${MAX_PAGES} pages`, path, options.itemIndex, 'The node stops there rather than loop; nothing was changed.');
 			}
-			const answer = await this.exchange('GET', path, { ...options, query: { ...next, ...options.query } });
+			const answer = await this.exchange('GET', path, { ...read, query: { ...next, ...options.query } });
 			const fresh = listOrMap(answer.data, options.listKeys).filter((item) => !seen.has(itemKey(item)));
 			next = nextPageOf(answer.headers, answer.body, page);
 			if (fresh.length === 0 && next) {
 				// The same items again while more pages are promised: the service ignores the page asked for.
 				throw this.listError(`Page ${page} of the list repeats what was already read`, path, options.itemIndex,
-					': The service seems to ignore the page parameter, so the whole list cannot be read. Nothing was changed; report this with the output of `npm run probe`.');
+					'The service seems to ignore the page parameter, so the whole list cannot be read. Nothing was changed; report this with the output of `npm run probe`.');
 			}
 			for (const item of fresh) {
 				seen.add(itemKey(item));
@@ -201,15 +212,15 @@ export class AlbatoClient {
 		return items;
 	}
 
-	/** `more` follows "GET {path}" in the description (starting with ": " or " "). */
 	private listError(message: string, path: string, itemIndex: number | undefined, more: string): NodeApiError {
-		return new NodeApiError(this.ctx.getNode(), { message } as JsonObject, { message, description: `GET ${path}${more}`, itemIndex });
+		return new NodeApiError(this.ctx.getNode(), { message } as JsonObject, { message, description: `GET ${path}: ${more}`, itemIndex });
 	}
 
 	/** One call with retries: the answer's headers, its parsed body, and the data inside the envelope. */
 	private async exchange(method: ApiMethod, path: string, options: RequestOptions): Promise<{ headers: IDataObject; body: unknown; data: unknown }> {
 		const url = (this.partner?.baseUrl ?? this.baseUrl) + path + queryString(options);
 		const retryable = IDEMPOTENT.has(method) || options.idempotent === true;
+		const call: Call = { method, path, itemIndex: options.itemIndex, safe: retryable, changesNothing: method === 'GET' || options.idempotent === true };
 		// Partner mode: the item's end user and their token (checked and minted before the call).
 		const session = options.asPartner ? undefined : this.partner;
 		const userId = session?.endUserId(options.itemIndex);
@@ -241,21 +252,23 @@ export class AlbatoClient {
 					await sleep(wait);
 					continue;
 				}
-				throw this.networkError(failure, method, path, options.itemIndex, attempt);
+				throw this.networkError(failure, call, attempt);
 			}
 			const { statusCode, headers } = response;
 			const body = parseBody(response.body);
 			if (statusCode >= 200 && statusCode < 300) {
 				if (body === INVALID_JSON) {
-					const error = this.apiError(statusCode, 'The service answered with a body that is not valid JSON', method, path, options.itemIndex, 0, true);
-					// Answered 2xx, so probably applied; Installation → Create looks for what it made.
-					(error as NodeApiError & { unreadable?: boolean }).unreadable = true;
-					throw error;
+					throw this.unreadableError(statusCode, 'The service answered with a body that is not valid JSON', call);
 				}
 				if (successFlagOf(body) === false) {
-					throw this.apiError(statusCode, body, method, path, options.itemIndex);
+					throw this.apiError(statusCode, body, call);
 				}
-				return { headers: headers ?? {}, body, data: unwrapEnvelope(body) };
+				const data = unwrapEnvelope(body);
+				if (options.expect && !options.expect.holds(data)) {
+					const message = `The service's ${options.expect.what} could not be read: it answered ${describeBody(data)}`;
+					throw this.unreadableError(statusCode, message, call);
+				}
+				return { headers: headers ?? {}, body, data };
 			}
 			// A minted token refused: nothing was applied, so one fresh token and one more try is safe.
 			if (statusCode === 401 && session && userId !== undefined && token !== undefined && !refreshed) {
@@ -271,7 +284,7 @@ export class AlbatoClient {
 					continue;
 				}
 			}
-			throw this.apiError(statusCode, body === INVALID_JSON ? response.body : body, method, path, options.itemIndex, attempt);
+			throw this.apiError(statusCode, body === INVALID_JSON ? response.body : body, call, attempt);
 		}
 	}
 
@@ -312,12 +325,17 @@ export class AlbatoClient {
 		}
 	}
 
+	/** A 2xx whose body cannot be used: probably applied; Installation → Create looks for what it made. */
+	private unreadableError(status: number, message: string, call: Call): NodeApiError {
+		const error = this.apiError(status, message, call, 0, true);
+		(error as NodeApiError & { unreadable?: boolean }).unreadable = true;
+		return error;
+	}
+
 	private apiError(
 		status: number,
 		body: unknown,
-		method: ApiMethod,
-		path: string,
-		itemIndex: number | undefined,
+		{ method, path, itemIndex, safe, changesNothing }: Call,
 		retries = 0,
 		/** A 2xx whose body cannot be read: probably applied. */
 		unreadable = false,
@@ -332,7 +350,13 @@ export class AlbatoClient {
 			{
 				message,
 				description: `${method} ${path} → ${status}${retried}. ${
-					!IDEMPOTENT.has(method) && (status >= 500 || unreadable) ? MAY_BE_APPLIED : (this.partner?.hint(status, path) ?? hint(status, message))
+					!safe && (status >= 500 || unreadable)
+						? MAY_BE_APPLIED
+						: unreadable
+							? changesNothing
+								? 'This call changes nothing; try again later.'
+								: `The service may have applied it; ${method} is safe to send again: run this item again.`
+							: (this.partner?.hint(status, path) ?? hint(status, message))
 				}`,
 				httpCode: String(status),
 				itemIndex,
@@ -342,9 +366,7 @@ export class AlbatoClient {
 
 	private networkError(
 		failure: NetworkFailure,
-		method: ApiMethod,
-		path: string,
-		itemIndex: number | undefined,
+		{ method, path, itemIndex, safe }: Call,
 		retries: number,
 	): NodeApiError {
 		const message = failure.timedOut
@@ -354,7 +376,7 @@ export class AlbatoClient {
 		const error = new NodeApiError(this.ctx.getNode(), { message, code: failure.code ?? null } as JsonObject, {
 			message,
 			description: `${method} ${path}${retried}. ${
-				!IDEMPOTENT.has(method) && !NEVER_SENT.has(failure.code ?? '')
+				!safe && !NEVER_SENT.has(failure.code ?? '')
 					? MAY_BE_APPLIED
 					: failure.timedOut
 						? 'Raise the Timeout option if the service is slow, or try again later.'
@@ -407,7 +429,7 @@ function parseBody(body: unknown): unknown {
 	}
 }
 
-/** A body in a few words, for errors: never its values. */
+/** A few words on an answer that does not hold what was expected (never its content: it may hold secrets). */
 export function describeBody(data: unknown): string {
 	if (data === undefined || data === '') return 'an empty body';
 	if (data === null) return 'null';

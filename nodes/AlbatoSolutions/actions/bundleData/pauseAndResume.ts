@@ -11,10 +11,11 @@
  *    it in the meantime, the refused PUT makes this one pause it again, and then start it too.
  * 2. A PUT refused because the installation is active again: pause again (one PAUSE shared by the
  *    group's refused PUTs) and send that PUT again, at most MAX_PAUSES times per item.
- * 3. A PAUSE whose answer is lost or unreadable may have been applied: carry on (rule 2 covers the case
+ * 3. A PAUSE or PLAY whose 2xx answer is unreadable is confirmed by reading the installation (setStatus).
+ *    A PAUSE whose answer is lost or still unsettled may have been applied: carry on (rule 2 covers the case
  *    it was not), and start again at the end. A PAUSE refused (4xx) changed nothing: its items fail,
  *    no PLAY. Other PAUSE failures (5xx after retries) fail the items and still send PLAY.
- * 4. A PLAY whose answer is lost or unreadable is sent once more; PLAY and PAUSE are idempotent.
+ * 4. A PLAY whose answer is lost, or unreadable and not confirmed, is sent once more; PLAY is idempotent.
  *    PLAY 404: the installation was removed; nothing is left paused.
  * 5. A failed restart never turns successful updates into failures: they carry `restartError`. Without
  *    Continue On Fail the run then fails with the restart error, after every group has finished.

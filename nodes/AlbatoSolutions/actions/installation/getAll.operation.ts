@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { getInstallation, listInstallations } from '../../api/installation';
 import { limited, readLimit } from '../../helpers/list';
 import { mapLimited } from '../../helpers/mapLimited';
-import { ACTIVE, PAUSED, sameId, solutionIdOf, statusOf } from '../../helpers/shapes';
+import { describeValue, toId } from '../../helpers/params';
+import { ACTIVE, isObject, PAUSED, sameId, solutionIdOf, statusOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
 import { returnAllOrLimit, solutionLocator } from '../common.descriptions';
 
@@ -41,9 +42,9 @@ export const description: INodeProperties[] = [
 ];
 
 interface Filters {
-	solutionId?: string | { value?: unknown };
-	status?: 'any' | 'active' | 'paused';
-	title?: string;
+	solutionId?: unknown;
+	status?: unknown;
+	title?: unknown;
 }
 
 /** Detail calls in flight at once, when list items lack what a filter needs. */
@@ -57,15 +58,26 @@ export const DETAIL_CONCURRENCY = 4;
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as Filters;
 	const limit = readLimit(this, itemIndex);
+	// Checked before any request: a filter that cannot match would silently give "none", or fail after the read.
+	const solutionValue = isObject(filters.solutionId) && filters.solutionId.__rl === true ? filters.solutionId.value : filters.solutionId;
+	const solutionId = solutionValue === undefined || solutionValue === null || (typeof solutionValue === 'string' && solutionValue.trim() === '')
+		? undefined
+		: toId(this, solutionValue, 'Filters → Solution', itemIndex);
+	if (filters.title !== undefined && typeof filters.title !== 'string' && typeof filters.title !== 'number') {
+		throw new NodeOperationError(this.getNode(), `Filters → Title Contains must be text, got ${describeValue(filters.title)}`, { itemIndex });
+	}
+	const title = String(filters.title ?? '');
+	if (filters.status !== undefined && !['any', 'active', 'paused'].includes(filters.status as string)) {
+		throw new NodeOperationError(this.getNode(), `Filters → Status must be "active", "paused" or "any", got ${describeValue(filters.status)}`, { itemIndex });
+	}
 	let list = await listInstallations(client, itemIndex);
-	if (filters.title) {
-		const needle = filters.title.toLowerCase();
+	if (title) {
+		const needle = title.toLowerCase();
 		list = list.filter((installation) => String(installation.title ?? '').toLowerCase().includes(needle));
 	}
-	const solutionId = String(typeof filters.solutionId === 'object' ? (filters.solutionId.value ?? '') : (filters.solutionId ?? '')).trim();
 	const wanted = filters.status === 'active' ? ACTIVE : filters.status === 'paused' ? PAUSED : undefined;
 	const lacks = (installation: IDataObject) =>
-		(solutionId !== '' && solutionIdOf(installation) === undefined) || (wanted !== undefined && statusOf(installation) === undefined);
+		(solutionId !== undefined && solutionIdOf(installation) === undefined) || (wanted !== undefined && statusOf(installation) === undefined);
 	const detailed = new Map<IDataObject, IDataObject | undefined>();
 	await mapLimited(list.filter(lacks), DETAIL_CONCURRENCY, async (installation) => {
 		detailed.set(installation, await detailOf(client, installation, wanted !== undefined, itemIndex));
@@ -77,7 +89,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	return limited(
 		complete.filter(
 			(installation) =>
-				(solutionId === '' || sameId(solutionIdOf(installation), solutionId)) && (wanted === undefined || statusOf(installation) === wanted),
+				(solutionId === undefined || sameId(solutionIdOf(installation), solutionId)) && (wanted === undefined || statusOf(installation) === wanted),
 		),
 		limit,
 	);
