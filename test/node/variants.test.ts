@@ -90,9 +90,8 @@ async function scenario(variants: Partial<Variants>, gaps: Set<Gap>) {
 		};
 	}
 
-	// Ids as text here: Solution Get Many and Get Templates output the items as sent.
-	out.solutions = (await run({ resource: 'solution', operation: 'getAll', returnAll: true })).map((item) => [String(item.id), item.title]);
-	out.templates = (await run({ resource: 'solution', operation: 'getTemplates', solutionId: byId('id', 101) })).map((item) => [String(item.id), item.title]);
+	out.solutions = (await run({ resource: 'solution', operation: 'getAll', returnAll: true })).map((item) => [item.id, item.title]);
+	out.templates = (await run({ resource: 'solution', operation: 'getTemplates', solutionId: byId('id', 101) })).map((item) => [item.id, item.title]);
 
 	const [detail] = await run({ resource: 'installation', operation: 'get', installationId: byId('id', 5001), includeBundles: true });
 	out.get = {
@@ -189,8 +188,8 @@ describe('every variant gives the default outputs', () => {
 	it('the default outputs are the documented ones (so the comparison is not empty)', async () => {
 		const out = await defaultOutputs(new Set());
 		expect(out.settingsComplete).toMatchObject({ complete: true, credentialData: CHOICES_101, missing: [] });
-		expect(out.solutions).toEqual([['101', expect.any(String)], ['102', expect.any(String)], ['103', expect.any(String)]]);
-		expect(out.templates).toEqual([['1011', expect.any(String)], ['1012', expect.any(String)]]);
+		expect(out.solutions).toEqual([[101, expect.any(String)], [102, expect.any(String)], [103, expect.any(String)]]);
+		expect(out.templates).toEqual([[1011, expect.any(String)], [1012, expect.any(String)]]);
 		expect(out.settingsPartial).toMatchObject({ complete: false, missing: ['hubspotPipeline', 'mailer'] });
 		expect(out.get).toMatchObject({ id: 5001, appId: 101, status: 1, bundles: [['7001', ['9001', '9002']], ['7002', ['9003', '9004']]] });
 		expect(out.listActive).toEqual([5001]);

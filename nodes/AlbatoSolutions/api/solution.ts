@@ -2,18 +2,18 @@ import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { choicesQuery, normalizeSteps, resolveChoices, type Resolution, type SettingStep } from '../helpers/connectionSettings';
-import { holdsList, listOrMap, SETTING_STEP_KEYS } from '../helpers/shapes';
+import { holdsList, listOrMap, SETTING_STEP_KEYS, withNumericIds } from '../helpers/shapes';
 import type { AlbatoClient } from '../transport';
 import { segment } from '../transport';
 
-/** GET /solution/apps — the latest published version of each solution (a list, wrapped, or keyed by id). */
+/** GET /solution/apps — the latest published version of each solution (a list, wrapped, or keyed by id; ids as numbers). */
 export async function listSolutions(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
-	return listOrMap(await client.requestList('/solution/apps', { itemIndex, what: 'solutions' }));
+	return listOrMap(await client.requestList('/solution/apps', { itemIndex, what: 'solutions' })).map((solution) => withNumericIds(solution));
 }
 
 /** GET /solution/{id}/templates — the solution's templates (the automations it installs; a list, wrapped, or keyed by id). */
 export async function solutionTemplates(client: AlbatoClient, solutionId: number | string, itemIndex?: number): Promise<IDataObject[]> {
-	return listOrMap(await client.requestList(`/solution/${segment(solutionId)}/templates`, { itemIndex, what: 'templates' }));
+	return listOrMap(await client.requestList(`/solution/${segment(solutionId)}/templates`, { itemIndex, what: 'templates' })).map((template) => withNumericIds(template));
 }
 
 /** What a credentialists answer must hold: the steps (a list, possibly empty), bare or wrapped. */

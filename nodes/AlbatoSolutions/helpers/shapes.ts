@@ -122,23 +122,29 @@ export function solutionIdOf(installation: IDataObject): number | string | undef
  * The installation in an answer: the object itself (bare or from the envelope) or wrapped as
  * `{ installation }`; its id, appId, solutionId and status as numbers, other fields as sent.
  */
-export function installationOf(data: unknown): IDataObject {
-	const raw = isObject(data) && isObject(data.installation) && data.id === undefined ? data.installation : data;
-	if (!isObject(raw)) return { result: data as IDataObject[] };
+/** A copy of `raw` with the given id fields as numbers when they are numeric (`"101"` → 101). */
+export function withNumericIds(raw: IDataObject, keys: string[] = ['id']): IDataObject {
 	const out: IDataObject = { ...raw };
-	for (const key of ['id', 'appId', 'solutionId']) {
+	for (const key of keys) {
 		const id = idOf(raw[key]);
 		if (id !== undefined) out[key] = id;
 	}
+	return out;
+}
+
+export function installationOf(data: unknown): IDataObject {
+	const raw = isObject(data) && isObject(data.installation) && data.id === undefined ? data.installation : data;
+	if (!isObject(raw)) return { result: data as IDataObject[] };
+	const out = withNumericIds(raw, ['id', 'appId', 'solutionId']);
 	const status = statusOf(raw);
 	if (status !== undefined) out.status = status;
 	return out;
 }
 
-/** Installations of a list answer (bare, wrapped, or keyed by id), each read as `installationOf` reads one. */
-/** The installations in a list answer (see holdsList for what counts as one). */
+/** Keys an installation list may be wrapped in, besides the common list keys (see holdsList). */
 export const INSTALLATION_LIST_KEYS = ['installations'];
 
+/** Installations of a list answer (bare, wrapped, or keyed by id), each read as `installationOf` reads one. */
 export function installationsOf(data: unknown): IDataObject[] {
 	return listOrMap(data, INSTALLATION_LIST_KEYS).map(installationOf);
 }
