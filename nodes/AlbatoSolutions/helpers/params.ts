@@ -11,7 +11,7 @@ export function idParameter(ctx: IExecuteFunctions, name: string, label: string,
 
 /** An id given by the user, read by the one id rule (positiveIdOf); the error names the parameter and the item. */
 export function toId(ctx: IExecuteFunctions, raw: unknown, label: string, itemIndex: number): number {
-	const value = isLocator(raw) ? raw.value : raw;
+	const value = locatorValue(raw);
 	const id = positiveIdOf(value);
 	if (id === undefined) {
 		throw new NodeOperationError(
@@ -26,6 +26,11 @@ export function toId(ctx: IExecuteFunctions, raw: unknown, label: string, itemIn
 
 function isLocator(value: unknown): value is INodeParameterResourceLocator {
 	return isObject(value) && value.__rl === true;
+}
+
+/** The value of a resource locator (as a collection holds it), or the value itself. */
+export function locatorValue(raw: unknown): unknown {
+	return isLocator(raw) ? raw.value : raw;
 }
 
 /** A JSON object parameter: accepts an object (from an expression) or a JSON text. */

@@ -4,8 +4,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { getInstallation, listInstallations } from '../../api/installation';
 import { limited, readLimit } from '../../helpers/list';
 import { mapLimited } from '../../helpers/mapLimited';
-import { describeValue, toId } from '../../helpers/params';
-import { ACTIVE, isObject, PAUSED, sameId, solutionIdOf, statusOf } from '../../helpers/shapes';
+import { describeValue, locatorValue, toId } from '../../helpers/params';
+import { ACTIVE, PAUSED, sameId, solutionIdOf, statusOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
 import { returnAllOrLimit, solutionLocator } from '../common.descriptions';
 
@@ -59,7 +59,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as Filters;
 	const limit = readLimit(this, itemIndex);
 	// Checked before any request: a filter that cannot match would silently give "none", or fail after the read.
-	const solutionValue = isObject(filters.solutionId) && filters.solutionId.__rl === true ? filters.solutionId.value : filters.solutionId;
+	const solutionValue = locatorValue(filters.solutionId);
 	const solutionId = solutionValue === undefined || solutionValue === null || (typeof solutionValue === 'string' && solutionValue.trim() === '')
 		? undefined
 		: toId(this, solutionValue, 'Filters → Solution', itemIndex);
