@@ -4,7 +4,9 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	testMatch: ['**/*.test.ts'],
-	transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: '<rootDir>/test/tsconfig.json' }] },
+	transform: {
+		'^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: '<rootDir>/test/tsconfig.json' }],
+	},
 	testTimeout: 30000,
 	setupFiles: ['<rootDir>/test/setup-env.ts'],
 	setupFilesAfterEnv: ['<rootDir>/test/setup-after-env.ts'],

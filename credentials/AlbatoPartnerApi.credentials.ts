@@ -42,7 +42,8 @@ export class AlbatoPartnerApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			placeholder: 'my-saas',
-			description: 'Your partner name as it appears in the partner URLs: {Base URL}/wl/{Partner Name}/add-user',
+			description:
+				'Your partner name as it appears in the partner URLs: {Base URL}/wl/{Partner Name}/add-user',
 			required: true,
 		},
 		{
@@ -63,15 +64,18 @@ export class AlbatoPartnerApi implements ICredentialType {
 				{
 					name: 'Basic Token (Albato Examples)',
 					value: 'raw',
-					description: 'Authorization: Basic <master token>, as in the curl examples of Albato\'s docs',
+					description:
+						"Authorization: Basic <master token>, as in the curl examples of Albato's docs",
 				},
 				{
 					name: 'Basic Username (Token + Empty Password)',
 					value: 'usernamePassword',
-					description: 'Authorization: Basic base64("<master token>:"), standard HTTP Basic with the token as the username',
+					description:
+						'Authorization: Basic base64("<master token>:"), standard HTTP Basic with the token as the username',
 				},
 			],
-			description: "How the master token is put in the Authorization header. Keep the default unless the service answers 401 with a valid token.",
+			description:
+				'How the master token is put in the Authorization header. Keep the default unless the service answers 401 with a valid token.',
 		},
 	];
 
@@ -100,11 +104,18 @@ export class AlbatoPartnerApi implements ICredentialType {
 		rules: [
 			{
 				type: 'responseCode',
-				properties: { value: 401, message: 'The service rejected the master token (401). Check it, or switch "Send Master Token As".' },
+				properties: {
+					value: 401,
+					message:
+						'The service rejected the master token (401). Check it, or switch "Send Master Token As".',
+				},
 			},
 			{
 				type: 'responseCode',
-				properties: { value: 403, message: 'The master token is not valid for this Partner Name (403). Check both.' },
+				properties: {
+					value: 403,
+					message: 'The master token is not valid for this Partner Name (403). Check both.',
+				},
 			},
 		],
 	};

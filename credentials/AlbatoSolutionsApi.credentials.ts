@@ -47,7 +47,10 @@ export class AlbatoSolutionsApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		return {
 			...requestOptions,
-			headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken ?? '').trim()}` },
+			headers: {
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.accessToken ?? '').trim()}`,
+			},
 		};
 	}
 

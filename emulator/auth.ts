@@ -8,7 +8,10 @@ import type { TokenClaims } from './types';
 export function signToken(secret: string, claims: TokenClaims = {}): string {
 	const now = Math.floor(Date.now() / 1000);
 	const exp = claims.exp ?? now + (claims.expiresInSeconds ?? 3600);
-	return jwt.sign({ sub: claims.sub ?? USER_1, iat: Math.min(now, exp), exp }, secret, { algorithm: 'HS256', noTimestamp: true });
+	return jwt.sign({ sub: claims.sub ?? USER_1, iat: Math.min(now, exp), exp }, secret, {
+		algorithm: 'HS256',
+		noTimestamp: true,
+	});
 }
 
 const unauthorized = (message: string) => new ApiError(401, message);
@@ -22,8 +25,13 @@ const verified = new Map<string, { sub: string; exp?: number }>();
 const CACHE_SIZE = 1000;
 
 /** Returns the end user of a request, or throws a 401 with a message saying what is wrong. */
-export function authenticate(header: string | undefined, secret: string, permanentTokens?: Map<string, string>): string {
-	if (!header) throw unauthorized('Missing Authorization header: send "Authorization: Bearer <token>"');
+export function authenticate(
+	header: string | undefined,
+	secret: string,
+	permanentTokens?: Map<string, string>,
+): string {
+	if (!header)
+		throw unauthorized('Missing Authorization header: send "Authorization: Bearer <token>"');
 	const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
 	if (!match) throw unauthorized('Authorization header must be "Bearer <token>"');
 	// Permanent tokens of end users created through /wl are opaque, not JWTs.
@@ -36,10 +44,12 @@ export function authenticate(header: string | undefined, secret: string, permane
 	try {
 		payload = jwt.verify(match[1], secret, { algorithms: ['HS256'] });
 	} catch (err) {
-		if (err instanceof jwt.TokenExpiredError) throw unauthorized(`Token expired at ${err.expiredAt.toISOString()}`);
+		if (err instanceof jwt.TokenExpiredError)
+			throw unauthorized(`Token expired at ${err.expiredAt.toISOString()}`);
 		if (err instanceof jwt.JsonWebTokenError) {
 			if (err.message === 'invalid signature') throw unauthorized('Invalid token signature');
-			if (err.message === 'invalid algorithm') throw unauthorized('Token must be signed with HS256');
+			if (err.message === 'invalid algorithm')
+				throw unauthorized('Token must be signed with HS256');
 			throw unauthorized(`Malformed token: ${err.message}`);
 		}
 		throw err;

@@ -22,16 +22,27 @@ async function main(): Promise<void> {
 	const key = argValue('--tls-key');
 	if (Boolean(cert) !== Boolean(key)) throw new Error('--tls-cert and --tls-key go together');
 	const tls = cert && key ? { cert: readFileSync(cert), key: readFileSync(key) } : undefined;
-	const emu = await startEmulator({ port, host: argValue('--host') ?? '127.0.0.1', tls, log: quiet ? undefined : (line) => console.log(line) });
+	const emu = await startEmulator({
+		port,
+		host: argValue('--host') ?? '127.0.0.1',
+		tls,
+		log: quiet ? undefined : (line) => console.log(line),
+	});
 	const token = emu.token({ expiresInSeconds: 24 * 3600 });
 	console.log(`Solution Installation Service emulator listening on ${emu.baseUrl}`);
 	console.log(`Base URL: ${emu.baseUrl}`);
 	console.log(`Token (user-1, valid 24 h): ${token}`);
 	console.log(`Try: curl -s -H "Authorization: Bearer ${token}" ${emu.baseUrl}/solution/apps`);
-	console.log(`     curl -s -X PLAY -H "Authorization: Bearer ${token}" ${emu.baseUrl}/solution/installation/5002`);
+	console.log(
+		`     curl -s -X PLAY -H "Authorization: Bearer ${token}" ${emu.baseUrl}/solution/installation/5002`,
+	);
 	console.log(`Partner name: ${emu.partner.name}`);
-	console.log(`Master token: ${emu.partner.masterToken}   (Authorization: Basic <token>, or Basic base64("<token>:"))`);
-	console.log(`Try: curl -s -X POST -H "Authorization: Basic ${emu.partner.masterToken}" -H "Content-Type: application/json" -d '{"id":"customer-1"}' ${emu.baseUrl}/wl/${emu.partner.name}/add-user`);
+	console.log(
+		`Master token: ${emu.partner.masterToken}   (Authorization: Basic <token>, or Basic base64("<token>:"))`,
+	);
+	console.log(
+		`Try: curl -s -X POST -H "Authorization: Basic ${emu.partner.masterToken}" -H "Content-Type: application/json" -d '{"id":"customer-1"}' ${emu.baseUrl}/wl/${emu.partner.name}/add-user`,
+	);
 	console.log(`Control surface: ${emu.baseUrl}/__emulator   (Ctrl-C to stop)`);
 
 	let closing = false;

@@ -32,7 +32,12 @@ interface ControlResult {
 const ok = (body: unknown = { ok: true }): ControlResult => ({ status: 200, body });
 const bad = (message: string): ControlResult => ({ status: 400, body: { error: message } });
 
-export function handleControl(core: EmulatorCore, method: string, path: string, raw: Buffer): ControlResult {
+export function handleControl(
+	core: EmulatorCore,
+	method: string,
+	path: string,
+	raw: Buffer,
+): ControlResult {
 	let body: unknown = {};
 	if (raw.length) {
 		try {
@@ -94,7 +99,10 @@ export function handleControl(core: EmulatorCore, method: string, path: string, 
 			case 'GET /__emulator/state':
 				return ok(stateAsJson(core));
 			default:
-				return { status: 404, body: { error: `unknown control route ${route}`, routes: CONTROL_ROUTES } };
+				return {
+					status: 404,
+					body: { error: `unknown control route ${route}`, routes: CONTROL_ROUTES },
+				};
 		}
 	} catch (err) {
 		return bad((err as Error).message);

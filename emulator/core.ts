@@ -13,11 +13,33 @@ import { customMethodOf, trackRequestEnd } from './front';
 import { RateLimit, type RateLimitRule } from './rateLimit';
 import { paginate } from './pagination';
 import { match } from './routes';
-import { DEFAULT_VARIANTS, renderList, renderSuccessFlag, successBody, VARIANT_CHOICES } from './render';
-import type { EmulatorState, ErrorStyle, FaultRule, PartnerSettings, RequestLogEntry, TokenClaims, Variants } from './types';
+import {
+	DEFAULT_VARIANTS,
+	renderList,
+	renderSuccessFlag,
+	successBody,
+	VARIANT_CHOICES,
+} from './render';
+import type {
+	EmulatorState,
+	ErrorStyle,
+	FaultRule,
+	PartnerSettings,
+	RequestLogEntry,
+	TokenClaims,
+	Variants,
+} from './types';
 
 const BODY_LIMIT = 1024 * 1024;
-const ERROR_STYLES: ErrorStyle[] = ['errors', 'yii', 'message', 'text', 'strings', 'fieldMap', 'yiiData'];
+const ERROR_STYLES: ErrorStyle[] = [
+	'errors',
+	'yii',
+	'message',
+	'text',
+	'strings',
+	'fieldMap',
+	'yiiData',
+];
 
 interface Outcome {
 	status: number;
@@ -25,10 +47,14 @@ interface Outcome {
 	headers?: Record<string, string>;
 }
 
-const jsonBody = (value: unknown): RenderedBody => ({ contentType: 'application/json; charset=utf-8', text: JSON.stringify(value) });
+const jsonBody = (value: unknown): RenderedBody => ({
+	contentType: 'application/json; charset=utf-8',
+	text: JSON.stringify(value),
+});
 
 /** PHP/Yii-like query parsing: `+` is a space, brackets (raw or %5B%5D) build objects, last duplicate wins. */
-export const parseQuery = (raw: string) => qs.parse(raw, { parseArrays: false, duplicates: 'last', depth: 5 }) as Record<string, unknown>;
+export const parseQuery = (raw: string) =>
+	qs.parse(raw, { parseArrays: false, duplicates: 'last', depth: 5 }) as Record<string, unknown>;
 
 export class EmulatorCore {
 	readonly state: EmulatorState = createState();
@@ -43,16 +69,27 @@ export class EmulatorCore {
 		readonly secret: string,
 		readonly initialStatus: 0 | 1,
 		private readonly log?: (line: string) => void,
-		private readonly partnerDefaults: PartnerSettings = { name: DEFAULT_PARTNER, masterToken: DEFAULT_MASTER_TOKEN, acceptStyles: 'any', sessionTokenSeconds: 3600 },
+		private readonly partnerDefaults: PartnerSettings = {
+			name: DEFAULT_PARTNER,
+			masterToken: DEFAULT_MASTER_TOKEN,
+			acceptStyles: 'any',
+			sessionTokenSeconds: 3600,
+		},
 	) {
 		this.partner = { ...partnerDefaults };
 	}
 
 	setPartner(settings: Partial<PartnerSettings>): void {
 		for (const key of Object.keys(settings)) {
-			if (!(key in this.partnerDefaults)) throw new Error(`unknown partner setting "${key}"; use ${Object.keys(this.partnerDefaults).join(', ')}`);
+			if (!(key in this.partnerDefaults))
+				throw new Error(
+					`unknown partner setting "${key}"; use ${Object.keys(this.partnerDefaults).join(', ')}`,
+				);
 		}
-		if (settings.acceptStyles && !['any', 'raw', 'usernamePassword'].includes(settings.acceptStyles)) {
+		if (
+			settings.acceptStyles &&
+			!['any', 'raw', 'usernamePassword'].includes(settings.acceptStyles)
+		) {
 			throw new Error('acceptStyles must be "any", "raw" or "usernamePassword"');
 		}
 		this.partner = { ...this.partner, ...settings };
@@ -63,15 +100,22 @@ export class EmulatorCore {
 	}
 
 	setErrorStyle(style: ErrorStyle): void {
-		if (!ERROR_STYLES.includes(style)) throw new Error(`unknown error style "${style}"; use one of ${ERROR_STYLES.join(', ')}`);
+		if (!ERROR_STYLES.includes(style))
+			throw new Error(`unknown error style "${style}"; use one of ${ERROR_STYLES.join(', ')}`);
 		this.errorStyle = style;
 	}
 
 	setVariants(v: Partial<Variants>): void {
 		for (const [key, value] of Object.entries(v)) {
-			if (!(key in DEFAULT_VARIANTS)) throw new Error(`unknown variant "${key}"; use ${Object.keys(DEFAULT_VARIANTS).join(', ')}`);
+			if (!(key in DEFAULT_VARIANTS))
+				throw new Error(
+					`unknown variant "${key}"; use ${Object.keys(DEFAULT_VARIANTS).join(', ')}`,
+				);
 			const allowed = VARIANT_CHOICES[key as keyof Variants] as readonly unknown[];
-			if (!allowed.includes(value)) throw new Error(`variant "${key}" cannot be ${JSON.stringify(value)}; use ${allowed.map((a) => JSON.stringify(a)).join(', ')}`);
+			if (!allowed.includes(value))
+				throw new Error(
+					`variant "${key}" cannot be ${JSON.stringify(value)}; use ${allowed.map((a) => JSON.stringify(a)).join(', ')}`,
+				);
 		}
 		this.variants = { ...this.variants, ...v };
 	}
@@ -80,7 +124,8 @@ export class EmulatorCore {
 		const inst = this.state.installations.get(id);
 		if (!inst) return;
 		for (const bundleId of inst.bundleIds) {
-			for (const stepId of this.state.bundles.get(bundleId)?.stepIds ?? []) this.state.bundleData.delete(stepId);
+			for (const stepId of this.state.bundles.get(bundleId)?.stepIds ?? [])
+				this.state.bundleData.delete(stepId);
 			this.state.bundles.delete(bundleId);
 		}
 		this.state.installations.delete(id);
@@ -118,7 +163,10 @@ export class EmulatorCore {
 		} catch (err) {
 			if (!(err instanceof ApiError)) throw err;
 			res.setHeader('Connection', 'close');
-			return send(res, { status: err.status, body: renderError(this.errorStyle, err.status, err.errors, this.variants.successFlag) });
+			return send(res, {
+				status: err.status,
+				body: renderError(this.errorStyle, err.status, err.errors, this.variants.successFlag),
+			});
 		}
 
 		if (path === '/__emulator' || path.startsWith('/__emulator/')) {
@@ -128,11 +176,22 @@ export class EmulatorCore {
 
 		const started = Date.now();
 		const query = parseQuery(rawQuery);
-		const entry: RequestLogEntry = { method, path, query, rawQuery, body: bodyForLog(rawBody), user: null, status: 0, at: new Date(started).toISOString() };
+		const entry: RequestLogEntry = {
+			method,
+			path,
+			query,
+			rawQuery,
+			body: bodyForLog(rawBody),
+			user: null,
+			status: 0,
+			at: new Date(started).toISOString(),
+		};
 		this.requests.push(entry);
 		const finish = (status: number) => {
 			entry.status = status;
-			this.log?.(`${entry.at} ${method} ${url} ${status || 'reset'} ${entry.user ?? '-'} ${Date.now() - started}ms${entry.fault ? ` fault=${entry.fault}` : ''}`);
+			this.log?.(
+				`${entry.at} ${method} ${url} ${status || 'reset'} ${entry.user ?? '-'} ${Date.now() - started}ms${entry.fault ? ` fault=${entry.fault}` : ''}`,
+			);
 		};
 
 		if (this.rateLimit) {
@@ -140,8 +199,17 @@ export class EmulatorCore {
 			if (!this.rateLimit.admit(res)) {
 				entry.fault = 'rate-limit';
 				finish(429);
-				const body = renderError(this.errorStyle, 429, [{ field: null, message: 'Too many requests at once: retry later' }], this.variants.successFlag);
-				return send(res, { status: 429, body, headers: { 'Retry-After': String(retryAfterSeconds) } });
+				const body = renderError(
+					this.errorStyle,
+					429,
+					[{ field: null, message: 'Too many requests at once: retry later' }],
+					this.variants.successFlag,
+				);
+				return send(res, {
+					status: 429,
+					body,
+					headers: { 'Retry-After': String(retryAfterSeconds) },
+				});
 			}
 			if (serviceMs) await sleep(serviceMs);
 		}
@@ -165,31 +233,62 @@ export class EmulatorCore {
 		if (fault?.reset === 'after') return reset(req);
 		if (fault?.malformedJson) {
 			// The request was applied; its response arrives cut in half.
-			const text = outcome.body.text.slice(0, Math.max(1, Math.floor(outcome.body.text.length / 2)));
-			return send(res, { status: fault.status ?? outcome.status, body: { contentType: 'application/json; charset=utf-8', text } });
+			const text = outcome.body.text.slice(
+				0,
+				Math.max(1, Math.floor(outcome.body.text.length / 2)),
+			);
+			return send(res, {
+				status: fault.status ?? outcome.status,
+				body: { contentType: 'application/json; charset=utf-8', text },
+			});
 		}
-		if (fault?.emptyBody) return send(res, { status: fault.status ?? outcome.status, body: { contentType: 'application/json; charset=utf-8', text: '' } });
+		if (fault?.emptyBody)
+			return send(res, {
+				status: fault.status ?? outcome.status,
+				body: { contentType: 'application/json; charset=utf-8', text: '' },
+			});
 		send(res, outcome);
 	}
 
 	/** Faults answered without applying the request: a status, or 200 with success: false. */
 	private faultResponse(fault: FaultRule, authorization?: string): Outcome | undefined {
 		if (fault.successFalse) {
-			return { status: 200, body: jsonBody({ success: renderSuccessFlag(false, this.variants.successFlag), data: null, errors: [{ field: null, message: 'Emulated failure (success: false)' }] }) };
+			return {
+				status: 200,
+				body: jsonBody({
+					success: renderSuccessFlag(false, this.variants.successFlag),
+					data: null,
+					errors: [{ field: null, message: 'Emulated failure (success: false)' }],
+				}),
+			};
 		}
 		if (fault.status && !fault.malformedJson && !fault.emptyBody && !fault.reset) {
 			const headers: Record<string, string> = {};
 			const retryAfter = fault.retryAfterSeconds ?? (fault.status === 429 ? 1 : undefined);
 			if (retryAfter !== undefined) headers['Retry-After'] = String(retryAfter);
 			const echo = fault.echoAuthorization ? ` (Authorization: ${authorization ?? 'none'})` : '';
-			const errors: FieldError[] = [{ field: null, message: `Emulated fault: ${fault.status}${echo}` }];
-			return { status: fault.status, body: renderError(this.errorStyle, fault.status, errors, this.variants.successFlag), headers };
+			const errors: FieldError[] = [
+				{ field: null, message: `Emulated fault: ${fault.status}${echo}` },
+			];
+			return {
+				status: fault.status,
+				body: renderError(this.errorStyle, fault.status, errors, this.variants.successFlag),
+				headers,
+			};
 		}
 		return undefined;
 	}
 
 	/** Routes, authenticates, parses the body and runs the handler; any ApiError becomes an error body. */
-	private serve(method: string, path: string, query: Record<string, unknown>, rawBody: Buffer, headers: http.IncomingHttpHeaders, entry: RequestLogEntry, origin: string): Outcome {
+	private serve(
+		method: string,
+		path: string,
+		query: Record<string, unknown>,
+		rawBody: Buffer,
+		headers: http.IncomingHttpHeaders,
+		entry: RequestLogEntry,
+		origin: string,
+	): Outcome {
 		try {
 			const route = match(method, path);
 			// The /wl endpoints take the partner's master token; the log names the partner as the user.
@@ -210,14 +309,26 @@ export class EmulatorCore {
 			});
 			if (route.list && this.variants.pagination !== 'none' && Array.isArray(result.data)) {
 				const page = paginate(result.data, query, this.variants, origin + path);
-				return { status: result.status ?? 200, body: jsonBody(successBody(renderList(page.data, this.variants), this.variants)), headers: page.headers };
+				return {
+					status: result.status ?? 200,
+					body: jsonBody(successBody(renderList(page.data, this.variants), this.variants)),
+					headers: page.headers,
+				};
 			}
 			const data = route.list ? renderList(result.data, this.variants) : result.data;
 			return { status: result.status ?? 200, body: jsonBody(successBody(data, this.variants)) };
 		} catch (err) {
-			const error = err instanceof ApiError ? err : new ApiError(500, `Internal emulator error: ${(err as Error).message}`);
-			const extra: Record<string, string> = error.status === 401 ? { 'WWW-Authenticate': 'Bearer', ...error.headers } : error.headers;
-			return { status: error.status, body: renderError(this.errorStyle, error.status, error.errors, this.variants.successFlag), headers: extra };
+			const error =
+				err instanceof ApiError
+					? err
+					: new ApiError(500, `Internal emulator error: ${(err as Error).message}`);
+			const extra: Record<string, string> =
+				error.status === 401 ? { 'WWW-Authenticate': 'Bearer', ...error.headers } : error.headers;
+			return {
+				status: error.status,
+				body: renderError(this.errorStyle, error.status, error.errors, this.variants.successFlag),
+				headers: extra,
+			};
 		}
 	}
 }
@@ -233,7 +344,8 @@ function parseJsonObject(raw: Buffer, contentType: string | undefined): Record<s
 	} catch (err) {
 		throw new ApiError(400, `Invalid JSON body: ${(err as Error).message}`);
 	}
-	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new ApiError(400, 'JSON body must be an object');
+	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+		throw new ApiError(400, 'JSON body must be an object');
 	return parsed as Record<string, unknown>;
 }
 
@@ -249,7 +361,8 @@ function bodyForLog(raw: Buffer): unknown {
 
 function readBody(req: http.IncomingMessage): Promise<Buffer> {
 	const declared = Number(req.headers['content-length'] ?? 0);
-	if (declared > BODY_LIMIT) return Promise.reject(new ApiError(413, `Body larger than ${BODY_LIMIT} bytes`));
+	if (declared > BODY_LIMIT)
+		return Promise.reject(new ApiError(413, `Body larger than ${BODY_LIMIT} bytes`));
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
@@ -257,7 +370,11 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 			size += chunk.length;
 			if (size <= BODY_LIMIT) chunks.push(chunk);
 		});
-		req.on('end', () => (size > BODY_LIMIT ? reject(new ApiError(413, `Body larger than ${BODY_LIMIT} bytes`)) : resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))));
+		req.on('end', () =>
+			size > BODY_LIMIT
+				? reject(new ApiError(413, `Body larger than ${BODY_LIMIT} bytes`))
+				: resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)),
+		);
 		req.on('error', reject);
 	});
 }

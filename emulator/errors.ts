@@ -31,7 +31,10 @@ export interface RenderedBody {
 	text: string;
 }
 
-const json = (body: unknown): RenderedBody => ({ contentType: 'application/json; charset=utf-8', text: JSON.stringify(body) });
+const json = (body: unknown): RenderedBody => ({
+	contentType: 'application/json; charset=utf-8',
+	text: JSON.stringify(body),
+});
 
 /** One line summing up all errors: "title: must not be empty; templateIds: ...". */
 export function summary(errors: FieldError[]): string {
@@ -39,7 +42,12 @@ export function summary(errors: FieldError[]): string {
 }
 
 /** An error body in `style`; `flag` renders its `success: false` (the `successFlag` variant). */
-export function renderError(style: ErrorStyle, status: number, errors: FieldError[], flag?: Variants['successFlag']): RenderedBody {
+export function renderError(
+	style: ErrorStyle,
+	status: number,
+	errors: FieldError[],
+	flag?: Variants['successFlag'],
+): RenderedBody {
 	const success = renderSuccessFlag(false, flag);
 	switch (style) {
 		case 'errors':
@@ -48,13 +56,21 @@ export function renderError(style: ErrorStyle, status: number, errors: FieldErro
 			// Yii serialises model validation failures (422) as a bare array of {field, message};
 			// everything else (incl. 422s not about a field) as an HttpException object.
 			if (status === 422 && errors.every((e) => e.field !== null)) return json(errors);
-			return json({ name: STATUS_CODES[status] ?? 'Error', message: summary(errors), code: 0, status });
+			return json({
+				name: STATUS_CODES[status] ?? 'Error',
+				message: summary(errors),
+				code: 0,
+				status,
+			});
 		case 'message':
 			return json({ message: summary(errors) });
 		case 'text':
 			return { contentType: 'text/plain; charset=utf-8', text: summary(errors) };
 		case 'strings':
-			return json({ success, errors: errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)) });
+			return json({
+				success,
+				errors: errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)),
+			});
 		case 'fieldMap': {
 			// Non-field errors are listed under an empty key, as Laravel/Yii-like maps do.
 			const map: Record<string, string[]> = {};
@@ -62,6 +78,9 @@ export function renderError(style: ErrorStyle, status: number, errors: FieldErro
 			return json({ success, errors: map });
 		}
 		case 'yiiData':
-			return json({ success, data: errors.map((e) => ({ field: e.field ?? '', message: e.message })) });
+			return json({
+				success,
+				data: errors.map((e) => ({ field: e.field ?? '', message: e.message })),
+			});
 	}
 }

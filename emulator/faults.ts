@@ -10,7 +10,8 @@ export class FaultStore {
 	private rules: ActiveRule[] = [];
 
 	add(rule: FaultRule): void {
-		if (typeof rule.path !== 'string' && !(rule.path instanceof RegExp)) throw new Error('fault rule needs a path (string or RegExp)');
+		if (typeof rule.path !== 'string' && !(rule.path instanceof RegExp))
+			throw new Error('fault rule needs a path (string or RegExp)');
 		this.rules.push({ rule: { ...rule }, remaining: rule.times ?? 1 });
 	}
 
@@ -27,7 +28,11 @@ export class FaultStore {
 	take(method: string, path: string, rawQuery = ''): FaultRule | undefined {
 		const i = this.rules.findIndex(({ rule }) => {
 			if (rule.method && rule.method.toUpperCase() !== method) return false;
-			if (rule.query !== undefined && !(typeof rule.query === 'string' ? rule.query === rawQuery : rule.query.test(rawQuery))) return false;
+			if (
+				rule.query !== undefined &&
+				!(typeof rule.query === 'string' ? rule.query === rawQuery : rule.query.test(rawQuery))
+			)
+				return false;
 			return typeof rule.path === 'string' ? rule.path === path : rule.path.test(path);
 		});
 		if (i === -1) return undefined;
@@ -42,7 +47,8 @@ export function describeFault(rule: FaultRule): string {
 	const parts: string[] = [];
 	if (rule.delayMs) parts.push(`delay:${rule.delayMs}`);
 	if (rule.reset) parts.push(`reset:${rule.reset}`);
-	else if (rule.status && !rule.malformedJson && !rule.emptyBody) parts.push(`status:${rule.status}`);
+	else if (rule.status && !rule.malformedJson && !rule.emptyBody)
+		parts.push(`status:${rule.status}`);
 	if (rule.successFalse) parts.push('successFalse');
 	if (rule.echoAuthorization) parts.push('echoAuthorization');
 	if (rule.malformedJson) parts.push('malformedJson');
@@ -52,18 +58,31 @@ export function describeFault(rule: FaultRule): string {
 
 /** Fault rule as JSON (control surface): `path` is a RegExp source when `regex` is true. */
 export function faultFromJson(body: unknown): FaultRule {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('fault rule must be a JSON object');
+	if (!body || typeof body !== 'object' || Array.isArray(body))
+		throw new Error('fault rule must be a JSON object');
 	const raw = body as Record<string, unknown> & { regex?: boolean };
 	if (typeof raw.path !== 'string') throw new Error('fault rule needs a string "path"');
 	const { regex, ...rule } = raw;
-	const query = typeof raw.query === 'string' && regex ? new RegExp(raw.query) : (raw.query as string | undefined);
-	return { ...(rule as unknown as FaultRule), path: regex ? new RegExp(raw.path) : raw.path, ...(query !== undefined ? { query } : {}) };
+	const query =
+		typeof raw.query === 'string' && regex
+			? new RegExp(raw.query)
+			: (raw.query as string | undefined);
+	return {
+		...(rule as unknown as FaultRule),
+		path: regex ? new RegExp(raw.path) : raw.path,
+		...(query !== undefined ? { query } : {}),
+	};
 }
 
 /** JSON form of a rule (RegExp → its source plus regex: true). */
 export function faultToJson(rule: FaultRule): Record<string, unknown> {
 	const query = rule.query instanceof RegExp ? { query: rule.query.source } : {};
 	return rule.path instanceof RegExp || rule.query instanceof RegExp
-		? { ...rule, path: rule.path instanceof RegExp ? rule.path.source : rule.path, ...query, regex: true }
+		? {
+				...rule,
+				path: rule.path instanceof RegExp ? rule.path.source : rule.path,
+				...query,
+				regex: true,
+			}
 		: { ...rule };
 }

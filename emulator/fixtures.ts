@@ -30,27 +30,63 @@ export const SOLUTIONS: SolutionFixture[] = [
 	{
 		id: 101,
 		versions: [
-			{ version: 1, status: 'published', title: 'CRM Leads to Mailer (beta)', description: 'First release.', dateUpdated: '2024-01-10T09:00:00Z' },
-			{ version: 2, status: 'published', title: 'CRM Leads to Mailer', description: 'Sends new CRM leads to a mailing list.', dateUpdated: '2024-03-05T09:00:00Z' },
-			{ version: 3, status: 'draft', title: 'CRM Leads to Mailer (next)', description: 'Work in progress.', dateUpdated: '2024-04-01T09:00:00Z' },
+			{
+				version: 1,
+				status: 'published',
+				title: 'CRM Leads to Mailer (beta)',
+				description: 'First release.',
+				dateUpdated: '2024-01-10T09:00:00Z',
+			},
+			{
+				version: 2,
+				status: 'published',
+				title: 'CRM Leads to Mailer',
+				description: 'Sends new CRM leads to a mailing list.',
+				dateUpdated: '2024-03-05T09:00:00Z',
+			},
+			{
+				version: 3,
+				status: 'draft',
+				title: 'CRM Leads to Mailer (next)',
+				description: 'Work in progress.',
+				dateUpdated: '2024-04-01T09:00:00Z',
+			},
 		],
 	},
 	{
 		id: 102,
 		versions: [
-			{ version: 1, status: 'published', title: 'Shop Orders to Sheets', description: 'Appends each new order to a spreadsheet.', dateUpdated: '2024-02-01T09:00:00Z' },
+			{
+				version: 1,
+				status: 'published',
+				title: 'Shop Orders to Sheets',
+				description: 'Appends each new order to a spreadsheet.',
+				dateUpdated: '2024-02-01T09:00:00Z',
+			},
 		],
 	},
 	{
 		id: 103,
 		versions: [
-			{ version: 1, status: 'published', title: 'Support Tickets to Chat', description: 'Posts new support tickets to a chat channel.', dateUpdated: '2024-02-20T09:00:00Z' },
+			{
+				version: 1,
+				status: 'published',
+				title: 'Support Tickets to Chat',
+				description: 'Posts new support tickets to a chat channel.',
+				dateUpdated: '2024-02-20T09:00:00Z',
+			},
 		],
 	},
 	{
 		id: 104,
 		versions: [
-			{ version: 1, status: 'draft', title: 'Internal Draft', description: 'Never published.', dateUpdated: '2024-04-02T09:00:00Z' },
+			{
+				version: 1,
+				status: 'draft',
+				title: 'Internal Draft',
+				description: 'Never published.',
+				dateUpdated: '2024-04-02T09:00:00Z',
+			},
 		],
 	},
 ];
@@ -92,8 +128,34 @@ export const CREDENTIALISTS: Record<number, StepFixture[]> = {
 							id: 'hubspotPipeline',
 							title: 'Pipeline',
 							values: [
-								{ value: 'sales', title: 'Sales', nested: [{ id: 'hubspotStage', title: 'Stage', values: [{ value: 'new', title: 'New' }, { value: 'won', title: 'Won' }] }] },
-								{ value: 'support', title: 'Support', nested: [{ id: 'hubspotQueue', title: 'Queue', values: [{ value: 'tier1', title: 'Tier 1' }, { value: 'tier2', title: 'Tier 2' }] }] },
+								{
+									value: 'sales',
+									title: 'Sales',
+									nested: [
+										{
+											id: 'hubspotStage',
+											title: 'Stage',
+											values: [
+												{ value: 'new', title: 'New' },
+												{ value: 'won', title: 'Won' },
+											],
+										},
+									],
+								},
+								{
+									value: 'support',
+									title: 'Support',
+									nested: [
+										{
+											id: 'hubspotQueue',
+											title: 'Queue',
+											values: [
+												{ value: 'tier1', title: 'Tier 1' },
+												{ value: 'tier2', title: 'Tier 2' },
+											],
+										},
+									],
+								},
 							],
 						},
 					],
@@ -101,16 +163,46 @@ export const CREDENTIALISTS: Record<number, StepFixture[]> = {
 				{
 					value: 'pipedrive',
 					title: 'Pipedrive',
-					nested: [{ id: 'pipedriveFilter', title: 'Filter', values: [{ value: 'all', title: 'All deals' }, { value: 'mine', title: 'My deals' }] }],
+					nested: [
+						{
+							id: 'pipedriveFilter',
+							title: 'Filter',
+							values: [
+								{ value: 'all', title: 'All deals' },
+								{ value: 'mine', title: 'My deals' },
+							],
+						},
+					],
 				},
 			],
 		},
-		{ id: 'mailer', title: 'Mailer', values: [{ value: 'mailchimp', title: 'Mailchimp' }, { value: 'sendpulse', title: 'SendPulse' }] },
+		{
+			id: 'mailer',
+			title: 'Mailer',
+			values: [
+				{ value: 'mailchimp', title: 'Mailchimp' },
+				{ value: 'sendpulse', title: 'SendPulse' },
+			],
+		},
 	],
 	// Flat: no nesting at all.
 	102: [
-		{ id: 'shop', title: 'Shop', values: [{ value: 'shopify', title: 'Shopify' }, { value: 'woocommerce', title: 'WooCommerce' }] },
-		{ id: 'sheetsAccount', title: 'Sheets account', values: [{ value: 'primary', title: 'Primary' }, { value: 'secondary', title: 'Secondary' }] },
+		{
+			id: 'shop',
+			title: 'Shop',
+			values: [
+				{ value: 'shopify', title: 'Shopify' },
+				{ value: 'woocommerce', title: 'WooCommerce' },
+			],
+		},
+		{
+			id: 'sheetsAccount',
+			title: 'Sheets account',
+			values: [
+				{ value: 'primary', title: 'Primary' },
+				{ value: 'secondary', title: 'Secondary' },
+			],
+		},
 	],
 	// zendeskBrand offers exactly one value.
 	103: [
@@ -118,11 +210,28 @@ export const CREDENTIALISTS: Record<number, StepFixture[]> = {
 			id: 'helpdesk',
 			title: 'Helpdesk',
 			values: [
-				{ value: 'zendesk', title: 'Zendesk', nested: [{ id: 'zendeskBrand', title: 'Brand', values: [{ value: 'main', title: 'Main brand' }] }] },
+				{
+					value: 'zendesk',
+					title: 'Zendesk',
+					nested: [
+						{
+							id: 'zendeskBrand',
+							title: 'Brand',
+							values: [{ value: 'main', title: 'Main brand' }],
+						},
+					],
+				},
 				{ value: 'freshdesk', title: 'Freshdesk' },
 			],
 		},
-		{ id: 'chat', title: 'Chat', values: [{ value: 'slack', title: 'Slack' }, { value: 'telegram', title: 'Telegram' }] },
+		{
+			id: 'chat',
+			title: 'Chat',
+			values: [
+				{ value: 'slack', title: 'Slack' },
+				{ value: 'telegram', title: 'Telegram' },
+			],
+		},
 	],
 	104: [{ id: 'source', title: 'Source', values: [{ value: 'x', title: 'X' }] }],
 };
@@ -165,7 +274,13 @@ export const TEMPLATES: TemplateFixture[] = [
 		title: 'New lead → welcome email',
 		parentAutomation: { id: 3011, title: 'Lead welcome flow' },
 		params: { trigger: 'lead.created', schedule: null, maxPerHour: 100 },
-		bundle: { title: 'New lead → welcome email', steps: [{ title: 'New lead in CRM', fields: leadStepFields() }, { title: 'Send welcome email', fields: mailStepFields() }] },
+		bundle: {
+			title: 'New lead → welcome email',
+			steps: [
+				{ title: 'New lead in CRM', fields: leadStepFields() },
+				{ title: 'Send welcome email', fields: mailStepFields() },
+			],
+		},
 	},
 	{
 		id: 1012,
@@ -176,8 +291,20 @@ export const TEMPLATES: TemplateFixture[] = [
 		bundle: {
 			title: 'Deal won → add tag',
 			steps: [
-				{ title: 'Deal won in CRM', fields: [{ name: 'cf__77aa0c1de3f54b8a', label: 'Pipeline', type: 'listRef', value: '{%7:12%}' }, { name: 'minAmount', label: 'Minimum amount', type: 'number', value: 1000.5 }] },
-				{ title: 'Tag subscriber', fields: [{ name: 'tag', label: 'Tag', type: 'string', value: 'customer' }, { name: 'overwrite', label: 'Overwrite tags', type: 'boolean', value: false }] },
+				{
+					title: 'Deal won in CRM',
+					fields: [
+						{ name: 'cf__77aa0c1de3f54b8a', label: 'Pipeline', type: 'listRef', value: '{%7:12%}' },
+						{ name: 'minAmount', label: 'Minimum amount', type: 'number', value: 1000.5 },
+					],
+				},
+				{
+					title: 'Tag subscriber',
+					fields: [
+						{ name: 'tag', label: 'Tag', type: 'string', value: 'customer' },
+						{ name: 'overwrite', label: 'Overwrite tags', type: 'boolean', value: false },
+					],
+				},
 			],
 		},
 	},
@@ -190,8 +317,25 @@ export const TEMPLATES: TemplateFixture[] = [
 		bundle: {
 			title: 'New order → sheet row',
 			steps: [
-				{ title: 'New order', fields: [{ name: 'cf__0f3e5a7b9c1d4e2f', label: 'Order status', type: 'listRef', value: '{%3:paid%}' }, { name: 'includeRefunds', label: 'Include refunds', type: 'boolean', value: false }] },
-				{ title: 'Add row', fields: [{ name: 'sheetName', label: 'Sheet', type: 'string', value: 'Orders' }, { name: 'startRow', label: 'Start row', type: 'number', value: 2 }] },
+				{
+					title: 'New order',
+					fields: [
+						{
+							name: 'cf__0f3e5a7b9c1d4e2f',
+							label: 'Order status',
+							type: 'listRef',
+							value: '{%3:paid%}',
+						},
+						{ name: 'includeRefunds', label: 'Include refunds', type: 'boolean', value: false },
+					],
+				},
+				{
+					title: 'Add row',
+					fields: [
+						{ name: 'sheetName', label: 'Sheet', type: 'string', value: 'Orders' },
+						{ name: 'startRow', label: 'Start row', type: 'number', value: 2 },
+					],
+				},
 			],
 		},
 	},
@@ -204,8 +348,25 @@ export const TEMPLATES: TemplateFixture[] = [
 		bundle: {
 			title: 'New ticket → chat message',
 			steps: [
-				{ title: 'New ticket', fields: [{ name: 'cf__9d8c7b6a5f4e4d3c', label: 'Priority', type: 'listRef', value: '{%21:high%}' }, { name: 'minAgeMinutes', label: 'Minimum age, minutes', type: 'number', value: 0 }] },
-				{ title: 'Post message', fields: [{ name: 'channel', label: 'Channel', type: 'string', value: '#support' }, { name: 'mention', label: 'Mention on-call', type: 'boolean', value: true }] },
+				{
+					title: 'New ticket',
+					fields: [
+						{
+							name: 'cf__9d8c7b6a5f4e4d3c',
+							label: 'Priority',
+							type: 'listRef',
+							value: '{%21:high%}',
+						},
+						{ name: 'minAgeMinutes', label: 'Minimum age, minutes', type: 'number', value: 0 },
+					],
+				},
+				{
+					title: 'Post message',
+					fields: [
+						{ name: 'channel', label: 'Channel', type: 'string', value: '#support' },
+						{ name: 'mention', label: 'Mention on-call', type: 'boolean', value: true },
+					],
+				},
 			],
 		},
 	},
@@ -219,7 +380,8 @@ export const TEMPLATES: TemplateFixture[] = [
 	},
 ];
 
-export const templatesOf = (solutionId: number): TemplateFixture[] => TEMPLATES.filter((t) => t.solutionId === solutionId);
+export const templatesOf = (solutionId: number): TemplateFixture[] =>
+	TEMPLATES.filter((t) => t.solutionId === solutionId);
 
 // ------------------------------------------------------- partner credentials
 
@@ -238,7 +400,13 @@ export const PARTNERS: Record<number, { title: string; fields: PartnerField[] }>
 		fields: [
 			{ id: 'apiUrl', type: 0, label: 'API URL', required: true },
 			{ id: 'apiKey', type: 3, label: 'API key', required: true },
-			{ id: 'region', type: 10, label: 'Region', required: true, allowedValues: { eu: 'Europe', us: 'United States' } },
+			{
+				id: 'region',
+				type: 10,
+				label: 'Region',
+				required: true,
+				allowedValues: { eu: 'Europe', us: 'United States' },
+			},
 		],
 	},
 	202: {
@@ -267,20 +435,68 @@ export const FIXTURE_IDS = {
 	nextCredential: 8001,
 } as const;
 
-const FIXTURE_INSTALLATIONS: { id: number; userId: string; solutionId: number; title: string; status: 0 | 1; bundles: { id: number; templateId: number; stepIds: number[] }[] }[] = [
-	{ id: 5001, userId: USER_1, solutionId: 101, title: 'Leads for ACME', status: 1, bundles: [{ id: 7001, templateId: 1011, stepIds: [9001, 9002] }, { id: 7002, templateId: 1012, stepIds: [9003, 9004] }] },
-	{ id: 5002, userId: USER_1, solutionId: 101, title: 'Leads for Globex', status: 0, bundles: [{ id: 7003, templateId: 1011, stepIds: [9005, 9006] }] },
-	{ id: 5003, userId: USER_2, solutionId: 102, title: 'Orders of user 2', status: 0, bundles: [{ id: 7004, templateId: 1021, stepIds: [9007, 9008] }] },
+const FIXTURE_INSTALLATIONS: {
+	id: number;
+	userId: string;
+	solutionId: number;
+	title: string;
+	status: 0 | 1;
+	bundles: { id: number; templateId: number; stepIds: number[] }[];
+}[] = [
+	{
+		id: 5001,
+		userId: USER_1,
+		solutionId: 101,
+		title: 'Leads for ACME',
+		status: 1,
+		bundles: [
+			{ id: 7001, templateId: 1011, stepIds: [9001, 9002] },
+			{ id: 7002, templateId: 1012, stepIds: [9003, 9004] },
+		],
+	},
+	{
+		id: 5002,
+		userId: USER_1,
+		solutionId: 101,
+		title: 'Leads for Globex',
+		status: 0,
+		bundles: [{ id: 7003, templateId: 1011, stepIds: [9005, 9006] }],
+	},
+	{
+		id: 5003,
+		userId: USER_2,
+		solutionId: 102,
+		title: 'Orders of user 2',
+		status: 0,
+		bundles: [{ id: 7004, templateId: 1021, stepIds: [9007, 9008] }],
+	},
 ];
 
 const copyFields = (fields: FieldRecord[]): FieldRecord[] => fields.map((f) => ({ ...f }));
 
 /** Creates the bundle (and its step records) for one template; shared by fixtures and install. */
-export function addBundle(state: EmulatorState, installationId: number, templateId: number, bundleId: number, stepIds: number[]): void {
+export function addBundle(
+	state: EmulatorState,
+	installationId: number,
+	templateId: number,
+	bundleId: number,
+	stepIds: number[],
+): void {
 	const template = TEMPLATES.find((t) => t.id === templateId)!;
-	state.bundles.set(bundleId, { id: bundleId, installationId, templateId, title: template.bundle.title, stepIds });
+	state.bundles.set(bundleId, {
+		id: bundleId,
+		installationId,
+		templateId,
+		title: template.bundle.title,
+		stepIds,
+	});
 	template.bundle.steps.forEach((step, i) => {
-		const record: BundleStepRecord = { id: stepIds[i], bundleId, title: step.title, fields: copyFields(step.fields) };
+		const record: BundleStepRecord = {
+			id: stepIds[i],
+			bundleId,
+			title: step.title,
+			fields: copyFields(step.fields),
+		};
 		state.bundleData.set(record.id, record);
 	});
 }

@@ -97,7 +97,8 @@ function attach(httpServer: http.Server, socket: net.Socket): void {
 		}
 		const eol = data.indexOf('\r\n');
 		if (eol === -1) {
-			if (data.length < MAX_LINE) pending = data; // request line split across packets
+			if (data.length < MAX_LINE)
+				pending = data; // request line split across packets
 			else parserOnData(data);
 			return;
 		}

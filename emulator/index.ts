@@ -20,13 +20,18 @@ export * as fixtures from './fixtures';
 export { METHOD_HEADER } from './front';
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
-	const core = new EmulatorCore(options.secret ?? DEFAULT_SECRET, options.initialStatus ?? 0, options.log, {
-		name: DEFAULT_PARTNER,
-		masterToken: DEFAULT_MASTER_TOKEN,
-		acceptStyles: 'any',
-		sessionTokenSeconds: 3600,
-		...options.partner,
-	});
+	const core = new EmulatorCore(
+		options.secret ?? DEFAULT_SECRET,
+		options.initialStatus ?? 0,
+		options.log,
+		{
+			name: DEFAULT_PARTNER,
+			masterToken: DEFAULT_MASTER_TOKEN,
+			acceptStyles: 'any',
+			sessionTokenSeconds: 3600,
+			...options.partner,
+		},
+	);
 	const httpServer = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
 		core.handle(req, res).catch(() => res.destroy());
 	});

@@ -19,8 +19,10 @@ class ListLagStore {
 
 	set(lag: ListLag): void {
 		for (const [key, value] of Object.entries(lag)) {
-			if (!['reads', 'ms'].includes(key)) throw new Error(`unknown list lag setting "${key}"; use reads, ms`);
-			if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Error(`list lag "${key}" must be a number ≥ 0`);
+			if (!['reads', 'ms'].includes(key))
+				throw new Error(`unknown list lag setting "${key}"; use reads, ms`);
+			if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+				throw new Error(`list lag "${key}" must be a number ≥ 0`);
 		}
 		this.lag = { ...lag };
 	}

@@ -11,26 +11,49 @@ import type { Variants } from './types';
 export const PAGE_SIZE = 1;
 const MAX_PER_PAGE = 50;
 
-const whole = (value: unknown): number | undefined => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined);
+const whole = (value: unknown): number | undefined =>
+	typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
 const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(min, n));
 
 /** One page of `list` for this query, as data and headers under the current variants. */
-export function paginate(list: unknown[], query: Record<string, unknown>, variants: Variants, url: string): { data: unknown; headers: Record<string, string> } {
+export function paginate(
+	list: unknown[],
+	query: Record<string, unknown>,
+	variants: Variants,
+	url: string,
+): { data: unknown; headers: Record<string, string> } {
 	const perPage = clamp(whole(query['per-page']) ?? PAGE_SIZE, 1, MAX_PER_PAGE);
 	const pageCount = Math.max(1, Math.ceil(list.length / perPage));
 	const page = clamp(whole(query[variants.pageParam]) ?? 1, 1, pageCount);
 	const items = list.slice((page - 1) * perPage, page * perPage);
-	const href = (n: number) => `${url}?${qs.stringify({ ...query, [variants.pageParam]: n, 'per-page': perPage })}`;
+	const href = (n: number) =>
+		`${url}?${qs.stringify({ ...query, [variants.pageParam]: n, 'per-page': perPage })}`;
 	const links: Record<string, string> = { self: href(page), first: href(1), last: href(pageCount) };
 	if (page > 1) links.prev = href(page - 1);
 	if (page < pageCount) links.next = href(page + 1);
 
 	if (variants.pagination === 'body') {
-		const _links = Object.fromEntries(Object.entries(links).map(([rel, target]) => [rel, { href: target }]));
-		return { data: { items, _links, _meta: { totalCount: list.length, pageCount, currentPage: page, perPage } }, headers: {} };
+		const _links = Object.fromEntries(
+			Object.entries(links).map(([rel, target]) => [rel, { href: target }]),
+		);
+		return {
+			data: {
+				items,
+				_links,
+				_meta: { totalCount: list.length, pageCount, currentPage: page, perPage },
+			},
+			headers: {},
+		};
 	}
 	if (variants.pagination === 'link') {
-		return { data: items, headers: { Link: Object.entries(links).map(([rel, target]) => `<${target}>; rel=${rel}`).join(', ') } };
+		return {
+			data: items,
+			headers: {
+				Link: Object.entries(links)
+					.map(([rel, target]) => `<${target}>; rel=${rel}`)
+					.join(', '),
+			},
+		};
 	}
 	return {
 		data: items,

@@ -28,9 +28,19 @@ export class RateLimit {
 
 	constructor(rule: RateLimitRule) {
 		const { maxConcurrent, retryAfterSeconds = 1, serviceMs = 0 } = rule;
-		if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1) throw new Error('rate limit: maxConcurrent must be a whole number ≥ 1');
-		if (!(retryAfterSeconds >= 0) || !(serviceMs >= 0)) throw new Error('rate limit: retryAfterSeconds and serviceMs must be ≥ 0');
-		this.stats = { maxConcurrent, retryAfterSeconds, serviceMs, active: 0, peak: 0, admitted: 0, rejected: 0 };
+		if (!Number.isInteger(maxConcurrent) || maxConcurrent < 1)
+			throw new Error('rate limit: maxConcurrent must be a whole number ≥ 1');
+		if (!(retryAfterSeconds >= 0) || !(serviceMs >= 0))
+			throw new Error('rate limit: retryAfterSeconds and serviceMs must be ≥ 0');
+		this.stats = {
+			maxConcurrent,
+			retryAfterSeconds,
+			serviceMs,
+			active: 0,
+			peak: 0,
+			admitted: 0,
+			rejected: 0,
+		};
 	}
 
 	/** True when the request may be served; it then counts as active until its response closes. */

@@ -49,7 +49,10 @@ export const VARIANT_CHOICES: { [K in keyof Variants]: ReadonlyArray<Variants[K]
 };
 
 /** The envelope's `success` flag as the variant renders it: true/false, "true"/"false", or 1/0. */
-export function renderSuccessFlag(success: boolean, shape: Variants['successFlag'] = 'boolean'): boolean | string | number {
+export function renderSuccessFlag(
+	success: boolean,
+	shape: Variants['successFlag'] = 'boolean',
+): boolean | string | number {
 	if (shape === 'string') return String(success);
 	if (shape === 'number') return success ? 1 : 0;
 	return success;
@@ -63,7 +66,8 @@ export function renderStatus(status: 0 | 1, variants: Variants): number | string
 }
 
 /** An installation answer, wrapped as {installation} when the variant says so. */
-export const wrapInstallation = (data: unknown, variants: Variants) => (variants.installationWrapper ? { installation: data } : data);
+export const wrapInstallation = (data: unknown, variants: Variants) =>
+	variants.installationWrapper ? { installation: data } : data;
 
 const isIdKey = (key: string) => key === 'id' || key.endsWith('Id');
 const isIdListKey = (key: string) => key.endsWith('Ids');
@@ -75,7 +79,8 @@ export function stringifyIds(value: unknown): unknown {
 	const out: Record<string, unknown> = {};
 	for (const [key, v] of Object.entries(value)) {
 		if (isIdKey(key) && Number.isInteger(v)) out[key] = String(v);
-		else if (isIdListKey(key) && Array.isArray(v)) out[key] = v.map((x) => (Number.isInteger(x) ? String(x) : x));
+		else if (isIdListKey(key) && Array.isArray(v))
+			out[key] = v.map((x) => (Number.isInteger(x) ? String(x) : x));
 		else out[key] = stringifyIds(v);
 	}
 	return out;
@@ -91,5 +96,7 @@ export function renderList(data: unknown, variants: Variants): unknown {
 export function successBody(data: unknown, variants: Variants): unknown {
 	let out = variants.stringIds ? stringifyIds(data) : data;
 	if (variants.wrapLists && Array.isArray(out)) out = { items: out };
-	return variants.bare ? out : { success: renderSuccessFlag(true, variants.successFlag), data: out };
+	return variants.bare
+		? out
+		: { success: renderSuccessFlag(true, variants.successFlag), data: out };
 }

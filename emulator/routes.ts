@@ -24,16 +24,45 @@ const ID = '(\\d{1,15})';
 export const ROUTES: Route[] = [
 	{ pattern: /^\/solution\/apps$/, methods: { GET: listApps }, list: true },
 	{ pattern: new RegExp(`^/solution/${ID}/credentialists$`), methods: { GET: credentialists } },
-	{ pattern: new RegExp(`^/solution/${ID}/templates$`), methods: { GET: listTemplates }, list: true },
-	{ pattern: new RegExp(`^/solution/${ID}/installation$`), methods: { POST: install }, withBody: ['POST'] },
+	{
+		pattern: new RegExp(`^/solution/${ID}/templates$`),
+		methods: { GET: listTemplates },
+		list: true,
+	},
+	{
+		pattern: new RegExp(`^/solution/${ID}/installation$`),
+		methods: { POST: install },
+		withBody: ['POST'],
+	},
 	{ pattern: /^\/solution\/installation$/, methods: { GET: listInstallations }, list: true },
-	{ pattern: new RegExp(`^/solution/installation/${ID}$`), methods: { GET: getInstallation, PLAY: play, PAUSE: pause } },
+	{
+		pattern: new RegExp(`^/solution/installation/${ID}$`),
+		methods: { GET: getInstallation, PLAY: play, PAUSE: pause },
+	},
 	{ pattern: /^\/bundle\/data$/, methods: { GET: bundleData }, list: true },
-	{ pattern: new RegExp(`^/bundle/data/${ID}$`), methods: { PUT: updateBundleData }, withBody: ['PUT'] },
+	{
+		pattern: new RegExp(`^/bundle/data/${ID}$`),
+		methods: { PUT: updateBundleData },
+		withBody: ['PUT'],
+	},
 	{ pattern: new RegExp(`^/credentials/${ID}/meta$`), methods: { GET: credentialMeta } },
-	{ pattern: new RegExp(`^/credentials/${ID}$`), methods: { POST: createCredential }, withBody: ['POST'] },
-	{ pattern: /^\/wl\/([^/]+)\/add-user$/, methods: { POST: addUser }, withBody: ['POST'], partner: true },
-	{ pattern: /^\/wl\/([^/]+)\/get-user-session-token$/, methods: { POST: getUserSessionToken }, withBody: ['POST'], partner: true },
+	{
+		pattern: new RegExp(`^/credentials/${ID}$`),
+		methods: { POST: createCredential },
+		withBody: ['POST'],
+	},
+	{
+		pattern: /^\/wl\/([^/]+)\/add-user$/,
+		methods: { POST: addUser },
+		withBody: ['POST'],
+		partner: true,
+	},
+	{
+		pattern: /^\/wl\/([^/]+)\/get-user-session-token$/,
+		methods: { POST: getUserSessionToken },
+		withBody: ['POST'],
+		partner: true,
+	},
 ];
 
 export interface Match {
@@ -62,7 +91,9 @@ export function match(method: string, path: string): Match {
 		const handler = route.methods[method];
 		if (!handler) {
 			const allow = Object.keys(route.methods).join(', ');
-			throw new ApiError(405, `Method ${method} is not allowed on ${path}; allowed: ${allow}`, { Allow: allow });
+			throw new ApiError(405, `Method ${method} is not allowed on ${path}; allowed: ${allow}`, {
+				Allow: allow,
+			});
 		}
 		return {
 			handler,

@@ -226,7 +226,13 @@ export interface EmulatorState {
 	endUsers: Map<string, EndUserRecord>;
 	/** Permanent token → token subject. */
 	permanentTokens: Map<string, string>;
-	nextIds: { installation: number; bundle: number; step: number; credential: number; endUser: number };
+	nextIds: {
+		installation: number;
+		bundle: number;
+		step: number;
+		credential: number;
+		endUser: number;
+	};
 }
 
 export interface Emulator {
@@ -242,7 +248,12 @@ export interface Emulator {
 	/** The list leaves out new installations for N list calls and/or T ms (see listLag.ts); reset clears it. */
 	setListLag(lag: { reads?: number; ms?: number }): void;
 	/** The partner of the /wl endpoints; `set` changes accepted styles or session lifetime (until reset). */
-	partner: { readonly name: string; readonly masterToken: string; settings(): PartnerSettings; set(s: Partial<PartnerSettings>): void };
+	partner: {
+		readonly name: string;
+		readonly masterToken: string;
+		settings(): PartnerSettings;
+		set(s: Partial<PartnerSettings>): void;
+	};
 	state: EmulatorState;
 	/** Simulates an installation removed by the user elsewhere (the spec has no delete endpoint). */
 	removeInstallation(id: number): void;

@@ -35,7 +35,10 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 
 	private type(name: string): ICredentialType {
 		const type = this.types.get(name);
-		if (!type) throw new ApplicationError(`Harness: unknown credential type "${name}" (pass it in credentialTypes)`);
+		if (!type)
+			throw new ApplicationError(
+				`Harness: unknown credential type "${name}" (pass it in credentialTypes)`,
+			);
 		return type;
 	}
 
@@ -50,12 +53,17 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	 * fields the test left out (n8n stores every field, so nodes never see `undefined` there).
 	 * A fresh copy each time, since preAuthentication may write into it.
 	 */
-	async getDecrypted(_additionalData: unknown, _nodeCredentials: INodeCredentialsDetails, type: string) {
+	async getDecrypted(
+		_additionalData: unknown,
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	) {
 		const given = this.data[type];
 		if (!given) throw new ApplicationError(`Harness: no test credentials of type "${type}"`);
 		const withDefaults: ICredentialDataDecryptedObject = {};
 		for (const property of this.type(type).properties) {
-			if (property.default !== undefined) withDefaults[property.name] = property.default as ICredentialDataDecryptedObject[string];
+			if (property.default !== undefined)
+				withDefaults[property.name] = property.default as ICredentialDataDecryptedObject[string];
 		}
 		return { ...withDefaults, ...structuredClone(given) };
 	}
@@ -78,14 +86,22 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (authenticate?.type !== 'generic') return requestOptions;
 
 		const resolve = (value: unknown) =>
-			workflow.expression.getSimpleParameterValue(node, value as string, 'internal', { $credentials: credentials }, undefined, value as string);
+			workflow.expression.getSimpleParameterValue(
+				node,
+				value as string,
+				'internal',
+				{ $credentials: credentials },
+				undefined,
+				value as string,
+			);
 		for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {
 			if (typeof outerValue !== 'object' || outerValue === null) {
 				requestOptions[outerKey] = resolve(outerValue); // url, skipSslCertificateValidation
 				continue;
 			}
 			const target = (requestOptions[outerKey] ?? {}) as Record<string, unknown>;
-			for (const [key, value] of Object.entries(outerValue)) target[String(resolve(key))] = resolve(value);
+			for (const [key, value] of Object.entries(outerValue))
+				target[String(resolve(key))] = resolve(value);
 			requestOptions[outerKey] = target;
 		}
 		return requestOptions;
@@ -106,7 +122,12 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		if (!type.preAuthentication) return undefined;
 		const expirable = type.properties.find((p) => p.typeOptions?.expirable === true);
 		if (!expirable) return undefined;
-		if (!credentialsExpired && credentials[expirable.name] !== '' && credentials[expirable.name] !== undefined) return undefined;
+		if (
+			!credentialsExpired &&
+			credentials[expirable.name] !== '' &&
+			credentials[expirable.name] !== undefined
+		)
+			return undefined;
 		const output = await type.preAuthentication.call(helpers, credentials);
 		Object.assign(this.data[typeName], output); // "persist" it for the next getDecrypted
 		return output as ICredentialDataDecryptedObject;
@@ -116,11 +137,19 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 		return this.type(type).properties;
 	}
 
-	async updateCredentials(_nodeCredentials: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+	async updateCredentials(
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	) {
 		this.data[type] = data;
 	}
 
-	async updateCredentialsOauthTokenData(_nodeCredentials: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+	async updateCredentialsOauthTokenData(
+		_nodeCredentials: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	) {
 		this.data[type] = data;
 	}
 

@@ -3,10 +3,21 @@
  * Used by the demo and by the test that keeps the examples working.
  */
 import { readFileSync } from 'fs';
-import type { IConnections, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IConnections,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { runWorkflow, type HarnessNode, type RunWorkflowResult, type TestCredentials } from './index';
+import {
+	runWorkflow,
+	type HarnessNode,
+	type RunWorkflowResult,
+	type TestCredentials,
+} from './index';
 
 /** n8n's Manual Trigger is in nodes-base, which is not installed: this stands in for it (one empty item). */
 class ManualTriggerStandIn implements INodeType {

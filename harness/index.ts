@@ -11,7 +11,12 @@
  */
 import { Container } from '@n8n/di'; // n8n-core's own DI container (a dependency of n8n-core)
 import { randomUUID } from 'crypto';
-import { ExecutionLifecycleHooks, LoadOptionsContext, PollContext, WorkflowExecute } from 'n8n-core';
+import {
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	PollContext,
+	WorkflowExecute,
+} from 'n8n-core';
 import type {
 	ExecutionError,
 	ICredentialType,
@@ -108,13 +113,19 @@ function defaultVersion(type: AnyNodeType): number {
  * Fills in what an exported workflow always has, and attaches the test credentials the node type
  * declares: the engine refuses getCredentials() for a node without `node.credentials[type]`.
  */
-function completeNode(node: HarnessNode, nodeTypes: INodeTypes, credentials: TestCredentials): INode {
+function completeNode(
+	node: HarnessNode,
+	nodeTypes: INodeTypes,
+	credentials: TestCredentials,
+): INode {
 	const type = nodeTypes.getByName(node.type);
 	const typeVersion = node.typeVersion ?? defaultVersion(type);
-	const declared = NodeHelpers.getVersionedNodeType(type, typeVersion).description.credentials ?? [];
+	const declared =
+		NodeHelpers.getVersionedNodeType(type, typeVersion).description.credentials ?? [];
 	const nodeCredentials = { ...node.credentials };
 	for (const { name } of declared) {
-		if (credentials[name] && !nodeCredentials[name]) nodeCredentials[name] = { id: name, name: `Test ${name}` };
+		if (credentials[name] && !nodeCredentials[name])
+			nodeCredentials[name] = { id: name, name: `Test ${name}` };
 	}
 	return {
 		id: randomUUID(),
@@ -135,7 +146,10 @@ function completeNode(node: HarnessNode, nodeTypes: INodeTypes, credentials: Tes
  * URL fields ($execution), `variables` ($vars), `currentNodeParameters` (load options only).
  * The rest serve sub-workflows, task runners, AI nodes and webhooks: they throw if ever reached.
  */
-function additionalData(credentialsHelper: TestCredentialsHelper, extra: Partial<IWorkflowExecuteAdditionalData> = {}) {
+function additionalData(
+	credentialsHelper: TestCredentialsHelper,
+	extra: Partial<IWorkflowExecuteAdditionalData> = {},
+) {
 	const notInTests = (what: string) => () => {
 		throw new ApplicationError(`Harness: ${what} is not available in tests`);
 	};
@@ -159,7 +173,12 @@ function additionalData(credentialsHelper: TestCredentialsHelper, extra: Partial
 	return data as IWorkflowExecuteAdditionalData;
 }
 
-function workflowOf(nodeTypes: INodeTypes, nodes: INode[], connections: IConnections, staticData?: IDataObject) {
+function workflowOf(
+	nodeTypes: INodeTypes,
+	nodes: INode[],
+	connections: IConnections,
+	staticData?: IDataObject,
+) {
 	return new Workflow({
 		id: 'harness-workflow',
 		name: 'Harness workflow',
@@ -198,7 +217,9 @@ export const INPUT_NODE = 'Input';
 
 const chain = (names: string[]): IConnections =>
 	Object.fromEntries(
-		names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+		names
+			.slice(0, -1)
+			.map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
 	);
 
 /** Runs the workflow to the end, as a manual execution, and resolves with its run data. */
@@ -206,24 +227,37 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
 	const credentials = options.credentials ?? {};
 	const nodeTypes = makeNodeTypes(options.nodeTypes);
 	const nodes = options.nodes.map((node) => completeNode(node, nodeTypes, credentials));
-	const connections: IConnections = structuredClone(options.connections ?? chain(nodes.map((n) => n.name)));
+	const connections: IConnections = structuredClone(
+		options.connections ?? chain(nodes.map((n) => n.name)),
+	);
 
-	const fed = new Set(Object.values(connections).flatMap((c) => (c.main ?? []).flat().map((t) => t?.node)));
+	const fed = new Set(
+		Object.values(connections).flatMap((c) => (c.main ?? []).flat().map((t) => t?.node)),
+	);
 	const roots = nodes.filter((n) => !fed.has(n.name));
 	if (options.inputItems) {
 		nodes.unshift(
 			completeNode(
-				{ name: INPUT_NODE, type: 'harness.items', parameters: { items: JSON.stringify(options.inputItems) } },
+				{
+					name: INPUT_NODE,
+					type: 'harness.items',
+					parameters: { items: JSON.stringify(options.inputItems) },
+				},
 				nodeTypes,
 				{},
 			),
 		);
-		connections[INPUT_NODE] = { main: [roots.map((n) => ({ node: n.name, type: 'main', index: 0 }))] };
+		connections[INPUT_NODE] = {
+			main: [roots.map((n) => ({ node: n.name, type: 'main', index: 0 }))],
+		};
 	}
 	const startNode = options.inputItems ? nodes[0] : roots[0];
 
 	const workflow = workflowOf(nodeTypes, nodes, connections);
-	const helper = new TestCredentialsHelper(options.credentialTypes ?? [new AlbatoSolutionsApi(), new AlbatoPartnerApi()], credentials);
+	const helper = new TestCredentialsHelper(
+		options.credentialTypes ?? [new AlbatoSolutionsApi(), new AlbatoPartnerApi()],
+		credentials,
+	);
 	const data = additionalData(helper);
 	// WorkflowExecute insists on hooks; it resolves with the IRun anyway, so none are registered.
 	data.hooks = new ExecutionLifecycleHooks('manual', data.executionId!, {
@@ -261,7 +295,9 @@ function singleNodeWorkflow(options: SingleNodeOptions, staticData?: IDataObject
 	const nodeTypes = makeNodeTypes([options.nodeType]);
 	const node = completeNode(
 		{
-			name: NodeHelpers.getVersionedNodeType(options.nodeType, options.typeVersion).description.defaults.name ?? 'Node',
+			name:
+				NodeHelpers.getVersionedNodeType(options.nodeType, options.typeVersion).description.defaults
+					.name ?? 'Node',
 			type: options.nodeType.description.name,
 			typeVersion: options.typeVersion,
 			parameters: options.parameters,
@@ -270,7 +306,10 @@ function singleNodeWorkflow(options: SingleNodeOptions, staticData?: IDataObject
 		credentials,
 	);
 	const workflow = workflowOf(nodeTypes, [node], {}, staticData);
-	const helper = new TestCredentialsHelper(options.credentialTypes ?? [new AlbatoSolutionsApi(), new AlbatoPartnerApi()], credentials);
+	const helper = new TestCredentialsHelper(
+		options.credentialTypes ?? [new AlbatoSolutionsApi(), new AlbatoPartnerApi()],
+		credentials,
+	);
 	// Look the node up again: the Workflow constructor replaced its parameters with defaults filled in.
 	return { workflow, node: workflow.nodes[node.name], helper };
 }
@@ -322,9 +361,13 @@ export interface CredentialTestResult {
  * request's `={{$credentials.x}}` expressions, send it through httpRequestWithAuthentication (so the
  * class's `authenticate` applies), and check its `rules`. Only the simple rule types are supported.
  */
-export async function testCredentials(credentialType: ICredentialType, data: IDataObject): Promise<CredentialTestResult> {
+export async function testCredentials(
+	credentialType: ICredentialType,
+	data: IDataObject,
+): Promise<CredentialTestResult> {
 	const test = credentialType.test;
-	if (!test) throw new ApplicationError(`Harness: credential type "${credentialType.name}" has no test`);
+	if (!test)
+		throw new ApplicationError(`Harness: credential type "${credentialType.name}" has no test`);
 	const probe: INodeType = {
 		description: {
 			displayName: 'Credential Probe',
@@ -340,14 +383,29 @@ export async function testCredentials(credentialType: ICredentialType, data: IDa
 		},
 	};
 	const credentials = { [credentialType.name]: data as TestCredentials[string] };
-	const { workflow, node, helper } = singleNodeWorkflow({ nodeType: probe, credentials, credentialTypes: [credentialType] });
+	const { workflow, node, helper } = singleNodeWorkflow({
+		nodeType: probe,
+		credentials,
+		credentialTypes: [credentialType],
+	});
 	const ctx = new LoadOptionsContext(workflow, node, additionalData(helper), 'parameters');
-	const decrypted = await helper.getDecrypted(undefined, { id: null, name: '' }, credentialType.name);
+	const decrypted = await helper.getDecrypted(
+		undefined,
+		{ id: null, name: '' },
+		credentialType.name,
+	);
 	const resolved = Object.fromEntries(
 		Object.entries(test.request).map(([key, value]) => [
 			key,
 			typeof value === 'string'
-				? workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: decrypted }, undefined, value)
+				? workflow.expression.getSimpleParameterValue(
+						node,
+						value,
+						'internal',
+						{ $credentials: decrypted },
+						undefined,
+						value,
+					)
 				: value,
 		]),
 	);
@@ -366,8 +424,11 @@ export async function testCredentials(credentialType: ICredentialType, data: IDa
 			return { status: 'Error', message: rule.properties.message };
 		}
 		if (rule.type === 'responseSuccessBody') {
-			const actual = rule.properties.key.split('.').reduce<unknown>((v, k) => (v as IDataObject | undefined)?.[k], response.body);
-			if (actual === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+			const actual = rule.properties.key
+				.split('.')
+				.reduce<unknown>((v, k) => (v as IDataObject | undefined)?.[k], response.body);
+			if (actual === rule.properties.value)
+				return { status: 'Error', message: rule.properties.message };
 		}
 	}
 	return { status: 'OK', message: 'Connection successful!' };

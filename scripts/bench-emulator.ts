@@ -21,7 +21,12 @@ export interface RpsResult {
 }
 
 /** Sends `n` GETs of /solution/installation/5001 over `concurrency` keep-alive sockets; counts non-200s as errors. */
-export async function measureEmulatorRps(baseUrl: string, token: string, n = 5000, concurrency = 4): Promise<RpsResult> {
+export async function measureEmulatorRps(
+	baseUrl: string,
+	token: string,
+	n = 5000,
+	concurrency = 4,
+): Promise<RpsResult> {
 	const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
 	const url = new URL('/solution/installation/5001', baseUrl);
 	const once = () =>
@@ -50,9 +55,15 @@ export async function measureEmulatorRps(baseUrl: string, token: string, n = 500
 }
 
 /** Starts `emulator/cli.ts` on a free port (plus `args`, e.g. --tls-cert/--tls-key) and reads its base URL and token from stdout. */
-export function startEmulatorChild(args: string[] = []): Promise<{ child: ChildProcess; baseUrl: string; token: string }> {
+export function startEmulatorChild(
+	args: string[] = [],
+): Promise<{ child: ChildProcess; baseUrl: string; token: string }> {
 	const cli = path.join(__dirname, '..', 'emulator', 'cli.ts');
-	const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', cli, '--port', '0', '--quiet', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+	const child = spawn(
+		process.execPath,
+		['-r', 'ts-node/register/transpile-only', cli, '--port', '0', '--quiet', ...args],
+		{ stdio: ['ignore', 'pipe', 'inherit'] },
+	);
 	return new Promise((resolve, reject) => {
 		let out = '';
 		child.on('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
@@ -89,8 +100,12 @@ async function main(): Promise<void> {
 		}
 	}
 	const where = inProcess ? 'same process as the client' : 'child process';
-	console.log(`emulator (${where}): ${result.requests} x GET /solution/installation/5001, concurrency ${result.concurrency}, keep-alive`);
-	console.log(`${result.rps.toFixed(0)} requests/s (${result.seconds.toFixed(2)} s, ${result.errors} errors)`);
+	console.log(
+		`emulator (${where}): ${result.requests} x GET /solution/installation/5001, concurrency ${result.concurrency}, keep-alive`,
+	);
+	console.log(
+		`${result.rps.toFixed(0)} requests/s (${result.seconds.toFixed(2)} s, ${result.errors} errors)`,
+	);
 	if (result.errors) process.exitCode = 1;
 }
 

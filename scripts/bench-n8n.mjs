@@ -40,21 +40,40 @@ const RATE_LIMIT = Number(arg('--rate-limit', 10));
 const OUT = path.resolve(arg('--out', 'bench-n8n.json'));
 // Extra runs of our node at these Items in Flight (keys nodeAt32, nodeAt64): what raising it gives.
 const EXTRA = String(arg('--extra-in-flight', '32,64')).split(',').filter(Boolean).map(Number);
-const NODES = { node: 'Albato Solutions', httpRequest: 'HTTP Request', ...Object.fromEntries(EXTRA.map((n) => [`nodeAt${n}`, 'Albato Solutions'])) };
+const NODES = {
+	node: 'Albato Solutions',
+	httpRequest: 'HTTP Request',
+	...Object.fromEntries(EXTRA.map((n) => [`nodeAt${n}`, 'Albato Solutions'])),
+};
 
 // ---- the parent: a certificate, then this script again with the CA trusted ----------------------
 
 async function parent() {
-	const cert = JSON.parse(execFileSync(process.execPath, [tsNode, '--transpile-only', 'scripts/lib/tlsCert.ts'], { cwd: repoRoot, encoding: 'utf8' }));
+	const cert = JSON.parse(
+		execFileSync(process.execPath, [tsNode, '--transpile-only', 'scripts/lib/tlsCert.ts'], {
+			cwd: repoRoot,
+			encoding: 'utf8',
+		}),
+	);
 	try {
-		const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-			stdio: 'inherit',
-			env: { ...process.env, NODE_EXTRA_CA_CERTS: cert.caFile, BENCH_N8N_CERT: JSON.stringify(cert) },
-		});
+		const child = spawn(
+			process.execPath,
+			[fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+			{
+				stdio: 'inherit',
+				env: {
+					...process.env,
+					NODE_EXTRA_CA_CERTS: cert.caFile,
+					BENCH_N8N_CERT: JSON.stringify(cert),
+				},
+			},
+		);
 		const stop = () => child.kill('SIGTERM');
 		process.on('SIGINT', stop);
 		process.on('SIGTERM', stop);
-		process.exitCode = await new Promise((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
+		process.exitCode = await new Promise((resolve) =>
+			child.on('exit', (code) => resolve(code ?? 1)),
+		);
 	} finally {
 		await rm(cert.dir, { recursive: true, force: true });
 	}
@@ -65,7 +84,13 @@ async function parent() {
 function workflow(id, name, nodeUnderTest) {
 	const ids = Array.from({ length: ITEMS }, (_, i) => 5001 + (i % 2)); // user-1's installations
 	const nodes = [
-		{ parameters: {}, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0] },
+		{
+			parameters: {},
+			name: 'Start',
+			type: 'n8n-nodes-base.manualTrigger',
+			typeVersion: 1,
+			position: [0, 0],
+		},
 		{
 			parameters: { mode: 'raw', jsonOutput: JSON.stringify({ ids }), options: {} },
 			name: 'Ids',
@@ -73,7 +98,13 @@ function workflow(id, name, nodeUnderTest) {
 			typeVersion: 3.4,
 			position: [200, 0],
 		},
-		{ parameters: { fieldToSplitOut: 'ids', options: {} }, name: 'One item per id', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [400, 0] },
+		{
+			parameters: { fieldToSplitOut: 'ids', options: {} },
+			name: 'One item per id',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [400, 0],
+		},
 		{ ...nodeUnderTest, position: [600, 0] },
 	];
 	const chain = (from, to) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
@@ -81,7 +112,11 @@ function workflow(id, name, nodeUnderTest) {
 		id,
 		name,
 		nodes,
-		connections: { Start: chain('Start', 'Ids'), Ids: chain('Ids', 'One item per id'), 'One item per id': chain('One item per id', nodeUnderTest.name) },
+		connections: {
+			Start: chain('Start', 'Ids'),
+			Ids: chain('Ids', 'One item per id'),
+			'One item per id': chain('One item per id', nodeUnderTest.name),
+		},
 		settings: { executionOrder: 'v1' },
 		active: false,
 	};
@@ -121,9 +156,15 @@ const httpRequestNode = (baseUrl) => ({
 
 async function measure(n8n, workflowId, nodeName) {
 	const executed = await n8n.execute(workflowId, { timeoutMs: 600_000 });
-	if (!executed.run) throw new Error(`n8n execute ${workflowId}: no run data (exit ${executed.code})\n${executed.output.slice(-3000)}`);
+	if (!executed.run)
+		throw new Error(
+			`n8n execute ${workflowId}: no run data (exit ${executed.code})\n${executed.output.slice(-3000)}`,
+		);
 	const task = executed.run.data.resultData.runData[nodeName]?.[0];
-	if (!task) throw new Error(`${nodeName} did not run:\n${JSON.stringify(executed.run.data.resultData.error ?? {}).slice(0, 1000)}`);
+	if (!task)
+		throw new Error(
+			`${nodeName} did not run:\n${JSON.stringify(executed.run.data.resultData.error ?? {}).slice(0, 1000)}`,
+		);
 	const out = task.data?.main?.[0] ?? [];
 	const succeeded = out.filter((item) => item.json && item.json.error === undefined).length;
 	const result = { seconds: Math.round(task.executionTime) / 1000, failed: ITEMS - succeeded };
@@ -137,25 +178,48 @@ async function child() {
 	const cert = JSON.parse(process.env.BENCH_N8N_CERT);
 	const began = Date.now();
 	const install = await ensureN8n((line) => console.log(line));
-	const emulator = await Emulator.start(repoRoot, { args: ['--tls-cert', cert.certFile, '--tls-key', cert.keyFile, '--quiet'] });
+	const emulator = await Emulator.start(repoRoot, {
+		args: ['--tls-cert', cert.certFile, '--tls-key', cert.keyFile, '--quiet'],
+	});
 	const port = new URL(emulator.baseUrl).port;
 	let proxyUrl;
-	startProcess(process.execPath, [tsNode, '--transpile-only', 'scripts/lib/delayProxy.ts', port, String(RTT)], {
-		cwd: repoRoot,
-		onLine: (line) => {
-			const match = /^PROXY \d+ (\d+)$/.exec(line);
-			if (match) proxyUrl = `https://127.0.0.1:${match[1]}`;
+	startProcess(
+		process.execPath,
+		[tsNode, '--transpile-only', 'scripts/lib/delayProxy.ts', port, String(RTT)],
+		{
+			cwd: repoRoot,
+			onLine: (line) => {
+				const match = /^PROXY \d+ (\d+)$/.exec(line);
+				if (match) proxyUrl = `https://127.0.0.1:${match[1]}`;
+			},
 		},
-	});
+	);
 	await waitFor('the delay proxy', () => proxyUrl, { timeoutMs: 60_000, intervalMs: 100 });
 	console.log(`HTTPS emulator ${emulator.baseUrl}, behind a ${RTT} ms round trip at ${proxyUrl}`);
 
 	const n8n = await N8nInstance.create(install, repoRoot);
 	try {
-		await n8n.importCredentials([{ ...CREDENTIAL, data: { baseUrl: proxyUrl, accessToken: emulator.token } }]);
-		await n8n.importWorkflow(workflow('BenchAlbatoNode', `Bench: ${ITEMS} Gets, Albato Solutions node`, ourNode()));
-		for (const n of EXTRA) await n8n.importWorkflow(workflow(`BenchAlbatoAt${n}`, `Bench: ${ITEMS} Gets, Albato Solutions node, ${n} in flight`, ourNode(n)));
-		await n8n.importWorkflow(workflow('BenchHttpRequest', `Bench: ${ITEMS} Gets, HTTP Request node`, httpRequestNode(proxyUrl)));
+		await n8n.importCredentials([
+			{ ...CREDENTIAL, data: { baseUrl: proxyUrl, accessToken: emulator.token } },
+		]);
+		await n8n.importWorkflow(
+			workflow('BenchAlbatoNode', `Bench: ${ITEMS} Gets, Albato Solutions node`, ourNode()),
+		);
+		for (const n of EXTRA)
+			await n8n.importWorkflow(
+				workflow(
+					`BenchAlbatoAt${n}`,
+					`Bench: ${ITEMS} Gets, Albato Solutions node, ${n} in flight`,
+					ourNode(n),
+				),
+			);
+		await n8n.importWorkflow(
+			workflow(
+				'BenchHttpRequest',
+				`Bench: ${ITEMS} Gets, HTTP Request node`,
+				httpRequestNode(proxyUrl),
+			),
+		);
 
 		const runs = {};
 		const once = async (label, key, workflowId) => {
@@ -164,18 +228,29 @@ async function child() {
 			const log = await emulator.requests();
 			result.requests = log.length;
 			result.rateLimited = log.filter((entry) => entry.status === 429).length;
-			console.log(`${label ? `${label} ` : ''}${key}: ${result.seconds} s, ${result.failed} failed, ${result.requests} requests (${result.rateLimited} answered 429)${result.error ? `; error: ${result.error}` : ''}`);
+			console.log(
+				`${label ? `${label} ` : ''}${key}: ${result.seconds} s, ${result.failed} failed, ${result.requests} requests (${result.rateLimited} answered 429)${result.error ? `; error: ${result.error}` : ''}`,
+			);
 			return result;
 		};
 		runs.node = await once('', 'node', 'BenchAlbatoNode');
 		runs.httpRequest = await once('', 'httpRequest', 'BenchHttpRequest');
 		for (const n of EXTRA) runs[`nodeAt${n}`] = await once('', `nodeAt${n}`, `BenchAlbatoAt${n}`);
-		await emulator.control('POST', '/rate-limit', { maxConcurrent: RATE_LIMIT, retryAfterSeconds: 1, serviceMs: 50 });
+		await emulator.control('POST', '/rate-limit', {
+			maxConcurrent: RATE_LIMIT,
+			retryAfterSeconds: 1,
+			serviceMs: 50,
+		});
 		runs.rateLimited = {
 			node: await once(`rate limit ${RATE_LIMIT}:`, 'node', 'BenchAlbatoNode'),
 			httpRequest: await once(`rate limit ${RATE_LIMIT}:`, 'httpRequest', 'BenchHttpRequest'),
 		};
-		for (const n of EXTRA) runs.rateLimited[`nodeAt${n}`] = await once(`rate limit ${RATE_LIMIT}:`, `nodeAt${n}`, `BenchAlbatoAt${n}`);
+		for (const n of EXTRA)
+			runs.rateLimited[`nodeAt${n}`] = await once(
+				`rate limit ${RATE_LIMIT}:`,
+				`nodeAt${n}`,
+				`BenchAlbatoAt${n}`,
+			);
 		runs.rateLimited.emulator = await emulator.control('GET', '/rate-limit');
 
 		const results = {
@@ -187,15 +262,35 @@ async function child() {
 			...Object.fromEntries(EXTRA.map((n) => [`nodeAt${n}`, runs[`nodeAt${n}`]])),
 			rateLimited: runs.rateLimited,
 			targets: {
-				nodeVsHttpRequest: { target: '≤ 1.25', value: Math.round((runs.node.seconds / runs.httpRequest.seconds) * 100) / 100 },
+				nodeVsHttpRequest: {
+					target: '≤ 1.25',
+					value: Math.round((runs.node.seconds / runs.httpRequest.seconds) * 100) / 100,
+				},
 				nodeFailedUnderRateLimit: { target: 0, value: runs.rateLimited.node.failed },
-				...Object.fromEntries(EXTRA.map((n) => [`nodeAt${n}VsHttpRequest`, { value: Math.round((runs[`nodeAt${n}`].seconds / runs.httpRequest.seconds) * 100) / 100 }])),
+				...Object.fromEntries(
+					EXTRA.map((n) => [
+						`nodeAt${n}VsHttpRequest`,
+						{
+							value:
+								Math.round((runs[`nodeAt${n}`].seconds / runs.httpRequest.seconds) * 100) / 100,
+						},
+					]),
+				),
 			},
-			setup: { n8n: install.root, rateLimit: { maxConcurrent: RATE_LIMIT, retryAfterSeconds: 1, serviceMs: 50 }, date: new Date().toISOString(), benchSeconds: Math.round((Date.now() - began) / 1000) },
+			setup: {
+				n8n: install.root,
+				rateLimit: { maxConcurrent: RATE_LIMIT, retryAfterSeconds: 1, serviceMs: 50 },
+				date: new Date().toISOString(),
+				benchSeconds: Math.round((Date.now() - began) / 1000),
+			},
 		};
 		await writeFile(OUT, `${JSON.stringify(results, null, 2)}\n`);
-		console.log(`\nnode / HTTP Request: ${results.targets.nodeVsHttpRequest.value}× (target ≤ 1.25); node items failed under the rate limit: ${runs.rateLimited.node.failed} (target 0)`);
-		console.log(`figures written to ${path.relative(process.cwd(), OUT) || OUT}; ${results.setup.benchSeconds} s in all`);
+		console.log(
+			`\nnode / HTTP Request: ${results.targets.nodeVsHttpRequest.value}× (target ≤ 1.25); node items failed under the rate limit: ${runs.rateLimited.node.failed} (target 0)`,
+		);
+		console.log(
+			`figures written to ${path.relative(process.cwd(), OUT) || OUT}; ${results.setup.benchSeconds} s in all`,
+		);
 	} finally {
 		await rm(n8n.userFolder, { recursive: true, force: true });
 		await killAll();

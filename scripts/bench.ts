@@ -29,7 +29,13 @@ import path from 'path';
 import v8 from 'v8';
 import vm from 'vm';
 
-import type { IDataObject, IHttpRequestOptions, INodeParameters, INodeType, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHttpRequestOptions,
+	INodeParameters,
+	INodeType,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../emulator/fixtures';
 import { startEmulatorChild } from './bench-emulator';
@@ -50,17 +56,23 @@ function arg(name: string): string | undefined {
 }
 const num = (name: string, fallback: number) => {
 	const value = Number(arg(name) ?? fallback);
-	if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number, got ${arg(name)}`);
+	if (!Number.isFinite(value) || value < 0)
+		throw new Error(`${name} must be a number, got ${arg(name)}`);
 	return Math.floor(value);
 };
 const DIST = path.resolve(arg('--dist') ?? path.join(ROOT, 'dist'));
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const seconds = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9;
 
 // =============================================================================================
 // The parent: certificate, emulator, proxies, then the measuring child
 
-function waitForLines(child: ChildProcess, pattern: RegExp, count: number): Promise<RegExpExecArray[]> {
+function waitForLines(
+	child: ChildProcess,
+	pattern: RegExp,
+	count: number,
+): Promise<RegExpExecArray[]> {
 	return new Promise((resolve, reject) => {
 		const found: RegExpExecArray[] = [];
 		let out = '';
@@ -83,15 +95,30 @@ async function parent(): Promise<void> {
 	const cert = makeTestCertificate();
 	const children: ChildProcess[] = [];
 	try {
-		const emulator = await startEmulatorChild(['--tls-cert', cert.certFile, '--tls-key', cert.keyFile]);
+		const emulator = await startEmulatorChild([
+			'--tls-cert',
+			cert.certFile,
+			'--tls-key',
+			cert.keyFile,
+		]);
 		children.push(emulator.child);
 		const emulatorPort = new URL(emulator.baseUrl).port;
 		// Plain HTTP for the heap measure: 10,000 TLS handshakes would only add minutes, not heap.
 		const plain = await startEmulatorChild();
 		children.push(plain.child);
-		const proxy = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', path.join(__dirname, 'lib', 'delayProxy.ts'), emulatorPort, RTTS.join(',')], {
-			stdio: ['ignore', 'pipe', 'inherit'],
-		});
+		const proxy = spawn(
+			process.execPath,
+			[
+				'-r',
+				'ts-node/register/transpile-only',
+				path.join(__dirname, 'lib', 'delayProxy.ts'),
+				emulatorPort,
+				RTTS.join(','),
+			],
+			{
+				stdio: ['ignore', 'pipe', 'inherit'],
+			},
+		);
 		children.push(proxy);
 		const proxies = await waitForLines(proxy, /^PROXY (\d+) (\d+)$/, RTTS.length);
 		const env: NodeJS.ProcessEnv = {
@@ -100,12 +127,28 @@ async function parent(): Promise<void> {
 			BENCH_EMULATOR: emulator.baseUrl,
 			BENCH_EMULATOR_PLAIN: plain.baseUrl,
 			BENCH_TOKEN: emulator.token,
-			BENCH_PROXIES: JSON.stringify(Object.fromEntries(proxies.map((m) => [m[1], `https://127.0.0.1:${m[2]}`]))),
+			BENCH_PROXIES: JSON.stringify(
+				Object.fromEntries(proxies.map((m) => [m[1], `https://127.0.0.1:${m[2]}`])),
+			),
 		};
 		// Loopback only: a proxy from the environment must not carry these calls.
-		for (const key of ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'ALL_PROXY', 'all_proxy']) delete env[key];
-		console.log(`HTTPS emulator ${emulator.baseUrl} (throw-away CA, trusted by the measuring process only); round-trip proxies ${proxies.map((m) => `${m[1]} ms → :${m[2]}`).join(', ')}`);
-		const measure = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', __filename, '--measure', ...process.argv.slice(2)], { stdio: 'inherit', env });
+		for (const key of [
+			'HTTP_PROXY',
+			'http_proxy',
+			'HTTPS_PROXY',
+			'https_proxy',
+			'ALL_PROXY',
+			'all_proxy',
+		])
+			delete env[key];
+		console.log(
+			`HTTPS emulator ${emulator.baseUrl} (throw-away CA, trusted by the measuring process only); round-trip proxies ${proxies.map((m) => `${m[1]} ms → :${m[2]}`).join(', ')}`,
+		);
+		const measure = spawn(
+			process.execPath,
+			['-r', 'ts-node/register/transpile-only', __filename, '--measure', ...process.argv.slice(2)],
+			{ stdio: 'inherit', env },
+		);
 		children.push(measure);
 		const code = await new Promise<number | null>((resolve) => measure.on('exit', resolve));
 		if (code !== 0) throw new Error(`the measurements failed (exit ${code})`);
@@ -127,11 +170,17 @@ async function parent(): Promise<void> {
 const harness = () => require('../harness') as typeof import('../harness');
 // n8n-core's HTTP helper, which httpRequestWithAuthentication ends in (deep path, as the harness does).
 const n8nHttpRequest = () =>
-	(require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as {
-		httpRequest: (options: IHttpRequestOptions) => Promise<{ statusCode: number; body: string }>;
-	}).httpRequest;
+	(
+		require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as {
+			httpRequest: (options: IHttpRequestOptions) => Promise<{ statusCode: number; body: string }>;
+		}
+	).httpRequest;
 const nodeClass = () =>
-	(require(path.join(DIST, 'nodes/AlbatoSolutions/AlbatoSolutions.node.js')) as { AlbatoSolutions: new () => INodeType }).AlbatoSolutions;
+	(
+		require(path.join(DIST, 'nodes/AlbatoSolutions/AlbatoSolutions.node.js')) as {
+			AlbatoSolutions: new () => INodeType;
+		}
+	).AlbatoSolutions;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 interface Service {
@@ -145,7 +194,14 @@ interface Service {
 const controlAgent = new https.Agent({ keepAlive: true, maxSockets: 4 });
 
 /** One call over a keep-alive agent; PLAY/PAUSE are sent literally. Resolves the status and parsed body. */
-function call(baseUrl: string, token: string, method: string, urlPath: string, body?: unknown, agent: https.Agent = controlAgent): Promise<{ status: number; body: unknown }> {
+function call(
+	baseUrl: string,
+	token: string,
+	method: string,
+	urlPath: string,
+	body?: unknown,
+	agent: https.Agent = controlAgent,
+): Promise<{ status: number; body: unknown }> {
 	const payload = body === undefined ? undefined : JSON.stringify(body);
 	return new Promise((resolve, reject) => {
 		const req = https.request(
@@ -155,7 +211,9 @@ function call(baseUrl: string, token: string, method: string, urlPath: string, b
 				agent,
 				headers: {
 					Authorization: `Bearer ${token}`,
-					...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}),
+					...(payload
+						? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }
+						: {}),
 				},
 			},
 			(res) => {
@@ -178,16 +236,27 @@ function call(baseUrl: string, token: string, method: string, urlPath: string, b
 	});
 }
 
-async function dataOf<T>(service: Service, method: string, urlPath: string, body?: unknown): Promise<T> {
+async function dataOf<T>(
+	service: Service,
+	method: string,
+	urlPath: string,
+	body?: unknown,
+): Promise<T> {
 	const res = await call(service.direct, service.token, method, urlPath, body);
-	if (res.status >= 300) throw new Error(`${method} ${urlPath} → ${res.status} ${JSON.stringify(res.body)}`);
+	if (res.status >= 300)
+		throw new Error(`${method} ${urlPath} → ${res.status} ${JSON.stringify(res.body)}`);
 	return ((res.body as { data?: unknown } | undefined)?.data ?? res.body) as T;
 }
 
-const control = (service: Service, method: string, urlPath: string, body?: unknown) => call(service.direct, '', method, `/__emulator${urlPath}`, body);
+const control = (service: Service, method: string, urlPath: string, body?: unknown) =>
+	call(service.direct, '', method, `/__emulator${urlPath}`, body);
 
 /** `n` tasks, `inFlight` at once; resolves the seconds taken. */
-async function timedPool(n: number, inFlight: number, task: (i: number) => Promise<void>): Promise<number> {
+async function timedPool(
+	n: number,
+	inFlight: number,
+	task: (i: number) => Promise<void>,
+): Promise<number> {
 	let next = 0;
 	const started = process.hrtime.bigint();
 	await Promise.all(
@@ -199,11 +268,23 @@ async function timedPool(n: number, inFlight: number, task: (i: number) => Promi
 }
 
 /** The ideal client: keep-alive sockets (one TLS handshake per socket), body parsed as the node does. */
-async function idealGets(baseUrl: string, token: string, n: number, inFlight: number): Promise<number> {
+async function idealGets(
+	baseUrl: string,
+	token: string,
+	n: number,
+	inFlight: number,
+): Promise<number> {
 	const agent = new https.Agent({ keepAlive: true, maxSockets: inFlight });
 	try {
 		return await timedPool(n, inFlight, async (i) => {
-			const res = await call(baseUrl, token, 'GET', `/solution/installation/${IDS[i % IDS.length]}`, undefined, agent);
+			const res = await call(
+				baseUrl,
+				token,
+				'GET',
+				`/solution/installation/${IDS[i % IDS.length]}`,
+				undefined,
+				agent,
+			);
 			if (res.status !== 200) throw new Error(`ideal GET → ${res.status}`);
 		});
 	} finally {
@@ -232,7 +313,12 @@ function helperGets(baseUrl: string, token: string, n: number, inFlight: number)
 	});
 }
 
-async function runNode(baseUrl: string, token: string, parameters: INodeParameters, inputItems: IDataObject[]) {
+async function runNode(
+	baseUrl: string,
+	token: string,
+	parameters: INodeParameters,
+	inputItems: IDataObject[],
+) {
 	const AlbatoSolutions = nodeClass();
 	const result = await harness().runWorkflow({
 		nodeTypes: [new AlbatoSolutions()],
@@ -255,14 +341,20 @@ const getParameters = (inFlight?: number): INodeParameters => ({
 const getItems = (n: number) => Array.from({ length: n }, (_, i) => ({ id: IDS[i % IDS.length] }));
 
 /** N items through the node; checks every output and its pairing. */
-async function nodeGets(baseUrl: string, token: string, n: number, inFlight?: number): Promise<number> {
+async function nodeGets(
+	baseUrl: string,
+	token: string,
+	n: number,
+	inFlight?: number,
+): Promise<number> {
 	const items = getItems(n);
 	const started = process.hrtime.bigint();
 	const output = await runNode(baseUrl, token, getParameters(inFlight), items);
 	const taken = seconds(started);
 	if (output.length !== n) throw new Error(`expected ${n} items, got ${output.length}`);
 	output.forEach((item, i) => {
-		if (item.json.id !== items[i].id || (item.pairedItem as { item: number }).item !== i) throw new Error(`item ${i}: wrong output or pairing`);
+		if (item.json.id !== items[i].id || (item.pairedItem as { item: number }).item !== i)
+			throw new Error(`item ${i}: wrong output or pairing`);
 	});
 	return taken;
 }
@@ -270,7 +362,9 @@ async function nodeGets(baseUrl: string, token: string, n: number, inFlight?: nu
 /** The node's default Items in Flight, as its description declares it. */
 function defaultItemsInFlight(): number {
 	const AlbatoSolutions = nodeClass();
-	const options = (new AlbatoSolutions().description.properties.find((p) => p.name === 'requestOptions')?.options ?? []) as INodeProperties[];
+	const options = (new AlbatoSolutions().description.properties.find(
+		(p) => p.name === 'requestOptions',
+	)?.options ?? []) as INodeProperties[];
 	return Number(options.find((o) => o.name === 'concurrency')?.default);
 }
 
@@ -282,7 +376,11 @@ const gc = (() => {
 	return vm.runInNewContext('gc') as () => void;
 })();
 
-async function cpuPerCall(service: Service, calls: number, kind: 'helper' | 'node'): Promise<number> {
+async function cpuPerCall(
+	service: Service,
+	calls: number,
+	kind: 'helper' | 'node',
+): Promise<number> {
 	gc(); // earlier runs' garbage is not this measure's
 	const before = process.cpuUsage();
 	if (kind === 'helper') await helperGets(service.direct, service.token, calls, 1);
@@ -304,24 +402,34 @@ async function bulkUpdate(service: Service, rttMs: number, changes: number, inst
 			title: `Bench ${i + 1}`,
 		});
 		await dataOf(service, 'PLAY', `/solution/installation/${created.id}`);
-		const detail = await dataOf<{ bundles: Record<string, { id: number; steps: Array<{ id: number }> }> }>(service, 'GET', `/solution/installation/${created.id}?expand=app.templates,+bundles.steps`);
+		const detail = await dataOf<{
+			bundles: Record<string, { id: number; steps: Array<{ id: number }> }>;
+		}>(service, 'GET', `/solution/installation/${created.id}?expand=app.templates,+bundles.steps`);
 		const bundle = Object.values(detail.bundles)[0];
 		targets.push({ installation: created.id, bundle: bundle.id, step: bundle.steps[1].id });
 	}
 	// The changes round robin over the installations (so the groups are interleaved in the input).
-	const items = Array.from({ length: changes }, (_, i) => ({ ...targets[i % installations], subject: `Bench subject ${i}` }));
+	const items = Array.from({ length: changes }, (_, i) => ({
+		...targets[i % installations],
+		subject: `Bench subject ${i}`,
+	}));
 	await control(service, 'DELETE', '/requests');
 	const started = process.hrtime.bigint();
-	await runNode(service.proxies[rttMs], service.token, {
-		resource: 'bundleData',
-		operation: 'update',
-		installationId: { __rl: true, mode: 'id', value: '={{ $json.installation }}' },
-		bundleId: '={{ $json.bundle }}',
-		stepId: '={{ $json.step }}',
-		fieldValuesMode: 'json',
-		fieldValues: '={{ JSON.stringify({ subject: $json.subject }) }}',
-		ifActive: 'pauseAndResume',
-	}, items);
+	await runNode(
+		service.proxies[rttMs],
+		service.token,
+		{
+			resource: 'bundleData',
+			operation: 'update',
+			installationId: { __rl: true, mode: 'id', value: '={{ $json.installation }}' },
+			bundleId: '={{ $json.bundle }}',
+			stepId: '={{ $json.step }}',
+			fieldValuesMode: 'json',
+			fieldValues: '={{ JSON.stringify({ subject: $json.subject }) }}',
+			ifActive: 'pauseAndResume',
+		},
+		items,
+	);
 	const taken = seconds(started);
 	const log = (await control(service, 'GET', '/requests')).body as Array<{ method: string }>;
 	const calls: Record<string, number> = {};
@@ -336,7 +444,9 @@ async function bulkUpdate(service: Service, rttMs: number, changes: number, inst
 	const expected = new Map<number, string>();
 	for (const item of items) expected.set(item.step, item.subject);
 	const allApplied = [...expected].every(([step, subject]) =>
-		state.bundleData.some((r) => r.id === step && r.fields.some((f) => f.name === 'subject' && f.value === subject)),
+		state.bundleData.some(
+			(r) => r.id === step && r.fields.some((f) => f.name === 'subject' && f.value === subject),
+		),
 	);
 	return {
 		rttMs,
@@ -364,13 +474,29 @@ async function memoryChild(service: Service, items: number) {
 	if (kept.length !== items) throw new Error(`expected ${items} items, got ${kept.length}`);
 	gc();
 	// With the run's output still referenced: what the items cost after the run.
-	return { items, node: (process.memoryUsage().heapUsed - baseline) / 1024 / 1024, keptItems: kept.length };
+	return {
+		items,
+		node: (process.memoryUsage().heapUsed - baseline) / 1024 / 1024,
+		keptItems: kept.length,
+	};
 }
 
 function runMemoryChild(items: number): Promise<{ items: number; node: number }> {
-	const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', __filename, '--memory-child', String(items), '--dist', DIST], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const child = spawn(
+		process.execPath,
+		[
+			'-r',
+			'ts-node/register/transpile-only',
+			__filename,
+			'--memory-child',
+			String(items),
+			'--dist',
+			DIST,
+		],
+		{
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	return new Promise((resolve, reject) => {
 		let out = '';
 		child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -409,7 +535,9 @@ async function measure(): Promise<void> {
 	const out = path.resolve(arg('--out') ?? 'bench-results.json');
 	const defaults = defaultItemsInFlight();
 	const began = Date.now();
-	console.log(`node ${process.version}; ${cpus().length} CPUs; build ${path.relative(ROOT, DIST) || DIST}; ${items} items per measure (${serialItems} at 1 in flight), median of ${repeat}; node default Items in Flight ${defaults}\n`);
+	console.log(
+		`node ${process.version}; ${cpus().length} CPUs; build ${path.relative(ROOT, DIST) || DIST}; ${items} items per measure (${serialItems} at 1 in flight), median of ${repeat}; node default Items in Flight ${defaults}\n`,
+	);
 
 	try {
 		// Warm-up (JIT, n8n-core's lazy singletons); not measured.
@@ -434,11 +562,31 @@ async function measure(): Promise<void> {
 				const baseUrl = service.proxies[rtt];
 				for (const inFlight of IN_FLIGHT) {
 					const n = inFlight === 1 ? serialItems : items;
-					record(rtt, 'ideal', String(inFlight), (await idealGets(baseUrl, service.token, n, inFlight)) * 1000 / n);
-					record(rtt, 'helper', String(inFlight), (await helperGets(baseUrl, service.token, n, inFlight)) * 1000 / n);
-					record(rtt, 'node', String(inFlight), (await nodeGets(baseUrl, service.token, n, inFlight)) * 1000 / n);
+					record(
+						rtt,
+						'ideal',
+						String(inFlight),
+						((await idealGets(baseUrl, service.token, n, inFlight)) * 1000) / n,
+					);
+					record(
+						rtt,
+						'helper',
+						String(inFlight),
+						((await helperGets(baseUrl, service.token, n, inFlight)) * 1000) / n,
+					);
+					record(
+						rtt,
+						'node',
+						String(inFlight),
+						((await nodeGets(baseUrl, service.token, n, inFlight)) * 1000) / n,
+					);
 				}
-				record(rtt, 'node', 'default', (await nodeGets(baseUrl, service.token, items)) * 1000 / items);
+				record(
+					rtt,
+					'node',
+					'default',
+					((await nodeGets(baseUrl, service.token, items)) * 1000) / items,
+				);
 				await control(service, 'DELETE', '/requests'); // the emulator's log would grow all run long
 			}
 			console.log(`repeat ${r + 1}/${repeat} done (${Math.round((Date.now() - began) / 1000)} s)`);
@@ -447,21 +595,48 @@ async function measure(): Promise<void> {
 		for (const rtt of RTTS) {
 			perItemMs[rtt] = {};
 			for (const [client, settings] of Object.entries(runs[rtt])) {
-				perItemMs[rtt][client] = Object.fromEntries(Object.entries(settings).map(([setting, values]) => [setting, round(median(values))]));
+				perItemMs[rtt][client] = Object.fromEntries(
+					Object.entries(settings).map(([setting, values]) => [setting, round(median(values))]),
+				);
 			}
 		}
 		const cpuMsPerCall = { helper: round(median(cpu.helper), 3), node: round(median(cpu.node), 3) };
 
-		const bulk = await bulkUpdate(service, 150, num('--changes', 200), Math.max(1, num('--installations', 20)));
+		const bulk = await bulkUpdate(
+			service,
+			150,
+			num('--changes', 200),
+			Math.max(1, num('--installations', 20)),
+		);
 		await control(service, 'DELETE', '/requests');
 		const memory = await runMemoryChild(memoryItems);
 
 		const at150 = perItemMs[150];
 		const targets = {
-			defaultVsOneInFlightAt150: { target: '≥ 6', value: round(at150.node['1'] / at150.node.default), met: at150.node['1'] / at150.node.default >= 6 },
-			nodeVsHelperAt32At150: { target: '≤ 1.25', value: round(at150.node['32'] / at150.helper['32']), met: at150.node['32'] / at150.helper['32'] <= 1.25 },
-			cpuNodeVsHelper: { target: '≤ 1.3', value: round(cpuMsPerCall.node / cpuMsPerCall.helper), met: cpuMsPerCall.node / cpuMsPerCall.helper <= 1.3 },
-			bulkUpdate: { target: 'minimum calls, ≤ 20 s', value: `${bulk.calls}/${bulk.minimumCalls} calls, ${round(bulk.seconds)} s`, met: bulk.calls === bulk.minimumCalls && bulk.seconds <= 20 && bulk.allActive && bulk.allApplied },
+			defaultVsOneInFlightAt150: {
+				target: '≥ 6',
+				value: round(at150.node['1'] / at150.node.default),
+				met: at150.node['1'] / at150.node.default >= 6,
+			},
+			nodeVsHelperAt32At150: {
+				target: '≤ 1.25',
+				value: round(at150.node['32'] / at150.helper['32']),
+				met: at150.node['32'] / at150.helper['32'] <= 1.25,
+			},
+			cpuNodeVsHelper: {
+				target: '≤ 1.3',
+				value: round(cpuMsPerCall.node / cpuMsPerCall.helper),
+				met: cpuMsPerCall.node / cpuMsPerCall.helper <= 1.3,
+			},
+			bulkUpdate: {
+				target: 'minimum calls, ≤ 20 s',
+				value: `${bulk.calls}/${bulk.minimumCalls} calls, ${round(bulk.seconds)} s`,
+				met:
+					bulk.calls === bulk.minimumCalls &&
+					bulk.seconds <= 20 &&
+					bulk.allActive &&
+					bulk.allApplied,
+			},
 			heapRetainedMB: { target: '≤ 10', value: round(memory.node), met: memory.node <= 10 },
 		};
 		const results = {
@@ -472,7 +647,17 @@ async function measure(): Promise<void> {
 			defaultItemsInFlight: defaults,
 			targets,
 			runs,
-			setup: { node: process.version, cpus: cpus().length, build: DIST, items, serialItems, repeat, cpuCalls, date: new Date().toISOString(), benchSeconds: 0 },
+			setup: {
+				node: process.version,
+				cpus: cpus().length,
+				build: DIST,
+				items,
+				serialItems,
+				repeat,
+				cpuCalls,
+				date: new Date().toISOString(),
+				benchSeconds: 0,
+			},
 		};
 		results.setup.benchSeconds = Math.round((Date.now() - began) / 1000);
 		writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
@@ -480,14 +665,26 @@ async function measure(): Promise<void> {
 		console.log('\nms per item (median), 200 Installation → Get over HTTPS:');
 		const header = ['RTT', 'client', ...IN_FLIGHT.map((c) => `${c} in flight`), 'default'];
 		const rows = RTTS.flatMap((rtt) =>
-			['ideal', 'helper', 'node'].map((client) => [`${rtt} ms`, client, ...IN_FLIGHT.map((c) => String(perItemMs[rtt][client][c])), String(perItemMs[rtt][client].default ?? '')]),
+			['ideal', 'helper', 'node'].map((client) => [
+				`${rtt} ms`,
+				client,
+				...IN_FLIGHT.map((c) => String(perItemMs[rtt][client][c])),
+				String(perItemMs[rtt][client].default ?? ''),
+			]),
 		);
 		printTable([header, ...rows]);
 		console.log(`\nCPU per call: helper ${cpuMsPerCall.helper} ms, node ${cpuMsPerCall.node} ms`);
-		console.log(`bulk update at 150 ms: ${bulk.calls} calls (${Object.entries(bulk.callsByMethod).map(([m, c]) => `${c} ${m}`).join(' + ')}), minimum ${bulk.minimumCalls}, ${round(bulk.seconds)} s; all active again ${bulk.allActive}, all applied ${bulk.allApplied}`);
+		console.log(
+			`bulk update at 150 ms: ${bulk.calls} calls (${Object.entries(bulk.callsByMethod)
+				.map(([m, c]) => `${c} ${m}`)
+				.join(
+					' + ',
+				)}), minimum ${bulk.minimumCalls}, ${round(bulk.seconds)} s; all active again ${bulk.allActive}, all applied ${bulk.allApplied}`,
+		);
 		console.log(`heap retained after GC, ${memory.items} items: ${round(memory.node)} MB`);
 		console.log('\ntargets:');
-		for (const [name, t] of Object.entries(targets)) console.log(`  ${name}: ${t.value} (target ${t.target}) ${t.met ? 'met' : 'NOT met'}`);
+		for (const [name, t] of Object.entries(targets))
+			console.log(`  ${name}: ${t.value} (target ${t.target}) ${t.met ? 'met' : 'NOT met'}`);
 		console.log(`\nfigures written to ${path.relative(process.cwd(), out) || out}`);
 	} finally {
 		controlAgent.destroy();
@@ -507,7 +704,10 @@ function printTable(rows: string[][]): void {
 	for (const row of rows.slice(1)) console.log(line(row));
 }
 
-(process.argv.includes('--measure') || process.argv.includes('--memory-child') ? measure() : parent()).catch((err) => {
+(process.argv.includes('--measure') || process.argv.includes('--memory-child')
+	? measure()
+	: parent()
+).catch((err) => {
 	console.error(err);
 	process.exit(1);
 });

@@ -20,14 +20,30 @@ const dim = (text: string) => (process.stdout.isTTY ? `\x1b[2m${text}\x1b[0m` : 
 
 /** One line per item, with the fields that tell the story. */
 function summarize(json: Record<string, unknown>): string {
-	const pick = ['id', 'title', 'status', 'version', 'complete', 'bundleId', 'bundleTitle', 'partnerId', 'installationStatus', 'error'];
-	const parts = pick.filter((key) => json[key] !== undefined).map((key) => `${key}=${JSON.stringify(json[key])}`);
+	const pick = [
+		'id',
+		'title',
+		'status',
+		'version',
+		'complete',
+		'bundleId',
+		'bundleTitle',
+		'partnerId',
+		'installationStatus',
+		'error',
+	];
+	const parts = pick
+		.filter((key) => json[key] !== undefined)
+		.map((key) => `${key}=${JSON.stringify(json[key])}`);
 	if (Array.isArray(json.data)) {
-		parts.push(`fields: ${(json.data as Array<{ name: string; value: unknown }>).map((f) => `${f.name}=${JSON.stringify(f.value)}`).join(', ')}`);
+		parts.push(
+			`fields: ${(json.data as Array<{ name: string; value: unknown }>).map((f) => `${f.name}=${JSON.stringify(f.value)}`).join(', ')}`,
+		);
 	}
 	if (json.updated) parts.push(`updated=${JSON.stringify(json.updated)}`);
 	if (json.credentialData) parts.push(`credentialData=${JSON.stringify(json.credentialData)}`);
-	if (Array.isArray(json.fields)) parts.push(`fields: ${(json.fields as Array<{ id: string }>).map((f) => f.id).join(', ')}`);
+	if (Array.isArray(json.fields))
+		parts.push(`fields: ${(json.fields as Array<{ id: string }>).map((f) => f.id).join(', ')}`);
 	if (json.values) parts.push(`values=${JSON.stringify(json.values)}`);
 	return parts.join('  ') || JSON.stringify(json).slice(0, 160);
 }
@@ -47,7 +63,12 @@ async function main() {
 	for (const node of workflow.nodes) {
 		const error = result.error(node.name);
 		const items = result.output(node.name);
-		console.log(bold(`▶ ${node.name}`) + dim(`  (${String(node.parameters?.resource ?? 'trigger')} → ${String(node.parameters?.operation ?? 'start')})`));
+		console.log(
+			bold(`▶ ${node.name}`) +
+				dim(
+					`  (${String(node.parameters?.resource ?? 'trigger')} → ${String(node.parameters?.operation ?? 'start')})`,
+				),
+		);
 		if (error) {
 			failed = true;
 			console.log(`  ✗ ${error.message}${error.description ? ` — ${error.description}` : ''}`);
@@ -60,7 +81,9 @@ async function main() {
 	console.log(bold(`\nWhat the service was asked (${emu.requests.length} calls)`));
 	for (const request of emu.requests) {
 		const query = request.rawQuery ? `?${decodeURIComponent(request.rawQuery)}` : '';
-		console.log(`  ${request.method.padEnd(5)} ${request.path}${query} ${dim(`→ ${request.status}`)}`);
+		console.log(
+			`  ${request.method.padEnd(5)} ${request.path}${query} ${dim(`→ ${request.status}`)}`,
+		);
 	}
 	await emu.close();
 	releaseN8nResources();

@@ -7,21 +7,33 @@
  */
 import { formatReport, runProbe } from './probe/index';
 
-const USAGE = 'Usage: ALBATO_TOKEN=<end-user JWT> npm run probe -- --base-url https://api.albato.com [--partner-id N] [--solution-id N]';
+const USAGE =
+	'Usage: ALBATO_TOKEN=<end-user JWT> npm run probe -- --base-url https://api.albato.com [--partner-id N] [--solution-id N]';
 
-export function parseArgs(argv: string[]): { baseUrl: string; partnerId?: number; solutionId?: string } {
+export function parseArgs(argv: string[]): {
+	baseUrl: string;
+	partnerId?: number;
+	solutionId?: string;
+} {
 	const args: Record<string, string> = {};
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split('=', 2);
-		if (/token/i.test(flag)) throw new Error('Give the token in the ALBATO_TOKEN environment variable, not as an argument');
+		if (/token/i.test(flag))
+			throw new Error(
+				'Give the token in the ALBATO_TOKEN environment variable, not as an argument',
+			);
 		if (!flag.startsWith('--')) throw new Error(`Unexpected argument "${flag}". ${USAGE}`);
 		args[flag.slice(2)] = inline ?? argv[++i] ?? '';
 	}
-	for (const name of Object.keys(args)) if (!['base-url', 'partner-id', 'solution-id'].includes(name)) throw new Error(`Unknown option --${name}. ${USAGE}`);
+	for (const name of Object.keys(args))
+		if (!['base-url', 'partner-id', 'solution-id'].includes(name))
+			throw new Error(`Unknown option --${name}. ${USAGE}`);
 	const baseUrl = (args['base-url'] ?? '').trim();
-	if (!/^https?:\/\/[^/]/i.test(baseUrl)) throw new Error(`--base-url must be an http(s) address. ${USAGE}`);
+	if (!/^https?:\/\/[^/]/i.test(baseUrl))
+		throw new Error(`--base-url must be an http(s) address. ${USAGE}`);
 	const partnerId = args['partner-id'] === undefined ? undefined : Number(args['partner-id']);
-	if (partnerId !== undefined && !(Number.isInteger(partnerId) && partnerId > 0)) throw new Error('--partner-id must be a positive whole number');
+	if (partnerId !== undefined && !(Number.isInteger(partnerId) && partnerId > 0))
+		throw new Error('--partner-id must be a positive whole number');
 	return { baseUrl, partnerId, solutionId: args['solution-id'] };
 }
 
@@ -42,9 +54,19 @@ async function main() {
 	const { version } = require('../package.json') as { version: string };
 	try {
 		const report = await runProbe({ ...options, token });
-		console.log(formatReport(report, { probeVersion: version, node: process.version, date: new Date().toISOString() }));
+		console.log(
+			formatReport(report, {
+				probeVersion: version,
+				node: process.version,
+				date: new Date().toISOString(),
+			}),
+		);
 	} catch (error) {
-		console.error(`Probe failed: ${String((error as Error).message).split(token).join('[token]')}`);
+		console.error(
+			`Probe failed: ${String((error as Error).message)
+				.split(token)
+				.join('[token]')}`,
+		);
 		process.exit(1);
 	}
 }

@@ -12,19 +12,28 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 it('examples/customer-onboarding.workflow.json: the whole journey', async () => {
-	const workflow = readExample(join(__dirname, '..', 'examples', 'customer-onboarding.workflow.json'));
+	const workflow = readExample(
+		join(__dirname, '..', 'examples', 'customer-onboarding.workflow.json'),
+	);
 	const token = emu.token();
-	const result = await runExample(workflow, [new AlbatoSolutions()], { albatoSolutionsApi: { baseUrl: emu.baseUrl, accessToken: token } });
-	for (const node of workflow.nodes) expect([node.name, result.error(node.name)]).toEqual([node.name, undefined]);
+	const result = await runExample(workflow, [new AlbatoSolutions()], {
+		albatoSolutionsApi: { baseUrl: emu.baseUrl, accessToken: token },
+	});
+	for (const node of workflow.nodes)
+		expect([node.name, result.error(node.name)]).toEqual([node.name, undefined]);
 
-	const installation = [...emu.state.installations.values()].find((i) => i.title === 'Acme Corp – lead sync')!;
+	const installation = [...emu.state.installations.values()].find(
+		(i) => i.title === 'Acme Corp – lead sync',
+	)!;
 	expect(installation.status).toBe(1);
 	const subject = [...emu.state.bundleData.values()]
 		.filter((record) => installation.bundleIds.includes(record.bundleId))
 		.flatMap((record) => record.fields)
 		.find((field) => field.name === 'subject');
 	expect(subject?.value).toBe('Welcome to Acme!');
-	expect(result.output('Change email subject')[0].json).toMatchObject({ updated: { subject: 'Welcome to Acme!' } });
+	expect(result.output('Change email subject')[0].json).toMatchObject({
+		updated: { subject: 'Welcome to Acme!' },
+	});
 	const connection = result.output('Create partner connection')[0].json;
 	expect(connection).toMatchObject({ title: 'Acme CRM connection' });
 	expect(JSON.stringify(connection)).not.toContain('sk_demo_0123456789abcdef');
@@ -37,16 +46,33 @@ it('examples/customer-onboarding.workflow.json: the whole journey', async () => 
 // These two start from n8n's own nodes (Webhook, Schedule, Set, If), which only real n8n has:
 // `npm run e2e:n8n` runs them there. Here: every Albato node is wired for partner mode, with
 // parameters the node really has.
-it.each(['new-customer-onboarding', 'nightly-pause-resume'])('examples/%s.workflow.json: every Albato node acts as an end user', (name) => {
-	const workflow = readExample(join(__dirname, '..', 'examples', `${name}.workflow.json`));
-	const known = new Set(new AlbatoSolutions().description.properties.map((property) => property.name));
-	const albato = workflow.nodes.filter((node) => node.type === 'n8n-nodes-albato-solutions.albatoSolutions');
-	expect(albato.length).toBeGreaterThanOrEqual(3);
-	for (const node of albato) {
-		expect([node.name, node.parameters?.authentication, Object.keys(node.credentials ?? {})]).toEqual([node.name, 'partnerApi', ['albatoPartnerApi']]);
-		expect(node.parameters?.endUserId).toMatch(/^=\{\{ .+ \}\}$/);
-		for (const parameter of Object.keys(node.parameters ?? {})) expect([node.name, parameter, known.has(parameter)]).toEqual([node.name, parameter, true]);
-	}
-	const targets = Object.values(workflow.connections).flatMap((connection) => connection.main.flat().map((link) => link!.node));
-	for (const node of workflow.nodes.filter((n) => !/Trigger|webhook|Run now/i.test(n.type + n.name))) expect(targets).toContain(node.name);
-});
+it.each(['new-customer-onboarding', 'nightly-pause-resume'])(
+	'examples/%s.workflow.json: every Albato node acts as an end user',
+	(name) => {
+		const workflow = readExample(join(__dirname, '..', 'examples', `${name}.workflow.json`));
+		const known = new Set(
+			new AlbatoSolutions().description.properties.map((property) => property.name),
+		);
+		const albato = workflow.nodes.filter(
+			(node) => node.type === 'n8n-nodes-albato-solutions.albatoSolutions',
+		);
+		expect(albato.length).toBeGreaterThanOrEqual(3);
+		for (const node of albato) {
+			expect([
+				node.name,
+				node.parameters?.authentication,
+				Object.keys(node.credentials ?? {}),
+			]).toEqual([node.name, 'partnerApi', ['albatoPartnerApi']]);
+			expect(node.parameters?.endUserId).toMatch(/^=\{\{ .+ \}\}$/);
+			for (const parameter of Object.keys(node.parameters ?? {}))
+				expect([node.name, parameter, known.has(parameter)]).toEqual([node.name, parameter, true]);
+		}
+		const targets = Object.values(workflow.connections).flatMap((connection) =>
+			connection.main.flat().map((link) => link!.node),
+		);
+		for (const node of workflow.nodes.filter(
+			(n) => !/Trigger|webhook|Run now/i.test(n.type + n.name),
+		))
+			expect(targets).toContain(node.name);
+	},
+);

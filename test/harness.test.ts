@@ -14,7 +14,13 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { AlbatoSolutionsApi } from '../credentials/AlbatoSolutionsApi.credentials';
-import { INPUT_NODE, loadOptionsContext, pollContext, runWorkflow, testCredentials } from '../harness';
+import {
+	INPUT_NODE,
+	loadOptionsContext,
+	pollContext,
+	runWorkflow,
+	testCredentials,
+} from '../harness';
 
 // --- A loopback server that records what arrives ------------------------------------------------
 
@@ -37,7 +43,12 @@ const server = http.createServer((req, res) => {
 		const since = Number(url.searchParams.get('since') ?? 0);
 		res.end(JSON.stringify(events.filter((e) => (e.id as number) > since)));
 	} else if (url.pathname === '/options') {
-		res.end(JSON.stringify([{ id: 'a', title: 'Alpha' }, { id: 'b', title: 'Beta' }]));
+		res.end(
+			JSON.stringify([
+				{ id: 'a', title: 'Alpha' },
+				{ id: 'b', title: 'Beta' },
+			]),
+		);
 	} else {
 		res.end(JSON.stringify({ path: url.pathname, query: Object.fromEntries(url.searchParams) }));
 	}
@@ -75,7 +86,14 @@ class Fetcher implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		properties: [
 			{ displayName: 'Path', name: 'path', type: 'string', default: '/things' },
-			{ displayName: 'Choice', name: 'choice', type: 'options', default: '', typeOptions: { loadOptionsMethod: 'choices' }, options: [] },
+			{
+				displayName: 'Choice',
+				name: 'choice',
+				type: 'options',
+				default: '',
+				typeOptions: { loadOptionsMethod: 'choices' },
+				options: [],
+			},
 		],
 	};
 
@@ -84,10 +102,14 @@ class Fetcher implements INodeType {
 			async choices(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 				const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('albatoSolutionsApi');
 				const path = this.getCurrentNodeParameter('path') as string;
-				const rows = (await this.helpers.httpRequestWithAuthentication.call(this, 'albatoSolutionsApi', {
-					url: `${baseUrl}${path}`,
-					method: 'GET',
-				})) as Array<{ id: string; title: string }>;
+				const rows = (await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					'albatoSolutionsApi',
+					{
+						url: `${baseUrl}${path}`,
+						method: 'GET',
+					},
+				)) as Array<{ id: string; title: string }>;
 				return rows.map((r) => ({ name: r.title, value: r.id }));
 			},
 		},
@@ -98,13 +120,18 @@ class Fetcher implements INodeType {
 		const out: INodeExecutionData[] = [];
 		for (let i = 0; i < this.getInputData().length; i++) {
 			try {
-				const json = (await this.helpers.httpRequestWithAuthentication.call(this, 'albatoSolutionsApi', {
-					url: `${baseUrl}${this.getNodeParameter('path', i) as string}`,
-					method: 'GET',
-				})) as IDataObject;
+				const json = (await this.helpers.httpRequestWithAuthentication.call(
+					this,
+					'albatoSolutionsApi',
+					{
+						url: `${baseUrl}${this.getNodeParameter('path', i) as string}`,
+						method: 'GET',
+					},
+				)) as IDataObject;
 				out.push({ json, pairedItem: { item: i } });
 			} catch (error) {
-				if (!this.continueOnFail()) throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
+				if (!this.continueOnFail())
+					throw new NodeOperationError(this.getNode(), error as Error, { itemIndex: i });
 				out.push({ json: { error: (error as Error).message }, pairedItem: { item: i } });
 			}
 		}
@@ -128,12 +155,17 @@ class Poller implements INodeType {
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 		const state = this.getWorkflowStaticData('node');
 		const { baseUrl } = await this.getCredentials<{ baseUrl: string }>('albatoSolutionsApi');
-		const rows = (await this.helpers.httpRequestWithAuthentication.call(this, 'albatoSolutionsApi', {
-			url: `${baseUrl}/events`,
-			qs: { since: (state.lastId as number) ?? 0 },
-			method: 'GET',
-		})) as IDataObject[];
-		if (this.getMode() === 'manual') return rows.length ? [this.helpers.returnJsonArray(rows.slice(-1))] : null;
+		const rows = (await this.helpers.httpRequestWithAuthentication.call(
+			this,
+			'albatoSolutionsApi',
+			{
+				url: `${baseUrl}/events`,
+				qs: { since: (state.lastId as number) ?? 0 },
+				method: 'GET',
+			},
+		)) as IDataObject[];
+		if (this.getMode() === 'manual')
+			return rows.length ? [this.helpers.returnJsonArray(rows.slice(-1))] : null;
 		if (!rows.length) return null;
 		state.lastId = rows[rows.length - 1].id;
 		return [this.helpers.returnJsonArray(rows.slice(0, this.getNodeParameter('limit') as number))];
@@ -146,7 +178,13 @@ describe('runWorkflow', () => {
 	it('runs a node per input item: bearer header from the credential class, expressions, pairedItem', async () => {
 		const { output, error, run } = await runWorkflow({
 			nodeTypes: [new Fetcher()],
-			nodes: [{ name: 'Fetch', type: 'n8n-nodes-albato-solutions.fetcher', parameters: { path: '=/things/{{ $json.id }}' } }],
+			nodes: [
+				{
+					name: 'Fetch',
+					type: 'n8n-nodes-albato-solutions.fetcher',
+					parameters: { path: '=/things/{{ $json.id }}' },
+				},
+			],
 			credentials: credentials(),
 			inputItems: [{ id: 7 }, { id: 8 }],
 		});
@@ -176,7 +214,11 @@ describe('runWorkflow', () => {
 			nodeTypes: [new Fetcher()],
 			nodes: [
 				{ name: 'First', type: 'fetcher', parameters: { path: '=/a/{{ $json.id }}' } },
-				{ name: 'Second', type: 'fetcher', parameters: { path: "=/b{{ $json.path }}/{{ $('Input').item.json.id }}" } },
+				{
+					name: 'Second',
+					type: 'fetcher',
+					parameters: { path: "=/b{{ $json.path }}/{{ $('Input').item.json.id }}" },
+				},
 			],
 			credentials: credentials(),
 			inputItems: [{ id: 1 }],
@@ -200,14 +242,24 @@ describe('runWorkflow', () => {
 			context: { itemIndex: 0 },
 			node: { name: 'Fetch' },
 		});
-		expect(run.data.resultData.error).toMatchObject({ name: 'NodeOperationError', description: 'boom' });
+		expect(run.data.resultData.error).toMatchObject({
+			name: 'NodeOperationError',
+			description: 'boom',
+		});
 		expect(output('Fetch')).toEqual([]);
 	});
 
 	it('continueOnFail: the node keeps going and the run succeeds', async () => {
 		const { run, error, output } = await runWorkflow({
 			nodeTypes: [new Fetcher()],
-			nodes: [{ name: 'Fetch', type: 'fetcher', parameters: { path: '={{ $json.p }}' }, onError: 'continueRegularOutput' }],
+			nodes: [
+				{
+					name: 'Fetch',
+					type: 'fetcher',
+					parameters: { path: '={{ $json.p }}' },
+					onError: 'continueRegularOutput',
+				},
+			],
 			credentials: credentials(),
 			inputItems: [{ p: '/fail' }, { p: '/ok' }],
 		});
@@ -219,26 +271,41 @@ describe('runWorkflow', () => {
 	it('continueErrorOutput: failed items go to the extra error output', async () => {
 		const { outputAt } = await runWorkflow({
 			nodeTypes: [new Fetcher()],
-			nodes: [{ name: 'Fetch', type: 'fetcher', parameters: { path: '={{ $json.p }}' }, onError: 'continueErrorOutput' }],
+			nodes: [
+				{
+					name: 'Fetch',
+					type: 'fetcher',
+					parameters: { path: '={{ $json.p }}' },
+					onError: 'continueErrorOutput',
+				},
+			],
 			credentials: credentials(),
 			inputItems: [{ p: '/fail' }, { p: '/ok' }],
 		});
 		expect(outputAt('Fetch', 0).map((i) => i.json.path)).toEqual(['/ok']);
 		// The engine builds the error item from the input item's json plus the error message.
 		expect(outputAt('Fetch', 1)).toEqual([
-			expect.objectContaining({ json: { p: '/fail', error: expect.any(String) }, pairedItem: { item: 0 } }),
+			expect.objectContaining({
+				json: { p: '/fail', error: expect.any(String) },
+				pairedItem: { item: 0 },
+			}),
 		]);
 	});
 });
 
 describe('testCredentials', () => {
 	it("sends the credential class's test request with its authenticate applied", async () => {
-		await expect(testCredentials(new AlbatoSolutionsApi(), { baseUrl: `${baseUrl}//`, accessToken: 't' })).resolves.toEqual({
+		await expect(
+			testCredentials(new AlbatoSolutionsApi(), { baseUrl: `${baseUrl}//`, accessToken: 't' }),
+		).resolves.toEqual({
 			status: 'OK',
 			message: expect.any(String),
 		});
 		expect(received).toEqual([{ url: '/solution/apps', authorization: 'Bearer t' }]);
-		const failing = await testCredentials(new AlbatoSolutionsApi(), { baseUrl: `${baseUrl}/fail#`, accessToken: 't' });
+		const failing = await testCredentials(new AlbatoSolutionsApi(), {
+			baseUrl: `${baseUrl}/fail#`,
+			accessToken: 't',
+		});
 		expect(failing.status).toBe('Error');
 	});
 });
@@ -246,7 +313,11 @@ describe('testCredentials', () => {
 describe('loadOptionsContext', () => {
 	it('runs loadOptions with the current parameters and real authenticated HTTP', async () => {
 		const nodeType = new Fetcher();
-		const ctx = loadOptionsContext({ nodeType, parameters: { path: '/options' }, credentials: credentials() });
+		const ctx = loadOptionsContext({
+			nodeType,
+			parameters: { path: '/options' },
+			credentials: credentials(),
+		});
 		await expect(nodeType.methods.loadOptions.choices.call(ctx)).resolves.toEqual([
 			{ name: 'Alpha', value: 'a' },
 			{ name: 'Beta', value: 'b' },
@@ -261,7 +332,9 @@ describe('pollContext', () => {
 		const nodeType = new Poller();
 		const staticData: IDataObject = {};
 		const poll = (data: IDataObject, mode: 'trigger' | 'manual' = 'trigger') =>
-			nodeType.poll.call(pollContext({ nodeType, credentials: credentials(), staticData: data, mode }));
+			nodeType.poll.call(
+				pollContext({ nodeType, credentials: credentials(), staticData: data, mode }),
+			);
 
 		events = [{ id: 1 }, { id: 2 }];
 		expect((await poll(staticData))?.[0].map((i) => i.json.id)).toEqual([1, 2]);

@@ -2,7 +2,9 @@
 class SummaryReporter {
 	onRunComplete(_contexts, results) {
 		const { numPassedTests, numFailedTests, numPendingTests } = results;
-		process.stdout.write(`${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped\n`);
+		process.stdout.write(
+			`${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped\n`,
+		);
 	}
 }
 

@@ -9,8 +9,10 @@ const LIST_REF = /^\{%\d+:[^%]*%\}$/;
 export const bundleData: Handler = (ctx) => {
 	const filter = ctx.query.filter;
 	const raw = isPlainObject(filter) ? filter.bundleId : undefined;
-	if (raw === undefined) throw new ApiError(422, [{ field: 'filter[bundleId]', message: 'is required' }]);
-	if (typeof raw !== 'string' || !/^\d+$/.test(raw)) throw new ApiError(422, [{ field: 'filter[bundleId]', message: 'must be an integer' }]);
+	if (raw === undefined)
+		throw new ApiError(422, [{ field: 'filter[bundleId]', message: 'is required' }]);
+	if (typeof raw !== 'string' || !/^\d+$/.test(raw))
+		throw new ApiError(422, [{ field: 'filter[bundleId]', message: 'must be an integer' }]);
 	const bundle = ownBundle(ctx, Number(raw));
 	const records = bundle.stepIds.map((stepId) => {
 		const step = ctx.state.bundleData.get(stepId)!;
@@ -20,7 +22,12 @@ export const bundleData: Handler = (ctx) => {
 				: step.fields.map(({ name, label, value }) => ({ name, label, value }));
 		return { id: step.id, bundleId: step.bundleId, title: step.title, data };
 	});
-	return { data: ctx.variants.bundleDataShape === 'map' ? Object.fromEntries(records.map((r) => [String(r.id), r])) : records };
+	return {
+		data:
+			ctx.variants.bundleDataShape === 'map'
+				? Object.fromEntries(records.map((r) => [String(r.id), r]))
+				: records,
+	};
 };
 
 function checkValue(field: FieldRecord, value: unknown): string | undefined {
@@ -32,7 +39,9 @@ function checkValue(field: FieldRecord, value: unknown): string | undefined {
 		case 'boolean':
 			return typeof value === 'boolean' ? undefined : 'must be a boolean';
 		case 'listRef':
-			return typeof value === 'string' && LIST_REF.test(value) ? undefined : 'must be a list reference like {%12:345%}';
+			return typeof value === 'string' && LIST_REF.test(value)
+				? undefined
+				: 'must be a list reference like {%12:345%}';
 	}
 }
 
@@ -40,20 +49,30 @@ function checkValue(field: FieldRecord, value: unknown): string | undefined {
 export const updateBundleData: Handler = (ctx) => {
 	const { step, installation } = ownBundleStep(ctx, ctx.id);
 	if (installation.status === 1) {
-		throw new ApiError(422, `Installation ${installation.id} is active: pause the installation first, then change field values`);
+		throw new ApiError(
+			422,
+			`Installation ${installation.id} is active: pause the installation first, then change field values`,
+		);
 	}
 	const data = (ctx.body as Record<string, unknown>).data;
-	if (!isPlainObject(data)) throw new ApiError(422, [{ field: 'data', message: 'is required: an object mapping field codes to new values' }]);
+	if (!isPlainObject(data))
+		throw new ApiError(422, [
+			{ field: 'data', message: 'is required: an object mapping field codes to new values' },
+		]);
 	const entries = Object.entries(data);
-	if (entries.length === 0) throw new ApiError(422, [{ field: 'data', message: 'must name at least one field' }]);
+	if (entries.length === 0)
+		throw new ApiError(422, [{ field: 'data', message: 'must name at least one field' }]);
 	const errors: FieldError[] = [];
 	for (const [code, value] of entries) {
 		const field = step.fields.find((f) => f.name === code);
-		const problem = field ? checkValue(field, value) : `unknown field code; this step has: ${step.fields.map((f) => f.name).join(', ')}`;
+		const problem = field
+			? checkValue(field, value)
+			: `unknown field code; this step has: ${step.fields.map((f) => f.name).join(', ')}`;
 		if (problem) errors.push({ field: `data.${code}`, message: problem });
 	}
 	if (errors.length) throw new ApiError(422, errors);
-	for (const [code, value] of entries) step.fields.find((f) => f.name === code)!.value = value as FieldRecord['value'];
+	for (const [code, value] of entries)
+		step.fields.find((f) => f.name === code)!.value = value as FieldRecord['value'];
 	installation.dateUpdated = nowIso();
 	return { data: { id: step.id } };
 };

@@ -1,6 +1,13 @@
 /** What a service handler gets and returns. */
 import { notFound } from '../errors';
-import type { BundleRecord, BundleStepRecord, EmulatorState, InstallationRecord, PartnerSettings, Variants } from '../types';
+import type {
+	BundleRecord,
+	BundleStepRecord,
+	EmulatorState,
+	InstallationRecord,
+	PartnerSettings,
+	Variants,
+} from '../types';
 
 export interface HandlerContext {
 	/** End user (token sub). */
@@ -26,7 +33,8 @@ export type Handler = (ctx: HandlerContext) => HandlerResult;
 /** ISO 8601 without milliseconds, e.g. 2024-05-01T10:00:00Z. */
 export const nowIso = () => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
 
-export const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+	!!v && typeof v === 'object' && !Array.isArray(v);
 
 // Ownership lookups: another user's records are reported exactly like unknown ones.
 
@@ -43,10 +51,14 @@ export function ownBundle(ctx: HandlerContext, id: number): BundleRecord {
 	return bundle;
 }
 
-export function ownBundleStep(ctx: HandlerContext, id: number): { step: BundleStepRecord; installation: InstallationRecord } {
+export function ownBundleStep(
+	ctx: HandlerContext,
+	id: number,
+): { step: BundleStepRecord; installation: InstallationRecord } {
 	const step = ctx.state.bundleData.get(id);
 	const bundle = step && ctx.state.bundles.get(step.bundleId);
 	const installation = bundle && ctx.state.installations.get(bundle.installationId);
-	if (!step || !installation || installation.userId !== ctx.user) throw notFound(`Bundle step ${id}`);
+	if (!step || !installation || installation.userId !== ctx.user)
+		throw notFound(`Bundle step ${id}`);
 	return { step, installation };
 }

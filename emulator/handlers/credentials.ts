@@ -17,7 +17,10 @@ function partner(id: number) {
 export const credentialMeta: Handler = (ctx) => {
 	const p = partner(ctx.id);
 	const fields = fieldsOf(ctx.id, ctx.variants).map((f) => {
-		const out: Record<string, unknown> = { ...f, ...(f.allowedValues && { allowedValues: { ...f.allowedValues } }) };
+		const out: Record<string, unknown> = {
+			...f,
+			...(f.allowedValues && { allowedValues: { ...f.allowedValues } }),
+		};
 		if (!ctx.variants.metaRequired) delete out.required;
 		return out;
 	});
@@ -41,8 +44,12 @@ export function fieldsOf(partnerId: number, variants: Variants): PartnerField[] 
 export const mask = (secret: string) => `****${secret.length > 8 ? secret.slice(-4) : ''}`;
 
 export function renderCredential(c: CredentialRecord) {
-	const secrets = new Set(PARTNERS[c.partnerId].fields.filter((f) => f.type === 3).map((f) => f.id));
-	const values = Object.fromEntries(Object.entries(c.values).map(([k, v]) => [k, secrets.has(k) ? mask(v) : v]));
+	const secrets = new Set(
+		PARTNERS[c.partnerId].fields.filter((f) => f.type === 3).map((f) => f.id),
+	);
+	const values = Object.fromEntries(
+		Object.entries(c.values).map(([k, v]) => [k, secrets.has(k) ? mask(v) : v]),
+	);
 	return { id: c.id, partnerId: c.partnerId, title: c.title, values, dateCreated: c.dateCreated };
 }
 
@@ -54,14 +61,24 @@ export const createCredential: Handler = (ctx) => {
 	const errors: FieldError[] = [];
 	const title = body[TITLE_KEY];
 	if (typeof title !== 'string' || title.trim() === '') {
-		errors.push({ field: TITLE_KEY, message: title === undefined ? 'is required (the connection name)' : 'must be a non-empty string' });
+		errors.push({
+			field: TITLE_KEY,
+			message:
+				title === undefined ? 'is required (the connection name)' : 'must be a non-empty string',
+		});
 	}
 	// Layout variant: the partner's fields flat beside the title, or inside {"fields": {...}}.
 	let given: Record<string, unknown> = body;
 	if (ctx.variants.credentialBody === 'fields') {
-		if (!isPlainObject(body.fields)) errors.push({ field: 'fields', message: "is required: an object with the partner's fields" });
+		if (!isPlainObject(body.fields))
+			errors.push({ field: 'fields', message: "is required: an object with the partner's fields" });
 		given = isPlainObject(body.fields) ? body.fields : {};
-		for (const key of Object.keys(body)) if (key !== TITLE_KEY && key !== 'fields') errors.push({ field: key, message: 'unknown key; the partner\'s fields go inside "fields"' });
+		for (const key of Object.keys(body))
+			if (key !== TITLE_KEY && key !== 'fields')
+				errors.push({
+					field: key,
+					message: 'unknown key; the partner\'s fields go inside "fields"',
+				});
 	}
 	const values: Record<string, string> = {};
 	for (const f of fields) {
@@ -69,20 +86,33 @@ export const createCredential: Handler = (ctx) => {
 		if (v === undefined || v === null || v === '') {
 			if (f.required) errors.push({ field: f.id, message: 'is required' });
 		} else if (typeof v !== 'string') errors.push({ field: f.id, message: 'must be a string' });
-		else if (f.allowedValues && !(v in f.allowedValues)) errors.push({ field: f.id, message: `must be one of: ${Object.keys(f.allowedValues).join(', ')}` });
+		else if (f.allowedValues && !(v in f.allowedValues))
+			errors.push({
+				field: f.id,
+				message: `must be one of: ${Object.keys(f.allowedValues).join(', ')}`,
+			});
 		else values[f.id] = v;
 	}
 	if (ctx.variants.credentialBody === 'flat') {
 		for (const key of Object.keys(body)) {
-			if (key !== TITLE_KEY && !fields.some((f) => f.id === key)) errors.push({ field: key, message: `unknown field for partner ${ctx.id}` });
+			if (key !== TITLE_KEY && !fields.some((f) => f.id === key))
+				errors.push({ field: key, message: `unknown field for partner ${ctx.id}` });
 		}
 	} else {
 		for (const key of Object.keys(given)) {
-			if (!fields.some((f) => f.id === key)) errors.push({ field: `fields.${key}`, message: `unknown field for partner ${ctx.id}` });
+			if (!fields.some((f) => f.id === key))
+				errors.push({ field: `fields.${key}`, message: `unknown field for partner ${ctx.id}` });
 		}
 	}
 	if (errors.length) throw new ApiError(400, errors);
-	const record: CredentialRecord = { id: ctx.state.nextIds.credential++, userId: ctx.user, partnerId: ctx.id, title: title as string, values, dateCreated: nowIso() };
+	const record: CredentialRecord = {
+		id: ctx.state.nextIds.credential++,
+		userId: ctx.user,
+		partnerId: ctx.id,
+		title: title as string,
+		values,
+		dateCreated: nowIso(),
+	};
 	ctx.state.credentials.set(record.id, record);
 	return { status: 201, data: renderCredential(record) };
 };

@@ -12,21 +12,38 @@ import { renderInstallation } from './views';
 function expandOf(ctx: HandlerContext): Set<string> {
 	const raw = ctx.query.expand;
 	if (typeof raw !== 'string') return new Set();
-	return new Set(raw.split(',').map((name) => name.trim()).filter(Boolean));
+	return new Set(
+		raw
+			.split(',')
+			.map((name) => name.trim())
+			.filter(Boolean),
+	);
 }
 
 export const listInstallations: Handler = (ctx) => {
 	const lag = listLagOf(ctx.state);
-	const own = [...ctx.state.installations.values()].filter((i) => i.userId === ctx.user && lag.listed(i.id)).sort((a, b) => a.id - b.id);
+	const own = [...ctx.state.installations.values()]
+		.filter((i) => i.userId === ctx.user && lag.listed(i.id))
+		.sort((a, b) => a.id - b.id);
 	return {
 		data: own.map((inst) =>
-			ctx.variants.listWithoutStatus ? { id: inst.id, title: inst.title } : renderInstallation(ctx, inst, new Set()),
+			ctx.variants.listWithoutStatus
+				? { id: inst.id, title: inst.title }
+				: renderInstallation(ctx, inst, new Set()),
 		),
 	};
 };
 
 export const getInstallation: Handler = (ctx) => ({
-	data: wrapInstallation(renderInstallation(ctx, ownInstallation(ctx, ctx.id), expandOf(ctx), !ctx.variants.detailWithoutStatus), ctx.variants),
+	data: wrapInstallation(
+		renderInstallation(
+			ctx,
+			ownInstallation(ctx, ctx.id),
+			expandOf(ctx),
+			!ctx.variants.detailWithoutStatus,
+		),
+		ctx.variants,
+	),
 });
 
 const setStatus =

@@ -13,21 +13,33 @@ import type { EndUserRecord, PartnerSettings } from '../types';
 import { isPlainObject, nowIso, type Handler, type HandlerContext } from './context';
 
 /** Checks the master token and the partner name; returns the request log's user (`partner:<name>`). */
-export function authenticatePartner(header: string | undefined, settings: PartnerSettings, partnerName: string): string {
-	const unauthorized = (message: string) => new ApiError(401, message, { 'WWW-Authenticate': 'Basic realm="partner"' });
-	if (!header) throw unauthorized('Missing Authorization header: send "Authorization: Basic <master token>"');
+export function authenticatePartner(
+	header: string | undefined,
+	settings: PartnerSettings,
+	partnerName: string,
+): string {
+	const unauthorized = (message: string) =>
+		new ApiError(401, message, { 'WWW-Authenticate': 'Basic realm="partner"' });
+	if (!header)
+		throw unauthorized('Missing Authorization header: send "Authorization: Basic <master token>"');
 	const match = /^Basic\s+(\S+)\s*$/i.exec(header);
 	if (!match) throw unauthorized('Authorization header must be "Basic <master token>"');
 	const raw = match[1] === settings.masterToken;
 	const decoded = Buffer.from(match[1], 'base64').toString('utf8');
 	const usernamePassword = decoded === `${settings.masterToken}:`;
 	const accepted =
-		(raw && settings.acceptStyles !== 'usernamePassword') || (usernamePassword && settings.acceptStyles !== 'raw');
+		(raw && settings.acceptStyles !== 'usernamePassword') ||
+		(usernamePassword && settings.acceptStyles !== 'raw');
 	if (!accepted) {
 		const wrongStyle = raw || usernamePassword;
-		throw unauthorized(wrongStyle ? `This partner accepts the master token only as ${settings.acceptStyles === 'raw' ? '"Basic <token>"' : '"Basic base64(<token>:)"'}` : 'Invalid master token');
+		throw unauthorized(
+			wrongStyle
+				? `This partner accepts the master token only as ${settings.acceptStyles === 'raw' ? '"Basic <token>"' : '"Basic base64(<token>:)"'}`
+				: 'Invalid master token',
+		);
 	}
-	if (partnerName !== settings.name) throw new ApiError(403, `The master token is not valid for partner "${partnerName}"`);
+	if (partnerName !== settings.name)
+		throw new ApiError(403, `The master token is not valid for partner "${partnerName}"`);
 	return `partner:${partnerName}`;
 }
 
@@ -45,7 +57,11 @@ function tokens(ctx: HandlerContext, user: EndUserRecord): Record<string, unknow
 		case 'token':
 			return { token: session() };
 		default:
-			return { permanentToken: user.permanentToken, sessionToken: session(), sessionTokenValidUntil: exp };
+			return {
+				permanentToken: user.permanentToken,
+				sessionToken: session(),
+				sessionTokenValidUntil: exp,
+			};
 	}
 }
 
@@ -59,12 +75,16 @@ export const addUser: Handler = (ctx) => {
 	const body = isPlainObject(ctx.body) ? ctx.body : {};
 	const id = partnerUserId(body);
 	const errors = [];
-	if (id === undefined) errors.push({ field: 'id', message: 'id is required (your own id of the user)' });
-	if (body.timezoneOffset !== undefined && !Number.isInteger(body.timezoneOffset)) errors.push({ field: 'timezoneOffset', message: 'must be an integer (minutes)' });
-	if (body.language !== undefined && typeof body.language !== 'string') errors.push({ field: 'language', message: 'must be a string' });
+	if (id === undefined)
+		errors.push({ field: 'id', message: 'id is required (your own id of the user)' });
+	if (body.timezoneOffset !== undefined && !Number.isInteger(body.timezoneOffset))
+		errors.push({ field: 'timezoneOffset', message: 'must be an integer (minutes)' });
+	if (body.language !== undefined && typeof body.language !== 'string')
+		errors.push({ field: 'language', message: 'must be a string' });
 	if (errors.length) throw new ApiError(400, errors);
 	const partner = ctx.partner.settings.name;
-	if (ctx.state.endUsers.has(key(partner, id!))) throw new ApiError(400, [{ field: 'id', message: `A user with id "${id}" already exists` }]);
+	if (ctx.state.endUsers.has(key(partner, id!)))
+		throw new ApiError(400, [{ field: 'id', message: `A user with id "${id}" already exists` }]);
 	const albatoId = ctx.state.nextIds.endUser++;
 	const user: EndUserRecord = {
 		albatoId,
@@ -79,7 +99,9 @@ export const addUser: Handler = (ctx) => {
 	};
 	ctx.state.endUsers.set(key(partner, user.id), user);
 	ctx.state.permanentTokens.set(user.permanentToken, user.sub);
-	return { data: { id: albatoId, email: user.email, planId: 1, trxLimit: 1000, ...tokens(ctx, user) } };
+	return {
+		data: { id: albatoId, email: user.email, planId: 1, trxLimit: 1000, ...tokens(ctx, user) },
+	};
 };
 
 export const getUserSessionToken: Handler = (ctx) => {
@@ -87,11 +109,18 @@ export const getUserSessionToken: Handler = (ctx) => {
 	const partner = ctx.partner.settings.name;
 	const id = partnerUserId(body);
 	const email = typeof body.email === 'string' ? body.email.trim() : undefined;
-	if (id === undefined && !email) throw new ApiError(400, [{ field: 'id', message: 'id (or email) is required' }]);
+	if (id === undefined && !email)
+		throw new ApiError(400, [{ field: 'id', message: 'id (or email) is required' }]);
 	const user =
 		id !== undefined
 			? ctx.state.endUsers.get(key(partner, id))
-			: [...ctx.state.endUsers.values()].find((u) => u.partner === partner && u.email.toLowerCase() === email!.toLowerCase());
-	if (!user) throw new ApiError(404, `End user ${id !== undefined ? `with id "${id}"` : `with email "${email}"`} not found`);
+			: [...ctx.state.endUsers.values()].find(
+					(u) => u.partner === partner && u.email.toLowerCase() === email!.toLowerCase(),
+				);
+	if (!user)
+		throw new ApiError(
+			404,
+			`End user ${id !== undefined ? `with id "${id}"` : `with email "${email}"`} not found`,
+		);
 	return { data: tokens(ctx, user) };
 };

@@ -1,6 +1,13 @@
 /** Endpoints 1–4: solutions, connection settings, templates, install. */
 import { ApiError, notFound, type FieldError } from '../errors';
-import { addBundle, CREDENTIALISTS, latestPublished, SOLUTIONS, templatesOf, type StepFixture } from '../fixtures';
+import {
+	addBundle,
+	CREDENTIALISTS,
+	latestPublished,
+	SOLUTIONS,
+	templatesOf,
+	type StepFixture,
+} from '../fixtures';
 import { listLagOf } from '../listLag';
 import { wrapInstallation } from '../render';
 import type { InstallationRecord, Variants } from '../types';
@@ -17,12 +24,17 @@ export const listApps: Handler = () => ({
 	data: SOLUTIONS.filter((s) => latestPublished(s.id)).map((s) => renderSolution(s.id)),
 });
 
-export const listTemplates: Handler = (ctx) => ({ data: templatesOf(listedSolution(ctx.id)).map(renderTemplate) });
+export const listTemplates: Handler = (ctx) => ({
+	data: templatesOf(listedSolution(ctx.id)).map(renderTemplate),
+});
 
 // ------------------------------------------------------ connection settings
 
 /** Every step id of a solution's tree, nested ones included. */
-function allSteps(steps: StepFixture[], out = new Map<string, StepFixture>()): Map<string, StepFixture> {
+function allSteps(
+	steps: StepFixture[],
+	out = new Map<string, StepFixture>(),
+): Map<string, StepFixture> {
 	for (const step of steps) {
 		out.set(step.id, step);
 		for (const v of step.values) allSteps(v.nested ?? [], out);
@@ -31,25 +43,46 @@ function allSteps(steps: StepFixture[], out = new Map<string, StepFixture>()): M
 }
 
 /** A step's values in the variant's shape; nested steps of the chosen value under it when `nestedUnder` is 'value'. */
-function renderValues(step: StepFixture, choices: Record<string, unknown>, variants: Variants): unknown {
+function renderValues(
+	step: StepFixture,
+	choices: Record<string, unknown>,
+	variants: Variants,
+): unknown {
 	if (variants.plainValues) return step.values.map((v) => v.value);
-	if (variants.valuesShape === 'map') return Object.fromEntries(step.values.map((v) => [v.value, v.title]));
+	if (variants.valuesShape === 'map')
+		return Object.fromEntries(step.values.map((v) => [v.value, v.title]));
 	return step.values.map((v) => {
 		const out: Record<string, unknown> =
-			variants.valuesShape === 'idTitle' ? { id: v.value, title: v.title } : variants.valuesShape === 'idValue' ? { id: v.value, value: v.title } : { value: v.value, title: v.title };
-		if (variants.nestedUnder === 'value') out.nested = v.value === choices[step.id] ? renderSteps(v.nested ?? [], choices, variants) : [];
+			variants.valuesShape === 'idTitle'
+				? { id: v.value, title: v.title }
+				: variants.valuesShape === 'idValue'
+					? { id: v.value, value: v.title }
+					: { value: v.value, title: v.title };
+		if (variants.nestedUnder === 'value')
+			out.nested =
+				v.value === choices[step.id] ? renderSteps(v.nested ?? [], choices, variants) : [];
 		return out;
 	});
 }
 
 /** Nested steps sit under each value only when values are objects: plain strings and maps have no room for them. */
-const nestedUnderValues = (variants: Variants) => variants.nestedUnder === 'value' && !variants.plainValues && variants.valuesShape !== 'map';
+const nestedUnderValues = (variants: Variants) =>
+	variants.nestedUnder === 'value' && !variants.plainValues && variants.valuesShape !== 'map';
 
-function renderSteps(steps: StepFixture[], choices: Record<string, unknown>, variants: Variants): unknown[] {
+function renderSteps(
+	steps: StepFixture[],
+	choices: Record<string, unknown>,
+	variants: Variants,
+): unknown[] {
 	return steps.map((step) => {
 		const chosen = step.values.find((v) => v.value === choices[step.id]);
-		const out: Record<string, unknown> = { id: step.id, title: step.title, values: renderValues(step, choices, variants) };
-		if (!nestedUnderValues(variants)) out.nested = chosen ? renderSteps(chosen.nested ?? [], choices, variants) : [];
+		const out: Record<string, unknown> = {
+			id: step.id,
+			title: step.title,
+			values: renderValues(step, choices, variants),
+		};
+		if (!nestedUnderValues(variants))
+			out.nested = chosen ? renderSteps(chosen.nested ?? [], choices, variants) : [];
 		return out;
 	});
 }
@@ -60,13 +93,21 @@ const offered = (step: StepFixture) => step.values.map((v) => v.value).join(', '
 export const credentialists: Handler = (ctx) => {
 	const steps = CREDENTIALISTS[listedSolution(ctx.id)];
 	const choices = ctx.query.credentialData ?? {};
-	if (!isPlainObject(choices)) throw new ApiError(422, [{ field: 'credentialData', message: 'must be given as credentialData[<stepId>]=<value>' }]);
+	if (!isPlainObject(choices))
+		throw new ApiError(422, [
+			{ field: 'credentialData', message: 'must be given as credentialData[<stepId>]=<value>' },
+		]);
 	const known = allSteps(steps);
 	const errors: FieldError[] = [];
 	for (const [stepId, value] of Object.entries(choices)) {
 		const step = known.get(stepId);
-		if (!step) errors.push({ field: `credentialData[${stepId}]`, message: `unknown step "${stepId}"` });
-		else if (!step.values.some((v) => v.value === value)) errors.push({ field: `credentialData[${stepId}]`, message: `"${String(value)}" is not offered; choose one of: ${offered(step)}` });
+		if (!step)
+			errors.push({ field: `credentialData[${stepId}]`, message: `unknown step "${stepId}"` });
+		else if (!step.values.some((v) => v.value === value))
+			errors.push({
+				field: `credentialData[${stepId}]`,
+				message: `"${String(value)}" is not offered; choose one of: ${offered(step)}`,
+			});
 	}
 	if (errors.length) throw new ApiError(422, errors);
 	return { data: renderSteps(steps, choices, ctx.variants) };
@@ -87,7 +128,10 @@ function validateCredentialData(steps: StepFixture[], data: Record<string, unkno
 			}
 			const chosen = step.values.find((v) => v.value === value);
 			if (!chosen) {
-				errors.push({ field, message: `${JSON.stringify(value)} is not offered; choose one of: ${offered(step)}` });
+				errors.push({
+					field,
+					message: `${JSON.stringify(value)} is not offered; choose one of: ${offered(step)}`,
+				});
 				continue;
 			}
 			walk(chosen.nested ?? []);
@@ -97,7 +141,12 @@ function validateCredentialData(steps: StepFixture[], data: Record<string, unkno
 	const known = allSteps(steps);
 	for (const key of Object.keys(data)) {
 		if (reached.has(key)) continue;
-		errors.push({ field: `credentialData.${key}`, message: known.has(key) ? 'does not apply to the values chosen for its parent steps' : 'unknown step' });
+		errors.push({
+			field: `credentialData.${key}`,
+			message: known.has(key)
+				? 'does not apply to the values chosen for its parent steps'
+				: 'unknown step',
+		});
 	}
 	return errors;
 }
@@ -107,27 +156,44 @@ function validateInstall(ctx: HandlerContext, solutionId: number): FieldError[] 
 	const errors: FieldError[] = [];
 	const { title, templateIds, credentialData, settings } = body;
 
-	if (title === undefined || title === null) errors.push({ field: 'title', message: 'is required' });
+	if (title === undefined || title === null)
+		errors.push({ field: 'title', message: 'is required' });
 	else if (typeof title !== 'string') errors.push({ field: 'title', message: 'must be a string' });
 	else if (title.trim() === '') errors.push({ field: 'title', message: 'must not be empty' });
-	else if (title.length > 255) errors.push({ field: 'title', message: 'must be at most 255 characters' });
+	else if (title.length > 255)
+		errors.push({ field: 'title', message: 'must be at most 255 characters' });
 
 	const ownTemplates = templatesOf(solutionId).map((t) => t.id);
-	if (templateIds === undefined || templateIds === null) errors.push({ field: 'templateIds', message: 'is required' });
-	else if (!Array.isArray(templateIds)) errors.push({ field: 'templateIds', message: 'must be an array of integers' });
-	else if (templateIds.length === 0) errors.push({ field: 'templateIds', message: 'must not be empty' });
-	else if (!templateIds.every((t) => Number.isInteger(t))) errors.push({ field: 'templateIds', message: 'must contain integers only' });
-	else if (new Set(templateIds).size !== templateIds.length) errors.push({ field: 'templateIds', message: 'must not repeat a template' });
+	if (templateIds === undefined || templateIds === null)
+		errors.push({ field: 'templateIds', message: 'is required' });
+	else if (!Array.isArray(templateIds))
+		errors.push({ field: 'templateIds', message: 'must be an array of integers' });
+	else if (templateIds.length === 0)
+		errors.push({ field: 'templateIds', message: 'must not be empty' });
+	else if (!templateIds.every((t) => Number.isInteger(t)))
+		errors.push({ field: 'templateIds', message: 'must contain integers only' });
+	else if (new Set(templateIds).size !== templateIds.length)
+		errors.push({ field: 'templateIds', message: 'must not repeat a template' });
 	else {
 		const foreign = templateIds.filter((t) => !ownTemplates.includes(t as number));
-		if (foreign.length) errors.push({ field: 'templateIds', message: `not templates of solution ${solutionId}: ${foreign.join(', ')} (its templates: ${ownTemplates.join(', ')})` });
+		if (foreign.length)
+			errors.push({
+				field: 'templateIds',
+				message: `not templates of solution ${solutionId}: ${foreign.join(', ')} (its templates: ${ownTemplates.join(', ')})`,
+			});
 	}
 
-	if (credentialData === undefined || credentialData === null) errors.push({ field: 'credentialData', message: 'is required' });
-	else if (!isPlainObject(credentialData)) errors.push({ field: 'credentialData', message: 'must be an object mapping step ids to values' });
+	if (credentialData === undefined || credentialData === null)
+		errors.push({ field: 'credentialData', message: 'is required' });
+	else if (!isPlainObject(credentialData))
+		errors.push({
+			field: 'credentialData',
+			message: 'must be an object mapping step ids to values',
+		});
 	else errors.push(...validateCredentialData(CREDENTIALISTS[solutionId], credentialData));
 
-	if (settings !== undefined && !isPlainObject(settings)) errors.push({ field: 'settings', message: 'must be an object when given' });
+	if (settings !== undefined && !isPlainObject(settings))
+		errors.push({ field: 'settings', message: 'must be an object when given' });
 	return errors;
 }
 
@@ -136,7 +202,12 @@ export const install: Handler = (ctx) => {
 	const solutionId = listedSolution(ctx.id);
 	const errors = validateInstall(ctx, solutionId);
 	if (errors.length) throw new ApiError(422, errors);
-	const body = ctx.body as { title: string; templateIds: number[]; credentialData: Record<string, string>; settings?: Record<string, unknown> };
+	const body = ctx.body as {
+		title: string;
+		templateIds: number[];
+		credentialData: Record<string, string>;
+		settings?: Record<string, unknown>;
+	};
 	const { state } = ctx;
 	const now = nowIso();
 	const record: InstallationRecord = {
@@ -161,5 +232,11 @@ export const install: Handler = (ctx) => {
 		addBundle(state, record.id, templateId, bundleId, stepIds);
 		record.bundleIds.push(bundleId);
 	}
-	return { status: 201, data: wrapInstallation(renderInstallation(ctx, record, new Set(), !ctx.variants.detailWithoutStatus), ctx.variants) };
+	return {
+		status: 201,
+		data: wrapInstallation(
+			renderInstallation(ctx, record, new Set(), !ctx.variants.detailWithoutStatus),
+			ctx.variants,
+		),
+	};
 };

@@ -8,7 +8,11 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { findOperation, resourceDescriptions } from './actions';
-import { authenticationProperty, credentials, endUserIdProperty } from './actions/authentication.descriptions';
+import {
+	authenticationProperty,
+	credentials,
+	endUserIdProperty,
+} from './actions/authentication.descriptions';
 import type { ItemOperation, Operation, OperationResult } from './actions/types';
 import { errorItem } from './helpers/errorItem';
 import { mapLimited } from './helpers/mapLimited';
@@ -32,7 +36,8 @@ export class AlbatoSolutions implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: "Install Albato solutions for your end users, start and pause them, and change their automations' field values",
+		description:
+			"Install Albato solutions for your end users, start and pause them, and change their automations' field values",
 		defaults: { name: 'Albato Solutions' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -46,11 +51,27 @@ export class AlbatoSolutions implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
-					{ name: 'Bundle Data', value: 'bundleData', description: 'Field values of the automations (bundles) of an installation' },
+					{
+						name: 'Bundle Data',
+						value: 'bundleData',
+						description: 'Field values of the automations (bundles) of an installation',
+					},
 					{ name: 'Credential', value: 'credential', description: 'Connections to partner apps' },
-					{ name: 'End User', value: 'endUser', description: 'Your customers as Albato end users (Partner API credential)' },
-					{ name: 'Installation', value: 'installation', description: 'A solution installed for the end user' },
-					{ name: 'Solution', value: 'solution', description: 'A packaged set of automations to install' },
+					{
+						name: 'End User',
+						value: 'endUser',
+						description: 'Your customers as Albato end users (Partner API credential)',
+					},
+					{
+						name: 'Installation',
+						value: 'installation',
+						description: 'A solution installed for the end user',
+					},
+					{
+						name: 'Solution',
+						value: 'solution',
+						description: 'A packaged set of automations to install',
+					},
 				],
 				default: 'installation',
 			},
@@ -78,7 +99,9 @@ export class AlbatoSolutions implements INodeType {
 			// A credential or Request Options problem fails every item. Thrown, n8n would pass the input
 			// items on unchanged through the success output; as error items they reach the error output.
 			if (!continueOnFail) throw new NodeOperationError(this.getNode(), error as Error); // returns the same NodeOperationError
-			return [items.map((_item, itemIndex) => errorItem(this.getNode(), error as Error, itemIndex))];
+			return [
+				items.map((_item, itemIndex) => errorItem(this.getNode(), error as Error, itemIndex)),
+			];
 		}
 
 		// Each item's operation; batch operations get all of their items in one call. Resource and
@@ -90,12 +113,17 @@ export class AlbatoSolutions implements INodeType {
 		const batches = new Map<Operation, number[]>();
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			const resource = fixedResource ?? (this.getNodeParameter('resource', itemIndex) as string);
-			const operationName = fixedOperation ?? (this.getNodeParameter('operation', itemIndex) as string);
+			const operationName =
+				fixedOperation ?? (this.getNodeParameter('operation', itemIndex) as string);
 			const operation = findOperation(resource, operationName);
 			if (!operation) {
 				outcomes.set(
 					itemIndex,
-					new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`, { itemIndex }),
+					new NodeOperationError(
+						this.getNode(),
+						`The operation "${operationName}" of "${resource}" is not supported`,
+						{ itemIndex },
+					),
 				);
 			} else if ('executeBatch' in operation) {
 				const batch = batches.get(operation);
@@ -109,12 +137,17 @@ export class AlbatoSolutions implements INodeType {
 		for (const [operation, itemIndexes] of batches) {
 			if (!('executeBatch' in operation)) continue;
 			try {
-				for (const [itemIndex, outcome] of await operation.executeBatch.call(this, client, itemIndexes)) {
+				for (const [itemIndex, outcome] of await operation.executeBatch.call(
+					this,
+					client,
+					itemIndexes,
+				)) {
 					outcomes.set(itemIndex, outcome);
 				}
 			} catch (error) {
 				// A batch that fails as a whole fails each of its items (each then thrown or sent to the error output).
-				for (const itemIndex of itemIndexes) if (!outcomes.has(itemIndex)) outcomes.set(itemIndex, error as Error);
+				for (const itemIndex of itemIndexes)
+					if (!outcomes.has(itemIndex)) outcomes.set(itemIndex, error as Error);
 			}
 		}
 		// Items in flight at once: 1 keeps the classic order of calls; more only overlaps the waiting.
@@ -138,10 +171,15 @@ export class AlbatoSolutions implements INodeType {
 					returnData.push(errorItem(this.getNode(), outcome, itemIndex));
 					continue;
 				}
-				const error = outcome instanceof NodeOperationError || outcome instanceof NodeApiError ? outcome : new NodeOperationError(this.getNode(), outcome, { itemIndex });
+				const error =
+					outcome instanceof NodeOperationError || outcome instanceof NodeApiError
+						? outcome
+						: new NodeOperationError(this.getNode(), outcome, { itemIndex });
 				// Items in flight may have completed after this one (in item order they would not have run):
 				// their output is lost with the thrown error, so the error names them.
-				const later = [...outcomes].filter(([index, other]) => index > itemIndex && !(other instanceof Error)).map(([index]) => index);
+				const later = [...outcomes]
+					.filter(([index, other]) => index > itemIndex && !(other instanceof Error))
+					.map(([index]) => index);
 				if (later.length) {
 					error.description = `${error.description ? `${error.description} ` : ''}Item${later.length > 1 ? 's' : ''} ${later.sort((a, b) => a - b).join(', ')} had already completed (Items in Flight): their output is lost with this error, and running the workflow again repeats them.`;
 				}

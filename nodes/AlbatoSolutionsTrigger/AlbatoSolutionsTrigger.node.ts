@@ -1,7 +1,16 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { authenticationProperty, credentials, endUserIdProperty } from '../AlbatoSolutions/actions/authentication.descriptions';
+import {
+	authenticationProperty,
+	credentials,
+	endUserIdProperty,
+} from '../AlbatoSolutions/actions/authentication.descriptions';
 import { solutionLocator } from '../AlbatoSolutions/actions/common.descriptions';
 import { listSearch } from '../AlbatoSolutions/methods/listSearch';
 import { pollEvents } from './poll';
@@ -10,11 +19,15 @@ export class AlbatoSolutionsTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Albato Solutions Trigger',
 		name: 'albatoSolutionsTrigger',
-		icon: { light: 'file:../AlbatoSolutions/albatoSolutions.svg', dark: 'file:../AlbatoSolutions/albatoSolutions.dark.svg' },
+		icon: {
+			light: 'file:../AlbatoSolutions/albatoSolutions.svg',
+			dark: 'file:../AlbatoSolutions/albatoSolutions.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
-		description: "Starts the workflow when an end user's installation is created, started, paused or removed",
+		description:
+			"Starts the workflow when an end user's installation is created, started, paused or removed",
 		defaults: { name: 'Albato Solutions Trigger' },
 		polling: true,
 		inputs: [],
@@ -22,29 +35,48 @@ export class AlbatoSolutionsTrigger implements INodeType {
 		credentials,
 		properties: [
 			authenticationProperty,
-			{ ...endUserIdProperty, description: "Your own ID of the customer whose installations are watched. The trigger gets that end user's token." },
+			{
+				...endUserIdProperty,
+				description:
+					"Your own ID of the customer whose installations are watched. The trigger gets that end user's token.",
+			},
 			{
 				displayName: 'Events',
 				name: 'events',
 				type: 'multiOptions',
 				required: true,
 				default: [],
-				description: 'The changes that start the workflow. Each change is reported once, as one item.',
+				description:
+					'The changes that start the workflow. Each change is reported once, as one item.',
 				options: [
-					{ name: 'Installation Created', value: 'installationCreated', description: 'A solution was installed (a new installation appeared)' },
-					{ name: 'Installation Paused', value: 'installationPaused', description: 'An installation went from active to paused' },
-					{ name: 'Installation Removed', value: 'installationRemoved', description: 'An installation is no longer listed' },
+					{
+						name: 'Installation Created',
+						value: 'installationCreated',
+						description: 'A solution was installed (a new installation appeared)',
+					},
+					{
+						name: 'Installation Paused',
+						value: 'installationPaused',
+						description: 'An installation went from active to paused',
+					},
+					{
+						name: 'Installation Removed',
+						value: 'installationRemoved',
+						description: 'An installation is no longer listed',
+					},
 					{
 						name: 'Installation Started',
 						value: 'installationStarted',
-						description: 'An installation went from paused to active, or was first seen already active',
+						description:
+							'An installation went from paused to active, or was first seen already active',
 					},
 				],
 			},
 			{
 				...solutionLocator,
 				required: false,
-				description: 'Only installations of this solution. Leave empty to watch all installations of the end user.',
+				description:
+					'Only installations of this solution. Leave empty to watch all installations of the end user.',
 			},
 		],
 	};

@@ -1,9 +1,21 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ACTIVE, idOf, PAUSED, sameId, solutionIdOf, statusOf } from '../AlbatoSolutions/helpers/shapes';
+import {
+	ACTIVE,
+	idOf,
+	PAUSED,
+	sameId,
+	solutionIdOf,
+	statusOf,
+} from '../AlbatoSolutions/helpers/shapes';
 
 /** The events, in the order they are emitted for one installation. */
-export const EVENTS = ['installationCreated', 'installationStarted', 'installationPaused', 'installationRemoved'] as const;
+export const EVENTS = [
+	'installationCreated',
+	'installationStarted',
+	'installationPaused',
+	'installationRemoved',
+] as const;
 
 export type InstallationEvent = (typeof EVENTS)[number];
 
@@ -72,28 +84,53 @@ export function compareIds(a: string, b: string): number {
  * installation id, then in the order of EVENTS. `current` maps each id the service listed now to
  * the installation (detail merged in where it was fetched).
  */
-export function detectEvents(previous: Snapshot, current: Map<string, IDataObject>, next: Snapshot, watch: Watch): EventItem[] {
+export function detectEvents(
+	previous: Snapshot,
+	current: Map<string, IDataObject>,
+	next: Snapshot,
+	watch: Watch,
+): EventItem[] {
 	const found: Array<{ id: string; order: number; item: EventItem }> = [];
 	const add = (id: string, event: InstallationEvent, item: EventFields) => {
 		if (!watch.events.has(event)) return;
 		const { installationId, solutionId, title, status, previousStatus, installation } = item;
-		found.push({ id, order: EVENTS.indexOf(event), item: { event, installationId, solutionId, title, status, previousStatus, installation } });
+		found.push({
+			id,
+			order: EVENTS.indexOf(event),
+			item: { event, installationId, solutionId, title, status, previousStatus, installation },
+		});
 	};
 
 	for (const [id, installation] of current) {
 		const now = next[id];
 		if (!isWatched(watch, now.solutionId)) continue;
 		const before = previous[id];
-		const common = { installationId: normalizeId(installation.id ?? id), solutionId: now.solutionId, title: now.title, installation };
+		const common = {
+			installationId: normalizeId(installation.id ?? id),
+			solutionId: now.solutionId,
+			title: now.title,
+			installation,
+		};
 		if (!before) {
 			add(id, 'installationCreated', { ...common, status: now.status, previousStatus: null });
 			// Installed and already running when first seen: it was also started.
-			if (now.status === ACTIVE) add(id, 'installationStarted', { ...common, status: now.status, previousStatus: null });
+			if (now.status === ACTIVE)
+				add(id, 'installationStarted', { ...common, status: now.status, previousStatus: null });
 			continue;
 		}
 		if (before.status === null || now.status === null || before.status === now.status) continue;
-		if (now.status === ACTIVE) add(id, 'installationStarted', { ...common, status: now.status, previousStatus: before.status });
-		if (now.status === PAUSED) add(id, 'installationPaused', { ...common, status: now.status, previousStatus: before.status });
+		if (now.status === ACTIVE)
+			add(id, 'installationStarted', {
+				...common,
+				status: now.status,
+				previousStatus: before.status,
+			});
+		if (now.status === PAUSED)
+			add(id, 'installationPaused', {
+				...common,
+				status: now.status,
+				previousStatus: before.status,
+			});
 	}
 
 	for (const [id, before] of Object.entries(previous)) {
@@ -104,7 +141,12 @@ export function detectEvents(previous: Snapshot, current: Map<string, IDataObjec
 			title: before.title,
 			status: null,
 			previousStatus: before.status,
-			installation: { id: normalizeId(id), title: before.title, status: before.status, solutionId: before.solutionId },
+			installation: {
+				id: normalizeId(id),
+				title: before.title,
+				status: before.status,
+				solutionId: before.solutionId,
+			},
 		});
 	}
 
@@ -120,7 +162,11 @@ export function sampleItem(installation: IDataObject, watch: Watch): EventItem {
 	const chosen = EVENTS.filter((event) => watch.events.has(event));
 	const event =
 		chosen.find((candidate) => candidate === 'installationCreated') ??
-		chosen.find((candidate) => (candidate === 'installationStarted' && seen.status === ACTIVE) || (candidate === 'installationPaused' && seen.status === PAUSED)) ??
+		chosen.find(
+			(candidate) =>
+				(candidate === 'installationStarted' && seen.status === ACTIVE) ||
+				(candidate === 'installationPaused' && seen.status === PAUSED),
+		) ??
 		chosen[0] ??
 		'installationCreated';
 	return {

@@ -44,7 +44,9 @@ export function readWatch(ctx: IPollFunctions): Watch {
 	if (chosen.length === 0 || unknown.length > 0) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			chosen.length === 0 ? 'Choose at least one event to watch' : `Unknown event ${unknown.map((e) => `"${e}"`).join(', ')}`,
+			chosen.length === 0
+				? 'Choose at least one event to watch'
+				: `Unknown event ${unknown.map((e) => `"${e}"`).join(', ')}`,
 			{ description: `Events are ${EVENTS.join(', ')}` },
 		);
 	}
@@ -53,15 +55,27 @@ export function readWatch(ctx: IPollFunctions): Watch {
 	const text = value === undefined || value === null ? '' : String(value).trim();
 	const solutionId = positiveIdOf(text);
 	if (text !== '' && solutionId === undefined) {
-		throw new NodeOperationError(ctx.getNode(), `Solution must be a solution ID (a whole number), got "${text.slice(0, 40)}"`, {
-			description: 'Pick a solution from the list, give its ID, or leave it empty to watch all installations',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Solution must be a solution ID (a whole number), got "${text.slice(0, 40)}"`,
+			{
+				description:
+					'Pick a solution from the list, give its ID, or leave it empty to watch all installations',
+			},
+		);
 	}
-	return { events: new Set(chosen as InstallationEvent[]), solutionId: solutionId === undefined ? undefined : String(solutionId) };
+	return {
+		events: new Set(chosen as InstallationEvent[]),
+		solutionId: solutionId === undefined ? undefined : String(solutionId),
+	};
 }
 
 /** The installation's detail merged over its list item; undefined when it vanished in between (404). */
-async function withDetail(ctx: IPollFunctions, client: AlbatoClient, item: IDataObject): Promise<IDataObject | undefined> {
+async function withDetail(
+	ctx: IPollFunctions,
+	client: AlbatoClient,
+	item: IDataObject,
+): Promise<IDataObject | undefined> {
 	try {
 		return { ...item, ...(await getInstallation(client, String(item.id), { withStatus: false })) };
 	} catch (error) {
@@ -98,7 +112,9 @@ const polling = new WeakSet<object>();
 async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const watch = readWatch(ctx);
 	const client = await AlbatoClient.create(ctx);
-	const listed = (await listInstallations(client)).filter((item) => isObject(item) && item.id !== undefined && item.id !== null);
+	const listed = (await listInstallations(client)).filter(
+		(item) => isObject(item) && item.id !== undefined && item.id !== null,
+	);
 
 	if (ctx.getMode() === 'manual') return [[{ json: await newest(ctx, client, listed, watch) }]];
 
@@ -106,10 +122,12 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 	// Another end user (credential or End User ID changed): their installations are not news, and the
 	// previous user's are not removed. A new baseline is recorded, as on the first poll.
 	const owner = ownerOf(client);
-	const switched = owner !== undefined && staticData.owner !== undefined && staticData.owner !== owner;
+	const switched =
+		owner !== undefined && staticData.owner !== undefined && staticData.owner !== owner;
 	const previous = switched ? undefined : staticData.installations;
 	const baseline = previous === undefined;
-	const wantsStatus = watch.events.has('installationStarted') || watch.events.has('installationPaused');
+	const wantsStatus =
+		watch.events.has('installationStarted') || watch.events.has('installationPaused');
 
 	const current = new Map<string, IDataObject>();
 	const toDetail: IDataObject[] = [];
@@ -121,7 +139,9 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 		if (solutionId !== undefined && !isWatched(watch, solutionId)) continue;
 		const isNew = !baseline && !before;
 		const lacksSolution = watch.solutionId !== undefined && solutionId === undefined;
-		const lacksStatus = statusOf(item) === undefined && (wantsStatus || (isNew && watch.events.has('installationCreated')));
+		const lacksStatus =
+			statusOf(item) === undefined &&
+			(wantsStatus || (isNew && watch.events.has('installationCreated')));
 		if (lacksSolution || lacksStatus) toDetail.push(item);
 	}
 	const gone = new Set<string>();
@@ -137,10 +157,13 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 
 	// Missing from the list is not yet removed (the list may lag or leave items out): only a detail
 	// call answering 404 confirms it. Until then the installation stays in the baseline, unreported.
-	const pending = previous ? await confirmRemovals(ctx, client, previous, current, gone, watch) : new Set<string>();
+	const pending = previous
+		? await confirmRemovals(ctx, client, previous, current, gone, watch)
+		: new Set<string>();
 
 	const next: Snapshot = {};
-	for (const id of [...current.keys(), ...pending].sort(compareIds)) next[id] = current.has(id) ? seenOf(current.get(id)!, previous?.[id]) : previous![id];
+	for (const id of [...current.keys(), ...pending].sort(compareIds))
+		next[id] = current.has(id) ? seenOf(current.get(id)!, previous?.[id]) : previous![id];
 	if (JSON.stringify(previous) !== JSON.stringify(next)) staticData.installations = next;
 	if (owner !== undefined && staticData.owner !== owner) staticData.owner = owner;
 	else if (owner === undefined && staticData.owner !== undefined) delete staticData.owner;
@@ -165,7 +188,9 @@ async function confirmRemovals(
 	gone: Set<string>,
 	watch: Watch,
 ): Promise<Set<string>> {
-	const missing = Object.keys(previous).filter((id) => !current.has(id) && !gone.has(id) && isWatched(watch, previous[id].solutionId));
+	const missing = Object.keys(previous).filter(
+		(id) => !current.has(id) && !gone.has(id) && isWatched(watch, previous[id].solutionId),
+	);
 	const pending = new Set<string>();
 	await mapLimited(missing, DETAIL_CONCURRENCY, async (id) => {
 		try {
@@ -180,16 +205,26 @@ async function confirmRemovals(
 }
 
 /** "Fetch Test Event": the newest installation (highest id) that is watched, without touching the baseline. */
-async function newest(ctx: IPollFunctions, client: AlbatoClient, listed: IDataObject[], watch: Watch): Promise<IDataObject> {
+async function newest(
+	ctx: IPollFunctions,
+	client: AlbatoClient,
+	listed: IDataObject[],
+	watch: Watch,
+): Promise<IDataObject> {
 	const byNewest = [...listed].sort((a, b) => compareIds(String(b.id), String(a.id)));
 	for (const item of byNewest) {
 		const solutionId = solutionIdOf(item);
 		if (solutionId !== undefined && !isWatched(watch, solutionId)) continue;
-		const installation = solutionId === undefined || statusOf(item) === undefined ? await withDetail(ctx, client, item) : item;
-		if (installation && isWatched(watch, solutionIdOf(installation))) return sampleItem(installation, watch);
+		const installation =
+			solutionId === undefined || statusOf(item) === undefined
+				? await withDetail(ctx, client, item)
+				: item;
+		if (installation && isWatched(watch, solutionIdOf(installation)))
+			return sampleItem(installation, watch);
 	}
 	const scope = watch.solutionId === undefined ? '' : ` of solution ${watch.solutionId}`;
 	throw new NodeOperationError(ctx.getNode(), `No installations${scope} found for this end user`, {
-		description: 'Install a solution for this end user (Albato Solutions → Installation → Create), then fetch a test event again',
+		description:
+			'Install a solution for this end user (Albato Solutions → Installation → Create), then fetch a test event again',
 	});
 }

@@ -29,7 +29,10 @@ const STEP_ID = 9006; // "Send welcome email" of bundle 7003
 const FIELDS_TO_ADD = ['Subject', 'Delay, minutes'];
 /** What the first node is filled in with, so that it is fully configured (no issues on the canvas). */
 const INSTALL_TITLE = 'Acme Corp – CRM sync';
-const CONNECTION_SETTINGS = [['crm', 'Pipedrive'], ['mailer', 'Mailchimp']]; // top level
+const CONNECTION_SETTINGS = [
+	['crm', 'Pipedrive'],
+	['mailer', 'Mailchimp'],
+]; // top level
 const NESTED_SETTING = ['pipedriveFilter', 'All deals']; // shown under Pipedrive after a refresh
 const CREDENTIAL_NAME = CREDENTIAL.name;
 
@@ -49,16 +52,23 @@ async function openOurNodeInPanel(page, openPanel) {
 	const panel = page.getByTestId('node-creator');
 	await panel.getByTestId('node-creator-search-bar').waitFor({ timeout: UI_TIMEOUT });
 	await page.keyboard.type('Albato');
-	const item = panel.getByTestId('node-creator-item-name').filter({ hasText: /^Albato Solutions$/ }).first();
+	const item = panel
+		.getByTestId('node-creator-item-name')
+		.filter({ hasText: /^Albato Solutions$/ })
+		.first();
 	await item.click({ timeout: UI_TIMEOUT });
 	const actions = panel.getByText(/^Actions \(\d+\)$/);
 	await actions.waitFor({ timeout: UI_TIMEOUT });
 	// On an empty canvas n8n offers triggers first and folds the actions: unfold them.
-	if (!(await panel.getByText('Install a solution', { exact: true }).isVisible())) await actions.click();
+	if (!(await panel.getByText('Install a solution', { exact: true }).isVisible()))
+		await actions.click();
 }
 
 async function addAction(page, actionName) {
-	await page.getByTestId('node-creator').getByText(actionName, { exact: true }).click({ timeout: UI_TIMEOUT });
+	await page
+		.getByTestId('node-creator')
+		.getByText(actionName, { exact: true })
+		.click({ timeout: UI_TIMEOUT });
 	await page.getByTestId('ndv').waitFor({ timeout: UI_TIMEOUT });
 }
 
@@ -83,7 +93,11 @@ async function openAndRead(page, opener, items) {
 
 /** Open a "From list" resource locator and return the texts of its items once loaded. */
 async function openLocatorList(page, parameter) {
-	return openAndRead(page, page.getByTestId(`resource-locator-${parameter}`).getByTestId('rlc-input'), page.getByTestId('rlc-item'));
+	return openAndRead(
+		page,
+		page.getByTestId(`resource-locator-${parameter}`).getByTestId('rlc-input'),
+		page.getByTestId('rlc-item'),
+	);
 }
 
 async function pickFromLocator(page, text) {
@@ -92,7 +106,11 @@ async function pickFromLocator(page, text) {
 
 /** Open an options / multi-options parameter and return its options' texts once loaded. */
 async function openOptions(page, parameter) {
-	return openAndRead(page, page.getByTestId(`parameter-input-${parameter}`), page.getByRole('option'));
+	return openAndRead(
+		page,
+		page.getByTestId(`parameter-input-${parameter}`),
+		page.getByRole('option'),
+	);
 }
 
 async function pickOption(page, text) {
@@ -101,12 +119,18 @@ async function pickOption(page, text) {
 
 /** The resource mapper's "Add field to send" menu: its items' texts. */
 async function openAddFieldMenu(page) {
-	return openAndRead(page, page.getByTestId('add-fields-select').getByRole('button'), page.locator('[role=menuitem][data-reka-collection-item]'));
+	return openAndRead(
+		page,
+		page.getByTestId('add-fields-select').getByRole('button'),
+		page.locator('[role=menuitem][data-reka-collection-item]'),
+	);
 }
 
 /** The mapper's "Refresh Step List" action: a nested level shows only after its parent's value is chosen. */
 async function refreshMapper(page) {
-	const fields = page.getByTestId('resource-mapper-container').getByTestId('mapping-fields-container');
+	const fields = page
+		.getByTestId('resource-mapper-container')
+		.getByTestId('mapping-fields-container');
 	await fields.hover();
 	await fields.getByTestId('action-toggle').first().click();
 	await page.getByTestId('action-refreshFieldList').click();
@@ -146,7 +170,13 @@ const firstLine = (text) => text.split('\n')[0].trim();
  * Runs every browser check into `checks`. `emulator` is an Emulator (lib/emulator.mjs).
  * Returns the screenshot paths; on a failure, a screenshot of that moment goes to `failureDir`.
  */
-export async function runBrowserTest({ baseUrl, emulator, checks, failureDir = os.tmpdir(), log = console.log }) {
+export async function runBrowserTest({
+	baseUrl,
+	emulator,
+	checks,
+	failureDir = os.tmpdir(),
+	log = console.log,
+}) {
 	const executablePath = await ensureChromium(log);
 	await mkdir(SCREENSHOT_DIR, { recursive: true });
 	selectors.setTestIdAttribute('data-test-id'); // n8n's attribute name
@@ -162,7 +192,9 @@ export async function runBrowserTest({ baseUrl, emulator, checks, failureDir = o
 		const installations = await emulator.call('GET', '/solution/installation');
 		const templates = await emulator.call('GET', `/solution/${SOLUTION.id}/templates`);
 		const state = await emulator.state();
-		const stepFields = state.bundleData.find((record) => record.id === STEP_ID).fields.map((field) => field.label);
+		const stepFields = state.bundleData
+			.find((record) => record.id === STEP_ID)
+			.fields.map((field) => field.label);
 
 		await checks.step('signs in to the editor as the owner', () => signIn(page, baseUrl));
 		await page.goto(`${baseUrl}/workflow/new`);
@@ -173,14 +205,18 @@ export async function runBrowserTest({ baseUrl, emulator, checks, failureDir = o
 		);
 		shots.push(await shoot(page, 'n8n-node-panel.png'));
 
-		await checks.step('adds the node ("Install a solution")', () => addAction(page, 'Install a solution'));
+		await checks.step('adds the node ("Install a solution")', () =>
+			addAction(page, 'Install a solution'),
+		);
 		await ensureCredential(page);
 		checks.equal('credential is set on the node', await selectedCredential(page), CREDENTIAL_NAME);
 
-		const solutionItems = await checks.step('Solution picker opens and loads', () => openLocatorList(page, 'solutionId'));
+		const solutionItems = await checks.step('Solution picker opens and loads', () =>
+			openLocatorList(page, 'solutionId'),
+		);
 		shots.push(await shoot(page, 'n8n-solution-picker.png'));
 		checks.equal(
-			'Solution picker lists the emulator\'s solutions',
+			"Solution picker lists the emulator's solutions",
 			solutionItems.map(firstLine),
 			solutions.map((s) => `${s.title} (${s.id})`),
 		);
@@ -189,7 +225,9 @@ export async function runBrowserTest({ baseUrl, emulator, checks, failureDir = o
 		// or the next click lands where the template select was.
 		await page.getByTestId('parameter-input-crm').waitFor({ timeout: UI_TIMEOUT });
 
-		const templateItems = await checks.step('template multi-select loads', () => openOptions(page, 'templateIds'));
+		const templateItems = await checks.step('template multi-select loads', () =>
+			openOptions(page, 'templateIds'),
+		);
 		shots.push(await shoot(page, 'n8n-template-multiselect.png'));
 		checks.equal(
 			`template multi-select lists the templates of solution ${SOLUTION.id}`,
@@ -199,22 +237,39 @@ export async function runBrowserTest({ baseUrl, emulator, checks, failureDir = o
 		await pickOption(page, templates[0].title);
 		await page.keyboard.press('Escape');
 		const mapperText = await page.getByTestId('resource-mapper-container').innerText();
-		checks.ok('connection settings mapper shows the solution\'s top-level steps (CRM, Mailer)', /CRM/.test(mapperText) && /Mailer/.test(mapperText), mapperText);
+		checks.ok(
+			"connection settings mapper shows the solution's top-level steps (CRM, Mailer)",
+			/CRM/.test(mapperText) && /Mailer/.test(mapperText),
+			mapperText,
+		);
 
 		// Fill in what is required, as a user would, so the node is fully configured: Title, and
 		// every connection-settings step, the nested one after a refresh of the mapper.
-		await checks.step('fills in Title and every connection setting (nested level after a refresh)', async () => {
-			await page.getByTestId('parameter-input-title').locator('input, textarea').first().fill(INSTALL_TITLE);
-			for (const [step, value] of CONNECTION_SETTINGS) {
-				await openOptions(page, step);
-				await pickOption(page, value);
-			}
-			await refreshMapper(page);
-			await page.getByTestId(`parameter-input-${NESTED_SETTING[0]}`).waitFor({ timeout: UI_TIMEOUT });
-			await openOptions(page, NESTED_SETTING[0]);
-			await pickOption(page, NESTED_SETTING[1]);
-		});
-		checks.equal('first node has no parameter issues', await page.getByTestId('ndv').getByTestId('parameter-issues').count(), 0);
+		await checks.step(
+			'fills in Title and every connection setting (nested level after a refresh)',
+			async () => {
+				await page
+					.getByTestId('parameter-input-title')
+					.locator('input, textarea')
+					.first()
+					.fill(INSTALL_TITLE);
+				for (const [step, value] of CONNECTION_SETTINGS) {
+					await openOptions(page, step);
+					await pickOption(page, value);
+				}
+				await refreshMapper(page);
+				await page
+					.getByTestId(`parameter-input-${NESTED_SETTING[0]}`)
+					.waitFor({ timeout: UI_TIMEOUT });
+				await openOptions(page, NESTED_SETTING[0]);
+				await pickOption(page, NESTED_SETTING[1]);
+			},
+		);
+		checks.equal(
+			'first node has no parameter issues',
+			await page.getByTestId('ndv').getByTestId('parameter-issues').count(),
+			0,
+		);
 		await page.getByTestId('ndv-close-button').click();
 
 		// Second node after the first: the installation picker and the field mapper.
@@ -223,26 +278,44 @@ export async function runBrowserTest({ baseUrl, emulator, checks, failureDir = o
 			await addAction(page, 'Update field values of a step');
 		});
 		await ensureCredential(page);
-		checks.equal('credential is set on the second node', await selectedCredential(page), CREDENTIAL_NAME);
-		const installationItems = await checks.step('Installation picker opens and loads', () => openLocatorList(page, 'installationId'));
+		checks.equal(
+			'credential is set on the second node',
+			await selectedCredential(page),
+			CREDENTIAL_NAME,
+		);
+		const installationItems = await checks.step('Installation picker opens and loads', () =>
+			openLocatorList(page, 'installationId'),
+		);
 		shots.push(await shoot(page, 'n8n-installation-picker.png'));
 		checks.equal(
-			'Installation picker lists the end user\'s installations in the emulator',
+			"Installation picker lists the end user's installations in the emulator",
 			installationItems.map((text) => firstLine(text).replace(/ \((\d+),.*\)$/, ' ($1)')),
 			installations.map((i) => `${i.title} (${i.id})`),
 		);
 		await pickFromLocator(page, `${INSTALLATION.title} (${INSTALLATION.id}`);
 
-		const bundles = await checks.step('automation (bundle) picker loads', () => openOptions(page, 'bundleId'));
+		const bundles = await checks.step('automation (bundle) picker loads', () =>
+			openOptions(page, 'bundleId'),
+		);
 		const bundle = state.bundles.find((b) => b.stepIds.includes(STEP_ID));
-		checks.ok(`automation picker offers bundle ${bundle.id}`, bundles.some((text) => text.includes(`(${bundle.id})`)), bundles.join(' | '));
+		checks.ok(
+			`automation picker offers bundle ${bundle.id}`,
+			bundles.some((text) => text.includes(`(${bundle.id})`)),
+			bundles.join(' | '),
+		);
 		await pickOption(page, `(${bundle.id})`);
 
 		const steps = await checks.step('step picker loads', () => openOptions(page, 'stepId'));
-		checks.ok(`step picker offers step ${STEP_ID} with its field labels`, steps.some((text) => text.includes(`(${STEP_ID})`) && text.includes(stepFields[0])), steps.join(' | '));
+		checks.ok(
+			`step picker offers step ${STEP_ID} with its field labels`,
+			steps.some((text) => text.includes(`(${STEP_ID})`) && text.includes(stepFields[0])),
+			steps.join(' | '),
+		);
 		await pickOption(page, `(${STEP_ID})`);
 
-		const menu = await checks.step('field mapper offers the step\'s fields', () => openAddFieldMenu(page));
+		const menu = await checks.step("field mapper offers the step's fields", () =>
+			openAddFieldMenu(page),
+		);
 		shots.push(await shoot(page, 'n8n-field-mapper-menu.png'));
 		checks.equal(
 			`field mapper lists step ${STEP_ID}'s fields by label (with current values)`,
@@ -253,17 +326,34 @@ export async function runBrowserTest({ baseUrl, emulator, checks, failureDir = o
 		// close the whole node view).
 		for (const [index, label] of FIELDS_TO_ADD.entries()) {
 			if (index > 0) await openAddFieldMenu(page);
-			await page.locator('[role=menuitem][data-reka-collection-item]').filter({ hasText: label }).first().click();
+			await page
+				.locator('[role=menuitem][data-reka-collection-item]')
+				.filter({ hasText: label })
+				.first()
+				.click();
 		}
 		const mapper = await page.getByTestId('resource-mapper-container').innerText();
-		checks.ok(`field mapper shows the added fields labelled ${FIELDS_TO_ADD.map((l) => `"${l}"`).join(' and ')}`, FIELDS_TO_ADD.every((label) => mapper.includes(label)), mapper);
+		checks.ok(
+			`field mapper shows the added fields labelled ${FIELDS_TO_ADD.map((l) => `"${l}"`).join(' and ')}`,
+			FIELDS_TO_ADD.every((label) => mapper.includes(label)),
+			mapper,
+		);
 		shots.push(await shoot(page, 'n8n-field-mapper.png'));
 
 		await page.getByTestId('ndv-close-button').click();
 		await page.getByTestId('canvas-node').nth(2).waitFor({ timeout: UI_TIMEOUT });
 		const nodeTitles = await page.getByTestId('canvas-node').allInnerTexts();
-		checks.ok('canvas shows both Albato Solutions nodes', nodeTitles.filter((t) => /Install a solution|Update field values of a step/.test(t)).length === 2, nodeTitles.join(' | '));
-		checks.equal('no node on the canvas shows issues (warning triangle)', await page.getByTestId('canvas-node').getByTestId('node-issues').count(), 0);
+		checks.ok(
+			'canvas shows both Albato Solutions nodes',
+			nodeTitles.filter((t) => /Install a solution|Update field values of a step/.test(t))
+				.length === 2,
+			nodeTitles.join(' | '),
+		);
+		checks.equal(
+			'no node on the canvas shows issues (warning triangle)',
+			await page.getByTestId('canvas-node').getByTestId('node-issues').count(),
+			0,
+		);
 		shots.push(await shoot(page, 'n8n-canvas.png'));
 	} catch (error) {
 		if (page) {
@@ -286,7 +376,10 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
 		process.exit(2);
 	}
 	const { Emulator } = await import('./lib/emulator.mjs');
-	const emulator = Object.assign(Object.create(Emulator.prototype), { baseUrl: emulatorUrl, token });
+	const emulator = Object.assign(Object.create(Emulator.prototype), {
+		baseUrl: emulatorUrl,
+		token,
+	});
 	const checks = new Checks();
 	await checks.group('Editor (Chromium)', () => runBrowserTest({ baseUrl, emulator, checks }));
 	console.log(`\n${checks.summary()}`);

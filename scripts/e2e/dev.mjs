@@ -21,14 +21,20 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 async function main() {
 	const install = await ensureN8n();
-	const emulator = await Emulator.start(repoRoot, { port: Number(process.env.EMULATOR_PORT ?? 4010), echo: true });
+	const emulator = await Emulator.start(repoRoot, {
+		port: Number(process.env.EMULATOR_PORT ?? 4010),
+		echo: true,
+	});
 
-	const userFolder = process.env.N8N_E2E_USER_FOLDER ? path.resolve(process.env.N8N_E2E_USER_FOLDER) : undefined;
+	const userFolder = process.env.N8N_E2E_USER_FOLDER
+		? path.resolve(process.env.N8N_E2E_USER_FOLDER)
+		: undefined;
 	if (userFolder) await mkdir(userFolder, { recursive: true });
 	const n8n = await N8nInstance.create(install, repoRoot, { userFolder });
 	// A temp folder is ours to remove; a given one is kept (that is why it was given). 'exit'
 	// runs after proc.mjs has killed n8n.
-	if (!userFolder) process.on('exit', () => rmSync(n8n.userFolder, { recursive: true, force: true }));
+	if (!userFolder)
+		process.on('exit', () => rmSync(n8n.userFolder, { recursive: true, force: true }));
 	// Importing twice is harmless: same ids, so the credential's URL and token are refreshed.
 	await importFixtures(n8n, repoRoot, emulator);
 	const partnerFixtures = await importPartnerFixtures(n8n, emulator, repoRoot);
@@ -50,7 +56,9 @@ n8n data        ${n8n.userFolder} (server log: ${n8n.logFile})
 Ctrl-C stops n8n and the emulator.`);
 
 	// Stay up until a signal (proc.mjs kills the children on SIGINT/SIGTERM) or n8n dies.
-	const { code, signal } = await new Promise((resolve) => n8n.server.once('exit', (c, s) => resolve({ code: c, signal: s })));
+	const { code, signal } = await new Promise((resolve) =>
+		n8n.server.once('exit', (c, s) => resolve({ code: c, signal: s })),
+	);
 	if (signal || isShuttingDown()) return; // we stopped it (Ctrl-C): proc.mjs is already exiting
 	console.error(`n8n exited with ${code}; its log is ${n8n.logFile}`);
 	await killAll();

@@ -15,15 +15,23 @@ import { readFile } from 'node:fs/promises';
 import { waitFor } from './lib/proc.mjs';
 
 /** The partner credential the partner examples reference. */
-export const PARTNER_CREDENTIAL = { id: '2', name: 'Albato Partner (emulator)', type: 'albatoPartnerApi' };
-const ONBOARDING = { id: 'AlbatoPartnerOnb', file: 'examples/new-customer-onboarding.workflow.json' };
+export const PARTNER_CREDENTIAL = {
+	id: '2',
+	name: 'Albato Partner (emulator)',
+	type: 'albatoPartnerApi',
+};
+const ONBOARDING = {
+	id: 'AlbatoPartnerOnb',
+	file: 'examples/new-customer-onboarding.workflow.json',
+};
 const NIGHTLY = { id: 'AlbatoNightlyRun', file: 'examples/nightly-pause-resume.workflow.json' };
 export const TOKEN_CALL = /^\/wl\/[^/]+\/get-user-session-token$/;
 export const ADD_USER = /^\/wl\/[^/]+\/add-user$/;
 const JWT = /eyJhbGci[\w-]*\.[\w-]+/;
 
 /** Whether `text` holds the master token, or any end-user token (a JWT, or a permanent one). */
-export const holdsToken = (text, masterToken) => text.includes(masterToken) || JWT.test(text) || /perm_[0-9a-f]{8}/.test(text);
+export const holdsToken = (text, masterToken) =>
+	text.includes(masterToken) || JWT.test(text) || /perm_[0-9a-f]{8}/.test(text);
 
 async function readWorkflow(repoRoot, { id, file }) {
 	return { ...JSON.parse(await readFile(path.join(repoRoot, file), 'utf8')), id };
@@ -51,16 +59,27 @@ async function prepareCustomer(emulator, partner, customerId, started) {
 	const asUser = async (method, urlPath, body) => {
 		const response = await fetch(`${emulator.baseUrl}${urlPath}`, {
 			method,
-			headers: { authorization: `Bearer ${data.sessionToken}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+			headers: {
+				authorization: `Bearer ${data.sessionToken}`,
+				...(body ? { 'content-type': 'application/json' } : {}),
+			},
 			body: body ? JSON.stringify(body) : undefined,
 		});
-		if (!response.ok) throw new Error(`${method} ${urlPath} as ${customerId}: ${response.status} ${await response.text()}`);
+		if (!response.ok)
+			throw new Error(
+				`${method} ${urlPath} as ${customerId}: ${response.status} ${await response.text()}`,
+			);
 		return (await response.json()).data;
 	};
 	const installation = await asUser('POST', '/solution/101/installation', {
 		title: `${customerId} – lead sync`,
 		templateIds: [1011],
-		credentialData: { crm: 'hubspot', hubspotPipeline: 'sales', hubspotStage: 'new', mailer: 'mailchimp' },
+		credentialData: {
+			crm: 'hubspot',
+			hubspotPipeline: 'sales',
+			hubspotStage: 'new',
+			mailer: 'mailchimp',
+		},
 	});
 	if (started) await asUser('PLAY', `/solution/installation/${installation.id}`);
 	return installation.id;
@@ -71,25 +90,43 @@ export async function importPartnerFixtures(n8n, emulator, repoRoot) {
 	const partner = await emulator.control('GET', '/partner');
 	const onboarding = await readWorkflow(repoRoot, ONBOARDING);
 	const nightly = await readWorkflow(repoRoot, NIGHTLY);
-	await n8n.importCredentials([{ ...PARTNER_CREDENTIAL, data: { baseUrl: emulator.baseUrl, partnerName: partner.name, masterToken: partner.masterToken } }]);
+	await n8n.importCredentials([
+		{
+			...PARTNER_CREDENTIAL,
+			data: {
+				baseUrl: emulator.baseUrl,
+				partnerName: partner.name,
+				masterToken: partner.masterToken,
+			},
+		},
+	]);
 	await n8n.importWorkflow(onboarding);
 	await n8n.importWorkflow(nightly);
-	return { partner, onboarding, nightly, ids: [ONBOARDING.id, NIGHTLY.id], credential: PARTNER_CREDENTIAL.name };
+	return {
+		partner,
+		onboarding,
+		nightly,
+		ids: [ONBOARDING.id, NIGHTLY.id],
+		credential: PARTNER_CREDENTIAL.name,
+	};
 }
 
 export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
 	await emulator.reset();
-	const { partner, onboarding, nightly } = await checks.step('import the Albato Partner API credential and both partner examples (CLI)', () =>
-		importPartnerFixtures(n8n, emulator, repoRoot),
+	const { partner, onboarding, nightly } = await checks.step(
+		'import the Albato Partner API credential and both partner examples (CLI)',
+		() => importPartnerFixtures(n8n, emulator, repoRoot),
 	);
 
 	// ---- onboarding: an active webhook workflow, 3 customers at once
 	await checks.step('activate the onboarding workflow (REST)', async () => {
 		const { versionId } = await n8n.rest('GET', `/workflows/${ONBOARDING.id}`);
 		const activated = await n8n.rest('POST', `/workflows/${ONBOARDING.id}/activate`, { versionId });
-		if (!activated.active) throw new Error(`not active after activation: ${JSON.stringify(activated).slice(0, 500)}`);
+		if (!activated.active)
+			throw new Error(`not active after activation: ${JSON.stringify(activated).slice(0, 500)}`);
 	});
-	const webhookPath = onboarding.nodes.find((node) => node.type === 'n8n-nodes-base.webhook').parameters.path;
+	const webhookPath = onboarding.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')
+		.parameters.path;
 	const customers = [
 		{ customerId: 'e2e-northwind', company: 'Northwind' },
 		{ customerId: 'e2e-contoso', company: 'Contoso' },
@@ -100,23 +137,35 @@ export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
 			customers.map(async (customer) => {
 				// n8n 2.x may publish through an outbox: the webhook can appear a moment after activation.
 				// A 404 "not registered" ran nothing, so asking again is safe.
-				const { response, text } = await waitFor(`the webhook for ${customer.customerId}`, async () => {
-					const answer = await fetch(`${n8n.baseUrl}/webhook/${webhookPath}`, {
-						method: 'POST',
-						headers: { 'content-type': 'application/json' },
-						body: JSON.stringify(customer),
-					});
-					const body = await answer.text();
-					return answer.status === 404 && /not registered/.test(body) ? undefined : { response: answer, text: body };
-				}, { timeoutMs: 90_000, intervalMs: 1000 });
-				if (response.status !== 200) throw new Error(`${customer.customerId}: ${response.status} ${text.slice(0, 500)}`);
+				const { response, text } = await waitFor(
+					`the webhook for ${customer.customerId}`,
+					async () => {
+						const answer = await fetch(`${n8n.baseUrl}/webhook/${webhookPath}`, {
+							method: 'POST',
+							headers: { 'content-type': 'application/json' },
+							body: JSON.stringify(customer),
+						});
+						const body = await answer.text();
+						return answer.status === 404 && /not registered/.test(body)
+							? undefined
+							: { response: answer, text: body };
+					},
+					{ timeoutMs: 90_000, intervalMs: 1000 },
+				);
+				if (response.status !== 200)
+					throw new Error(`${customer.customerId}: ${response.status} ${text.slice(0, 500)}`);
 				return JSON.parse(text);
 			}),
 		),
 	);
 	checks.ok(
 		'each answer names its customer and a started installation',
-		answers.every((answer, i) => answer.customerId === customers[i].customerId && Number(answer.installationId) > 0 && answer.status === 1),
+		answers.every(
+			(answer, i) =>
+				answer.customerId === customers[i].customerId &&
+				Number(answer.installationId) > 0 &&
+				answer.status === 1,
+		),
 		JSON.stringify(answers),
 	);
 	const state = await emulator.state();
@@ -125,51 +174,96 @@ export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
 		const owned = state.installations.filter((inst) => inst.userId === sub);
 		checks.ok(
 			`emulator: ${customer.customerId} is an end user owning exactly its installation, started`,
-			state.endUsers.some((user) => user.id === customer.customerId) && owned.length === 1 && owned[0].id === answers[i].installationId && owned[0].status === 1,
+			state.endUsers.some((user) => user.id === customer.customerId) &&
+				owned.length === 1 &&
+				owned[0].id === answers[i].installationId &&
+				owned[0].status === 1,
 			JSON.stringify({ owned, endUsers: state.endUsers }),
 		);
 	}
 	let requests = await emulator.requests();
 	const addUsers = callsPerUser(requests, ADD_USER);
 	const tokenCalls = callsPerUser(requests, TOKEN_CALL);
-	checks.equal('emulator: exactly one add-user call per customer', customers.map((c) => addUsers[c.customerId] ?? 0), customers.map(() => 1));
-	checks.equal('emulator: no add-user call for anyone else', Object.keys(addUsers).length, customers.length);
-	checks.ok('emulator: at most one token call per customer', Object.values(tokenCalls).every((n) => n <= 1), JSON.stringify(tokenCalls));
+	checks.equal(
+		'emulator: exactly one add-user call per customer',
+		customers.map((c) => addUsers[c.customerId] ?? 0),
+		customers.map(() => 1),
+	);
+	checks.equal(
+		'emulator: no add-user call for anyone else',
+		Object.keys(addUsers).length,
+		customers.length,
+	);
+	checks.ok(
+		'emulator: at most one token call per customer',
+		Object.values(tokenCalls).every((n) => n <= 1),
+		JSON.stringify(tokenCalls),
+	);
 	console.log(`    token calls during onboarding: ${JSON.stringify(tokenCalls)}`);
 
 	// ---- nightly: 5 customers paused, 1 resumed, through `n8n execute`
-	const nightlyCustomers = JSON.parse(nightly.nodes.find((node) => node.name === 'Customers to change').parameters.jsonOutput).customers;
+	const nightlyCustomers = JSON.parse(
+		nightly.nodes.find((node) => node.name === 'Customers to change').parameters.jsonOutput,
+	).customers;
 	const installations = {};
 	for (const { customerId, action } of nightlyCustomers) {
-		installations[customerId] = await prepareCustomer(emulator, partner, customerId, action === 'pause');
+		installations[customerId] = await prepareCustomer(
+			emulator,
+			partner,
+			customerId,
+			action === 'pause',
+		);
 	}
 	await emulator.control('DELETE', '/requests');
-	const result = await checks.step('n8n execute runs the nightly workflow ("Run now")', async () => {
-		const executed = await n8n.execute(NIGHTLY.id);
-		if (!executed.run || executed.code !== 0) throw new Error(`exit ${executed.code}\n${executed.output.slice(-3000)}`);
-		return executed;
-	});
+	const result = await checks.step(
+		'n8n execute runs the nightly workflow ("Run now")',
+		async () => {
+			const executed = await n8n.execute(NIGHTLY.id);
+			if (!executed.run || executed.code !== 0)
+				throw new Error(`exit ${executed.code}\n${executed.output.slice(-3000)}`);
+			return executed;
+		},
+	);
 	const after = await emulator.state();
-	const statusOf = (customerId) => after.installations.find((inst) => inst.id === installations[customerId])?.status;
+	const statusOf = (customerId) =>
+		after.installations.find((inst) => inst.id === installations[customerId])?.status;
 	const pausers = nightlyCustomers.filter((c) => c.action === 'pause').map((c) => c.customerId);
 	const resumers = nightlyCustomers.filter((c) => c.action !== 'pause').map((c) => c.customerId);
-	checks.equal(`emulator: the installations of ${pausers.length} customers are paused`, pausers.map(statusOf), pausers.map(() => 0));
-	checks.equal(`emulator: the installation of ${resumers.join(', ')} is started`, resumers.map(statusOf), resumers.map(() => 1));
+	checks.equal(
+		`emulator: the installations of ${pausers.length} customers are paused`,
+		pausers.map(statusOf),
+		pausers.map(() => 0),
+	);
+	checks.equal(
+		`emulator: the installation of ${resumers.join(', ')} is started`,
+		resumers.map(statusOf),
+		resumers.map(() => 1),
+	);
 	requests = await emulator.requests();
 	const nightlyTokens = callsPerUser(requests, TOKEN_CALL);
 	checks.ok(
 		'emulator: at most one token call per customer in the nightly run',
-		nightlyCustomers.every((c) => (nightlyTokens[c.customerId] ?? 0) <= 1) && Object.keys(callsPerUser(requests, ADD_USER)).length === 0,
+		nightlyCustomers.every((c) => (nightlyTokens[c.customerId] ?? 0) <= 1) &&
+			Object.keys(callsPerUser(requests, ADD_USER)).length === 0,
 		JSON.stringify(nightlyTokens),
 	);
 	console.log(`    token calls during the nightly run: ${JSON.stringify(nightlyTokens)}`);
 	const pauseCalls = requests.filter((r) => r.method === 'PAUSE').map((r) => r.user);
-	checks.ok('emulator: each PAUSE was sent as the installation\'s own end user', pauseCalls.length === pausers.length && pausers.every((c) => pauseCalls.includes(`${partner.name}:${c}`)), JSON.stringify(pauseCalls));
+	checks.ok(
+		"emulator: each PAUSE was sent as the installation's own end user",
+		pauseCalls.length === pausers.length &&
+			pausers.every((c) => pauseCalls.includes(`${partner.name}:${c}`)),
+		JSON.stringify(pauseCalls),
+	);
 
 	// ---- no secrets in what n8n stored
 	const stored = [JSON.stringify(result.run)];
-	for (const summary of await n8n.executions(ONBOARDING.id)) stored.push(JSON.stringify(await n8n.execution(summary.id)));
+	for (const summary of await n8n.executions(ONBOARDING.id))
+		stored.push(JSON.stringify(await n8n.execution(summary.id)));
 	const text = stored.join('\n');
-	checks.ok('no master token and no end-user token in the stored executions', !holdsToken(text, partner.masterToken));
+	checks.ok(
+		'no master token and no end-user token in the stored executions',
+		!holdsToken(text, partner.masterToken),
+	);
 	await n8n.rest('POST', `/workflows/${ONBOARDING.id}/deactivate`, {});
 }

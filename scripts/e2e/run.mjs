@@ -54,44 +54,85 @@ const fieldValue = (records, code) =>
 async function checkOnboarding(checks, n8n, emulator, workflow) {
 	const result = await checks.step('n8n execute runs "customer onboarding journey"', async () => {
 		const executed = await n8n.execute(WORKFLOWS.onboarding.id);
-		if (!executed.run) throw new Error(`no run JSON in the output (exit ${executed.code})\n${executed.output.slice(-3000)}`);
+		if (!executed.run)
+			throw new Error(
+				`no run JSON in the output (exit ${executed.code})\n${executed.output.slice(-3000)}`,
+			);
 		return executed;
 	});
 	timings['execute onboarding (s)'] = Math.round(result.ms / 100) / 10;
 	const { run } = result;
 	const runData = run.data.resultData.runData;
-	checks.ok('exit code 0, execution status "success"', result.code === 0 && run.status === 'success', () => `exit ${result.code}, status ${run.status}: ${JSON.stringify(run.data.resultData.error ?? {}).slice(0, 800)}`);
+	checks.ok(
+		'exit code 0, execution status "success"',
+		result.code === 0 && run.status === 'success',
+		() =>
+			`exit ${result.code}, status ${run.status}: ${JSON.stringify(run.data.resultData.error ?? {}).slice(0, 800)}`,
+	);
 	const names = workflow.nodes.map((node) => node.name);
 	const ran = names.filter((name) => runData[name]?.[0]?.executionStatus === 'success');
 	checks.equal(`all ${names.length} nodes ran successfully`, ran, names);
 
 	const solutions = outputOf(runData, 'List solutions').map((s) => s.id);
 	checks.equal('List solutions → the 3 published solutions', solutions, [101, 102, 103]);
-	checks.ok('Read connection settings → steps of solution 101', outputOf(runData, 'Read connection settings')[0]?.steps?.some((s) => s.id === 'crm'));
+	checks.ok(
+		'Read connection settings → steps of solution 101',
+		outputOf(runData, 'Read connection settings')[0]?.steps?.some((s) => s.id === 'crm'),
+	);
 	const installed = outputOf(runData, 'Install for Acme')[0] ?? {};
-	checks.ok('Install for Acme → a new installation, paused', Number(installed.id) >= 6001 && installed.status === 0, JSON.stringify(installed));
+	checks.ok(
+		'Install for Acme → a new installation, paused',
+		Number(installed.id) >= 6001 && installed.status === 0,
+		JSON.stringify(installed),
+	);
 	checks.equal('Start → status 1 (PLAY)', outputOf(runData, 'Start')[0]?.status, 1);
 	checks.equal('Pause → status 0 (PAUSE)', outputOf(runData, 'Pause')[0]?.status, 0);
-	checks.equal('Change email subject → updated', outputOf(runData, 'Change email subject')[0]?.updated, { subject: 'Welcome to Acme!' });
-	checks.equal('Read changed values → the new subject', fieldValue(outputOf(runData, 'Read changed values'), 'subject'), 'Welcome to Acme!');
+	checks.equal(
+		'Change email subject → updated',
+		outputOf(runData, 'Change email subject')[0]?.updated,
+		{ subject: 'Welcome to Acme!' },
+	);
+	checks.equal(
+		'Read changed values → the new subject',
+		fieldValue(outputOf(runData, 'Read changed values'), 'subject'),
+		'Welcome to Acme!',
+	);
 	checks.equal('Start again → status 1', outputOf(runData, 'Start again')[0]?.status, 1);
-	checks.ok('Read partner schema → fields of partner 201', outputOf(runData, 'Read partner schema')[0]?.fields?.length === 3);
+	checks.ok(
+		'Read partner schema → fields of partner 201',
+		outputOf(runData, 'Read partner schema')[0]?.fields?.length === 3,
+	);
 	const connection = outputOf(runData, 'Create partner connection')[0] ?? {};
-	checks.ok('Create partner connection → a connection of partner 201', connection.partnerId === 201 && connection.id !== undefined, JSON.stringify(connection));
+	checks.ok(
+		'Create partner connection → a connection of partner 201',
+		connection.partnerId === 201 && connection.id !== undefined,
+		JSON.stringify(connection),
+	);
 
 	// The service's side: what the emulator now holds and which calls reached it.
 	const state = await emulator.state();
 	const installation = state.installations.find((i) => i.id === installed.id);
-	checks.ok(`emulator: installation ${installed.id} exists and is active`, installation?.status === 1, JSON.stringify(installation));
+	checks.ok(
+		`emulator: installation ${installed.id} exists and is active`,
+		installation?.status === 1,
+		JSON.stringify(installation),
+	);
 	const subject = state.bundleData
 		.filter((record) => installation?.bundleIds?.includes(record.bundleId))
 		.flatMap((record) => record.fields)
 		.find((field) => field.name === 'subject')?.value;
 	checks.equal('emulator: the subject field was changed', subject, 'Welcome to Acme!');
-	checks.ok('emulator: the partner connection was created', state.credentials.some((c) => c.partnerId === 201 && c.title === 'Acme CRM connection'));
+	checks.ok(
+		'emulator: the partner connection was created',
+		state.credentials.some((c) => c.partnerId === 201 && c.title === 'Acme CRM connection'),
+	);
 	const calls = (await emulator.requests()).map((r) => `${r.method} ${r.path}`);
 	const own = `/solution/installation/${installed.id}`;
-	checks.ok('emulator: n8n sent the custom methods PLAY and PAUSE', calls.includes(`PLAY ${own}`) && calls.includes(`PAUSE ${own}`), calls.join('\n'));
+	checks.ok(
+		'emulator: n8n sent the custom methods PLAY and PAUSE',
+		calls.includes(`PLAY ${own}`) && calls.includes(`PAUSE ${own}`),
+		calls.join('\n'),
+	);
 }
 
 // ---- 5. the polling trigger in a running n8n ----------------------------------------------
@@ -104,24 +145,36 @@ async function triggerEvents(n8n, workflowId, triggerName, nextName) {
 		const execution = await n8n.execution(summary.id);
 		const runData = execution.data.resultData.runData;
 		const details = outputOf(runData, nextName);
-		for (const event of outputOf(runData, triggerName)) seen.push({ ...event, detail: details.find((d) => d.id === event.installationId) });
+		for (const event of outputOf(runData, triggerName))
+			seen.push({ ...event, detail: details.find((d) => d.id === event.installationId) });
 	}
 	return seen;
 }
 
 async function checkTrigger(checks, n8n, emulator, workflow) {
-	const triggerName = workflow.nodes.find((node) => node.type.endsWith('albatoSolutionsTrigger')).name;
+	const triggerName = workflow.nodes.find((node) =>
+		node.type.endsWith('albatoSolutionsTrigger'),
+	).name;
 	const nextName = workflow.nodes.find((node) => node.type.endsWith('.albatoSolutions')).name;
 
 	// The trigger's first poll only records a baseline: start from the fixtures.
 	await emulator.reset();
-	await checks.step('publish:workflow activates the trigger workflow', () => n8n.cli(['publish:workflow', `--id=${WORKFLOWS.trigger.id}`]));
-	timings['n8n start (s)'] = Math.round((await checks.step('n8n starts with our package loaded', () => n8n.start())) / 100) / 10;
+	await checks.step('publish:workflow activates the trigger workflow', () =>
+		n8n.cli(['publish:workflow', `--id=${WORKFLOWS.trigger.id}`]),
+	);
+	timings['n8n start (s)'] =
+		Math.round((await checks.step('n8n starts with our package loaded', () => n8n.start())) / 100) /
+		10;
 	await checks.step('owner account set up through /rest/owner/setup', () => n8n.loginOwner());
 
-	const listCalls = async () => (await emulator.requests()).filter((r) => r.method === 'GET' && r.path === '/solution/installation').length;
+	const listCalls = async () =>
+		(await emulator.requests()).filter(
+			(r) => r.method === 'GET' && r.path === '/solution/installation',
+		).length;
 	await checks.step('activation polls the service once (the baseline)', () =>
-		waitFor('the trigger\'s first poll', async () => (await listCalls()) >= 1, { timeoutMs: 60_000 }),
+		waitFor("the trigger's first poll", async () => (await listCalls()) >= 1, {
+			timeoutMs: 60_000,
+		}),
 	);
 
 	// Two changes, as an end user would make them elsewhere.
@@ -130,29 +183,56 @@ async function checkTrigger(checks, n8n, emulator, workflow) {
 	const created = await emulator.call('POST', '/solution/101/installation', {
 		title: 'Created by the e2e test',
 		templateIds: [1011],
-		credentialData: { crm: 'hubspot', hubspotPipeline: 'sales', hubspotStage: 'new', mailer: 'mailchimp' },
+		credentialData: {
+			crm: 'hubspot',
+			hubspotPipeline: 'sales',
+			hubspotStage: 'new',
+			mailer: 'mailchimp',
+		},
 	});
-	console.log(`    changed the emulator (PLAY 5002, installed ${created.id}); waiting for the next poll (every minute)…`);
+	console.log(
+		`    changed the emulator (PLAY 5002, installed ${created.id}); waiting for the next poll (every minute)…`,
+	);
 
 	const events = await checks.step('the trigger fires within one poll interval', () =>
 		waitFor(
 			'executions with both events',
 			async () => {
 				const seen = await triggerEvents(n8n, WORKFLOWS.trigger.id, triggerName, nextName);
-				const started5002 = seen.find((e) => e.event === 'installationStarted' && e.installationId === 5002);
-				const createdNew = seen.find((e) => e.event === 'installationCreated' && e.installationId === created.id);
+				const started5002 = seen.find(
+					(e) => e.event === 'installationStarted' && e.installationId === 5002,
+				);
+				const createdNew = seen.find(
+					(e) => e.event === 'installationCreated' && e.installationId === created.id,
+				);
 				return started5002 && createdNew ? { started5002, createdNew, seen } : undefined;
 			},
 			{ timeoutMs: TRIGGER_TIMEOUT_MS, intervalMs: 3000 },
 		),
 	);
 	timings['trigger fired after (s)'] = Math.round((Date.now() - started) / 100) / 10;
-	checks.ok('installationStarted for 5002 (paused → active)', events.started5002.previousStatus === 0 && events.started5002.status === 1, JSON.stringify(events.started5002));
-	checks.equal(`installationCreated for ${created.id}`, events.createdNew.title, 'Created by the e2e test');
-	checks.ok(`next node read installation ${created.id} with its automations`, Object.keys(events.createdNew.detail?.bundles ?? {}).length > 0, JSON.stringify(events.createdNew.detail));
+	checks.ok(
+		'installationStarted for 5002 (paused → active)',
+		events.started5002.previousStatus === 0 && events.started5002.status === 1,
+		JSON.stringify(events.started5002),
+	);
+	checks.equal(
+		`installationCreated for ${created.id}`,
+		events.createdNew.title,
+		'Created by the e2e test',
+	);
+	checks.ok(
+		`next node read installation ${created.id} with its automations`,
+		Object.keys(events.createdNew.detail?.bundles ?? {}).length > 0,
+		JSON.stringify(events.createdNew.detail),
+	);
 	checks.equal('no other events (nothing fired twice)', events.seen.length, 2);
 	const calls = (await emulator.requests()).map((r) => `${r.method} ${r.path}`);
-	checks.ok('emulator: n8n read the new installation', calls.includes(`GET /solution/installation/${created.id}`), calls.join('\n'));
+	checks.ok(
+		'emulator: n8n read the new installation',
+		calls.includes(`GET /solution/installation/${created.id}`),
+		calls.join('\n'),
+	);
 }
 
 // ---- main -------------------------------------------------------------------------------
@@ -169,15 +249,21 @@ async function main() {
 		console.log(`emulator ${emulator.baseUrl}; n8n user folder ${n8n.userFolder}`);
 
 		let workflows;
-		await checks.group('Import through n8n\'s CLI', async () => {
+		await checks.group("Import through n8n's CLI", async () => {
 			workflows = await checks.step('import:credentials and import:workflow (both examples)', () =>
-				timed('imports (s)', () => importFixtures(n8n, repoRoot, emulator, (line) => console.log(`    ${line}`))),
+				timed('imports (s)', () =>
+					importFixtures(n8n, repoRoot, emulator, (line) => console.log(`    ${line}`)),
+				),
 			);
 		});
 		if (!workflows) throw new Error('nothing imported: stopping');
 
-		await checks.group('Onboarding journey (n8n execute)', () => checkOnboarding(checks, n8n, emulator, workflows.onboarding));
-		await checks.group('Error output (n8n execute)', () => checkErrorOutput(checks, n8n, emulator, repoRoot));
+		await checks.group('Onboarding journey (n8n execute)', () =>
+			checkOnboarding(checks, n8n, emulator, workflows.onboarding),
+		);
+		await checks.group('Error output (n8n execute)', () =>
+			checkErrorOutput(checks, n8n, emulator, repoRoot),
+		);
 		await checks.group('Polling trigger (active workflow in a running n8n)', () =>
 			timed('trigger test (s)', () => checkTrigger(checks, n8n, emulator, workflows.trigger)),
 		);
@@ -190,13 +276,21 @@ async function main() {
 			await emulator.reset(); // pickers checked against the fixtures
 			await checks.group('Editor (Chromium)', () =>
 				timed('browser test (s)', async () => {
-					const shots = await runBrowserTest({ baseUrl: n8n.baseUrl, emulator, checks, failureDir: n8n.userFolder });
+					const shots = await runBrowserTest({
+						baseUrl: n8n.baseUrl,
+						emulator,
+						checks,
+						failureDir: n8n.userFolder,
+					});
 					console.log(`    screenshots: ${shots.join(', ')}`);
 				}),
 			);
 		}
 		// After the editor: its new nodes would otherwise pick the partner credential, the newest one.
-		if (n8n.server) await checks.group('Partner mode (webhook onboarding, nightly run)', () => timed('partner test (s)', () => checkPartnerMode(checks, n8n, emulator, repoRoot)));
+		if (n8n.server)
+			await checks.group('Partner mode (webhook onboarding, nightly run)', () =>
+				timed('partner test (s)', () => checkPartnerMode(checks, n8n, emulator, repoRoot)),
+			);
 	} catch (error) {
 		checks.ok('end-to-end run', false, error instanceof Error ? error.stack : String(error));
 	} finally {
@@ -204,10 +298,15 @@ async function main() {
 		await n8n?.stop();
 		await emulator?.close();
 		await killAll();
-		if (n8n && process.env.N8N_E2E_KEEP !== '1' && !checks.failed) await rm(n8n.userFolder, { recursive: true, force: true });
+		if (n8n && process.env.N8N_E2E_KEEP !== '1' && !checks.failed)
+			await rm(n8n.userFolder, { recursive: true, force: true });
 	}
 	timings['total (s)'] = Math.round((Date.now() - runStarted) / 100) / 10;
-	console.log(`\ntimings: ${Object.entries(timings).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+	console.log(
+		`\ntimings: ${Object.entries(timings)
+			.map(([k, v]) => `${k} ${v}`)
+			.join(', ')}`,
+	);
 	console.log(checks.summary());
 	process.exitCode = checks.failed ? 1 : 0;
 }

@@ -27,7 +27,11 @@ function delayedPipe(write: (chunk: Buffer | null) => void) {
 	};
 }
 
-export function startDelayProxy(targetPort: number, rttMs: number, host = '127.0.0.1'): Promise<net.Server> {
+export function startDelayProxy(
+	targetPort: number,
+	rttMs: number,
+	host = '127.0.0.1',
+): Promise<net.Server> {
 	const oneWay = rttMs / 2;
 	const server = net.createServer({ allowHalfOpen: true }, (client) => {
 		const accepted = performance.now();
@@ -42,7 +46,9 @@ export function startDelayProxy(targetPort: number, rttMs: number, host = '127.0
 		const toServer = delayedPipe(forward(upstream));
 		const toClient = delayedPipe(forward(client));
 		// Client bytes may leave only after the emulated handshake round trip, then travel one way.
-		client.on('data', (chunk) => toServer(chunk, Math.max(performance.now(), accepted + rttMs) + oneWay));
+		client.on('data', (chunk) =>
+			toServer(chunk, Math.max(performance.now(), accepted + rttMs) + oneWay),
+		);
 		client.on('end', () => toServer(null, Math.max(performance.now(), accepted + rttMs) + oneWay));
 		upstream.on('data', (chunk) => toClient(chunk, performance.now() + oneWay));
 		upstream.on('end', () => toClient(null, performance.now() + oneWay));

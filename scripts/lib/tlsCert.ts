@@ -23,14 +23,49 @@ export interface TestCertificate {
 export function makeTestCertificate(): TestCertificate {
 	const dir = mkdtempSync(path.join(tmpdir(), 'albato-tls-'));
 	const file = (name: string) => path.join(dir, name);
-	const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+	const openssl = (...args: string[]) =>
+		execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
 	// ECDSA P-256: what most public APIs serve today, and cheap handshakes.
 	const ecKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
-	openssl('req', '-x509', ...ecKey, '-keyout', 'ca.key', '-out', 'ca.pem', '-days', '2', '-subj', '/CN=Albato bench CA (throw-away)',
-		'-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+	openssl(
+		'req',
+		'-x509',
+		...ecKey,
+		'-keyout',
+		'ca.key',
+		'-out',
+		'ca.pem',
+		'-days',
+		'2',
+		'-subj',
+		'/CN=Albato bench CA (throw-away)',
+		'-addext',
+		'basicConstraints=critical,CA:TRUE',
+		'-addext',
+		'keyUsage=critical,keyCertSign,cRLSign',
+	);
 	openssl('req', ...ecKey, '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
-	writeFileSync(file('server.ext'), 'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n');
-	openssl('x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'server.pem', '-days', '2', '-extfile', 'server.ext');
+	writeFileSync(
+		file('server.ext'),
+		'subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\nkeyUsage=digitalSignature\nextendedKeyUsage=serverAuth\n',
+	);
+	openssl(
+		'x509',
+		'-req',
+		'-in',
+		'server.csr',
+		'-CA',
+		'ca.pem',
+		'-CAkey',
+		'ca.key',
+		'-CAcreateserial',
+		'-out',
+		'server.pem',
+		'-days',
+		'2',
+		'-extfile',
+		'server.ext',
+	);
 	return {
 		dir,
 		caFile: file('ca.pem'),

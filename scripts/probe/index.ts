@@ -31,19 +31,29 @@ export interface ProbeReport {
 }
 
 type Json = unknown;
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+	typeof v === 'object' && v !== null && !Array.isArray(v);
 const LIST_KEYS = ['items', 'data', 'list', 'results'];
 
 export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 	const base = options.baseUrl.replace(/\/+$/, '');
 	const doFetch = options.fetchImpl ?? fetch;
 	const report: ProbeReport = { baseUrl: base, variants: {}, lines: [], unknown: [], calls: [] };
-	const redact = (text: string) => (options.token ? text.split(options.token).join('[token]') : text);
+	const redact = (text: string) =>
+		options.token ? text.split(options.token).join('[token]') : text;
 	const say = (shape: string, what: string) => report.lines.push(`${shape}: ${redact(what)}`);
 	const unknown = (shape: string, what: string) => report.unknown.push(`${shape}: ${redact(what)}`);
 
-	async function get(path: string): Promise<{ status: number; body: Json; text: string; contentType: string; headers: Record<string, string> }> {
-		const response = await doFetch(base + path, { headers: { Authorization: `Bearer ${options.token}`, Accept: 'application/json' } });
+	async function get(path: string): Promise<{
+		status: number;
+		body: Json;
+		text: string;
+		contentType: string;
+		headers: Record<string, string>;
+	}> {
+		const response = await doFetch(base + path, {
+			headers: { Authorization: `Bearer ${options.token}`, Accept: 'application/json' },
+		});
 		const text = await response.text();
 		let body: Json = text;
 		try {
@@ -52,7 +62,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 			// Plain text stays text.
 		}
 		report.calls.push(`GET ${path} → ${response.status}`);
-		return { status: response.status, body, text, contentType: response.headers.get('content-type') ?? '', headers: Object.fromEntries(response.headers.entries()) };
+		return {
+			status: response.status,
+			body,
+			text,
+			contentType: response.headers.get('content-type') ?? '',
+			headers: Object.fromEntries(response.headers.entries()),
+		};
 	}
 
 	/** Unwraps the envelope as the node does (its `success` flag as true/false, "true"/"false" or 1/0). */
@@ -61,7 +77,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 		if (Array.isArray(value)) return value;
 		if (isObject(value)) {
 			for (const key of LIST_KEYS) if (Array.isArray(value[key])) return value[key] as unknown[];
-			if (Object.values(value).length > 0 && Object.values(value).every(isObject)) return Object.entries(value).map(([k, v]) => ({ id: k, ...(v as object) }));
+			if (Object.values(value).length > 0 && Object.values(value).every(isObject))
+				return Object.entries(value).map(([k, v]) => ({ id: k, ...(v as object) }));
 		}
 		unknown(shape, `not a list (${describe(value)})`);
 		return [];
@@ -70,21 +87,38 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 	// 1. Solutions: envelope, list wrapper, id type.
 	const apps = await get('/solution/apps');
 	if (apps.status !== 200) {
-		unknown('GET /solution/apps', `status ${apps.status}: ${String(errorText(apps.body)).slice(0, 200)}`);
+		unknown(
+			'GET /solution/apps',
+			`status ${apps.status}: ${String(errorText(apps.body)).slice(0, 200)}`,
+		);
 		return report;
 	}
 	report.variants.bare = apps.body === unwrapEnvelope(apps.body);
 	say('envelope', report.variants.bare ? 'bare bodies (no {success, data})' : '{success, data}');
 	if (!report.variants.bare && successFlagOf(apps.body) !== undefined) {
 		const flag = (apps.body as Record<string, unknown>).success;
-		report.variants.successFlag = typeof flag === 'boolean' ? 'boolean' : typeof flag === 'number' ? 'number' : 'string';
+		report.variants.successFlag =
+			typeof flag === 'boolean' ? 'boolean' : typeof flag === 'number' ? 'number' : 'string';
 		say('success flag', `${JSON.stringify(flag)} (${report.variants.successFlag})`);
 	}
 	const appsData = data(apps.body);
 	report.variants.wrapLists = isObject(appsData) && Array.isArray(appsData.items);
-	const keyedById = isObject(appsData) && !LIST_KEYS.some((key) => Array.isArray(appsData[key])) && Object.values(appsData).length > 0 && Object.values(appsData).every(isObject);
+	const keyedById =
+		isObject(appsData) &&
+		!LIST_KEYS.some((key) => Array.isArray(appsData[key])) &&
+		Object.values(appsData).length > 0 &&
+		Object.values(appsData).every(isObject);
 	report.variants.listShape = keyedById ? 'map' : 'list';
-	say('lists', Array.isArray(appsData) ? 'bare arrays' : keyedById ? 'maps keyed by id' : isObject(appsData) ? `wrapped in {${Object.keys(appsData).join(', ')}}` : describe(appsData));
+	say(
+		'lists',
+		Array.isArray(appsData)
+			? 'bare arrays'
+			: keyedById
+				? 'maps keyed by id'
+				: isObject(appsData)
+					? `wrapped in {${Object.keys(appsData).join(', ')}}`
+					: describe(appsData),
+	);
 	const solutions = listOf(appsData, 'solution list').filter(isObject);
 	say('solution item keys', keys(solutions[0]));
 	if (solutions[0]) {
@@ -103,7 +137,14 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 		if (shapes.size === 1 && valueShape !== 'unknown' && valueShape !== 'empty') {
 			if (valueShape === 'plain') report.variants.plainValues = true;
 			else report.variants.valuesShape = valueShape;
-			say('credentialist values', valueShape === 'plain' ? 'plain strings' : valueShape === 'map' ? '{id: title} map' : `[{${valueShape.replace(/([A-Z])/, ',$1').toLowerCase()}}]`);
+			say(
+				'credentialist values',
+				valueShape === 'plain'
+					? 'plain strings'
+					: valueShape === 'map'
+						? '{id: title} map'
+						: `[{${valueShape.replace(/([A-Z])/, ',$1').toLowerCase()}}]`,
+			);
 		} else unknown('credentialist values', shapes.size ? [...shapes].join(' / ') : 'no steps seen');
 		// Choose the first value of each top-level step (at most 3 calls) until nested steps show.
 		let nested: 'step' | 'value' | undefined = nestedPlace(steps);
@@ -112,7 +153,13 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 			const value = firstValue(step.values);
 			if (value === undefined) continue;
 			const query = `credentialData%5B${encodeURIComponent(String(step.id))}%5D=${encodeURIComponent(String(value))}`;
-			nested = nestedPlace(stepsOf(data((await get(`/solution/${encodeURIComponent(solutionId)}/credentialists?${query}`)).body)));
+			nested = nestedPlace(
+				stepsOf(
+					data(
+						(await get(`/solution/${encodeURIComponent(solutionId)}/credentialists?${query}`)).body,
+					),
+				),
+			);
 		}
 		if (nested) {
 			report.variants.nestedUnder = nested;
@@ -127,38 +174,103 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 	const listed = listOf(data(installations.body), 'installation list').filter(isObject);
 
 	// Paging of lists (Yii2: X-Pagination-* headers, a Link header, or _links/_meta in the body).
-	const paging = [apps, installations].map((answer) => pagingStyleOf(answer.headers, answer.body)).find((style) => style !== 'none') ?? 'none';
+	const paging =
+		[apps, installations]
+			.map((answer) => pagingStyleOf(answer.headers, answer.body))
+			.find((style) => style !== 'none') ?? 'none';
 	report.variants.pagination = paging;
-	say('list paging', paging === 'none' ? 'no paging signal (lists come whole, or fit in one page)' : paging === 'headers' ? 'X-Pagination-* headers' : paging === 'link' ? 'a Link header' : '{items, _links, _meta} in the body');
-	if (listed.length === 0) unknown('installations', 'none for this end user: list, detail and bundle data shapes not seen');
+	say(
+		'list paging',
+		paging === 'none'
+			? 'no paging signal (lists come whole, or fit in one page)'
+			: paging === 'headers'
+				? 'X-Pagination-* headers'
+				: paging === 'link'
+					? 'a Link header'
+					: '{items, _links, _meta} in the body',
+	);
+	if (listed.length === 0)
+		unknown(
+			'installations',
+			'none for this end user: list, detail and bundle data shapes not seen',
+		);
 	else {
 		const item = listed[0];
 		say('installation list item keys', keys(item));
 		report.variants.listWithoutStatus = !('status' in item);
-		if (!('solutionId' in item) && !('appId' in item)) say('installation list', 'items carry no solutionId/appId');
-		if (report.variants.stringIds === undefined) report.variants.stringIds = typeof item.id === 'string';
+		if (!('solutionId' in item) && !('appId' in item))
+			say('installation list', 'items carry no solutionId/appId');
+		if (report.variants.stringIds === undefined)
+			report.variants.stringIds = typeof item.id === 'string';
 		const id = encodeURIComponent(String(item.id));
 		const detailBody = data((await get(`/solution/installation/${id}`)).body);
-		report.variants.installationWrapper = isObject(detailBody) && isObject(detailBody.installation) && detailBody.id === undefined;
-		const detail = report.variants.installationWrapper ? (detailBody as { installation: Record<string, unknown> }).installation : detailBody;
-		say('installation detail', report.variants.installationWrapper ? 'wrapped as {installation}' : 'the object itself');
+		report.variants.installationWrapper =
+			isObject(detailBody) && isObject(detailBody.installation) && detailBody.id === undefined;
+		const detail = report.variants.installationWrapper
+			? (detailBody as { installation: Record<string, unknown> }).installation
+			: detailBody;
+		say(
+			'installation detail',
+			report.variants.installationWrapper ? 'wrapped as {installation}' : 'the object itself',
+		);
 		say('installation detail keys', keys(detail));
 		report.variants.detailWithoutStatus = !(isObject(detail) && 'status' in detail);
-		const status = (report.variants.listWithoutStatus ? (isObject(detail) ? detail.status : undefined) : item.status) as unknown;
-		const statusShape = typeof status === 'number' ? 'number' : typeof status === 'string' ? (/^\d+$/.test(status) ? 'string' : 'word') : undefined;
+		const status = (
+			report.variants.listWithoutStatus
+				? isObject(detail)
+					? detail.status
+					: undefined
+				: item.status
+		) as unknown;
+		const statusShape =
+			typeof status === 'number'
+				? 'number'
+				: typeof status === 'string'
+					? /^\d+$/.test(status)
+						? 'string'
+						: 'word'
+					: undefined;
 		if (statusShape) {
 			report.variants.statusShape = statusShape;
-			say('status', statusShape === 'number' ? 'numbers (1/0)' : statusShape === 'string' ? 'numeric strings ("1"/"0")' : `words (e.g. "${String(status)}")`);
+			say(
+				'status',
+				statusShape === 'number'
+					? 'numbers (1/0)'
+					: statusShape === 'string'
+						? 'numeric strings ("1"/"0")'
+						: `words (e.g. "${String(status)}")`,
+			);
 		} else unknown('status', `not in the list nor the detail (${describe(status)})`);
 
-		const expanded = data((await get(`/solution/installation/${id}?expand=app.templates,+bundles.steps`)).body);
-		const inst = isObject(expanded) && isObject(expanded.installation) && expanded.id === undefined ? expanded.installation : expanded;
+		const expanded = data(
+			(await get(`/solution/installation/${id}?expand=app.templates,+bundles.steps`)).body,
+		);
+		const inst =
+			isObject(expanded) && isObject(expanded.installation) && expanded.id === undefined
+				? expanded.installation
+				: expanded;
 		const bundles = isObject(inst) ? inst.bundles : undefined;
-		say('bundles', Array.isArray(bundles) ? 'a list' : isObject(bundles) ? 'a map keyed by bundle id' : `absent (${describe(bundles)})`);
-		const bundle = Array.isArray(bundles) ? bundles[0] : isObject(bundles) ? Object.values(bundles)[0] : undefined;
+		say(
+			'bundles',
+			Array.isArray(bundles)
+				? 'a list'
+				: isObject(bundles)
+					? 'a map keyed by bundle id'
+					: `absent (${describe(bundles)})`,
+		);
+		const bundle = Array.isArray(bundles)
+			? bundles[0]
+			: isObject(bundles)
+				? Object.values(bundles)[0]
+				: undefined;
 		if (isObject(bundle)) {
-			const records = data((await get(`/bundle/data?filter%5BbundleId%5D=${encodeURIComponent(String(bundle.id))}`)).body);
-			const asList = Array.isArray(records) || (isObject(records) && LIST_KEYS.some((k) => Array.isArray(records[k])));
+			const records = data(
+				(await get(`/bundle/data?filter%5BbundleId%5D=${encodeURIComponent(String(bundle.id))}`))
+					.body,
+			);
+			const asList =
+				Array.isArray(records) ||
+				(isObject(records) && LIST_KEYS.some((k) => Array.isArray(records[k])));
 			report.variants.bundleDataShape = asList ? 'list' : 'map';
 			say('bundle data', asList ? 'a list of records' : 'a map keyed by step id');
 			const record = listOf(records, 'bundle data').filter(isObject)[0];
@@ -180,13 +292,19 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 	if (options.partnerId !== undefined) {
 		const meta = await get(`/credentials/${options.partnerId}/meta`);
 		const body = data(meta.body);
-		const fields = (isObject(body) && Array.isArray(body.fields) ? body.fields : Array.isArray(body) ? body : []).filter(isObject);
-		if (fields.length === 0) unknown('credential meta', `status ${meta.status}, no fields (${describe(body)})`);
+		const fields = (
+			isObject(body) && Array.isArray(body.fields) ? body.fields : Array.isArray(body) ? body : []
+		).filter(isObject);
+		if (fields.length === 0)
+			unknown('credential meta', `status ${meta.status}, no fields (${describe(body)})`);
 		else {
 			report.variants.metaRequired = fields.some((f) => 'required' in f);
 			const types = [...new Set(fields.map((f) => f.type))];
 			report.variants.metaExtraTypes = types.some((t) => ![0, 3, 10].includes(Number(t)));
-			say('credential meta', `fields {${keys(fields[0])}}; required ${report.variants.metaRequired ? 'given' : 'absent'}; types ${types.map(String).join(', ')}`);
+			say(
+				'credential meta',
+				`fields {${keys(fields[0])}}; required ${report.variants.metaRequired ? 'given' : 'absent'}; types ${types.map(String).join(', ')}`,
+			);
 		}
 	} else say('credential meta', 'not read (pass --partner-id N)');
 	say('credential create body', 'not probed: it is a write call (see Options → Body Layout)');
@@ -197,7 +315,10 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 		const style = errorStyle(missing.body, missing.contentType);
 		if (style) {
 			report.errorStyle = style;
-			say('error bodies', `${style} (status ${missing.status}: "${String(errorText(missing.body)).slice(0, 120)}")`);
+			say(
+				'error bodies',
+				`${style} (status ${missing.status}: "${String(errorText(missing.body)).slice(0, 120)}")`,
+			);
 		} else unknown('error bodies', `status ${missing.status}, ${describe(missing.body)}`);
 	} else unknown('error bodies', `GET /solution/installation/0 answered ${missing.status}`);
 	return report;
@@ -206,7 +327,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 function stepsOf(value: Json): Array<Record<string, unknown>> {
 	if (Array.isArray(value)) return value.filter(isObject);
 	if (isObject(value)) {
-		for (const key of [...LIST_KEYS, 'steps']) if (Array.isArray(value[key])) return (value[key] as unknown[]).filter(isObject);
+		for (const key of [...LIST_KEYS, 'steps'])
+			if (Array.isArray(value[key])) return (value[key] as unknown[]).filter(isObject);
 	}
 	return [];
 }
@@ -214,7 +336,8 @@ function stepsOf(value: Json): Array<Record<string, unknown>> {
 type ValuesShape = 'valueTitle' | 'idTitle' | 'idValue' | 'map' | 'plain' | 'empty' | 'unknown';
 
 function valuesShape(values: unknown): ValuesShape {
-	if (isObject(values)) return Object.values(values).every((v) => typeof v === 'string') ? 'map' : 'unknown';
+	if (isObject(values))
+		return Object.values(values).every((v) => typeof v === 'string') ? 'map' : 'unknown';
 	if (!Array.isArray(values)) return 'unknown';
 	if (values.length === 0) return 'empty';
 	const first = values[0];
@@ -236,35 +359,45 @@ function firstValue(values: unknown): unknown {
 function nestedPlace(steps: Array<Record<string, unknown>>): 'step' | 'value' | undefined {
 	for (const step of steps) {
 		if (Array.isArray(step.nested) && step.nested.length > 0) return 'step';
-		if (Array.isArray(step.values) && step.values.some((v) => isObject(v) && Array.isArray(v.nested) && v.nested.length > 0)) return 'value';
+		if (
+			Array.isArray(step.values) &&
+			step.values.some((v) => isObject(v) && Array.isArray(v.nested) && v.nested.length > 0)
+		)
+			return 'value';
 	}
 	return undefined;
 }
 
 function errorStyle(body: Json, contentType: string): ErrorStyle | undefined {
-	if (typeof body === 'string') return /text\/plain/.test(contentType) || body.trim() ? 'text' : undefined;
+	if (typeof body === 'string')
+		return /text\/plain/.test(contentType) || body.trim() ? 'text' : undefined;
 	if (Array.isArray(body)) return 'yii';
 	if (!isObject(body)) return undefined;
-	if (Array.isArray(body.errors)) return body.errors.every((e) => typeof e === 'string') ? 'strings' : 'errors';
+	if (Array.isArray(body.errors))
+		return body.errors.every((e) => typeof e === 'string') ? 'strings' : 'errors';
 	if (isObject(body.errors)) return 'fieldMap';
 	if (Array.isArray(body.data)) return 'yiiData';
-	if (typeof body.message === 'string') return 'name' in body && 'status' in body ? 'yii' : 'message';
+	if (typeof body.message === 'string')
+		return 'name' in body && 'status' in body ? 'yii' : 'message';
 	return undefined;
 }
 
 function errorText(body: Json): string {
 	if (typeof body === 'string') return body;
-	const entries = (list: unknown[]) => list.map((e) => (isObject(e) ? String(e.message ?? '') : String(e))).join('; ');
+	const entries = (list: unknown[]) =>
+		list.map((e) => (isObject(e) ? String(e.message ?? '') : String(e))).join('; ');
 	if (Array.isArray(body)) return entries(body);
 	if (isObject(body)) {
 		if (typeof body.message === 'string') return body.message;
-		for (const key of ['errors', 'data']) if (Array.isArray(body[key])) return entries(body[key] as unknown[]);
+		for (const key of ['errors', 'data'])
+			if (Array.isArray(body[key])) return entries(body[key] as unknown[]);
 		return JSON.stringify(body.errors ?? body);
 	}
 	return JSON.stringify(body);
 }
 
-const keys = (value: unknown) => (isObject(value) ? Object.keys(value).join(', ') : describe(value));
+const keys = (value: unknown) =>
+	isObject(value) ? Object.keys(value).join(', ') : describe(value);
 
 function describe(value: unknown): string {
 	if (value === undefined) return 'nothing';
@@ -275,7 +408,10 @@ function describe(value: unknown): string {
 }
 
 /** The report as text to paste into a bug report. */
-export function formatReport(report: ProbeReport, meta: { probeVersion: string; node: string; date: string }): string {
+export function formatReport(
+	report: ProbeReport,
+	meta: { probeVersion: string; node: string; date: string },
+): string {
 	return [
 		`Albato Solutions contract probe (n8n-nodes-albato-solutions ${meta.probeVersion}, Node ${meta.node}, ${meta.date})`,
 		`Base URL: ${report.baseUrl}   Token: [redacted]`,

@@ -15,10 +15,14 @@ const messageOf = (data: { errors: { message: string }[] }) => data.errors[0].me
 
 describe('auth', () => {
 	it('signs HS256 tokens for user-1 valid 1 h by default', () => {
-		const payload = jwt.verify(emu.token(), 'test-secret', { algorithms: ['HS256'] }) as jwt.JwtPayload;
+		const payload = jwt.verify(emu.token(), 'test-secret', {
+			algorithms: ['HS256'],
+		}) as jwt.JwtPayload;
 		expect(payload.sub).toBe('user-1');
 		expect(payload.exp! - Date.now() / 1000).toBeGreaterThan(3590);
-		expect((jwt.decode(emu.token({ expiresInSeconds: 60 })) as jwt.JwtPayload).exp! - Date.now() / 1000).toBeLessThan(61);
+		expect(
+			(jwt.decode(emu.token({ expiresInSeconds: 60 })) as jwt.JwtPayload).exp! - Date.now() / 1000,
+		).toBeLessThan(61);
 	});
 
 	it('401 without a token, on every endpoint', async () => {
@@ -40,22 +44,33 @@ describe('auth', () => {
 			expect([method, path, res.status]).toEqual([method, path, 401]);
 			expect(res.headers['www-authenticate']).toBe('Bearer');
 		}
-		expect(messageOf((await call(emu, 'GET', '/solution/apps', { token: null })).data)).toMatch(/Missing Authorization header/);
+		expect(messageOf((await call(emu, 'GET', '/solution/apps', { token: null })).data)).toMatch(
+			/Missing Authorization header/,
+		);
 		expect(emu.state.installations.get(5001)!.status).toBe(1);
 	});
 
 	it('401 for another scheme, a malformed token, a bad signature, another algorithm, no sub', async () => {
-		const basic = await call(emu, 'GET', '/solution/apps', { token: null, headers: { Authorization: 'Basic dTpw' } });
+		const basic = await call(emu, 'GET', '/solution/apps', {
+			token: null,
+			headers: { Authorization: 'Basic dTpw' },
+		});
 		expect(messageOf(basic.data)).toMatch(/Bearer/);
 		const malformed = await call(emu, 'GET', '/solution/apps', { token: 'not-a-jwt' });
 		expect(malformed.status).toBe(401);
 		expect(messageOf(malformed.data)).toMatch(/Malformed token/);
-		const forged = await call(emu, 'GET', '/solution/apps', { token: jwt.sign({ sub: 'user-1' }, 'other-secret') });
+		const forged = await call(emu, 'GET', '/solution/apps', {
+			token: jwt.sign({ sub: 'user-1' }, 'other-secret'),
+		});
 		expect(forged.status).toBe(401);
 		expect(messageOf(forged.data)).toBe('Invalid token signature');
-		const hs512 = await call(emu, 'GET', '/solution/apps', { token: jwt.sign({ sub: 'user-1' }, 'test-secret', { algorithm: 'HS512' }) });
+		const hs512 = await call(emu, 'GET', '/solution/apps', {
+			token: jwt.sign({ sub: 'user-1' }, 'test-secret', { algorithm: 'HS512' }),
+		});
 		expect(messageOf(hs512.data)).toMatch(/HS256/);
-		const noSub = await call(emu, 'GET', '/solution/apps', { token: jwt.sign({ foo: 1 }, 'test-secret') });
+		const noSub = await call(emu, 'GET', '/solution/apps', {
+			token: jwt.sign({ foo: 1 }, 'test-secret'),
+		});
 		expect(messageOf(noSub.data)).toMatch(/sub/);
 	});
 

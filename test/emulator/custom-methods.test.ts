@@ -50,7 +50,12 @@ describe('custom methods', () => {
 		expect(response).toMatch(/^HTTP\/1\.1 200 OK/);
 		expect(response).toMatch(/connection: close/i);
 		expect(statusOf(response.slice(response.indexOf('\r\n\r\n') + 4))).toBe(0);
-		expect(emu.requests[0]).toMatchObject({ method: 'PAUSE', path: '/solution/installation/5001', status: 200, user: 'user-1' });
+		expect(emu.requests[0]).toMatchObject({
+			method: 'PAUSE',
+			path: '/solution/installation/5001',
+			status: 200,
+			user: 'user-1',
+		});
 	});
 
 	it('work on a keep-alive agent, several in a row and mixed with GETs on the same agent', async () => {
@@ -59,7 +64,10 @@ describe('custom methods', () => {
 			const seq = ['PAUSE', 'PLAY', 'GET', 'PAUSE', 'GET', 'GET', 'PLAY', 'PAUSE'];
 			const statuses: number[] = [];
 			for (const method of seq) {
-				const res = await raw(emu, method, '/solution/installation/5001', { agent, headers: auth(emu) });
+				const res = await raw(emu, method, '/solution/installation/5001', {
+					agent,
+					headers: auth(emu),
+				});
 				expect(res.status).toBe(200);
 				statuses.push(statusOf(res.text));
 				if (method === 'GET') expect(res.headers.connection).toBe('keep-alive');
@@ -88,9 +96,16 @@ describe('custom methods', () => {
 		try {
 			const headers = { ...auth(emu), 'Content-Type': 'application/json' };
 			// A body whose text looks like a request line must not be taken for one.
-			const put = await raw(emu, 'PUT', '/bundle/data/9002', { agent, headers, body: JSON.stringify({ data: { subject: 'PLAY /x HTTP/1.1' } }) });
+			const put = await raw(emu, 'PUT', '/bundle/data/9002', {
+				agent,
+				headers,
+				body: JSON.stringify({ data: { subject: 'PLAY /x HTTP/1.1' } }),
+			});
 			expect(put.status).toBe(200);
-			const play = await raw(emu, 'PLAY', '/solution/installation/5001', { agent, headers: auth(emu) });
+			const play = await raw(emu, 'PLAY', '/solution/installation/5001', {
+				agent,
+				headers: auth(emu),
+			});
 			expect(statusOf(play.text)).toBe(1);
 		} finally {
 			agent.destroy();
@@ -98,7 +113,9 @@ describe('custom methods', () => {
 	});
 
 	it('ignore a client-sent x-http-method header on a real POST', async () => {
-		const res = await call(emu, 'POST', '/solution/installation/5001', { headers: { 'x-http-method': 'PAUSE' } });
+		const res = await call(emu, 'POST', '/solution/installation/5001', {
+			headers: { 'x-http-method': 'PAUSE' },
+		});
 		expect(res.status).toBe(405);
 		expect(emu.state.installations.get(5001)!.status).toBe(1);
 	});
@@ -106,12 +123,23 @@ describe('custom methods', () => {
 	it("work from n8n-core's request helper", async () => {
 		// Deep import: n8n-core does not re-export httpRequest from its index.
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		const { httpRequest } = require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as {
-			httpRequest: (o: Record<string, unknown>) => Promise<{ statusCode: number; body: { data: { status: number } } }>;
-		};
-		const send = (method: string) => httpRequest({ url: `${emu.baseUrl}/solution/installation/5001`, method, headers: auth(emu), json: true, returnFullResponse: true });
+		const { httpRequest } =
+			require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as {
+				httpRequest: (
+					o: Record<string, unknown>,
+				) => Promise<{ statusCode: number; body: { data: { status: number } } }>;
+			};
+		const send = (method: string) =>
+			httpRequest({
+				url: `${emu.baseUrl}/solution/installation/5001`,
+				method,
+				headers: auth(emu),
+				json: true,
+				returnFullResponse: true,
+			});
 		const results = [];
-		for (const method of ['GET', 'PAUSE', 'GET', 'PLAY', 'PAUSE']) results.push((await send(method)).body.data.status);
+		for (const method of ['GET', 'PAUSE', 'GET', 'PLAY', 'PAUSE'])
+			results.push((await send(method)).body.data.status);
 		expect(results).toEqual([1, 0, 0, 1, 0]);
 	});
 });

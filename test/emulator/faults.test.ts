@@ -12,7 +12,11 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 beforeEach(() => emu.reset());
 
-const installBody = { title: 'dup?', templateIds: [1021], credentialData: VALID_CREDENTIAL_DATA[102] };
+const installBody = {
+	title: 'dup?',
+	templateIds: [1021],
+	credentialData: VALID_CREDENTIAL_DATA[102],
+};
 
 describe('faults', () => {
 	it.each([500, 502, 503])('answers %i once, then normally; nothing applied', async (status) => {
@@ -22,11 +26,19 @@ describe('faults', () => {
 		expect(res.data.success).toBe(false);
 		expect(emu.state.installations.get(5001)!.status).toBe(1);
 		expect((await call(emu, 'PAUSE', '/solution/installation/5001')).status).toBe(200);
-		expect(emu.requests.map((r) => [r.status, r.fault])).toEqual([[status, `status:${status}`], [200, undefined]]);
+		expect(emu.requests.map((r) => [r.status, r.fault])).toEqual([
+			[status, `status:${status}`],
+			[200, undefined],
+		]);
 	});
 
 	it('429 with Retry-After, N times, matching a RegExp path and any method', async () => {
-		emu.faults.add({ path: /^\/solution\/installation\/\d+$/, status: 429, retryAfterSeconds: 7, times: 2 });
+		emu.faults.add({
+			path: /^\/solution\/installation\/\d+$/,
+			status: 429,
+			retryAfterSeconds: 7,
+			times: 2,
+		});
 		const first = await call(emu, 'GET', '/solution/installation/5001');
 		expect(first.status).toBe(429);
 		expect(first.headers['retry-after']).toBe('7');
@@ -49,7 +61,9 @@ describe('faults', () => {
 
 	it('delays the response (client timeouts)', async () => {
 		emu.faults.add({ path: '/solution/apps', delayMs: 300 });
-		await expect(axios.get(`${emu.baseUrl}/solution/apps`, { headers: auth(emu), timeout: 100 })).rejects.toThrow(/timeout/);
+		await expect(
+			axios.get(`${emu.baseUrl}/solution/apps`, { headers: auth(emu), timeout: 100 }),
+		).rejects.toThrow(/timeout/);
 		emu.faults.add({ path: '/solution/apps', delayMs: 150 });
 		const started = Date.now();
 		expect((await call(emu, 'GET', '/solution/apps')).status).toBe(200);
@@ -58,17 +72,23 @@ describe('faults', () => {
 
 	it("reset 'before': connection dropped, nothing applied", async () => {
 		emu.faults.add({ method: 'POST', path: '/solution/102/installation', reset: 'before' });
-		await expect(call(emu, 'POST', '/solution/102/installation', { body: installBody })).rejects.toMatchObject({ code: expect.stringMatching(/ECONNRESET|socket hang up/) });
+		await expect(
+			call(emu, 'POST', '/solution/102/installation', { body: installBody }),
+		).rejects.toMatchObject({ code: expect.stringMatching(/ECONNRESET|socket hang up/) });
 		expect(emu.state.installations.size).toBe(3);
 		expect(emu.requests[0]).toMatchObject({ method: 'POST', status: 0, fault: 'reset:before' });
 	});
 
 	it("reset 'after': the installation is created but the response is lost (a retry duplicates it)", async () => {
 		emu.faults.add({ method: 'POST', path: '/solution/102/installation', reset: 'after' });
-		await expect(call(emu, 'POST', '/solution/102/installation', { body: installBody })).rejects.toThrow();
+		await expect(
+			call(emu, 'POST', '/solution/102/installation', { body: installBody }),
+		).rejects.toThrow();
 		expect([...emu.state.installations.values()].filter((i) => i.title === 'dup?')).toHaveLength(1);
 		expect(emu.requests[0]).toMatchObject({ status: 201, fault: 'reset:after' });
-		expect((await call(emu, 'POST', '/solution/102/installation', { body: installBody })).status).toBe(201);
+		expect(
+			(await call(emu, 'POST', '/solution/102/installation', { body: installBody })).status,
+		).toBe(201);
 		expect([...emu.state.installations.values()].filter((i) => i.title === 'dup?')).toHaveLength(2);
 	});
 

@@ -12,7 +12,12 @@ export interface CallOptions {
 }
 
 /** Any method (PLAY, PAUSE included) through axios; never throws on a status. */
-export function call(emu: Emulator, method: string, path: string, opts: CallOptions = {}): Promise<AxiosResponse> {
+export function call(
+	emu: Emulator,
+	method: string,
+	path: string,
+	opts: CallOptions = {},
+): Promise<AxiosResponse> {
 	const token = opts.token === undefined ? emu.token() : opts.token;
 	return axios.request({
 		url: emu.baseUrl + path,
@@ -33,15 +38,23 @@ export function raw(
 	opts: { body?: string; headers?: Record<string, string>; agent?: http.Agent } = {},
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; socket: unknown }> {
 	return new Promise((resolve, reject) => {
-		const req = http.request(emu.baseUrl + path, { method, headers: opts.headers, agent: opts.agent }, (res) => {
-			let text = '';
-			res.setEncoding('utf8');
-			res.on('data', (c: string) => (text += c));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, socket: req.socket }));
-		});
+		const req = http.request(
+			emu.baseUrl + path,
+			{ method, headers: opts.headers, agent: opts.agent },
+			(res) => {
+				let text = '';
+				res.setEncoding('utf8');
+				res.on('data', (c: string) => (text += c));
+				res.on('end', () =>
+					resolve({ status: res.statusCode ?? 0, headers: res.headers, text, socket: req.socket }),
+				);
+			},
+		);
 		req.on('error', reject);
 		req.end(opts.body);
 	});
 }
 
-export const auth = (emu: Emulator, sub = 'user-1') => ({ Authorization: `Bearer ${emu.token({ sub })}` });
+export const auth = (emu: Emulator, sub = 'user-1') => ({
+	Authorization: `Bearer ${emu.token({ sub })}`,
+});

@@ -17,10 +17,19 @@ describe('GET /solution/installation', () => {
 		const res = await call(emu, 'GET', '/solution/installation');
 		expect(res.status).toBe(200);
 		expect(res.data.data.map((i: { id: number }) => i.id)).toEqual([5001, 5002]);
-		expect(res.data.data[0]).toMatchObject({ id: 5001, appId: 101, title: 'Leads for ACME', status: 1 });
+		expect(res.data.data[0]).toMatchObject({
+			id: 5001,
+			appId: 101,
+			title: 'Leads for ACME',
+			status: 1,
+		});
 		const other = await call(emu, 'GET', '/solution/installation', { token: user2() });
-		expect(other.data.data.map((i: { id: number }) => i.id)).toEqual([FIXTURE_IDS.otherUserInstallation]);
-		const nobody = await call(emu, 'GET', '/solution/installation', { token: emu.token({ sub: 'user-3' }) });
+		expect(other.data.data.map((i: { id: number }) => i.id)).toEqual([
+			FIXTURE_IDS.otherUserInstallation,
+		]);
+		const nobody = await call(emu, 'GET', '/solution/installation', {
+			token: emu.token({ sub: 'user-3' }),
+		});
 		expect(nobody.data.data).toEqual([]);
 	});
 });
@@ -35,18 +44,37 @@ describe('GET /solution/installation/{id}', () => {
 	});
 
 	it('expands app.templates and bundles.steps (the + decodes to a space and is trimmed)', async () => {
-		const res = await call(emu, 'GET', '/solution/installation/5001?expand=app.templates,+bundles.steps');
+		const res = await call(
+			emu,
+			'GET',
+			'/solution/installation/5001?expand=app.templates,+bundles.steps',
+		);
 		const data = res.data.data;
 		expect(data.app).toMatchObject({ id: 101, title: 'CRM Leads to Mailer' });
 		expect(data.app.templates.map((t: { id: number }) => t.id)).toEqual([1011, 1012]);
 		expect(Object.keys(data.bundles)).toEqual(['7001', '7002']);
-		expect(data.bundles['7001']).toMatchObject({ id: 7001, title: expect.any(String), steps: [{ id: 9001, title: expect.any(String) }, { id: 9002, title: expect.any(String) }] });
+		expect(data.bundles['7001']).toMatchObject({
+			id: 7001,
+			title: expect.any(String),
+			steps: [
+				{ id: 9001, title: expect.any(String) },
+				{ id: 9002, title: expect.any(String) },
+			],
+		});
 	});
 
 	it('expands nothing for a literal plus (%2B) and ignores unknown names', async () => {
-		const res = await call(emu, 'GET', '/solution/installation/5001?expand=%2Bbundles.steps,nonsense');
+		const res = await call(
+			emu,
+			'GET',
+			'/solution/installation/5001?expand=%2Bbundles.steps,nonsense',
+		);
 		expect(res.data.data.bundles).toBeUndefined();
-		const encodedComma = await call(emu, 'GET', '/solution/installation/5001?expand=app.templates%2C%20bundles.steps');
+		const encodedComma = await call(
+			emu,
+			'GET',
+			'/solution/installation/5001?expand=app.templates%2C%20bundles.steps',
+		);
 		expect(encodedComma.data.data.bundles['7002'].steps).toHaveLength(2);
 	});
 
@@ -59,7 +87,9 @@ describe('GET /solution/installation/{id}', () => {
 	it("404s for unknown ids and for another user's installation", async () => {
 		expect((await call(emu, 'GET', '/solution/installation/4242')).status).toBe(404);
 		expect((await call(emu, 'GET', '/solution/installation/5003')).status).toBe(404);
-		expect((await call(emu, 'GET', '/solution/installation/5003', { token: user2() })).status).toBe(200);
+		expect((await call(emu, 'GET', '/solution/installation/5003', { token: user2() })).status).toBe(
+			200,
+		);
 		expect((await call(emu, 'GET', '/solution/installation/abc')).status).toBe(404);
 	});
 

@@ -11,8 +11,13 @@ afterAll(() => emu.close());
 beforeEach(() => emu.reset());
 
 const install = () =>
-	call(emu, 'POST', '/solution/101/installation', { body: { title: 'Lagging', templateIds: [1011], credentialData: VALID_CREDENTIAL_DATA[101] } });
-const listedIds = async () => ((await call(emu, 'GET', '/solution/installation')).data.data as Array<{ id: number }>).map((i) => i.id);
+	call(emu, 'POST', '/solution/101/installation', {
+		body: { title: 'Lagging', templateIds: [1011], credentialData: VALID_CREDENTIAL_DATA[101] },
+	});
+const listedIds = async () =>
+	((await call(emu, 'GET', '/solution/installation')).data.data as Array<{ id: number }>).map(
+		(i) => i.id,
+	);
 const created = FIXTURE_IDS.nextInstallation;
 
 describe('list lag', () => {
@@ -36,8 +41,12 @@ describe('list lag', () => {
 	});
 
 	it('is set through the control surface, rejects unknown settings, and reset clears it', async () => {
-		expect((await call(emu, 'POST', '/__emulator/list-lag', { body: { reads: 1 } })).data).toEqual({ listLag: { reads: 1 } });
-		expect((await call(emu, 'POST', '/__emulator/list-lag', { body: { days: 1 } })).status).toBe(400);
+		expect((await call(emu, 'POST', '/__emulator/list-lag', { body: { reads: 1 } })).data).toEqual({
+			listLag: { reads: 1 },
+		});
+		expect((await call(emu, 'POST', '/__emulator/list-lag', { body: { days: 1 } })).status).toBe(
+			400,
+		);
 		emu.reset();
 		await install();
 		expect(await listedIds()).toContain(created);

@@ -10,9 +10,19 @@ afterAll(() => emu.close());
 beforeEach(() => emu.reset());
 
 const raw = () => `Basic ${emu.partner.masterToken}`;
-const usernamePassword = () => `Basic ${Buffer.from(`${emu.partner.masterToken}:`).toString('base64')}`;
-const wl = (endpoint: string, body: unknown, authorization: string | null = raw(), partner = emu.partner.name) =>
-	call(emu, 'POST', `/wl/${partner}/${endpoint}`, { body, token: null, headers: authorization ? { Authorization: authorization } : {} });
+const usernamePassword = () =>
+	`Basic ${Buffer.from(`${emu.partner.masterToken}:`).toString('base64')}`;
+const wl = (
+	endpoint: string,
+	body: unknown,
+	authorization: string | null = raw(),
+	partner = emu.partner.name,
+) =>
+	call(emu, 'POST', `/wl/${partner}/${endpoint}`, {
+		body,
+		token: null,
+		headers: authorization ? { Authorization: authorization } : {},
+	});
 
 describe('master token', () => {
 	it('accepts both Basic styles by default', async () => {
@@ -26,7 +36,10 @@ describe('master token', () => {
 		expect((await wl('add-user', { id: 'a' }, raw())).status).toBe(200);
 		emu.partner.set({ acceptStyles: 'usernamePassword' });
 		const refused = await wl('get-user-session-token', { id: 'a' }, raw());
-		expect([refused.status, refused.data.errors[0].message]).toEqual([401, 'This partner accepts the master token only as "Basic base64(<token>:)"']);
+		expect([refused.status, refused.data.errors[0].message]).toEqual([
+			401,
+			'This partner accepts the master token only as "Basic base64(<token>:)"',
+		]);
 	});
 
 	it('missing, wrong, Bearer or another partner: 401 / 403, and nothing is created', async () => {
@@ -38,7 +51,10 @@ describe('master token', () => {
 	});
 
 	it('an end-user token cannot be used on /wl, the master token not on end-user endpoints', async () => {
-		const asMaster = await call(emu, 'GET', '/solution/apps', { token: null, headers: { Authorization: raw() } });
+		const asMaster = await call(emu, 'GET', '/solution/apps', {
+			token: null,
+			headers: { Authorization: raw() },
+		});
 		expect(asMaster.status).toBe(401);
 	});
 });
@@ -64,10 +80,25 @@ describe('end users created at run time', () => {
 	it('each has their own installations, with the session token and with the permanent token', async () => {
 		const a = (await wl('add-user', { id: 'a' })).data.data;
 		const b = (await wl('add-user', { id: 'b' })).data.data;
-		const body = { title: 'A', templateIds: [1011], credentialData: { crm: 'hubspot', hubspotPipeline: 'sales', hubspotStage: 'new', mailer: 'mailchimp' } };
-		const installed = await call(emu, 'POST', '/solution/101/installation', { body, token: a.sessionToken });
+		const body = {
+			title: 'A',
+			templateIds: [1011],
+			credentialData: {
+				crm: 'hubspot',
+				hubspotPipeline: 'sales',
+				hubspotStage: 'new',
+				mailer: 'mailchimp',
+			},
+		};
+		const installed = await call(emu, 'POST', '/solution/101/installation', {
+			body,
+			token: a.sessionToken,
+		});
 		expect(installed.status).toBe(201);
-		const listOf = async (token: string) => (await call(emu, 'GET', '/solution/installation', { token })).data.data.map((i: { id: number }) => i.id);
+		const listOf = async (token: string) =>
+			(await call(emu, 'GET', '/solution/installation', { token })).data.data.map(
+				(i: { id: number }) => i.id,
+			);
 		expect(await listOf(a.permanentToken)).toEqual([installed.data.data.id]);
 		expect(await listOf(b.sessionToken)).toEqual([]);
 		expect(await listOf(emu.token())).not.toContain(installed.data.data.id); // the fixtures' user-1
@@ -76,7 +107,9 @@ describe('end users created at run time', () => {
 
 	it('get-user-session-token by id or e-mail; unknown users 404', async () => {
 		const a = (await wl('add-user', { id: 'a' })).data.data;
-		expect(Object.keys((await wl('get-user-session-token', { id: 'a' })).data.data).sort()).toEqual(['permanentToken', 'sessionToken', 'sessionTokenValidUntil']);
+		expect(Object.keys((await wl('get-user-session-token', { id: 'a' })).data.data).sort()).toEqual(
+			['permanentToken', 'sessionToken', 'sessionTokenValidUntil'],
+		);
 		expect((await wl('get-user-session-token', { email: a.email })).status).toBe(200);
 		expect((await wl('get-user-session-token', { id: 'zz' })).status).toBe(404);
 		expect((await wl('get-user-session-token', {})).status).toBe(400);
@@ -85,7 +118,9 @@ describe('end users created at run time', () => {
 	it('reset forgets them and their permanent tokens', async () => {
 		const a = (await wl('add-user', { id: 'a' })).data.data;
 		emu.reset();
-		expect((await call(emu, 'GET', '/solution/installation', { token: a.permanentToken })).status).toBe(401);
+		expect(
+			(await call(emu, 'GET', '/solution/installation', { token: a.permanentToken })).status,
+		).toBe(401);
 		expect((await wl('get-user-session-token', { id: 'a' })).status).toBe(404);
 	});
 });
@@ -99,7 +134,9 @@ describe('variants and settings', () => {
 	] as const)('partnerTokens %s', async (variant, keys) => {
 		emu.setVariants({ partnerTokens: variant });
 		await wl('add-user', { id: 'a' });
-		expect(Object.keys((await wl('get-user-session-token', { id: 'a' })).data.data).sort()).toEqual([...keys]);
+		expect(Object.keys((await wl('get-user-session-token', { id: 'a' })).data.data).sort()).toEqual(
+			[...keys],
+		);
 	});
 
 	it('a short session lifetime gives tokens the service refuses once expired', async () => {
@@ -115,13 +152,26 @@ describe('variants and settings', () => {
 		expect((await wl('add-user', { id: 'a' })).data.email).toBeDefined();
 		emu.faults.add({ path: /^\/wl\//, status: 503 });
 		expect((await wl('get-user-session-token', { id: 'a' })).status).toBe(503);
-		expect(emu.requests.at(-1)).toMatchObject({ path: '/wl/acme-saas/get-user-session-token', fault: 'status:503' });
+		expect(emu.requests.at(-1)).toMatchObject({
+			path: '/wl/acme-saas/get-user-session-token',
+			fault: 'status:503',
+		});
 	});
 
 	it('the control surface reads and changes the partner settings', async () => {
 		const control = async (method: string, body?: unknown): Promise<Record<string, unknown>> =>
-			(await (await fetch(`${emu.baseUrl}/__emulator/partner`, { method, body: body ? JSON.stringify(body) : undefined })).json()) as Record<string, unknown>;
-		expect(await control('GET')).toEqual({ name: 'acme-saas', masterToken: emu.partner.masterToken, acceptStyles: 'any', sessionTokenSeconds: 120 });
+			(await (
+				await fetch(`${emu.baseUrl}/__emulator/partner`, {
+					method,
+					body: body ? JSON.stringify(body) : undefined,
+				})
+			).json()) as Record<string, unknown>;
+		expect(await control('GET')).toEqual({
+			name: 'acme-saas',
+			masterToken: emu.partner.masterToken,
+			acceptStyles: 'any',
+			sessionTokenSeconds: 120,
+		});
 		expect((await control('POST', { acceptStyles: 'raw' })).acceptStyles).toBe('raw');
 		expect((await control('POST', { nope: 1 })).error).toMatch(/unknown partner setting/);
 	});

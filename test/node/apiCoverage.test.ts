@@ -25,15 +25,19 @@ interface ManifestEntry {
 }
 const ENDPOINTS: ManifestEntry[] = manifest.endpoints;
 
-const SPEC = [process.env.ALBATO_SPEC, join(__dirname, '..', '..', '..', 'shared', 'spec', 'solution-installation-service.md')].find(
-	(file): file is string => !!file && existsSync(file),
-);
+const SPEC = [
+	process.env.ALBATO_SPEC,
+	join(__dirname, '..', '..', '..', 'shared', 'spec', 'solution-installation-service.md'),
+].find((file): file is string => !!file && existsSync(file));
 
 const endpointOf = (call: string) => call.replace(/\/\d+(?=\/|$)/g, '/{id}');
 
 const operations: Record<string, Record<string, unknown>> = {
 	'solution.getAll': { returnAll: true },
-	'solution.getConnectionSettings': { solutionId: byId('id', 101), credentialData: '{"crm": "pipedrive"}' },
+	'solution.getConnectionSettings': {
+		solutionId: byId('id', 101),
+		credentialData: '{"crm": "pipedrive"}',
+	},
 	'solution.getTemplates': { solutionId: byId('id', 101) },
 	'installation.create': {
 		solutionId: byId('id', 102),
@@ -47,13 +51,27 @@ const operations: Record<string, Record<string, unknown>> = {
 	'installation.start': { installationId: byId('id', 5002) },
 	'installation.pause': { installationId: byId('id', 5001) },
 	'bundleData.getAll': { installationId: byId('id', 5002), scope: 'bundle', bundleId: 7003 },
-	'bundleData.update': { installationId: byId('id', 5002), bundleId: 7003, stepId: 9006, fieldValuesMode: 'json', fieldValues: '{"subject": "x"}' },
+	'bundleData.update': {
+		installationId: byId('id', 5002),
+		bundleId: 7003,
+		stepId: 9006,
+		fieldValuesMode: 'json',
+		fieldValues: '{"subject": "x"}',
+	},
 	'credential.getSchema': { partnerId: 202 },
-	'credential.create': { partnerId: 202, title: 'Chat', fieldsMode: 'json', fields: '{"token": "t0k3n-value"}' },
+	'credential.create': {
+		partnerId: 202,
+		title: 'Chat',
+		fieldsMode: 'json',
+		fields: '{"token": "t0k3n-value"}',
+	},
 };
 
 /** Outside the spec: the partner endpoints (Albato's public docs), reached with the Albato Partner API credential. */
-const PARTNER_ENDPOINTS = ['POST /wl/{partner}/add-user', 'POST /wl/{partner}/get-user-session-token'];
+const PARTNER_ENDPOINTS = [
+	'POST /wl/{partner}/add-user',
+	'POST /wl/{partner}/get-user-session-token',
+];
 const partnerOperations: Record<string, Record<string, unknown>> = {
 	'endUser.create': {},
 	'endUser.getToken': {},
@@ -61,8 +79,12 @@ const partnerOperations: Record<string, Record<string, unknown>> = {
 
 describe('API coverage', () => {
 	it('lists every operation of the node', () => {
-		const all = Object.entries(resources).flatMap(([resource, ops]) => Object.keys(ops).map((op) => `${resource}.${op}`));
-		expect([...Object.keys(operations), ...Object.keys(partnerOperations)].sort()).toEqual(all.sort());
+		const all = Object.entries(resources).flatMap(([resource, ops]) =>
+			Object.keys(ops).map((op) => `${resource}.${op}`),
+		);
+		expect([...Object.keys(operations), ...Object.keys(partnerOperations)].sort()).toEqual(
+			all.sort(),
+		);
 	});
 
 	it('has a manifest of the 12 endpoints, each covered or excluded with a reason', () => {
@@ -70,14 +92,17 @@ describe('API coverage', () => {
 		expect(new Set(ENDPOINTS.map((entry) => entry.call)).size).toBe(12);
 		for (const entry of ENDPOINTS) {
 			expect(entry.operations.length > 0 || !!entry.excluded).toBe(true);
-			for (const operation of entry.operations) expect(Object.keys(operations)).toContain(operation);
+			for (const operation of entry.operations)
+				expect(Object.keys(operations)).toContain(operation);
 		}
 	});
 
 	(SPEC ? it : it.skip)('matches the spec’s endpoints (when the spec is found)', () => {
 		const spec = readFileSync(SPEC!, 'utf8');
 		const sections = [...spec.matchAll(/^#### (\d+)\. (.+)\n((?:- .*\n)+)/gm)];
-		expect(sections.map(([, number, title]) => ({ spec: Number(number), title }))).toEqual(ENDPOINTS.map(({ spec: number, title }) => ({ spec: number, title })));
+		expect(sections.map(([, number, title]) => ({ spec: Number(number), title }))).toEqual(
+			ENDPOINTS.map(({ spec: number, title }) => ({ spec: number, title })),
+		);
 		for (const [, number, , body] of sections) {
 			const shown = /\b(GET|POST|PUT|PLAY|PAUSE) (\/[^\s?]+)/.exec(body);
 			if (!shown) continue; // the spec does not show this call (12): the manifest notes its choice
@@ -93,10 +118,18 @@ describe('API coverage', () => {
 			ctx.emu.reset();
 			const run = await runNode(ctx.emu, { resource, operation, ...parameters });
 			expect(run.error).toBeUndefined();
-			for (const endpoint of run.calls.map(endpointOf)) reached.set(endpoint, (reached.get(endpoint) ?? new Set()).add(name));
+			for (const endpoint of run.calls.map(endpointOf))
+				reached.set(endpoint, (reached.get(endpoint) ?? new Set()).add(name));
 		}
-		const actual = Object.fromEntries([...reached].map(([call, names]) => [call, [...names].sort()]));
-		const expected = Object.fromEntries(ENDPOINTS.filter((entry) => !entry.excluded).map((entry) => [entry.call, [...entry.operations].sort()]));
+		const actual = Object.fromEntries(
+			[...reached].map(([call, names]) => [call, [...names].sort()]),
+		);
+		const expected = Object.fromEntries(
+			ENDPOINTS.filter((entry) => !entry.excluded).map((entry) => [
+				entry.call,
+				[...entry.operations].sort(),
+			]),
+		);
 		expect(actual).toEqual(expected);
 	});
 
@@ -106,14 +139,24 @@ describe('API coverage', () => {
 		const reached = new Set<string>();
 		for (const [name, parameters] of Object.entries(partnerOperations)) {
 			const [resource, operation] = name.split('.');
-			const run = await runPartner(ctx.emu, { resource, operation, ...parameters }, { inputItems: [{ customer: 'coverage' }] });
+			const run = await runPartner(
+				ctx.emu,
+				{ resource, operation, ...parameters },
+				{ inputItems: [{ customer: 'coverage' }] },
+			);
 			expect(run.error).toBeUndefined();
-			for (const call of run.calls) reached.add(call.replace(`/wl/${ctx.emu.partner.name}/`, '/wl/{partner}/'));
+			for (const call of run.calls)
+				reached.add(call.replace(`/wl/${ctx.emu.partner.name}/`, '/wl/{partner}/'));
 		}
 		// Get Token after Create uses the token add-user answered: ask once more with an empty cache.
 		clearEndUserTokenCache();
-		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'getToken' }, { inputItems: [{ customer: 'coverage' }] });
-		for (const call of run.calls) reached.add(call.replace(`/wl/${ctx.emu.partner.name}/`, '/wl/{partner}/'));
+		const run = await runPartner(
+			ctx.emu,
+			{ resource: 'endUser', operation: 'getToken' },
+			{ inputItems: [{ customer: 'coverage' }] },
+		);
+		for (const call of run.calls)
+			reached.add(call.replace(`/wl/${ctx.emu.partner.name}/`, '/wl/{partner}/'));
 		expect([...reached].sort()).toEqual(PARTNER_ENDPOINTS);
 	});
 });

@@ -9,56 +9,242 @@ import { byId, runNode, useEmulator, VALID } from './setup';
 const ctx = useEmulator();
 
 const { create, update, credential } = VALID;
-const templates: INodeParameters = { resource: 'solution', operation: 'getTemplates', solutionId: byId('id', 101) };
-const getInstallation: INodeParameters = { resource: 'installation', operation: 'get', installationId: byId('id', 5001) };
+const templates: INodeParameters = {
+	resource: 'solution',
+	operation: 'getTemplates',
+	solutionId: byId('id', 101),
+};
+const getInstallation: INodeParameters = {
+	resource: 'installation',
+	operation: 'get',
+	installationId: byId('id', 5001),
+};
 
 const cases: Array<[string, INodeParameters, RegExp]> = [
-	['solution id not a number', { ...templates, solutionId: byId('id', '={{ "abc" }}') }, /^Solution must be a positive whole number, got "abc"/],
-	['solution id empty', { ...templates, solutionId: byId('list', '={{ "" }}') }, /^Solution must be a positive whole number, got an empty text/],
-	['solution id negative', { ...templates, solutionId: byId('id', '={{ -5 }}') }, /^Solution must be a positive whole number, got -5/],
-	['solution id zero', { ...templates, solutionId: byId('id', '0') }, /^Solution must be a positive whole number, got "0"/],
-	['solution id decimal', { ...templates, solutionId: byId('id', '={{ 1.5 }}') }, /^Solution must be a positive whole number/],
-	['solution id from an object expression', { ...templates, solutionId: byId('id', '={{ { a: 1 } }}') }, /^Solution must be a positive whole number, got an object/],
-	['installation id text', { ...getInstallation, installationId: byId('id', '={{ "x" }}') }, /^Installation must be a positive whole number/],
-	['installation id with letters', { ...getInstallation, installationId: byId('id', '={{ "12abc" }}') }, /^Installation must be a positive whole number/],
-	['installation id from a list expression', { ...getInstallation, installationId: byId('id', '={{ [1, 2] }}') }, /^Installation must be a positive whole number, got a list/],
-	['start: negative id', { resource: 'installation', operation: 'start', installationId: byId('id', '={{ "-1" }}') }, /^Installation must be/],
-	['pause: null id', { resource: 'installation', operation: 'pause', installationId: byId('id', '={{ null }}') }, /^Installation must be/],
+	[
+		'solution id not a number',
+		{ ...templates, solutionId: byId('id', '={{ "abc" }}') },
+		/^Solution must be a positive whole number, got "abc"/,
+	],
+	[
+		'solution id empty',
+		{ ...templates, solutionId: byId('list', '={{ "" }}') },
+		/^Solution must be a positive whole number, got an empty text/,
+	],
+	[
+		'solution id negative',
+		{ ...templates, solutionId: byId('id', '={{ -5 }}') },
+		/^Solution must be a positive whole number, got -5/,
+	],
+	[
+		'solution id zero',
+		{ ...templates, solutionId: byId('id', '0') },
+		/^Solution must be a positive whole number, got "0"/,
+	],
+	[
+		'solution id decimal',
+		{ ...templates, solutionId: byId('id', '={{ 1.5 }}') },
+		/^Solution must be a positive whole number/,
+	],
+	[
+		'solution id from an object expression',
+		{ ...templates, solutionId: byId('id', '={{ { a: 1 } }}') },
+		/^Solution must be a positive whole number, got an object/,
+	],
+	[
+		'installation id text',
+		{ ...getInstallation, installationId: byId('id', '={{ "x" }}') },
+		/^Installation must be a positive whole number/,
+	],
+	[
+		'installation id with letters',
+		{ ...getInstallation, installationId: byId('id', '={{ "12abc" }}') },
+		/^Installation must be a positive whole number/,
+	],
+	[
+		'installation id from a list expression',
+		{ ...getInstallation, installationId: byId('id', '={{ [1, 2] }}') },
+		/^Installation must be a positive whole number, got a list/,
+	],
+	[
+		'start: negative id',
+		{ resource: 'installation', operation: 'start', installationId: byId('id', '={{ "-1" }}') },
+		/^Installation must be/,
+	],
+	[
+		'pause: null id',
+		{ resource: 'installation', operation: 'pause', installationId: byId('id', '={{ null }}') },
+		/^Installation must be/,
+	],
 	['create: empty title', { ...create, title: '={{ "" }}' }, /^Title is empty/],
 	['create: blank title', { ...create, title: '   ' }, /^Title is empty/],
-	['create: huge title', { ...create, title: 'x'.repeat(300) }, /^Title is 300 characters long; at most 255/],
-	['create: title from an object', { ...create, title: '={{ { a: 1 } }}' }, /^Title must be text, got an object/],
-	['create: connection settings not JSON', { ...create, credentialData: '{bad json' }, /^Connection Settings is not valid JSON/],
-	['create: connection settings a list', { ...create, credentialData: '[1, 2]' }, /^Connection Settings must be a JSON object, got a list/],
-	['create: connection settings a string', { ...create, credentialData: '"text"' }, /^Connection Settings must be a JSON object/],
-	['create: no templates', { ...create, templateIds: '={{ [] }}' }, /^Template Names or IDs is empty/],
-	['create: template not a number', { ...create, templateIds: ['abc'] }, /^Template Names or IDs contains "abc"/],
-	['create: templates from a text with junk', { ...create, templateIds: '={{ "1011, x" }}' }, /^Template Names or IDs contains " x"/],
-	['create: templates from an object', { ...create, templateIds: '={{ { a: 1 } }}' }, /^Template Names or IDs must be a list/],
-	['create: settings not JSON', { ...create, options: { settings: '{oops' } }, /^Settings is not valid JSON/],
-	['create: settings a list', { ...create, options: { settings: '[1]' } }, /^Settings must be a JSON object/],
-	['create: solution id text', { ...create, solutionId: byId('id', '={{ "abc" }}') }, /^Solution must be/],
-	['connection settings: choices not JSON', { ...templates, operation: 'getConnectionSettings', credentialData: 'nope' }, /^Values Already Chosen is not valid JSON/],
-	['bundle data: empty installation', { resource: 'bundleData', operation: 'getAll', installationId: byId('id', '={{ "" }}') }, /^Installation must be/],
-	['bundle data: bundle id text', { resource: 'bundleData', operation: 'getAll', installationId: byId('id', 5001), scope: 'bundle', bundleId: 'abc' }, /^Automation \(Bundle\) must be/],
-	['update: empty step', { ...update, stepId: '={{ "" }}' }, /^Step must be a positive whole number, got an empty text/],
+	[
+		'create: huge title',
+		{ ...create, title: 'x'.repeat(300) },
+		/^Title is 300 characters long; at most 255/,
+	],
+	[
+		'create: title from an object',
+		{ ...create, title: '={{ { a: 1 } }}' },
+		/^Title must be text, got an object/,
+	],
+	[
+		'create: connection settings not JSON',
+		{ ...create, credentialData: '{bad json' },
+		/^Connection Settings is not valid JSON/,
+	],
+	[
+		'create: connection settings a list',
+		{ ...create, credentialData: '[1, 2]' },
+		/^Connection Settings must be a JSON object, got a list/,
+	],
+	[
+		'create: connection settings a string',
+		{ ...create, credentialData: '"text"' },
+		/^Connection Settings must be a JSON object/,
+	],
+	[
+		'create: no templates',
+		{ ...create, templateIds: '={{ [] }}' },
+		/^Template Names or IDs is empty/,
+	],
+	[
+		'create: template not a number',
+		{ ...create, templateIds: ['abc'] },
+		/^Template Names or IDs contains "abc"/,
+	],
+	[
+		'create: templates from a text with junk',
+		{ ...create, templateIds: '={{ "1011, x" }}' },
+		/^Template Names or IDs contains " x"/,
+	],
+	[
+		'create: templates from an object',
+		{ ...create, templateIds: '={{ { a: 1 } }}' },
+		/^Template Names or IDs must be a list/,
+	],
+	[
+		'create: settings not JSON',
+		{ ...create, options: { settings: '{oops' } },
+		/^Settings is not valid JSON/,
+	],
+	[
+		'create: settings a list',
+		{ ...create, options: { settings: '[1]' } },
+		/^Settings must be a JSON object/,
+	],
+	[
+		'create: solution id text',
+		{ ...create, solutionId: byId('id', '={{ "abc" }}') },
+		/^Solution must be/,
+	],
+	[
+		'connection settings: choices not JSON',
+		{ ...templates, operation: 'getConnectionSettings', credentialData: 'nope' },
+		/^Values Already Chosen is not valid JSON/,
+	],
+	[
+		'bundle data: empty installation',
+		{ resource: 'bundleData', operation: 'getAll', installationId: byId('id', '={{ "" }}') },
+		/^Installation must be/,
+	],
+	[
+		'bundle data: bundle id text',
+		{
+			resource: 'bundleData',
+			operation: 'getAll',
+			installationId: byId('id', 5001),
+			scope: 'bundle',
+			bundleId: 'abc',
+		},
+		/^Automation \(Bundle\) must be/,
+	],
+	[
+		'update: empty step',
+		{ ...update, stepId: '={{ "" }}' },
+		/^Step must be a positive whole number, got an empty text/,
+	],
 	['update: bundle zero', { ...update, bundleId: 0 }, /^Automation \(Bundle\) must be/],
 	['update: no field values', { ...update, fieldValues: '{}' }, /^Field Values is empty/],
-	['update: field values not JSON', { ...update, fieldValues: 'nope' }, /^Field Values is not valid JSON/],
-	['update: empty field code', { ...update, fieldValues: '{"": 1}' }, /^Field Values has an empty field code/],
-	['update: mapper with nothing set', { ...update, fieldValuesMode: 'mapper', fieldMapper: { mappingMode: 'defineBelow', value: { subject: null } } }, /^Field Values is empty/],
-	['schema: partner zero', { resource: 'credential', operation: 'getSchema', partnerId: 0 }, /^Partner ID must be a positive whole number, got 0/],
-	['schema: partner negative', { resource: 'credential', operation: 'getSchema', partnerId: -3 }, /^Partner ID must be/],
+	[
+		'update: field values not JSON',
+		{ ...update, fieldValues: 'nope' },
+		/^Field Values is not valid JSON/,
+	],
+	[
+		'update: empty field code',
+		{ ...update, fieldValues: '{"": 1}' },
+		/^Field Values has an empty field code/,
+	],
+	[
+		'update: mapper with nothing set',
+		{
+			...update,
+			fieldValuesMode: 'mapper',
+			fieldMapper: { mappingMode: 'defineBelow', value: { subject: null } },
+		},
+		/^Field Values is empty/,
+	],
+	[
+		'schema: partner zero',
+		{ resource: 'credential', operation: 'getSchema', partnerId: 0 },
+		/^Partner ID must be a positive whole number, got 0/,
+	],
+	[
+		'schema: partner negative',
+		{ resource: 'credential', operation: 'getSchema', partnerId: -3 },
+		/^Partner ID must be/,
+	],
 	['credential: empty name', { ...credential, title: '={{ "" }}' }, /^Connection Name is empty/],
-	['credential: fields a list', { ...credential, fields: '[]' }, /^Fields must be a JSON object, got a list/],
-	['solutions: limit zero', { resource: 'solution', operation: 'getAll', limit: 0 }, /^Limit must be a whole number of at least 1/],
-	['request options: no items in flight', { ...templates, requestOptions: { concurrency: 0 } }, /^Request Options → Items in Flight must be a number from 1 to 64/],
-	['installations: solution filter text', { resource: 'installation', operation: 'getAll', filters: { solutionId: byId('id', 'abc') } }, /^Filters → Solution must be a positive whole number, got "abc"/],
-	['installations: solution filter from an object', { resource: 'installation', operation: 'getAll', filters: { solutionId: byId('id', '={{ { a: 1 } }}') } }, /^Filters → Solution must be a positive whole number, got an object/],
-	['installations: title filter from an object', { resource: 'installation', operation: 'getAll', filters: { title: '={{ { a: 1 } }}' } }, /^Filters → Title Contains must be text, got an object/],
-	['installations: unknown status filter', { resource: 'installation', operation: 'getAll', filters: { status: '={{ "on" }}' } }, /^Filters → Status must be "active", "paused" or "any", got "on"/],
-	['installations: limit given as text by an expression', { resource: 'installation', operation: 'getAll', limit: '={{ "5" }}' }, /^Limit must be a whole number of at least 1, got "5"/],
-	['request options: negative timeout', { ...templates, requestOptions: { timeout: -1 } }, /^Request Options → Timeout \(Seconds\) must be/],
+	[
+		'credential: fields a list',
+		{ ...credential, fields: '[]' },
+		/^Fields must be a JSON object, got a list/,
+	],
+	[
+		'solutions: limit zero',
+		{ resource: 'solution', operation: 'getAll', limit: 0 },
+		/^Limit must be a whole number of at least 1/,
+	],
+	[
+		'request options: no items in flight',
+		{ ...templates, requestOptions: { concurrency: 0 } },
+		/^Request Options → Items in Flight must be a number from 1 to 64/,
+	],
+	[
+		'installations: solution filter text',
+		{ resource: 'installation', operation: 'getAll', filters: { solutionId: byId('id', 'abc') } },
+		/^Filters → Solution must be a positive whole number, got "abc"/,
+	],
+	[
+		'installations: solution filter from an object',
+		{
+			resource: 'installation',
+			operation: 'getAll',
+			filters: { solutionId: byId('id', '={{ { a: 1 } }}') },
+		},
+		/^Filters → Solution must be a positive whole number, got an object/,
+	],
+	[
+		'installations: title filter from an object',
+		{ resource: 'installation', operation: 'getAll', filters: { title: '={{ { a: 1 } }}' } },
+		/^Filters → Title Contains must be text, got an object/,
+	],
+	[
+		'installations: unknown status filter',
+		{ resource: 'installation', operation: 'getAll', filters: { status: '={{ "on" }}' } },
+		/^Filters → Status must be "active", "paused" or "any", got "on"/,
+	],
+	[
+		'installations: limit given as text by an expression',
+		{ resource: 'installation', operation: 'getAll', limit: '={{ "5" }}' },
+		/^Limit must be a whole number of at least 1, got "5"/,
+	],
+	[
+		'request options: negative timeout',
+		{ ...templates, requestOptions: { timeout: -1 } },
+		/^Request Options → Timeout \(Seconds\) must be/,
+	],
 ];
 
 describe('bad input: a clear error and no request', () => {

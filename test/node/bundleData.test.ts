@@ -4,21 +4,37 @@ const ctx = useEmulator();
 
 describe('Bundle Data → Get Many', () => {
 	it('reads every bundle of an installation, tagging each record with its bundle', async () => {
-		const run = await runNode(ctx.emu, { resource: 'bundleData', operation: 'getAll', installationId: byId('list', 5001) });
+		const run = await runNode(ctx.emu, {
+			resource: 'bundleData',
+			operation: 'getAll',
+			installationId: byId('list', 5001),
+		});
 		expect(run.json.map((record) => [record.id, record.bundleId, record.bundleTitle])).toEqual([
 			[9001, 7001, 'New lead → welcome email'],
 			[9002, 7001, 'New lead → welcome email'],
 			[9003, 7002, 'Deal won → add tag'],
 			[9004, 7002, 'Deal won → add tag'],
 		]);
-		expect(run.calls).toEqual(['GET /solution/installation/5001', 'GET /bundle/data', 'GET /bundle/data']);
+		expect(run.calls).toEqual([
+			'GET /solution/installation/5001',
+			'GET /bundle/data',
+			'GET /bundle/data',
+		]);
 		expect(ctx.emu.requests.at(-1)!.rawQuery).toBe('filter[bundleId]=7002');
-		const subject = (run.json[1].data as Array<{ name: string; value: unknown }>).find((field) => field.name === 'listId');
+		const subject = (run.json[1].data as Array<{ name: string; value: unknown }>).find(
+			(field) => field.name === 'listId',
+		);
 		expect(subject?.value).toBe('{%12:345%}');
 	});
 
 	it('reads one bundle', async () => {
-		const run = await runNode(ctx.emu, { resource: 'bundleData', operation: 'getAll', installationId: byId('id', 5002), scope: 'bundle', bundleId: 7003 });
+		const run = await runNode(ctx.emu, {
+			resource: 'bundleData',
+			operation: 'getAll',
+			installationId: byId('id', 5002),
+			scope: 'bundle',
+			bundleId: 7003,
+		});
 		expect(run.json.map((record) => record.id)).toEqual([9005, 9006]);
 		expect(run.calls).toEqual(['GET /bundle/data']);
 	});
@@ -34,10 +50,23 @@ describe('Bundle Data → Update', () => {
 	it('changes the fields of a paused installation and the next read shows them', async () => {
 		const run = await runNode(ctx.emu, update());
 		expect(run.error).toBeUndefined();
-		expect(run.json[0]).toMatchObject({ id: 9006, bundleId: 7003, installationId: 5002, updated: { subject: 'Hello from n8n', doubleOptIn: true } });
+		expect(run.json[0]).toMatchObject({
+			id: 9006,
+			bundleId: 7003,
+			installationId: 5002,
+			updated: { subject: 'Hello from n8n', doubleOptIn: true },
+		});
 		expect(run.calls).toEqual(['PUT /bundle/data/9006']);
-		expect(ctx.emu.requests.at(-1)!.body).toEqual({ data: { subject: 'Hello from n8n', doubleOptIn: true } });
-		const read = await runNode(ctx.emu, { resource: 'bundleData', operation: 'getAll', installationId: byId('id', 5002), scope: 'bundle', bundleId: 7003 });
+		expect(ctx.emu.requests.at(-1)!.body).toEqual({
+			data: { subject: 'Hello from n8n', doubleOptIn: true },
+		});
+		const read = await runNode(ctx.emu, {
+			resource: 'bundleData',
+			operation: 'getAll',
+			installationId: byId('id', 5002),
+			scope: 'bundle',
+			bundleId: 7003,
+		});
 		const fields = read.json[1].data as Array<{ name: string; value: unknown }>;
 		expect(fields.find((field) => field.name === 'subject')?.value).toBe('Hello from n8n');
 	});
@@ -45,23 +74,38 @@ describe('Bundle Data → Update', () => {
 	it('sends the values picked in the field mapper, leaving out untouched fields', async () => {
 		const run = await runNode(
 			ctx.emu,
-			update({ fieldValuesMode: 'mapper', fieldMapper: { mappingMode: 'defineBelow', value: { cf__4c2d9e8f0a1b4c3d: 30, subject: null } } }),
+			update({
+				fieldValuesMode: 'mapper',
+				fieldMapper: {
+					mappingMode: 'defineBelow',
+					value: { cf__4c2d9e8f0a1b4c3d: 30, subject: null },
+				},
+			}),
 		);
 		expect(run.error).toBeUndefined();
 		expect(ctx.emu.requests.at(-1)!.body).toEqual({ data: { cf__4c2d9e8f0a1b4c3d: 30 } });
 	});
 
 	it('fails clearly on an active installation, changing nothing', async () => {
-		const run = await runNode(ctx.emu, update({ installationId: byId('id', 5001), bundleId: 7001, stepId: 9002 }));
+		const run = await runNode(
+			ctx.emu,
+			update({ installationId: byId('id', 5001), bundleId: 7001, stepId: 9002 }),
+		);
 		expect(run.error?.message).toMatch(/pause the installation first/i);
 		expect(run.error?.description).toMatch(/If Installation Is Active/);
-		expect(ctx.emu.state.bundleData.get(9002)!.fields.find((field) => field.name === 'subject')!.value).toBe('Welcome aboard');
+		expect(
+			ctx.emu.state.bundleData.get(9002)!.fields.find((field) => field.name === 'subject')!.value,
+		).toBe('Welcome aboard');
 	});
 
 	it('under continueOnFail, the failed item carries the error and stays paired', async () => {
 		const run = await runNode(
 			ctx.emu,
-			update({ installationId: byId('id', '={{ $json.installation }}'), bundleId: '={{ $json.bundle }}', stepId: '={{ $json.step }}' }),
+			update({
+				installationId: byId('id', '={{ $json.installation }}'),
+				bundleId: '={{ $json.bundle }}',
+				stepId: '={{ $json.step }}',
+			}),
 			{
 				continueOnFail: true,
 				inputItems: [

@@ -28,10 +28,14 @@ async function countingProxy(target: string) {
 			done = true;
 		};
 		res.on('close', finish);
-		const upstream = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
-			res.writeHead(answer.statusCode ?? 502, answer.headers);
-			answer.pipe(res);
-		});
+		const upstream = http.request(
+			new URL(req.url ?? '/', target),
+			{ method: req.method, headers: req.headers },
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
 		upstream.on('error', () => res.destroy());
 		req.pipe(upstream);
 	});
@@ -45,7 +49,8 @@ async function countingProxy(target: string) {
 }
 
 const IDS = [5001, 5002];
-const itemsOf = (n: number) => Array.from({ length: n }, (_, i) => ({ id: IDS[i % IDS.length], position: i }));
+const itemsOf = (n: number) =>
+	Array.from({ length: n }, (_, i) => ({ id: IDS[i % IDS.length], position: i }));
 const get = (requestOptions: INodeParameters = {}): INodeParameters => ({
 	resource: 'installation',
 	operation: 'get',
@@ -54,40 +59,54 @@ const get = (requestOptions: INodeParameters = {}): INodeParameters => ({
 });
 /** Every GET of an installation answers only after `ms`. */
 const slowGets = (ms: number, times: number) =>
-	ctx.emu.faults.add({ method: 'GET', path: /^\/solution\/installation\/\d+$/, delayMs: ms, times });
+	ctx.emu.faults.add({
+		method: 'GET',
+		path: /^\/solution\/installation\/\d+$/,
+		delayMs: ms,
+		times,
+	});
 
 describe('Items in Flight', () => {
-	it.each([1, 4, 8])('%i at once: output in input order, each item paired to its input', async (concurrency) => {
-		// The first two answers are the slowest, so with concurrency they finish last.
-		ctx.emu.faults.add({ method: 'GET', path: '/solution/installation/5001', delayMs: 150 });
-		ctx.emu.faults.add({ method: 'GET', path: '/solution/installation/5002', delayMs: 100 });
-		const items = itemsOf(20);
-		const run = await runNode(ctx.emu, get({ concurrency }), { inputItems: items });
-		expect(run.error).toBeUndefined();
-		expect(run.json.map((json) => json.id)).toEqual(items.map((item) => item.id));
-		expect(run.pairedItems).toEqual(items.map((_, i) => ({ item: i })));
-		expect(run.calls).toHaveLength(20);
-	});
+	it.each([1, 4, 8])(
+		'%i at once: output in input order, each item paired to its input',
+		async (concurrency) => {
+			// The first two answers are the slowest, so with concurrency they finish last.
+			ctx.emu.faults.add({ method: 'GET', path: '/solution/installation/5001', delayMs: 150 });
+			ctx.emu.faults.add({ method: 'GET', path: '/solution/installation/5002', delayMs: 100 });
+			const items = itemsOf(20);
+			const run = await runNode(ctx.emu, get({ concurrency }), { inputItems: items });
+			expect(run.error).toBeUndefined();
+			expect(run.json.map((json) => json.id)).toEqual(items.map((item) => item.id));
+			expect(run.pairedItems).toEqual(items.map((_, i) => ({ item: i })));
+			expect(run.calls).toHaveLength(20);
+		},
+	);
 
 	it.each([
 		['unset (default)', undefined, 8],
 		['1', 1, 1],
 		['3', 3, 3],
 		['8', 8, 8],
-	])('Items in Flight %s: never more requests open at once than the limit, and the limit reached when the service is slow', async (_label, concurrency, expected) => {
-		const proxy = await countingProxy(ctx.emu.baseUrl);
-		try {
-			slowGets(40, 24);
-			const items = itemsOf(24);
-			const run = await runNode(ctx.emu, get(concurrency === undefined ? {} : { concurrency }), { inputItems: items, baseUrl: proxy.baseUrl });
-			expect(run.error).toBeUndefined();
-			expect(run.json.map((json) => json.id)).toEqual(items.map((item) => item.id));
-			expect(proxy.stats.total).toBe(24);
-			expect(proxy.stats.max).toBe(expected);
-		} finally {
-			await proxy.close();
-		}
-	});
+	])(
+		'Items in Flight %s: never more requests open at once than the limit, and the limit reached when the service is slow',
+		async (_label, concurrency, expected) => {
+			const proxy = await countingProxy(ctx.emu.baseUrl);
+			try {
+				slowGets(40, 24);
+				const items = itemsOf(24);
+				const run = await runNode(ctx.emu, get(concurrency === undefined ? {} : { concurrency }), {
+					inputItems: items,
+					baseUrl: proxy.baseUrl,
+				});
+				expect(run.error).toBeUndefined();
+				expect(run.json.map((json) => json.id)).toEqual(items.map((item) => item.id));
+				expect(proxy.stats.total).toBe(24);
+				expect(proxy.stats.max).toBe(expected);
+			} finally {
+				await proxy.close();
+			}
+		},
+	);
 
 	it('one at a time sends the requests in item order', async () => {
 		const items = itemsOf(10);
@@ -96,7 +115,12 @@ describe('Items in Flight', () => {
 	});
 
 	it('a 429 with Retry-After is waited out and retried for that item only; the others go on meanwhile', async () => {
-		ctx.emu.faults.add({ method: 'GET', path: '/solution/installation/5002', status: 429, retryAfterSeconds: 1 });
+		ctx.emu.faults.add({
+			method: 'GET',
+			path: '/solution/installation/5002',
+			status: 429,
+			retryAfterSeconds: 1,
+		});
 		const items = itemsOf(8);
 		const run = await runNode(ctx.emu, get({ concurrency: 4 }), { inputItems: items });
 		expect(run.error).toBeUndefined();
@@ -109,17 +133,38 @@ describe('Items in Flight', () => {
 		expect(limited).toBeGreaterThanOrEqual(0);
 		// The retry is the last request: the other seven items did not wait for it.
 		const retry = log[log.length - 1];
-		expect(retry).toMatchObject({ method: 'GET', path: '/solution/installation/5002', status: 200 });
+		expect(retry).toMatchObject({
+			method: 'GET',
+			path: '/solution/installation/5002',
+			status: 200,
+		});
 		expect(log.slice(0, -1).filter((entry) => entry.status === 200)).toHaveLength(7);
 		// Retry-After: 1 was honoured (the clock of the log has millisecond steps).
 		expect(Date.parse(retry.at) - Date.parse(log[limited].at)).toBeGreaterThanOrEqual(950);
 	});
 
 	it('continueOnFail: failed items keep their place and pairing among the others', async () => {
-		const items = [{ id: 5001 }, { id: 999 }, { id: 5002 }, { id: 4242 }, { id: 5001 }, { id: 5002 }];
-		const run = await runNode(ctx.emu, get({ concurrency: 3 }), { inputItems: items, continueOnFail: true });
+		const items = [
+			{ id: 5001 },
+			{ id: 999 },
+			{ id: 5002 },
+			{ id: 4242 },
+			{ id: 5001 },
+			{ id: 5002 },
+		];
+		const run = await runNode(ctx.emu, get({ concurrency: 3 }), {
+			inputItems: items,
+			continueOnFail: true,
+		});
 		expect(run.error).toBeUndefined();
-		expect(run.json.map((json) => json.id ?? `error ${String(json.httpCode)}`)).toEqual([5001, 'error 404', 5002, 'error 404', 5001, 5002]);
+		expect(run.json.map((json) => json.id ?? `error ${String(json.httpCode)}`)).toEqual([
+			5001,
+			'error 404',
+			5002,
+			'error 404',
+			5001,
+			5002,
+		]);
 		expect(run.pairedItems).toEqual(items.map((_, i) => ({ item: i })));
 	});
 

@@ -4,9 +4,17 @@ const ctx = useEmulator();
 
 describe('Credential', () => {
 	it('Get Schema returns the partner fields', async () => {
-		const run = await runNode(ctx.emu, { resource: 'credential', operation: 'getSchema', partnerId: 201 });
+		const run = await runNode(ctx.emu, {
+			resource: 'credential',
+			operation: 'getSchema',
+			partnerId: 201,
+		});
 		expect(run.calls).toEqual(['GET /credentials/201/meta']);
-		expect((run.json[0].fields as Array<{ id: string }>).map((field) => field.id)).toEqual(['apiUrl', 'apiKey', 'region']);
+		expect((run.json[0].fields as Array<{ id: string }>).map((field) => field.id)).toEqual([
+			'apiUrl',
+			'apiKey',
+			'region',
+		]);
 	});
 
 	it('Create checks the values against the schema, sends them with the name, and hides secrets', async () => {
@@ -16,7 +24,14 @@ describe('Credential', () => {
 			partnerId: 201,
 			title: 'Initech CRM',
 			fieldsMode: 'mapper',
-			fieldMapper: { mappingMode: 'defineBelow', value: { apiUrl: 'https://crm.initech.example', apiKey: 'sk_live_0123456789abcdef', region: 'eu' } },
+			fieldMapper: {
+				mappingMode: 'defineBelow',
+				value: {
+					apiUrl: 'https://crm.initech.example',
+					apiKey: 'sk_live_0123456789abcdef',
+					region: 'eu',
+				},
+			},
 		});
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toEqual(['GET /credentials/201/meta', 'POST /credentials/201']);

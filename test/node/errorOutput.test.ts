@@ -12,21 +12,45 @@ import { byId, guardedUpdateFromItems, NODE_NAME, useEmulator } from './setup';
 
 const ctx = useEmulator();
 
-async function runWithErrorOutput(parameters: INodeParameters, inputItems: IDataObject[], onError = 'continueErrorOutput', baseUrl = ctx.emu.baseUrl) {
+async function runWithErrorOutput(
+	parameters: INodeParameters,
+	inputItems: IDataObject[],
+	onError = 'continueErrorOutput',
+	baseUrl = ctx.emu.baseUrl,
+) {
 	const result = await runWorkflow({
 		nodeTypes: [new AlbatoSolutions()],
-		nodes: [{ name: NODE_NAME, type: 'albatoSolutions', parameters, onError: onError as 'continueErrorOutput' }],
+		nodes: [
+			{
+				name: NODE_NAME,
+				type: 'albatoSolutions',
+				parameters,
+				onError: onError as 'continueErrorOutput',
+			},
+		],
 		inputItems,
 		credentials: { albatoSolutionsApi: { baseUrl, accessToken: ctx.token } },
 	});
-	return { success: result.outputAt(NODE_NAME, 0), failed: result.outputAt(NODE_NAME, 1), error: result.error(NODE_NAME) };
+	return {
+		success: result.outputAt(NODE_NAME, 0),
+		failed: result.outputAt(NODE_NAME, 1),
+		error: result.error(NODE_NAME),
+	};
 }
 
-const getInstallation: INodeParameters = { resource: 'installation', operation: 'get', installationId: byId('id', '={{ $json.id }}') };
+const getInstallation: INodeParameters = {
+	resource: 'installation',
+	operation: 'get',
+	installationId: byId('id', '={{ $json.id }}'),
+};
 
 describe('error output (On Error → Continue (using error output))', () => {
 	it('a single-item operation: failed items on the error output, good ones on the success output', async () => {
-		const run = await runWithErrorOutput(getInstallation, [{ id: 5001 }, { id: 999999 }, { id: 5002 }]);
+		const run = await runWithErrorOutput(getInstallation, [
+			{ id: 5001 },
+			{ id: 999999 },
+			{ id: 5002 },
+		]);
 		expect(run.error).toBeUndefined();
 		expect(run.success.map((item) => [item.json.id, item.pairedItem])).toEqual([
 			[5001, { item: 0 }],
@@ -61,25 +85,49 @@ describe('error output (On Error → Continue (using error output))', () => {
 			[9006, { item: 2 }],
 		]);
 		expect(run.failed.map((item) => item.pairedItem)).toEqual([{ item: 1 }]);
-		expect(run.failed[0].json).toMatchObject({ error: expect.stringMatching(/nope/), message: expect.stringMatching(/→ 422/) });
+		expect(run.failed[0].json).toMatchObject({
+			error: expect.stringMatching(/nope/),
+			message: expect.stringMatching(/→ 422/),
+		});
 		// The installation is started again even though one of its updates failed.
 		expect(ctx.emu.state.installations.get(5001)?.status).toBe(1);
 	});
 
 	it('a credential problem fails every item onto the error output (not passed on as if it had worked)', async () => {
-		const run = await runWithErrorOutput(getInstallation, [{ id: 5001 }, { id: 5002 }], 'continueErrorOutput', `${ctx.emu.baseUrl}/?x=1`);
+		const run = await runWithErrorOutput(
+			getInstallation,
+			[{ id: 5001 }, { id: 5002 }],
+			'continueErrorOutput',
+			`${ctx.emu.baseUrl}/?x=1`,
+		);
 		expect(run.success).toEqual([]);
 		expect(run.failed.map((item) => [item.json.id, item.json.error, item.pairedItem])).toEqual([
-			[5001, "The credential's Base URL contains a query (\"?…\"): give only the address, e.g. https://api.albato.com", { item: 0 }],
-			[5002, "The credential's Base URL contains a query (\"?…\"): give only the address, e.g. https://api.albato.com", { item: 1 }],
+			[
+				5001,
+				'The credential\'s Base URL contains a query ("?…"): give only the address, e.g. https://api.albato.com',
+				{ item: 0 },
+			],
+			[
+				5002,
+				'The credential\'s Base URL contains a query ("?…"): give only the address, e.g. https://api.albato.com',
+				{ item: 1 },
+			],
 		]);
 		expect(ctx.emu.requests).toEqual([]);
 	});
 
 	it('"Continue" (regular output): the failed item stays in place with error, message and HTTP status', async () => {
-		const run = await runWithErrorOutput(getInstallation, [{ id: 999999 }, { id: 5002 }], 'continueRegularOutput');
+		const run = await runWithErrorOutput(
+			getInstallation,
+			[{ id: 999999 }, { id: 5002 }],
+			'continueRegularOutput',
+		);
 		expect(run.failed).toEqual([]);
 		expect(run.success.map((item) => item.json.id ?? item.json.httpCode)).toEqual(['404', 5002]);
-		expect(run.success[0].json).toEqual({ error: 'Installation 999999 not found', message: expect.stringMatching(/→ 404/), httpCode: '404' });
+		expect(run.success[0].json).toEqual({
+			error: 'Installation 999999 not found',
+			message: expect.stringMatching(/→ 404/),
+			httpCode: '404',
+		});
 	});
 });

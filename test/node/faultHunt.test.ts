@@ -9,8 +9,12 @@ import { guardedUpdateFromItems, installParams, prng, runNode, useEmulator, VALI
 const ctx = useEmulator();
 
 const FAST = { requestOptions: { maxRetries: 3, retryBudget: 10 } };
-const install = (title: string, options: IDataObject = {}) => ({ ...installParams(title, FAST), options: { lostAnswerCheck: 0.5, ...options } });
-const installationsTitled = (title: string) => [...ctx.emu.state.installations.values()].filter((i) => i.title === title);
+const install = (title: string, options: IDataObject = {}) => ({
+	...installParams(title, FAST),
+	options: { lostAnswerCheck: 0.5, ...options },
+});
+const installationsTitled = (title: string) =>
+	[...ctx.emu.state.installations.values()].filter((i) => i.title === title);
 const posts = (calls: string[]) => calls.filter((call) => call.startsWith('POST'));
 
 describe('Installation → Create: an answer that arrives but cannot be used is a lost answer', () => {
@@ -20,11 +24,19 @@ describe('Installation → Create: an answer that arrives but cannot be used is 
 		expect(run.error).toBeUndefined();
 		expect(posts(run.calls)).toHaveLength(1);
 		expect(installationsTitled('Garbled Inc')).toHaveLength(1);
-		expect(run.json[0]).toMatchObject({ id: installationsTitled('Garbled Inc')[0].id, title: 'Garbled Inc' });
+		expect(run.json[0]).toMatchObject({
+			id: installationsTitled('Garbled Inc')[0].id,
+			title: 'Garbled Inc',
+		});
 	});
 
 	it('5xx after installing (gateway answer, body cut): finds the installation', async () => {
-		ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', malformedJson: true, status: 502 });
+		ctx.emu.faults.add({
+			method: 'POST',
+			path: '/solution/102/installation',
+			malformedJson: true,
+			status: 502,
+		});
 		const run = await runNode(ctx.emu, install('Gateway Inc'));
 		expect(run.error).toBeUndefined();
 		expect(posts(run.calls)).toHaveLength(1);
@@ -44,7 +56,9 @@ describe('Installation → Create: an answer that arrives but cannot be used is 
 	it('5xx that installed nothing: not sent again; "outcome unknown" naming the 503', async () => {
 		ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', status: 503 });
 		const run = await runNode(ctx.emu, install('Busy Corp'));
-		expect(run.error?.message).toBe('The outcome of installing "Busy Corp" is unknown: the service answered 503');
+		expect(run.error?.message).toBe(
+			'The outcome of installing "Busy Corp" is unknown: the service answered 503',
+		);
 		expect(run.error?.description).toMatch(/answered 503/);
 		expect(posts(run.calls)).toHaveLength(1);
 		expect(installationsTitled('Busy Corp')).toHaveLength(0);
@@ -59,7 +73,13 @@ describe('Installation → Create: an answer that arrives but cannot be used is 
 
 describe('429 on a POST was not applied: waits as told and sends it again, within the budget', () => {
 	it('Installation → Create', async () => {
-		ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', status: 429, retryAfterSeconds: 0, times: 2 });
+		ctx.emu.faults.add({
+			method: 'POST',
+			path: '/solution/102/installation',
+			status: 429,
+			retryAfterSeconds: 0,
+			times: 2,
+		});
 		const run = await runNode(ctx.emu, install('Rate limited Ltd'));
 		expect(run.error).toBeUndefined();
 		expect(posts(run.calls)).toHaveLength(3);
@@ -67,8 +87,17 @@ describe('429 on a POST was not applied: waits as told and sends it again, withi
 	});
 
 	it('past the budget: the 429 error, nothing installed', async () => {
-		ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', status: 429, retryAfterSeconds: 5, times: 3 });
-		const run = await runNode(ctx.emu, { ...install('Too busy Ltd'), requestOptions: { maxRetries: 3, retryBudget: 1 } });
+		ctx.emu.faults.add({
+			method: 'POST',
+			path: '/solution/102/installation',
+			status: 429,
+			retryAfterSeconds: 5,
+			times: 3,
+		});
+		const run = await runNode(ctx.emu, {
+			...install('Too busy Ltd'),
+			requestOptions: { maxRetries: 3, retryBudget: 1 },
+		});
 		expect(run.error?.httpCode).toBe('429');
 		expect(posts(run.calls)).toHaveLength(1);
 		expect(installationsTitled('Too busy Ltd')).toHaveLength(0);
@@ -79,7 +108,10 @@ describe('Refuse Duplicate Title after an install whose outcome is unknown', () 
 	it('a later item with the same title is refused while the first may still appear', async () => {
 		ctx.emu.setListLag({ reads: 20 });
 		ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', reset: 'after' });
-		const params = { ...install('Acme unknown', { refuseDuplicateTitle: true }), requestOptions: { ...FAST.requestOptions, concurrency: 1 } };
+		const params = {
+			...install('Acme unknown', { refuseDuplicateTitle: true }),
+			requestOptions: { ...FAST.requestOptions, concurrency: 1 },
+		};
 		const run = await runNode(ctx.emu, params, { inputItems: [{}, {}], continueOnFail: true });
 		expect(run.json[0].error).toMatch(/outcome of installing "Acme unknown" is unknown/);
 		expect(run.json[1].error).toMatch(/Acme unknown/);
@@ -132,13 +164,16 @@ describe('a POST that may have been applied says so (it is never sent again)', (
 		['answer lost after creating', { reset: 'after' as const }],
 		['5xx', { status: 502 }],
 		['2xx not JSON', { malformedJson: true }],
-	])('Credential → Create, %s: "may have applied it, check before running it again", not "check the Base URL"/"try again later"', async (_name, rule) => {
-		ctx.emu.faults.add({ method: 'POST', path: '/credentials/201', ...rule });
-		const run = await runNode(ctx.emu, credential);
-		expect(posts(run.calls)).toHaveLength(1);
-		expect(run.error?.description).toMatch(/may have applied it.*check before/i);
-		expect(run.error?.description).not.toMatch(/Check the Base URL|try again later/);
-	});
+	])(
+		'Credential → Create, %s: "may have applied it, check before running it again", not "check the Base URL"/"try again later"',
+		async (_name, rule) => {
+			ctx.emu.faults.add({ method: 'POST', path: '/credentials/201', ...rule });
+			const run = await runNode(ctx.emu, credential);
+			expect(posts(run.calls)).toHaveLength(1);
+			expect(run.error?.description).toMatch(/may have applied it.*check before/i);
+			expect(run.error?.description).not.toMatch(/Check the Base URL|try again later/);
+		},
+	);
 
 	it('200 with success: false is a refusal, not "may have applied it"', async () => {
 		ctx.emu.faults.add({ method: 'POST', path: '/credentials/201', successFalse: true });
@@ -156,7 +191,9 @@ describe('a POST that may have been applied says so (it is never sent again)', (
 describe('without Continue On Fail, Items in Flight > 1', () => {
 	it('the error names the later items that had already completed (installed), so a re-run is not blind', async () => {
 		const params = {
-			...installParams('={{ $json.title }}', { requestOptions: { maxRetries: 0, retryBudget: 10, concurrency: 4 } }),
+			...installParams('={{ $json.title }}', {
+				requestOptions: { maxRetries: 0, retryBudget: 10, concurrency: 4 },
+			}),
 			solutionId: { __rl: true, mode: 'id', value: '={{ $json.solution }}' },
 		};
 		ctx.emu.faults.add({ method: 'GET', path: '/solution/104/credentialists', delayMs: 150 });
@@ -191,17 +228,30 @@ describe('seeded: installs under every POST fault, two executions at once', () =
 		ctx.emu.setListLag({ reads: 1 });
 		for (let round = 0; round < 6; round++) {
 			const titles = [`R${round} A`, `R${round} B`];
-			for (let i = 0; i < 4; i++) ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', ...kinds[Math.floor(random() * kinds.length)] });
+			for (let i = 0; i < 4; i++)
+				ctx.emu.faults.add({
+					method: 'POST',
+					path: '/solution/102/installation',
+					...kinds[Math.floor(random() * kinds.length)],
+				});
 			const params = {
-				...installParams('={{ $json.title }}', { requestOptions: { maxRetries: 2, retryBudget: 5, concurrency: 3, timeout: 0.25 } }),
+				...installParams('={{ $json.title }}', {
+					requestOptions: { maxRetries: 2, retryBudget: 5, concurrency: 3, timeout: 0.25 },
+				}),
 				options: { lostAnswerCheck: 0.6 },
 			};
 			const inputItems = [{ title: titles[0] }, { title: titles[1] }, { title: titles[0] }];
-			const runs = await Promise.all([0, 1].map(async () => await runNode(ctx.emu, params, { inputItems, continueOnFail: true })));
+			const runs = await Promise.all(
+				[0, 1].map(
+					async () => await runNode(ctx.emu, params, { inputItems, continueOnFail: true }),
+				),
+			);
 			ctx.emu.faults.clear();
 			for (const title of titles) {
 				const made = installationsTitled(title).map((installation) => installation.id);
-				const items = runs.flatMap((run) => run.json.filter((_item, index) => inputItems[index].title === title));
+				const items = runs.flatMap((run) =>
+					run.json.filter((_item, index) => inputItems[index].title === title),
+				);
 				const reported = items.filter((item) => item.error === undefined).map((item) => item.id);
 				const unknown = items.filter((item) => /is unknown/.test(String(item.error))).length;
 				expect(new Set(reported).size).toBe(reported.length); // no installation reported twice
@@ -233,17 +283,35 @@ describe('seeded: pause-and-resume under faults, two executions at once, one ins
 		];
 		for (let round = 0; round < 8; round++) {
 			for (let i = 0; i < 5; i++) {
-				ctx.emu.faults.add({ ...paths[Math.floor(random() * paths.length)], ...kinds[Math.floor(random() * kinds.length)] });
+				ctx.emu.faults.add({
+					...paths[Math.floor(random() * paths.length)],
+					...kinds[Math.floor(random() * kinds.length)],
+				});
 			}
 			const runs = await Promise.all(
 				[0, 1].map(async (execution) => {
 					const inputItems = [
-						{ installation: 5001, bundle: 7001, step: 9002, values: { subject: `r${round}-e${execution}` } },
-						{ installation: 5002, bundle: 7003, step: 9006, values: random() < 0.5 ? { subject: `r${round}-e${execution}` } : { paused_reason: 'x' } },
+						{
+							installation: 5001,
+							bundle: 7001,
+							step: 9002,
+							values: { subject: `r${round}-e${execution}` },
+						},
+						{
+							installation: 5002,
+							bundle: 7003,
+							step: 9006,
+							values:
+								random() < 0.5 ? { subject: `r${round}-e${execution}` } : { paused_reason: 'x' },
+						},
 					];
 					const run = await runNode(
 						ctx.emu,
-						{ ...guardedUpdateFromItems({ requestOptions: { maxRetries: 2, retryBudget: 5, concurrency: 2 } }) },
+						{
+							...guardedUpdateFromItems({
+								requestOptions: { maxRetries: 2, retryBudget: 5, concurrency: 2 },
+							}),
+						},
 						{ inputItems, continueOnFail: true },
 					);
 					return { run, inputItems };
@@ -253,12 +321,22 @@ describe('seeded: pause-and-resume under faults, two executions at once, one ins
 			expect(ctx.emu.state.installations.get(5002)!.status).toBe(0);
 			for (const step of [9002, 9006]) {
 				const applied = runs.flatMap(({ run, inputItems }) =>
-					inputItems.filter((input, index) => input.step === step && run.json[index]?.error === undefined).map((input) => (input.values as IDataObject).subject),
+					inputItems
+						.filter((input, index) => input.step === step && run.json[index]?.error === undefined)
+						.map((input) => (input.values as IDataObject).subject),
 				);
-				const now = ctx.emu.state.bundleData.get(step)!.fields.find((field) => field.name === 'subject')!.value;
+				const now = ctx.emu.state.bundleData
+					.get(step)!
+					.fields.find((field) => field.name === 'subject')!.value;
 				if (applied.length) expect(applied).toContain(now);
 			}
-			const restartFailed = runs.some(({ run }) => run.json.some((item) => item.restartError !== undefined || /could not be started again/.test(String(item.error))));
+			const restartFailed = runs.some(({ run }) =>
+				run.json.some(
+					(item) =>
+						item.restartError !== undefined ||
+						/could not be started again/.test(String(item.error)),
+				),
+			);
 			if (!restartFailed) expect(ctx.emu.state.installations.get(5001)!.status).toBe(1);
 			else ctx.emu.state.installations.get(5001)!.status = 1; // reported; the next round starts from active
 		}

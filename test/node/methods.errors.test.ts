@@ -18,29 +18,42 @@ describe.each(METHODS)('$method: a clear message in the picker', ({ kind, method
 	});
 
 	it('says when the token expired, and sends nothing', async () => {
-		const { error, calls } = await pickers.failure(kind, method, parameters, { credential: withToken(pickers.emu.token({ expiresInSeconds: -60 })) });
+		const { error, calls } = await pickers.failure(kind, method, parameters, {
+			credential: withToken(pickers.emu.token({ expiresInSeconds: -60 })),
+		});
 		expect(error.message).toMatch(/^The access token expired at \d{4}-/);
 		expect(error.description).toMatch(/Get a new end-user token/);
 		expect(calls).toEqual([]);
 	});
 
 	it('says when the credential has no token or no usable Base URL, and sends nothing', async () => {
-		const noToken = await pickers.failure(kind, method, parameters, { credential: withToken('  ') });
+		const noToken = await pickers.failure(kind, method, parameters, {
+			credential: withToken('  '),
+		});
 		expect(noToken.error.message).toBe('The credential has no Access Token');
-		const noUrl = await pickers.failure(kind, method, parameters, { credential: { baseUrl: 'api.albato.com', accessToken: pickers.token } });
+		const noUrl = await pickers.failure(kind, method, parameters, {
+			credential: { baseUrl: 'api.albato.com', accessToken: pickers.token },
+		});
 		expect(noUrl.error.message).toMatch(/Base URL is not an http\(s\) address/);
 		expect([...noToken.calls, ...noUrl.calls]).toEqual([]);
 	});
 
 	it('says what could not be loaded when the service refuses the token', async () => {
-		const foreign = jwt.sign({ sub: 'user-1' }, 'not-the-service-secret', { algorithm: 'HS256', expiresIn: 600 });
-		const { error, calls } = await pickers.failure(kind, method, parameters, { credential: withToken(foreign) });
+		const foreign = jwt.sign({ sub: 'user-1' }, 'not-the-service-secret', {
+			algorithm: 'HS256',
+			expiresIn: 600,
+		});
+		const { error, calls } = await pickers.failure(kind, method, parameters, {
+			credential: withToken(foreign),
+		});
 		expect(error.name).toBe('NodeApiError');
 		expect(error.message).toBe(`Could not load ${what}: Invalid token signature`);
 		expect(error.httpCode).toBe('401');
 		expect(error.description).toMatch(/→ 401\. Check the Access Token/);
 		expect(calls.length).toBeGreaterThan(0);
-		expect(JSON.stringify({ message: error.message, description: error.description })).not.toContain(foreign);
+		expect(
+			JSON.stringify({ message: error.message, description: error.description }),
+		).not.toContain(foreign);
 	});
 
 	it('says what could not be loaded when the service fails, with the call in the description', async () => {
@@ -63,28 +76,51 @@ describe.each(METHODS)('$method: a clear message in the picker', ({ kind, method
 
 describe('every picker reflects the service as it is now', () => {
 	it('an installation removed elsewhere is gone from the next search', async () => {
-		const before = await pickers.call<{ results: Array<{ value: string }> }>('listSearch', 'searchInstallations', PARENTS.searchInstallations);
+		const before = await pickers.call<{ results: Array<{ value: string }> }>(
+			'listSearch',
+			'searchInstallations',
+			PARENTS.searchInstallations,
+		);
 		pickers.emu.removeInstallation(5002);
-		const after = await pickers.call<{ results: Array<{ value: string }> }>('listSearch', 'searchInstallations', PARENTS.searchInstallations);
+		const after = await pickers.call<{ results: Array<{ value: string }> }>(
+			'listSearch',
+			'searchInstallations',
+			PARENTS.searchInstallations,
+		);
 		expect(before.result.results.map((entry) => entry.value)).toEqual(['5001', '5002']);
 		expect(after.result.results.map((entry) => entry.value)).toEqual(['5001']);
 	});
 
 	it('a field value changed elsewhere shows in the next refresh of the mapper', async () => {
 		const label = async () =>
-			(await pickers.call<{ fields: Array<{ displayName: string }> }>('resourceMapping', 'getFieldValueFields', PARENTS.getFieldValueFields)).result.fields[0].displayName;
+			(
+				await pickers.call<{ fields: Array<{ displayName: string }> }>(
+					'resourceMapping',
+					'getFieldValueFields',
+					PARENTS.getFieldValueFields,
+				)
+			).result.fields[0].displayName;
 		expect(await label()).toBe('Subject (now: Welcome aboard)');
-		pickers.emu.state.bundleData.get(9002)!.fields.find((field) => field.name === 'subject')!.value = 'Changed elsewhere';
+		pickers.emu.state.bundleData
+			.get(9002)!
+			.fields.find((field) => field.name === 'subject')!.value = 'Changed elsewhere';
 		expect(await label()).toBe('Subject (now: Changed elsewhere)');
 	});
 });
 
 describe('a service that cannot be reached', () => {
 	it('says what could not be loaded and what to check', async () => {
-		const { error } = await pickers.failure('listSearch', 'searchSolutions', PARENTS.searchSolutions, {
-			credential: { baseUrl: 'http://127.0.0.1:9', accessToken: pickers.token },
-		});
-		expect(error.message).toMatch(/^Could not load the solutions: The request failed before the service answered/);
+		const { error } = await pickers.failure(
+			'listSearch',
+			'searchSolutions',
+			PARENTS.searchSolutions,
+			{
+				credential: { baseUrl: 'http://127.0.0.1:9', accessToken: pickers.token },
+			},
+		);
+		expect(error.message).toMatch(
+			/^Could not load the solutions: The request failed before the service answered/,
+		);
 		expect(error.description).toMatch(/Check the Base URL of the credential/);
 	}, 20_000);
 });

@@ -1,14 +1,23 @@
-import type { INodeParameters, ResourceMapperField, ResourceMapperFields, ResourceMapperValue } from 'n8n-workflow';
+import type {
+	INodeParameters,
+	ResourceMapperField,
+	ResourceMapperFields,
+	ResourceMapperValue,
+} from 'n8n-workflow';
 
 import { FIXTURE_IDS } from '../../emulator/fixtures';
 import { byId, runNode } from './setup';
 import { PARENTS, usePickers } from './methodsSetup';
 
 const pickers = usePickers();
-const fields = (method: string, parameters: object) => pickers.call<ResourceMapperFields>('resourceMapping', method, parameters as never);
+const fields = (method: string, parameters: object) =>
+	pickers.call<ResourceMapperFields>('resourceMapping', method, parameters as never);
 
 /** A resource mapper's value as the editor saves it: the values picked, and the fields they were picked from. */
-const mapperValue = (value: ResourceMapperValue['value'], schema: ResourceMapperField[]): ResourceMapperValue => ({
+const mapperValue = (
+	value: ResourceMapperValue['value'],
+	schema: ResourceMapperField[],
+): ResourceMapperValue => ({
 	mappingMode: 'defineBelow',
 	value,
 	matchingColumns: [],
@@ -18,11 +27,19 @@ const mapperValue = (value: ResourceMapperValue['value'], schema: ResourceMapper
 });
 
 const summary = (list: ResourceMapperField[]) =>
-	list.map((field) => [field.id, field.displayName, field.type, field.options?.map((option) => option.value)]);
+	list.map((field) => [
+		field.id,
+		field.displayName,
+		field.type,
+		field.options?.map((option) => option.value),
+	]);
 
 describe('getConnectionSettingsFields (Installation → Create, Connection Settings mapper)', () => {
 	const refresh = (chosen: ResourceMapperValue['value']) =>
-		fields('getConnectionSettingsFields', { ...PARENTS.getConnectionSettingsFields, connectionSettings: { mappingMode: 'defineBelow', value: chosen } });
+		fields('getConnectionSettingsFields', {
+			...PARENTS.getConnectionSettingsFields,
+			connectionSettings: { mappingMode: 'defineBelow', value: chosen },
+		});
 
 	it('reveals the three nesting levels of solution 101 one refresh at a time: one request each, the choices as credentialData', async () => {
 		const first = await refresh({});
@@ -34,7 +51,9 @@ describe('getConnectionSettingsFields (Installation → Create, Connection Setti
 			{ name: 'HubSpot', value: 'hubspot' },
 			{ name: 'Pipedrive', value: 'pipedrive' },
 		]);
-		expect(first.result.fields.every((field) => field.required && field.display && !field.defaultMatch)).toBe(true);
+		expect(
+			first.result.fields.every((field) => field.required && field.display && !field.defaultMatch),
+		).toBe(true);
 
 		const second = await refresh({ crm: 'hubspot', mailer: null });
 		expect(summary(second.result.fields)).toEqual([
@@ -56,11 +75,23 @@ describe('getConnectionSettingsFields (Installation → Create, Connection Setti
 			'GET /solution/101/credentialists?credentialData[crm]=hubspot',
 			'GET /solution/101/credentialists?credentialData[crm]=hubspot&credentialData[hubspotPipeline]=sales',
 		]);
-		expect(third.requests[0].query).toEqual({ credentialData: { crm: 'hubspot', hubspotPipeline: 'sales' } });
+		expect(third.requests[0].query).toEqual({
+			credentialData: { crm: 'hubspot', hubspotPipeline: 'sales' },
+		});
 
 		// The last level chosen: a refresh shows the same fields, still with one request.
-		const done = await refresh({ crm: 'hubspot', hubspotPipeline: 'sales', hubspotStage: 'won', mailer: 'sendpulse' });
-		expect(done.result.fields.map((field) => field.id)).toEqual(['crm', 'hubspotPipeline', 'hubspotStage', 'mailer']);
+		const done = await refresh({
+			crm: 'hubspot',
+			hubspotPipeline: 'sales',
+			hubspotStage: 'won',
+			mailer: 'sendpulse',
+		});
+		expect(done.result.fields.map((field) => field.id)).toEqual([
+			'crm',
+			'hubspotPipeline',
+			'hubspotStage',
+			'mailer',
+		]);
 		expect(done.calls).toHaveLength(1);
 	});
 
@@ -68,7 +99,9 @@ describe('getConnectionSettingsFields (Installation → Create, Connection Setti
 		// The editor still holds hubspotPipeline from the HubSpot branch.
 		const { result, calls } = await refresh({ crm: 'pipedrive', hubspotPipeline: 'sales' });
 		expect(result.fields.map((field) => field.id)).toEqual(['crm', 'pipedriveFilter', 'mailer']);
-		expect(calls).toEqual(['GET /solution/101/credentialists?credentialData[crm]=pipedrive&credentialData[hubspotPipeline]=sales']);
+		expect(calls).toEqual([
+			'GET /solution/101/credentialists?credentialData[crm]=pipedrive&credentialData[hubspotPipeline]=sales',
+		]);
 	});
 
 	it('when the service refuses a choice, shows the levels the valid choices reach', async () => {
@@ -82,7 +115,10 @@ describe('getConnectionSettingsFields (Installation → Create, Connection Setti
 	});
 
 	it('shows a flat solution in one request', async () => {
-		const { result, calls } = await fields('getConnectionSettingsFields', { ...PARENTS.getConnectionSettingsFields, solutionId: byId('id', 102) });
+		const { result, calls } = await fields('getConnectionSettingsFields', {
+			...PARENTS.getConnectionSettingsFields,
+			solutionId: byId('id', 102),
+		});
 		expect(summary(result.fields)).toEqual([
 			['shop', 'Shop', 'options', ['shopify', 'woocommerce']],
 			['sheetsAccount', 'Sheets account', 'options', ['primary', 'secondary']],
@@ -91,20 +127,31 @@ describe('getConnectionSettingsFields (Installation → Create, Connection Setti
 	});
 
 	it('returns no fields and sends no request while no solution is chosen', async () => {
-		const { result, calls } = await fields('getConnectionSettingsFields', { ...PARENTS.getConnectionSettingsFields, solutionId: { __rl: true, mode: 'list', value: '' } });
+		const { result, calls } = await fields('getConnectionSettingsFields', {
+			...PARENTS.getConnectionSettingsFields,
+			solutionId: { __rl: true, mode: 'list', value: '' },
+		});
 		expect(result.fields).toEqual([]);
 		expect(calls).toEqual([]);
 	});
 
 	it('names the solution the service does not know', async () => {
-		const { error } = await pickers.failure('resourceMapping', 'getConnectionSettingsFields', { ...PARENTS.getConnectionSettingsFields, solutionId: byId('id', 104) });
+		const { error } = await pickers.failure('resourceMapping', 'getConnectionSettingsFields', {
+			...PARENTS.getConnectionSettingsFields,
+			solutionId: byId('id', 104),
+		});
 		expect(error.message).toMatch(/^Could not load the connection settings: /);
 		expect(error.httpCode).toBe('404');
 		expect(error.description).toMatch(/GET \/solution\/104\/credentialists → 404/);
 	});
 
 	it('execution: the values picked in the mapper are sent as credentialData, nested steps included', async () => {
-		const chosen = { crm: 'hubspot', hubspotPipeline: 'sales', hubspotStage: 'won', mailer: 'sendpulse' };
+		const chosen = {
+			crm: 'hubspot',
+			hubspotPipeline: 'sales',
+			hubspotStage: 'won',
+			mailer: 'sendpulse',
+		};
 		const { result } = await refresh(chosen);
 		const run = await runNode(pickers.emu, {
 			resource: 'installation',
@@ -117,7 +164,11 @@ describe('getConnectionSettingsFields (Installation → Create, Connection Setti
 		});
 		expect(run.error).toBeUndefined();
 		expect(run.calls.at(-1)).toBe('POST /solution/101/installation');
-		expect(pickers.emu.requests.at(-1)!.body).toEqual({ credentialData: chosen, templateIds: [1011], title: 'Picked in the mapper' });
+		expect(pickers.emu.requests.at(-1)!.body).toEqual({
+			credentialData: chosen,
+			templateIds: [1011],
+			title: 'Picked in the mapper',
+		});
 		expect(run.json[0]).toMatchObject({ id: FIXTURE_IDS.nextInstallation });
 	});
 });
@@ -126,19 +177,55 @@ describe('getFieldValueFields (Bundle Data → Update, Field Values mapper)', ()
 	it("offers the step's fields: keyed by field code, labelled by the service, typed and prefilled from the current values", async () => {
 		const { result, calls } = await fields('getFieldValueFields', PARENTS.getFieldValueFields);
 		expect(result.fields).toEqual([
-			{ id: 'subject', displayName: 'Subject (now: Welcome aboard)', type: 'string', defaultValue: 'Welcome aboard', required: false, display: true, defaultMatch: false },
-			{ id: 'listId', displayName: 'Mailing list (now: {%12:345%})', type: 'string', defaultValue: '{%12:345%}', required: false, display: true, defaultMatch: false },
-			{ id: 'cf__4c2d9e8f0a1b4c3d', displayName: 'Delay, minutes (now: 15)', type: 'number', defaultValue: 15, required: false, display: true, defaultMatch: false },
-			{ id: 'doubleOptIn', displayName: 'Double opt-in (now: false)', type: 'boolean', defaultValue: false, required: false, display: true, defaultMatch: false },
+			{
+				id: 'subject',
+				displayName: 'Subject (now: Welcome aboard)',
+				type: 'string',
+				defaultValue: 'Welcome aboard',
+				required: false,
+				display: true,
+				defaultMatch: false,
+			},
+			{
+				id: 'listId',
+				displayName: 'Mailing list (now: {%12:345%})',
+				type: 'string',
+				defaultValue: '{%12:345%}',
+				required: false,
+				display: true,
+				defaultMatch: false,
+			},
+			{
+				id: 'cf__4c2d9e8f0a1b4c3d',
+				displayName: 'Delay, minutes (now: 15)',
+				type: 'number',
+				defaultValue: 15,
+				required: false,
+				display: true,
+				defaultMatch: false,
+			},
+			{
+				id: 'doubleOptIn',
+				displayName: 'Double opt-in (now: false)',
+				type: 'boolean',
+				defaultValue: false,
+				required: false,
+				display: true,
+				defaultMatch: false,
+			},
 		]);
 		expect(calls).toEqual(['GET /bundle/data?filter[bundleId]=7001']);
 	});
 
 	it('shows a long current value shortened, and an empty one as empty', async () => {
-		const field = pickers.emu.state.bundleData.get(9002)!.fields.find((entry) => entry.name === 'subject')!;
+		const field = pickers.emu.state.bundleData
+			.get(9002)!
+			.fields.find((entry) => entry.name === 'subject')!;
 		field.value = 'A subject line that is much longer than forty characters';
 		const long = await fields('getFieldValueFields', PARENTS.getFieldValueFields);
-		expect(long.result.fields[0].displayName).toBe('Subject (now: A subject line that is much longer th…)');
+		expect(long.result.fields[0].displayName).toBe(
+			'Subject (now: A subject line that is much longer th…)',
+		);
 		field.value = '';
 		const empty = await fields('getFieldValueFields', PARENTS.getFieldValueFields);
 		expect(empty.result.fields[0].displayName).toBe('Subject (now: empty)');
@@ -148,21 +235,46 @@ describe('getFieldValueFields (Bundle Data → Update, Field Values mapper)', ()
 		['no automation', { bundleId: '' }],
 		['no step', { stepId: '' }],
 	])('returns no fields and sends no request with %s chosen', async (_case, overrides) => {
-		const { result, calls } = await fields('getFieldValueFields', { ...PARENTS.getFieldValueFields, ...overrides });
+		const { result, calls } = await fields('getFieldValueFields', {
+			...PARENTS.getFieldValueFields,
+			...overrides,
+		});
 		expect(result.fields).toEqual([]);
 		expect(calls).toEqual([]);
 	});
 
 	it('says so when the step is not part of the automation', async () => {
-		const { result } = await fields('getFieldValueFields', { ...PARENTS.getFieldValueFields, stepId: 9005 });
-		expect(result).toEqual({ fields: [], emptyFieldsNotice: 'Step 9005 is not part of automation 7001: pick the step again' });
+		const { result } = await fields('getFieldValueFields', {
+			...PARENTS.getFieldValueFields,
+			stepId: 9005,
+		});
+		expect(result).toEqual({
+			fields: [],
+			emptyFieldsNotice: 'Step 9005 is not part of automation 7001: pick the step again',
+		});
 	});
 
 	it('execution: the values picked reach PUT /bundle/data with their codes and types', async () => {
-		const parents = { installationId: byId('list', FIXTURE_IDS.pausedInstallation), bundleId: 7003, stepId: 9006 };
-		const { result } = await fields('getFieldValueFields', { ...PARENTS.getFieldValueFields, ...parents });
-		expect(result.fields.map((field) => field.id)).toEqual(['subject', 'listId', 'cf__4c2d9e8f0a1b4c3d', 'doubleOptIn']);
-		const picked = { subject: 'Hello from the mapper', cf__4c2d9e8f0a1b4c3d: 30, doubleOptIn: true };
+		const parents = {
+			installationId: byId('list', FIXTURE_IDS.pausedInstallation),
+			bundleId: 7003,
+			stepId: 9006,
+		};
+		const { result } = await fields('getFieldValueFields', {
+			...PARENTS.getFieldValueFields,
+			...parents,
+		});
+		expect(result.fields.map((field) => field.id)).toEqual([
+			'subject',
+			'listId',
+			'cf__4c2d9e8f0a1b4c3d',
+			'doubleOptIn',
+		]);
+		const picked = {
+			subject: 'Hello from the mapper',
+			cf__4c2d9e8f0a1b4c3d: 30,
+			doubleOptIn: true,
+		};
 		const run = await runNode(pickers.emu, {
 			resource: 'bundleData',
 			operation: 'update',
@@ -173,7 +285,11 @@ describe('getFieldValueFields (Bundle Data → Update, Field Values mapper)', ()
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toEqual(['PUT /bundle/data/9006']);
 		expect(pickers.emu.requests.at(-1)!.body).toEqual({ data: picked });
-		expect(pickers.emu.state.bundleData.get(9006)!.fields.find((entry) => entry.name === 'cf__4c2d9e8f0a1b4c3d')!.value).toBe(30);
+		expect(
+			pickers.emu.state.bundleData
+				.get(9006)!
+				.fields.find((entry) => entry.name === 'cf__4c2d9e8f0a1b4c3d')!.value,
+		).toBe(30);
 	});
 });
 
@@ -181,8 +297,22 @@ describe('getPartnerFields (Credential → Create, Fields mapper)', () => {
 	it("builds the fields from the partner's schema: secrets marked, choices from allowedValues, required kept", async () => {
 		const { result, calls } = await fields('getPartnerFields', PARENTS.getPartnerFields);
 		expect(result.fields).toEqual([
-			{ id: 'apiUrl', displayName: 'API URL', type: 'string', required: true, display: true, defaultMatch: false },
-			{ id: 'apiKey', displayName: 'API key (secret)', type: 'string', required: true, display: true, defaultMatch: false },
+			{
+				id: 'apiUrl',
+				displayName: 'API URL',
+				type: 'string',
+				required: true,
+				display: true,
+				defaultMatch: false,
+			},
+			{
+				id: 'apiKey',
+				displayName: 'API key (secret)',
+				type: 'string',
+				required: true,
+				display: true,
+				defaultMatch: false,
+			},
 			{
 				id: 'region',
 				displayName: 'Region',
@@ -200,7 +330,10 @@ describe('getPartnerFields (Credential → Create, Fields mapper)', () => {
 	});
 
 	it('keeps optional fields optional', async () => {
-		const { result } = await fields('getPartnerFields', { ...PARENTS.getPartnerFields, partnerId: 202 });
+		const { result } = await fields('getPartnerFields', {
+			...PARENTS.getPartnerFields,
+			partnerId: 202,
+		});
 		expect(result.fields.map((field) => [field.id, field.displayName, field.required])).toEqual([
 			['token', 'Bot token (secret)', true],
 			['account', 'Account', false],
@@ -208,13 +341,19 @@ describe('getPartnerFields (Credential → Create, Fields mapper)', () => {
 	});
 
 	it('returns no fields and sends no request while no partner is given', async () => {
-		const { result, calls } = await fields('getPartnerFields', { ...PARENTS.getPartnerFields, partnerId: 0 });
+		const { result, calls } = await fields('getPartnerFields', {
+			...PARENTS.getPartnerFields,
+			partnerId: 0,
+		});
 		expect(result.fields).toEqual([]);
 		expect(calls).toEqual([]);
 	});
 
 	it('names the partner the service does not know', async () => {
-		const { error, calls } = await pickers.failure('resourceMapping', 'getPartnerFields', { ...PARENTS.getPartnerFields, partnerId: 299 });
+		const { error, calls } = await pickers.failure('resourceMapping', 'getPartnerFields', {
+			...PARENTS.getPartnerFields,
+			partnerId: 299,
+		});
 		expect(error.message).toMatch(/^Could not load the partner's fields: /);
 		expect(error.httpCode).toBe('404');
 		expect(calls).toEqual(['GET /credentials/299/meta']);
@@ -222,7 +361,11 @@ describe('getPartnerFields (Credential → Create, Fields mapper)', () => {
 
 	it('execution: the values picked are the body of POST /credentials/{partnerId}, with the connection name', async () => {
 		const { result } = await fields('getPartnerFields', PARENTS.getPartnerFields);
-		const picked = { apiUrl: 'https://crm.initech.example', apiKey: 'sk_live_picked_0123456789', region: 'us' };
+		const picked = {
+			apiUrl: 'https://crm.initech.example',
+			apiKey: 'sk_live_picked_0123456789',
+			region: 'us',
+		};
 		const run = await runNode(pickers.emu, {
 			resource: 'credential',
 			operation: 'create',

@@ -9,7 +9,8 @@ const search = (method: string, parameters: object, filter?: string, token?: str
 		filter,
 		credential: token ? { baseUrl: pickers.emu.baseUrl, accessToken: token } : undefined,
 	});
-const options = (method: string, parameters: object) => pickers.call<INodePropertyOptions[]>('loadOptions', method, parameters as never);
+const options = (method: string, parameters: object) =>
+	pickers.call<INodePropertyOptions[]>('loadOptions', method, parameters as never);
 
 describe('searchSolutions (Solution locator, From List)', () => {
 	it('lists the latest published version of each solution: title shown, id as the value; one request', async () => {
@@ -55,7 +56,12 @@ describe('searchInstallations (Installation locator, From List)', () => {
 	});
 
 	it('shows another end user only their own installations', async () => {
-		const { result, requests } = await search('searchInstallations', PARENTS.searchInstallations, undefined, pickers.emu.token({ sub: 'user-2' }));
+		const { result, requests } = await search(
+			'searchInstallations',
+			PARENTS.searchInstallations,
+			undefined,
+			pickers.emu.token({ sub: 'user-2' }),
+		);
 		expect(result.results).toEqual([{ name: 'Orders of user 2 (5003, paused)', value: '5003' }]);
 		expect(requests[0].user).toBe('user-2');
 	});
@@ -68,7 +74,10 @@ describe('searchInstallations (Installation locator, From List)', () => {
 	it('leaves the status out when the list does not carry it', async () => {
 		pickers.emu.setVariants({ listWithoutStatus: true });
 		const { result } = await search('searchInstallations', PARENTS.searchInstallations);
-		expect(result.results.map((entry) => entry.name)).toEqual(['Leads for ACME (5001)', 'Leads for Globex (5002)']);
+		expect(result.results.map((entry) => entry.name)).toEqual([
+			'Leads for ACME (5001)',
+			'Leads for Globex (5002)',
+		]);
 	});
 });
 
@@ -76,24 +85,42 @@ describe('getTemplates (Template Names or IDs)', () => {
 	it("names each template with its parent automation; the value is the template's id", async () => {
 		const { result, calls } = await options('getTemplates', PARENTS.getTemplates);
 		expect(result).toEqual([
-			{ name: 'New lead → welcome email (Lead welcome flow)', value: 1011, description: 'Parent automation 3011: Lead welcome flow' },
-			{ name: 'Deal won → add tag (Deal won tagging)', value: 1012, description: 'Parent automation 3012: Deal won tagging' },
+			{
+				name: 'New lead → welcome email (Lead welcome flow)',
+				value: 1011,
+				description: 'Parent automation 3011: Lead welcome flow',
+			},
+			{
+				name: 'Deal won → add tag (Deal won tagging)',
+				value: 1012,
+				description: 'Parent automation 3012: Deal won tagging',
+			},
 		]);
 		expect(calls).toEqual(['GET /solution/101/templates']);
 	});
 
 	it('follows a solution given By ID, on any operation that asks for one', async () => {
-		const { result, calls } = await options('getTemplates', { resource: 'solution', operation: 'getTemplates', solutionId: byId('id', ' 103 ') });
+		const { result, calls } = await options('getTemplates', {
+			resource: 'solution',
+			operation: 'getTemplates',
+			solutionId: byId('id', ' 103 '),
+		});
 		expect(result.map((option) => option.value)).toEqual([1031]);
 		expect(calls).toEqual(['GET /solution/103/templates']);
 	});
 
 	it.each([
 		['no solution chosen', { mode: 'list', value: '' }],
-		['an expression the editor cannot resolve', { __rl: true, mode: 'id', value: '={{ $json.solution }}' }],
+		[
+			'an expression the editor cannot resolve',
+			{ __rl: true, mode: 'id', value: '={{ $json.solution }}' },
+		],
 		['something that is not an id', { __rl: true, mode: 'id', value: 'abc' }],
 	])('returns [] and sends no request for %s', async (_case, solutionId) => {
-		const { result, calls } = await options('getTemplates', { ...PARENTS.getTemplates, solutionId });
+		const { result, calls } = await options('getTemplates', {
+			...PARENTS.getTemplates,
+			solutionId,
+		});
 		expect(result).toEqual([]);
 		expect(calls).toEqual([]);
 	});
@@ -110,12 +137,20 @@ describe('getBundles (Automation (Bundle) Name or ID)', () => {
 	});
 
 	it('serves Bundle Data → Get Many (one automation) the same way', async () => {
-		const { result } = await options('getBundles', { resource: 'bundleData', operation: 'getAll', scope: 'bundle', installationId: byId('id', 5002) });
+		const { result } = await options('getBundles', {
+			resource: 'bundleData',
+			operation: 'getAll',
+			scope: 'bundle',
+			installationId: byId('id', 5002),
+		});
 		expect(result.map((option) => option.value)).toEqual([7003]);
 	});
 
 	it('returns [] and sends no request while no installation is chosen', async () => {
-		const { result, calls } = await options('getBundles', { ...PARENTS.getBundles, installationId: { __rl: true, mode: 'list', value: '' } });
+		const { result, calls } = await options('getBundles', {
+			...PARENTS.getBundles,
+			installationId: { __rl: true, mode: 'list', value: '' },
+		});
 		expect(result).toEqual([]);
 		expect(calls).toEqual([]);
 	});
@@ -125,15 +160,29 @@ describe('getSteps (Step Name or ID)', () => {
 	it("lists the chosen automation's steps with their titles, and their fields' labels as a hint", async () => {
 		const { result, calls } = await options('getSteps', PARENTS.getSteps);
 		expect(result).toEqual([
-			{ name: 'New lead in CRM (9001)', value: 9001, description: 'Lead source, Minimum score, Only new leads' },
-			{ name: 'Send welcome email (9002)', value: 9002, description: 'Subject, Mailing list, Delay, minutes, Double opt-in' },
+			{
+				name: 'New lead in CRM (9001)',
+				value: 9001,
+				description: 'Lead source, Minimum score, Only new leads',
+			},
+			{
+				name: 'Send welcome email (9002)',
+				value: 9002,
+				description: 'Subject, Mailing list, Delay, minutes, Double opt-in',
+			},
 		]);
 		// Titles come with the installation's detail, labels with the bundle data: two requests.
-		expect(calls.sort()).toEqual(['GET /bundle/data?filter[bundleId]=7001', 'GET /solution/installation/5001?expand=app.templates,+bundles.steps']);
+		expect(calls.sort()).toEqual([
+			'GET /bundle/data?filter[bundleId]=7001',
+			'GET /solution/installation/5001?expand=app.templates,+bundles.steps',
+		]);
 	});
 
 	it('needs only the bundle data when no installation is chosen', async () => {
-		const { result, calls } = await options('getSteps', { ...PARENTS.getSteps, installationId: { __rl: true, mode: 'list', value: '' } });
+		const { result, calls } = await options('getSteps', {
+			...PARENTS.getSteps,
+			installationId: { __rl: true, mode: 'list', value: '' },
+		});
 		expect(result.map((option) => option.value)).toEqual([9001, 9002]);
 		expect(calls).toEqual(['GET /bundle/data?filter[bundleId]=7001']);
 	});

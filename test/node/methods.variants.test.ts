@@ -28,16 +28,42 @@ const VARIANTS: Array<[string, Partial<Variants>]> = [
 	['lists paged, headers', { pagination: 'headers' }],
 	['lists paged, Link header, page parameter renamed', { pagination: 'link', pageParam: 'p' }],
 	['lists paged, {items, _links, _meta}', { pagination: 'body' }],
-	['many at once', { bare: true, stringIds: true, wrapLists: true, valuesShape: 'idValue', nestedUnder: 'value', bundleDataShape: 'map', statusShape: 'word', installationWrapper: true }],
+	[
+		'many at once',
+		{
+			bare: true,
+			stringIds: true,
+			wrapLists: true,
+			valuesShape: 'idValue',
+			nestedUnder: 'value',
+			bundleDataShape: 'map',
+			statusShape: 'word',
+			installationWrapper: true,
+		},
+	],
 ];
 
 // The connection-settings mapper with two levels chosen, so nested steps must show.
-const CALLS: Array<{ kind: (typeof METHODS)[number]['kind']; method: string; parameters: INodeParameters }> = [
-	...METHODS.map(({ kind, method }) => ({ kind, method, parameters: PARENTS[method] as INodeParameters })),
+const CALLS: Array<{
+	kind: (typeof METHODS)[number]['kind'];
+	method: string;
+	parameters: INodeParameters;
+}> = [
+	...METHODS.map(({ kind, method }) => ({
+		kind,
+		method,
+		parameters: PARENTS[method] as INodeParameters,
+	})),
 	{
 		kind: 'resourceMapping',
 		method: 'getConnectionSettingsFields',
-		parameters: { ...PARENTS.getConnectionSettingsFields, connectionSettings: { mappingMode: 'defineBelow', value: { crm: 'hubspot', hubspotPipeline: 'sales' } } },
+		parameters: {
+			...PARENTS.getConnectionSettingsFields,
+			connectionSettings: {
+				mappingMode: 'defineBelow',
+				value: { crm: 'hubspot', hubspotPipeline: 'sales' },
+			},
+		},
 	},
 ];
 
@@ -45,12 +71,16 @@ async function everyMethod(variants: Partial<Variants>) {
 	pickers.emu.reset();
 	pickers.emu.setVariants(variants);
 	const out: unknown[] = [];
-	for (const { kind, method, parameters } of CALLS) out.push([method, (await pickers.call(kind, method, parameters)).result]);
+	for (const { kind, method, parameters } of CALLS)
+		out.push([method, (await pickers.call(kind, method, parameters)).result]);
 	return out;
 }
 
-it.each(VARIANTS)('%s: every picker and mapper as under the documented shapes', async (_name, variants) => {
-	const expected = await everyMethod({});
-	expect(JSON.stringify(expected)).toContain('↳ ↳ Stage'); // three levels reached: the comparison is not empty
-	expect(await everyMethod(variants)).toEqual(expected);
-});
+it.each(VARIANTS)(
+	'%s: every picker and mapper as under the documented shapes',
+	async (_name, variants) => {
+		const expected = await everyMethod({});
+		expect(JSON.stringify(expected)).toContain('↳ ↳ Stage'); // three levels reached: the comparison is not empty
+		expect(await everyMethod(variants)).toEqual(expected);
+	},
+);

@@ -3,7 +3,11 @@
  * through n8n-core's real LoadOptionsContext, with the node's current parameters and the real
  * credential, against the emulator. Each call reports the requests it made.
  */
-import type { ICredentialDataDecryptedObject, ILoadOptionsFunctions, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	ILoadOptionsFunctions,
+	INodeParameters,
+} from 'n8n-workflow';
 
 import type { Emulator } from '../../emulator';
 import type { RequestLogEntry } from '../../emulator/types';
@@ -38,9 +42,17 @@ export function describeRequest(entry: RequestLogEntry): string {
 export function usePickers() {
 	const ctx = useEmulator();
 
-	const credential = (): ICredentialDataDecryptedObject => ({ baseUrl: ctx.emu.baseUrl, accessToken: ctx.token });
+	const credential = (): ICredentialDataDecryptedObject => ({
+		baseUrl: ctx.emu.baseUrl,
+		accessToken: ctx.token,
+	});
 
-	async function call<T>(kind: MethodKind, method: string, parameters: INodeParameters, options: CallOptions = {}): Promise<Picked<T>> {
+	async function call<T>(
+		kind: MethodKind,
+		method: string,
+		parameters: INodeParameters,
+		options: CallOptions = {},
+	): Promise<Picked<T>> {
 		const given = options.credential === undefined ? credential() : options.credential;
 		const context = loadOptionsContext({
 			nodeType: node,
@@ -56,7 +68,12 @@ export function usePickers() {
 	}
 
 	/** The error a call fails with, and the requests it made on the way. */
-	async function failure(kind: MethodKind, method: string, parameters: INodeParameters, options: CallOptions = {}) {
+	async function failure(
+		kind: MethodKind,
+		method: string,
+		parameters: INodeParameters,
+		options: CallOptions = {},
+	) {
 		const before = ctx.emu.requests.length;
 		try {
 			await call(kind, method, parameters, options);
@@ -89,9 +106,24 @@ export const PARENTS = {
 	searchInstallations: { resource: 'installation', operation: 'start' },
 	getTemplates: { resource: 'installation', operation: 'create', solutionId: byId('list', 101) },
 	getBundles: { resource: 'bundleData', operation: 'update', installationId: byId('list', 5001) },
-	getSteps: { resource: 'bundleData', operation: 'update', installationId: byId('list', 5001), bundleId: 7001 },
-	getConnectionSettingsFields: { resource: 'installation', operation: 'create', solutionId: byId('list', 101) },
-	getFieldValueFields: { resource: 'bundleData', operation: 'update', installationId: byId('list', 5001), bundleId: 7001, stepId: 9002 },
+	getSteps: {
+		resource: 'bundleData',
+		operation: 'update',
+		installationId: byId('list', 5001),
+		bundleId: 7001,
+	},
+	getConnectionSettingsFields: {
+		resource: 'installation',
+		operation: 'create',
+		solutionId: byId('list', 101),
+	},
+	getFieldValueFields: {
+		resource: 'bundleData',
+		operation: 'update',
+		installationId: byId('list', 5001),
+		bundleId: 7001,
+		stepId: 9002,
+	},
 	getPartnerFields: { resource: 'credential', operation: 'create', partnerId: 201 },
 } satisfies Record<string, INodeParameters>;
 
@@ -101,7 +133,11 @@ export const METHODS: Array<{ kind: MethodKind; method: keyof typeof PARENTS; wh
 	{ kind: 'loadOptions', method: 'getTemplates', what: 'the templates' },
 	{ kind: 'loadOptions', method: 'getBundles', what: 'the automations' },
 	{ kind: 'loadOptions', method: 'getSteps', what: 'the steps' },
-	{ kind: 'resourceMapping', method: 'getConnectionSettingsFields', what: 'the connection settings' },
+	{
+		kind: 'resourceMapping',
+		method: 'getConnectionSettingsFields',
+		what: 'the connection settings',
+	},
 	{ kind: 'resourceMapping', method: 'getFieldValueFields', what: 'the fields of the step' },
 	{ kind: 'resourceMapping', method: 'getPartnerFields', what: "the partner's fields" },
 ];

@@ -14,7 +14,15 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { FaultRule } from '../../emulator/types';
-import { byId, guardedUpdateFromItems, installParams, prng, runNode, useEmulator, type NodeRun } from './setup';
+import {
+	byId,
+	guardedUpdateFromItems,
+	installParams,
+	prng,
+	runNode,
+	useEmulator,
+	type NodeRun,
+} from './setup';
 
 const ctx = useEmulator();
 
@@ -75,9 +83,24 @@ function plan(seed: number, shared: Field[]): Round[] {
 	const random = prng(seed);
 	const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
 	const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
-	const shuffled = <T>(list: T[]) => list.map((entry) => ({ entry, key: random() })).sort((a, b) => a.key - b.key).map(({ entry }) => entry);
-	const transient: Array<Partial<FaultRule>> = [{ status: 429 }, { status: 502 }, { status: 503 }, { reset: 'before' }, { reset: 'after' }, { delayMs: 40 }];
-	const statusCall: Array<Partial<FaultRule>> = [...transient, { malformedJson: true }, { successFalse: true }];
+	const shuffled = <T>(list: T[]) =>
+		list
+			.map((entry) => ({ entry, key: random() }))
+			.sort((a, b) => a.key - b.key)
+			.map(({ entry }) => entry);
+	const transient: Array<Partial<FaultRule>> = [
+		{ status: 429 },
+		{ status: 502 },
+		{ status: 503 },
+		{ reset: 'before' },
+		{ reset: 'after' },
+		{ delayMs: 40 },
+	];
+	const statusCall: Array<Partial<FaultRule>> = [
+		...transient,
+		{ malformedJson: true },
+		{ successFalse: true },
+	];
 	return Array.from({ length: ROUNDS }, (_, round) => {
 		const count = int(2, 4);
 		const fields = shuffled(shared);
@@ -86,7 +109,15 @@ function plan(seed: number, shared: Field[]): Round[] {
 			const own = fields.filter((_, i) => i % count === e);
 			return {
 				title: `overlap-${round}-${e}`,
-				changes: own.map((f) => ({ ...f, value: f.kind === 'number' ? round * 100 + e : f.kind === 'listRef' ? `{%3:r${round}e${e}%}` : `r${round}-e${e}-${f.field}` })),
+				changes: own.map((f) => ({
+					...f,
+					value:
+						f.kind === 'number'
+							? round * 100 + e
+							: f.kind === 'listRef'
+								? `{%3:r${round}e${e}%}`
+								: `r${round}-e${e}-${f.field}`,
+				})),
 				concurrency: pick([1, 2, 8]),
 				continueOnFail: random() < 0.5,
 			};
@@ -100,21 +131,31 @@ function plan(seed: number, shared: Field[]): Round[] {
 				['GET', `/solution/installation/${installation}`, transient],
 				['PUT', `/bundle/data/${pick(shared).step}`, transient],
 				['GET', '/solution/installation', transient],
-				['POST', '/solution/102/installation', [{ reset: 'after' }, { reset: 'before' }, { status: 503 }, { delayMs: 40 }]],
+				[
+					'POST',
+					'/solution/102/installation',
+					[{ reset: 'after' }, { reset: 'before' }, { status: 503 }, { delayMs: 40 }],
+				],
 			]);
 			faults.push({ method, path, ...pick(kinds), retryAfterSeconds: 0 } as FaultRule);
 		}
 		return {
 			executions,
-			toggle: random() < 0.4 ? { installation: pick(installations), start: random() < 0.5 } : undefined,
-			after: random() < 0.5 ? { installation: pick(installations), start: random() < 0.5 } : undefined,
+			toggle:
+				random() < 0.4 ? { installation: pick(installations), start: random() < 0.5 } : undefined,
+			after:
+				random() < 0.5 ? { installation: pick(installations), start: random() < 0.5 } : undefined,
 			faults,
-			variants: { statusShape: random() < 0.3 ? 'string' : 'number', detailWithoutStatus: random() < 0.3 },
+			variants: {
+				statusShape: random() < 0.3 ? 'string' : 'number',
+				detailWithoutStatus: random() < 0.3,
+			},
 		};
 	});
 }
 
-const install = (title: string): INodeParameters => installParams(title, { requestOptions: RETRIES });
+const install = (title: string): INodeParameters =>
+	installParams(title, { requestOptions: RETRIES });
 const toggle = (installation: number, start: boolean): INodeParameters => ({
 	resource: 'installation',
 	operation: start ? 'start' : 'pause',
@@ -133,7 +174,13 @@ it(`${ROUNDS} rounds of 2–4 overlapping executions: no duplicate, no lost chan
 		const bundleId = ctx.emu.state.installations.get(id)!.bundleIds[0];
 		const [first, second] = ctx.emu.state.bundles.get(bundleId)!.stepIds;
 		fields.push(
-			{ installation: id, bundle: bundleId, step: first, field: 'cf__0f3e5a7b9c1d4e2f', kind: 'listRef' },
+			{
+				installation: id,
+				bundle: bundleId,
+				step: first,
+				field: 'cf__0f3e5a7b9c1d4e2f',
+				kind: 'listRef',
+			},
 			{ installation: id, bundle: bundleId, step: second, field: 'sheetName', kind: 'string' },
 			{ installation: id, bundle: bundleId, step: second, field: 'startRow', kind: 'number' },
 		);
@@ -150,39 +197,64 @@ it(`${ROUNDS} rounds of 2–4 overlapping executions: no duplicate, no lost chan
 
 		const runs = await Promise.all([
 			...round.executions.map(async (execution) => {
-				const installed = await runNode(ctx.emu, install(execution.title), { continueOnFail: true });
+				const installed = await runNode(ctx.emu, install(execution.title), {
+					continueOnFail: true,
+				});
 				const updated = await runNode(
 					ctx.emu,
 					guardedUpdateFromItems({
 						fieldValues: '={{ JSON.stringify({ [$json.field]: $json.value }) }}',
 						requestOptions: { ...RETRIES, concurrency: execution.concurrency },
 					}),
-					{ inputItems: execution.changes as unknown as IDataObject[], continueOnFail: execution.continueOnFail },
+					{
+						inputItems: execution.changes as unknown as IDataObject[],
+						continueOnFail: execution.continueOnFail,
+					},
 				);
 				return { execution, installed, updated };
 			}),
-			round.toggle ? runNode(ctx.emu, toggle(round.toggle.installation, round.toggle.start)) : undefined,
+			round.toggle
+				? runNode(ctx.emu, toggle(round.toggle.installation, round.toggle.start))
+				: undefined,
 		]);
 		ctx.emu.faults.clear();
 		ctx.emu.setVariants({ statusShape: 'number', detailWithoutStatus: false });
 
 		for (const outcome of runs) {
 			if (!outcome || !('execution' in outcome)) continue;
-			const { execution, installed, updated } = outcome as { execution: Execution; installed: NodeRun; updated: NodeRun };
+			const { execution, installed, updated } = outcome as {
+				execution: Execution;
+				installed: NodeRun;
+				updated: NodeRun;
+			};
 			// No duplicates: exactly one installation per successful install, none for a failed one.
-			const titled = [...ctx.emu.state.installations.values()].filter((i) => i.title === execution.title).length;
+			const titled = [...ctx.emu.state.installations.values()].filter(
+				(i) => i.title === execution.title,
+			).length;
 			const ok = installed.json[0]?.error === undefined;
 			if (!ok) failedInstalls.push(`${execution.title}: ${String(installed.json[0]?.error)}`);
-			if (titled !== (ok ? 1 : 0)) problems.push(`round ${r}: ${titled} installations titled ${execution.title} after a ${ok ? 'successful' : 'failed'} install`);
+			if (titled !== (ok ? 1 : 0))
+				problems.push(
+					`round ${r}: ${titled} installations titled ${execution.title} after a ${ok ? 'successful' : 'failed'} install`,
+				);
 			// Every update applied and reported as applied.
 			if (updated.error) problems.push(`round ${r}: update run failed: ${updated.error.message}`);
 			execution.changes.forEach((change, i) => {
 				updates++;
 				const item = updated.json[i];
-				if (!item || item.error !== undefined) problems.push(`round ${r}: ${change.step}.${change.field} failed: ${String(item?.error)}`);
-				if (item?.restartError) problems.push(`round ${r}: restart failed: ${String(item.restartError)}`);
-				const value = ctx.emu.state.bundleData.get(change.step)!.fields.find((f) => f.name === change.field)!.value;
-				if (value !== change.value) problems.push(`round ${r}: ${change.step}.${change.field} is ${String(value)}, expected ${String(change.value)}`);
+				if (!item || item.error !== undefined)
+					problems.push(
+						`round ${r}: ${change.step}.${change.field} failed: ${String(item?.error)}`,
+					);
+				if (item?.restartError)
+					problems.push(`round ${r}: restart failed: ${String(item.restartError)}`);
+				const value = ctx.emu.state.bundleData
+					.get(change.step)!
+					.fields.find((f) => f.name === change.field)!.value;
+				if (value !== change.value)
+					problems.push(
+						`round ${r}: ${change.step}.${change.field} is ${String(value)}, expected ${String(change.value)}`,
+					);
 			});
 		}
 		// Statuses: as before the round, or as the Start/Pause sent during it asked.
@@ -190,19 +262,33 @@ it(`${ROUNDS} rounds of 2–4 overlapping executions: no duplicate, no lost chan
 			const allowed = new Set([before.get(id)]);
 			if (round.toggle?.installation === id) allowed.add(round.toggle.start ? 1 : 0);
 			const now = ctx.emu.state.installations.get(id)!.status;
-			if (!allowed.has(now)) problems.push(`round ${r}: installation ${id} is ${now}, expected one of ${[...allowed].join(', ')}`);
+			if (!allowed.has(now))
+				problems.push(
+					`round ${r}: installation ${id} is ${now}, expected one of ${[...allowed].join(', ')}`,
+				);
 		}
 		// A lone Start/Pause after the round must simply hold.
 		if (round.after) {
 			const run = await runNode(ctx.emu, toggle(round.after.installation, round.after.start));
-			if (run.error) problems.push(`round ${r}: lone ${round.after.start ? 'start' : 'pause'} failed: ${run.error.message}`);
-			if (ctx.emu.state.installations.get(round.after.installation)!.status !== (round.after.start ? 1 : 0)) problems.push(`round ${r}: lone toggle did not hold`);
+			if (run.error)
+				problems.push(
+					`round ${r}: lone ${round.after.start ? 'start' : 'pause'} failed: ${run.error.message}`,
+				);
+			if (
+				ctx.emu.state.installations.get(round.after.installation)!.status !==
+				(round.after.start ? 1 : 0)
+			)
+				problems.push(`round ${r}: lone toggle did not hold`);
 		}
 	}
 	expect(problems).toEqual([]);
 	expect(updates).toBe(ROUNDS * fields.length);
 	// The faults really happened, and the executions really overlapped: some PUTs met an installation
 	// that another execution had started again (and were paused again and sent again).
-	expect(ctx.emu.requests.filter((entry) => entry.fault !== undefined).length).toBeGreaterThanOrEqual(ROUNDS * 4);
-	expect(ctx.emu.requests.filter((entry) => entry.method === 'PUT' && entry.status === 422).length).toBeGreaterThan(0);
+	expect(
+		ctx.emu.requests.filter((entry) => entry.fault !== undefined).length,
+	).toBeGreaterThanOrEqual(ROUNDS * 4);
+	expect(
+		ctx.emu.requests.filter((entry) => entry.method === 'PUT' && entry.status === 422).length,
+	).toBeGreaterThan(0);
 }, 60_000);

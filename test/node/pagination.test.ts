@@ -14,7 +14,8 @@ import { installParams, runNode, useEmulator } from './setup';
 const ctx = useEmulator();
 const LIST = 'GET /solution/installation';
 const getMany = { resource: 'installation', operation: 'getAll', returnAll: true };
-const titled = (title: string) => [...ctx.emu.state.installations.values()].filter((i) => i.title === title);
+const titled = (title: string) =>
+	[...ctx.emu.state.installations.values()].filter((i) => i.title === title);
 
 describe('Installation → Get Many', () => {
 	it('without a paging signal: one request, as before', async () => {
@@ -23,17 +24,25 @@ describe('Installation → Get Many', () => {
 		expect(run.json.map((i) => i.id)).toEqual([5001, 5002]);
 	});
 
-	it.each(['headers', 'link', 'body'] as const)('paged (%s): every page read, one request per page', async (pagination) => {
-		ctx.emu.setVariants({ pagination });
-		const run = await runNode(ctx.emu, getMany);
-		expect(run.json.map((i) => i.id)).toEqual([5001, 5002]);
-		expect(run.calls).toEqual([LIST, LIST]);
-		expect(ctx.emu.requests[1].query).toMatchObject({ page: '2' });
-	});
+	it.each(['headers', 'link', 'body'] as const)(
+		'paged (%s): every page read, one request per page',
+		async (pagination) => {
+			ctx.emu.setVariants({ pagination });
+			const run = await runNode(ctx.emu, getMany);
+			expect(run.json.map((i) => i.id)).toEqual([5001, 5002]);
+			expect(run.calls).toEqual([LIST, LIST]);
+			expect(ctx.emu.requests[1].query).toMatchObject({ page: '2' });
+		},
+	);
 
 	it('a page that fails fails the read: no list cut short', async () => {
 		ctx.emu.setVariants({ pagination: 'headers' });
-		ctx.emu.faults.add({ method: 'GET', path: '/solution/installation', query: /(^|&)page=2(&|$)/, status: 500 });
+		ctx.emu.faults.add({
+			method: 'GET',
+			path: '/solution/installation',
+			query: /(^|&)page=2(&|$)/,
+			status: 500,
+		});
 		const run = await runNode(ctx.emu, getMany);
 		expect(run.error?.message).toMatch(/Emulated fault: 500/);
 		expect(run.json).toEqual([]);
@@ -51,7 +60,8 @@ describe('Installation → Get Many', () => {
 	it(`more than ${MAX_PAGES} pages: fails there rather than loop`, async () => {
 		ctx.emu.setVariants({ pagination: 'link' });
 		const template = ctx.emu.state.installations.get(5001)!;
-		for (let id = 20000; id < 20000 + MAX_PAGES; id++) ctx.emu.state.installations.set(id, { ...template, id, title: `Many ${id}`, bundleIds: [] });
+		for (let id = 20000; id < 20000 + MAX_PAGES; id++)
+			ctx.emu.state.installations.set(id, { ...template, id, title: `Many ${id}`, bundleIds: [] });
 		const run = await runNode(ctx.emu, getMany);
 		expect(run.error?.message).toBe(`The list has more than ${MAX_PAGES} pages`);
 		expect(run.calls).toHaveLength(MAX_PAGES);
@@ -60,7 +70,12 @@ describe('Installation → Get Many', () => {
 	it('a page past the end (the list shrank between reads) ends the read', async () => {
 		ctx.emu.setVariants({ pagination: 'body' });
 		// Page 1 says 2 pages; before page 2 is read, 5002 goes: Yii answers the last page (page 1) again.
-		ctx.emu.faults.add({ method: 'GET', path: '/solution/installation', query: /(^|&)page=2(&|$)/, delayMs: 50 });
+		ctx.emu.faults.add({
+			method: 'GET',
+			path: '/solution/installation',
+			query: /(^|&)page=2(&|$)/,
+			delayMs: 50,
+		});
 		const removed = new Promise<void>((resolve) => {
 			const timer = setInterval(() => {
 				if (ctx.emu.requests.length === 2) {
@@ -81,7 +96,10 @@ describe('Installation → Create sees installations on every page', () => {
 	beforeEach(() => ctx.emu.setVariants({ pagination: 'headers' }));
 
 	it('Refuse Duplicate Title: a twin on page 2 refuses the install', async () => {
-		const run = await runNode(ctx.emu, installParams('Leads for Globex', { options: { refuseDuplicateTitle: true } }));
+		const run = await runNode(
+			ctx.emu,
+			installParams('Leads for Globex', { options: { refuseDuplicateTitle: true } }),
+		);
 		expect(run.error?.message).toMatch(/Leads for Globex/);
 		expect(run.calls.filter((call) => call.startsWith('POST'))).toEqual([]);
 		expect(titled('Leads for Globex')).toHaveLength(1);
@@ -89,7 +107,13 @@ describe('Installation → Create sees installations on every page', () => {
 
 	it('answer lost: the new installation is found on page 3, never sent again', async () => {
 		ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', reset: 'after' });
-		const run = await runNode(ctx.emu, installParams('Paged', { options: { lostAnswerCheck: 1 }, requestOptions: { maxRetries: 0 } }));
+		const run = await runNode(
+			ctx.emu,
+			installParams('Paged', {
+				options: { lostAnswerCheck: 1 },
+				requestOptions: { maxRetries: 0 },
+			}),
+		);
 		expect(run.error).toBeUndefined();
 		expect(run.json[0].id).toBe(titled('Paged')[0].id);
 		expect(run.calls.filter((call) => call.startsWith('POST'))).toHaveLength(1);
@@ -100,8 +124,17 @@ describe('the trigger on a paged list', () => {
 	const poll = async (staticData: IDataObject) => {
 		const context: IPollFunctions = pollContext({
 			nodeType: new AlbatoSolutionsTrigger(),
-			parameters: { events: ['installationCreated', 'installationStarted', 'installationPaused', 'installationRemoved'] },
-			credentials: { albatoSolutionsApi: { baseUrl: ctx.emu.baseUrl, accessToken: ctx.emu.token() } },
+			parameters: {
+				events: [
+					'installationCreated',
+					'installationStarted',
+					'installationPaused',
+					'installationRemoved',
+				],
+			},
+			credentials: {
+				albatoSolutionsApi: { baseUrl: ctx.emu.baseUrl, accessToken: ctx.emu.token() },
+			},
 			staticData,
 			mode: 'trigger',
 		});
@@ -114,7 +147,12 @@ describe('the trigger on a paged list', () => {
 		const staticData: IDataObject = {};
 		expect(await poll(staticData)).toEqual([]);
 		const baseline = JSON.stringify(staticData);
-		ctx.emu.faults.add({ method: 'GET', path: '/solution/installation', query: /(^|&)page=2(&|$)/, status: 500 });
+		ctx.emu.faults.add({
+			method: 'GET',
+			path: '/solution/installation',
+			query: /(^|&)page=2(&|$)/,
+			status: 500,
+		});
 		await expect(poll(staticData)).rejects.toThrow(/Emulated fault: 500/);
 		expect(JSON.stringify(staticData)).toBe(baseline);
 		expect(await poll(staticData)).toEqual([]);

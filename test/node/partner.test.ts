@@ -5,7 +5,15 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
-import { ADD_USER_PATH, addUsers, partnerCredential, runPartner, TOKEN_PATH, tokenCalls, usePartnerEmulator } from './partnerSetup';
+import {
+	ADD_USER_PATH,
+	addUsers,
+	partnerCredential,
+	runPartner,
+	TOKEN_PATH,
+	tokenCalls,
+	usePartnerEmulator,
+} from './partnerSetup';
 import { byId } from './setup';
 
 const ctx = usePartnerEmulator();
@@ -24,58 +32,120 @@ const items = (...customers: string[]) => customers.map((customer) => ({ custome
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('End User → Create', () => {
-	it('creates the end user with the partner\'s id; the output carries no token', async () => {
-		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create', options: { language: 'en', timezoneOffset: -180 } }, { inputItems: items('c-1', 'c-2') });
+	it("creates the end user with the partner's id; the output carries no token", async () => {
+		const run = await runPartner(
+			ctx.emu,
+			{
+				resource: 'endUser',
+				operation: 'create',
+				options: { language: 'en', timezoneOffset: -180 },
+			},
+			{ inputItems: items('c-1', 'c-2') },
+		);
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toEqual(['POST /wl/acme-saas/add-user', 'POST /wl/acme-saas/add-user']);
 		expect(ctx.emu.requests[0].body).toEqual({ id: 'c-1', timezoneOffset: -180, language: 'en' });
 		expect(run.json.map((j) => j.endUserId)).toEqual(['c-1', 'c-2']);
-		expect(run.json[0]).toMatchObject({ id: 70001, email: expect.stringContaining('@'), sessionTokenValidUntil: expect.any(Number) });
+		expect(run.json[0]).toMatchObject({
+			id: 70001,
+			email: expect.stringContaining('@'),
+			sessionTokenValidUntil: expect.any(Number),
+		});
 		for (const json of run.json) {
 			expect(Object.keys(json)).not.toEqual(expect.arrayContaining(['token']));
 			expect(json).not.toHaveProperty('sessionToken');
 			expect(json).not.toHaveProperty('permanentToken');
 		}
 		expect(run.serialized).not.toMatch(/eyJhbGci|perm_/);
-		expect([...ctx.emu.state.endUsers.values()].map((u) => u.sub)).toEqual(['acme-saas:c-1', 'acme-saas:c-2']);
+		expect([...ctx.emu.state.endUsers.values()].map((u) => u.sub)).toEqual([
+			'acme-saas:c-1',
+			'acme-saas:c-2',
+		]);
 	});
 
 	it('shows the token only with the opt-in option', async () => {
-		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create', options: { includeToken: true } });
+		const run = await runPartner(ctx.emu, {
+			resource: 'endUser',
+			operation: 'create',
+			options: { includeToken: true },
+		});
 		expect(run.json[0].token).toMatch(/^eyJ/);
 		expect(run.json[0].tokenValidUntil).toMatch(/^\d{4}-/);
 	});
 
 	it('a customer onboarded in one execution: add-user, install, start, with no token call', async () => {
 		// add-user already answers a token: the node keeps it for the next nodes.
-		const create = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create' }, { inputItems: items('new-1') });
-		const installed = await runPartner(ctx.emu, install('Lead sync'), { inputItems: items('new-1') });
+		const create = await runPartner(
+			ctx.emu,
+			{ resource: 'endUser', operation: 'create' },
+			{ inputItems: items('new-1') },
+		);
+		const installed = await runPartner(ctx.emu, install('Lead sync'), {
+			inputItems: items('new-1'),
+		});
 		expect(installed.error).toBeUndefined();
-		const start = await runPartner(ctx.emu, { resource: 'installation', operation: 'start', installationId: byId('id', String(installed.json[0].id)) }, { inputItems: items('new-1') });
+		const start = await runPartner(
+			ctx.emu,
+			{
+				resource: 'installation',
+				operation: 'start',
+				installationId: byId('id', String(installed.json[0].id)),
+			},
+			{ inputItems: items('new-1') },
+		);
 		expect(start.json[0].status).toBe(1);
 		const all = [...create.calls, ...installed.calls, ...start.calls];
 		expect(all.filter((call) => TOKEN_PATH.test(call.split(' ')[1]))).toEqual([]);
 		expect(all.filter((call) => ADD_USER_PATH.test(call.split(' ')[1]))).toHaveLength(1);
-		expect(ctx.emu.state.installations.get(Number(installed.json[0].id))?.userId).toBe('acme-saas:new-1');
+		expect(ctx.emu.state.installations.get(Number(installed.json[0].id))?.userId).toBe(
+			'acme-saas:new-1',
+		);
 	});
 
 	it('an existing user: the service\'s error by default, or the existing user with "Continue With the Existing User"', async () => {
 		await addUsers(ctx.emu, ['c-1']);
-		const failed = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create' }, { inputItems: items('c-1') });
+		const failed = await runPartner(
+			ctx.emu,
+			{ resource: 'endUser', operation: 'create' },
+			{ inputItems: items('c-1') },
+		);
 		expect(failed.error?.message).toBe('id: A user with id "c-1" already exists');
 		expect(failed.calls).toEqual(['POST /wl/acme-saas/add-user']);
-		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create', options: { ifExists: 'useExisting' }, requestOptions: { concurrency: 1 } }, { inputItems: items('c-1', 'c-2') });
+		const run = await runPartner(
+			ctx.emu,
+			{
+				resource: 'endUser',
+				operation: 'create',
+				options: { ifExists: 'useExisting' },
+				requestOptions: { concurrency: 1 },
+			},
+			{ inputItems: items('c-1', 'c-2') },
+		);
 		expect(run.error).toBeUndefined();
-		expect(run.json.map((json) => [json.endUserId, json.created])).toEqual([['c-1', false], ['c-2', true]]);
-		expect(run.calls).toEqual(['POST /wl/acme-saas/add-user', 'POST /wl/acme-saas/get-user-session-token', 'POST /wl/acme-saas/add-user']);
+		expect(run.json.map((json) => [json.endUserId, json.created])).toEqual([
+			['c-1', false],
+			['c-2', true],
+		]);
+		expect(run.calls).toEqual([
+			'POST /wl/acme-saas/add-user',
+			'POST /wl/acme-saas/get-user-session-token',
+			'POST /wl/acme-saas/add-user',
+		]);
 		expect(run.serialized).not.toMatch(/eyJhbGci|perm_/);
 	});
 
 	it('"Continue With the Existing User" still fails when the user cannot be found either', async () => {
 		ctx.emu.faults.add({ path: '/wl/acme-saas/add-user', status: 422 });
-		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create', options: { ifExists: 'useExisting' } }, { inputItems: items('ghost') });
+		const run = await runPartner(
+			ctx.emu,
+			{ resource: 'endUser', operation: 'create', options: { ifExists: 'useExisting' } },
+			{ inputItems: items('ghost') },
+		);
 		expect(run.error?.httpCode).toBe('422');
-		expect(run.calls).toEqual(['POST /wl/acme-saas/add-user', 'POST /wl/acme-saas/get-user-session-token']);
+		expect(run.calls).toEqual([
+			'POST /wl/acme-saas/add-user',
+			'POST /wl/acme-saas/get-user-session-token',
+		]);
 	});
 
 	it('needs the Partner API credential', async () => {
@@ -90,23 +160,43 @@ describe('End User → Get Token', () => {
 	beforeEach(async () => addUsers(ctx.emu, ['c-1']));
 
 	it('says whether and until when, without the token unless asked', async () => {
-		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'getToken' }, { inputItems: items('c-1') });
-		expect(run.json[0]).toEqual({ endUserId: 'c-1', hasToken: true, tokenValidUntil: expect.stringMatching(/^\d{4}-/) });
-		const shown = await runPartner(ctx.emu, { resource: 'endUser', operation: 'getToken', options: { includeToken: true } }, { inputItems: items('c-1') });
+		const run = await runPartner(
+			ctx.emu,
+			{ resource: 'endUser', operation: 'getToken' },
+			{ inputItems: items('c-1') },
+		);
+		expect(run.json[0]).toEqual({
+			endUserId: 'c-1',
+			hasToken: true,
+			tokenValidUntil: expect.stringMatching(/^\d{4}-/),
+		});
+		const shown = await runPartner(
+			ctx.emu,
+			{ resource: 'endUser', operation: 'getToken', options: { includeToken: true } },
+			{ inputItems: items('c-1') },
+		);
 		expect(shown.json[0].token).toMatch(/^eyJ/);
 		expect(tokenCalls(shown)).toBe(0); // the cached token, still valid
 	});
 
 	it('can look the user up by e-mail', async () => {
 		const email = [...ctx.emu.state.endUsers.values()][0].email;
-		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'getToken', options: { lookUpBy: 'email' } }, { inputItems: [{ customer: email }] });
+		const run = await runPartner(
+			ctx.emu,
+			{ resource: 'endUser', operation: 'getToken', options: { lookUpBy: 'email' } },
+			{ inputItems: [{ customer: email }] },
+		);
 		expect(run.error).toBeUndefined();
 		expect(ctx.emu.requests.at(-1)?.body).toEqual({ email });
 		expect(run.json[0].hasToken).toBe(true);
 	});
 
-	it('an unknown user: the service\'s 404 with a hint', async () => {
-		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'getToken' }, { inputItems: items('nobody') });
+	it("an unknown user: the service's 404 with a hint", async () => {
+		const run = await runPartner(
+			ctx.emu,
+			{ resource: 'endUser', operation: 'getToken' },
+			{ inputItems: items('nobody') },
+		);
 		expect(run.error?.message).toMatch(/End user with id "nobody" not found/);
 		expect(run.error?.httpCode).toBe('404');
 		expect(run.error?.description).toMatch(/create it first \(End User → Create\)/);
@@ -117,21 +207,38 @@ describe('tokens: minted once, reused while valid', () => {
 	beforeEach(async () => addUsers(ctx.emu, ['c-1', 'c-2', 'c-3', 'c-4', 'c-5']));
 
 	it('once per user per execution, and reused by the next execution', async () => {
-		const first = await runPartner(ctx.emu, getMany, { inputItems: items('c-1', 'c-2', 'c-1', 'c-2', 'c-1') });
+		const first = await runPartner(ctx.emu, getMany, {
+			inputItems: items('c-1', 'c-2', 'c-1', 'c-2', 'c-1'),
+		});
 		expect(first.error).toBeUndefined();
 		expect(tokenCalls(first)).toBe(2);
 		const second = await runPartner(ctx.emu, getMany, { inputItems: items('c-1', 'c-2', 'c-3') });
 		expect(tokenCalls(second)).toBe(1); // only c-3 is new
 		// Each call acted as its own end user (items run 8 at once: the order of calls may vary).
-		const users = ctx.emu.requests.filter((r) => r.path === '/solution/installation').map((r) => r.user);
-		expect(users.sort()).toEqual(['acme-saas:c-1', 'acme-saas:c-1', 'acme-saas:c-1', 'acme-saas:c-1', 'acme-saas:c-2', 'acme-saas:c-2', 'acme-saas:c-2', 'acme-saas:c-3']);
+		const users = ctx.emu.requests
+			.filter((r) => r.path === '/solution/installation')
+			.map((r) => r.user);
+		expect(users.sort()).toEqual([
+			'acme-saas:c-1',
+			'acme-saas:c-1',
+			'acme-saas:c-1',
+			'acme-saas:c-1',
+			'acme-saas:c-2',
+			'acme-saas:c-2',
+			'acme-saas:c-2',
+			'acme-saas:c-3',
+		]);
 	});
 
 	it('20 items for 5 users in flight at once: 5 token calls', async () => {
 		// Slow token answers keep every item waiting at the same time.
 		ctx.emu.faults.add({ path: TOKEN_PATH, delayMs: 150, times: 20 });
 		const customers = Array.from({ length: 20 }, (_, i) => `c-${(i % 5) + 1}`);
-		const run = await runPartner(ctx.emu, { ...getMany, requestOptions: { concurrency: 20 } }, { inputItems: items(...customers) });
+		const run = await runPartner(
+			ctx.emu,
+			{ ...getMany, requestOptions: { concurrency: 20 } },
+			{ inputItems: items(...customers) },
+		);
 		expect(run.error).toBeUndefined();
 		expect(run.json).toHaveLength(0); // new users have no installations…
 		expect(run.calls.filter((c) => c === 'GET /solution/installation')).toHaveLength(20); // …but all 20 asked
@@ -140,8 +247,12 @@ describe('tokens: minted once, reused while valid', () => {
 
 	it('a token without expiry (permanent) is kept for one execution only', async () => {
 		ctx.emu.setVariants({ partnerTokens: 'permanent' });
-		expect(tokenCalls(await runPartner(ctx.emu, getMany, { inputItems: items('c-1', 'c-1') }))).toBe(1);
-		expect(tokenCalls(await runPartner(ctx.emu, getMany, { inputItems: items('c-1', 'c-1') }))).toBe(1);
+		expect(
+			tokenCalls(await runPartner(ctx.emu, getMany, { inputItems: items('c-1', 'c-1') })),
+		).toBe(1);
+		expect(
+			tokenCalls(await runPartner(ctx.emu, getMany, { inputItems: items('c-1', 'c-1') })),
+		).toBe(1);
 	});
 
 	it('a single `token` (a JWT without sessionTokenValidUntil) is kept until its own exp', async () => {
@@ -157,13 +268,19 @@ describe('tokens: minted once, reused while valid', () => {
 		expect(tokenCalls(run)).toBe(1);
 	});
 
-	it.each([['"true"', 'string'], ['1', 'number']] as const)('an envelope whose success flag is %s: the token is read, and kept as under true', async (_name, successFlag) => {
-		ctx.emu.setVariants({ successFlag });
-		const run = await runPartner(ctx.emu, getMany, { inputItems: items('c-1', 'c-1') });
-		expect(run.error).toBeUndefined();
-		expect(tokenCalls(run)).toBe(1);
-		expect(tokenCalls(await runPartner(ctx.emu, getMany, { inputItems: items('c-1') }))).toBe(0);
-	});
+	it.each([
+		['"true"', 'string'],
+		['1', 'number'],
+	] as const)(
+		'an envelope whose success flag is %s: the token is read, and kept as under true',
+		async (_name, successFlag) => {
+			ctx.emu.setVariants({ successFlag });
+			const run = await runPartner(ctx.emu, getMany, { inputItems: items('c-1', 'c-1') });
+			expect(run.error).toBeUndefined();
+			expect(tokenCalls(run)).toBe(1);
+			expect(tokenCalls(await runPartner(ctx.emu, getMany, { inputItems: items('c-1') }))).toBe(0);
+		},
+	);
 
 	it('a soon-expiring token is refreshed before use', async () => {
 		// A 2 s token (1–2 s left when minted, by whole seconds) is refreshed once half its life is gone.
@@ -173,10 +290,13 @@ describe('tokens: minted once, reused while valid', () => {
 		const later = await runPartner(ctx.emu, getMany, { inputItems: items('c-1') });
 		expect(later.error).toBeUndefined();
 		expect(tokenCalls(later)).toBe(1);
-		expect(later.calls).toEqual(['POST /wl/acme-saas/get-user-session-token', 'GET /solution/installation']);
+		expect(later.calls).toEqual([
+			'POST /wl/acme-saas/get-user-session-token',
+			'GET /solution/installation',
+		]);
 	});
 
-	it('an already expired token: refreshed once on the 401, then the service\'s error', async () => {
+	it("an already expired token: refreshed once on the 401, then the service's error", async () => {
 		ctx.emu.partner.set({ sessionTokenSeconds: -10 });
 		const run = await runPartner(ctx.emu, getMany, { inputItems: items('c-1') });
 		expect(run.calls).toEqual([
@@ -192,7 +312,11 @@ describe('tokens: minted once, reused while valid', () => {
 	it('a 401 triggers exactly one refresh, then the call succeeds', async () => {
 		await runPartner(ctx.emu, getMany, { inputItems: items('c-1') });
 		ctx.emu.faults.add({ method: 'GET', path: '/solution/installation', status: 401 });
-		const run = await runPartner(ctx.emu, { ...getMany, requestOptions: { concurrency: 1 } }, { inputItems: items('c-1', 'c-1') });
+		const run = await runPartner(
+			ctx.emu,
+			{ ...getMany, requestOptions: { concurrency: 1 } },
+			{ inputItems: items('c-1', 'c-1') },
+		);
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toEqual([
 			'GET /solution/installation', // cached token: 401
@@ -208,15 +332,37 @@ describe('tokens: minted once, reused while valid', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.calls.filter((c) => c === 'POST /solution/101/installation')).toHaveLength(2);
 		expect(tokenCalls(run)).toBe(2);
-		expect([...ctx.emu.state.installations.values()].filter((i) => i.title === 'After 401')).toHaveLength(1);
+		expect(
+			[...ctx.emu.state.installations.values()].filter((i) => i.title === 'After 401'),
+		).toHaveLength(1);
 	});
 
 	it('two credentials never share a token, even with the same data; an edited credential mints anew', async () => {
-		expect(tokenCalls(await runPartner(ctx.emu, getMany, { credentialId: 'A', inputItems: items('c-1') }))).toBe(1);
-		expect(tokenCalls(await runPartner(ctx.emu, getMany, { credentialId: 'B', inputItems: items('c-1') }))).toBe(1);
-		expect(tokenCalls(await runPartner(ctx.emu, getMany, { credentialId: 'A', inputItems: items('c-1') }))).toBe(0);
+		expect(
+			tokenCalls(
+				await runPartner(ctx.emu, getMany, { credentialId: 'A', inputItems: items('c-1') }),
+			),
+		).toBe(1);
+		expect(
+			tokenCalls(
+				await runPartner(ctx.emu, getMany, { credentialId: 'B', inputItems: items('c-1') }),
+			),
+		).toBe(1);
+		expect(
+			tokenCalls(
+				await runPartner(ctx.emu, getMany, { credentialId: 'A', inputItems: items('c-1') }),
+			),
+		).toBe(0);
 		const edited = partnerCredential(ctx.emu, { basicAuthStyle: 'usernamePassword' });
-		expect(tokenCalls(await runPartner(ctx.emu, getMany, { credentialId: 'A', credential: edited, inputItems: items('c-1') }))).toBe(1);
+		expect(
+			tokenCalls(
+				await runPartner(ctx.emu, getMany, {
+					credentialId: 'A',
+					credential: edited,
+					inputItems: items('c-1'),
+				}),
+			),
+		).toBe(1);
 	});
 });
 
@@ -234,29 +380,46 @@ describe('validation before any request', () => {
 
 	it('End User ID bad in item 2 only: under continueOnFail items 1 and 3 run, item 2 fails without a request', async () => {
 		await addUsers(ctx.emu, ['c-1']);
-		const run = await runPartner(ctx.emu, getMany, { inputItems: items('c-1', ' ', 'c-1'), continueOnFail: true });
+		const run = await runPartner(ctx.emu, getMany, {
+			inputItems: items('c-1', ' ', 'c-1'),
+			continueOnFail: true,
+		});
 		expect(run.json).toEqual([{ error: 'End User ID is empty', message: expect.any(String) }]);
 		expect(tokenCalls(run)).toBe(1);
 	});
 
 	it.each([
-		['a slash in Partner Name', { partnerName: 'acme/../x' }, /Partner Name "acme\/..\/x" is not valid/],
+		[
+			'a slash in Partner Name',
+			{ partnerName: 'acme/../x' },
+			/Partner Name "acme\/..\/x" is not valid/,
+		],
 		['an empty Partner Name', { partnerName: ' ' }, /Partner Name/],
-		['a Partner Name of dots (a path step: the master token would go to /get-user-session-token)', { partnerName: '..' }, /Partner Name ".." is not valid/],
+		[
+			'a Partner Name of dots (a path step: the master token would go to /get-user-session-token)',
+			{ partnerName: '..' },
+			/Partner Name ".." is not valid/,
+		],
 		['a Partner Name of one dot', { partnerName: '.' }, /Partner Name "." is not valid/],
 		['no master token', { masterToken: '' }, /no Master Token/],
 		['no http Base URL', { baseUrl: 'ftp://x' }, /Base URL/],
 	])('%s: a clear error, no request', async (_name, change, message) => {
-		const run = await runPartner(ctx.emu, getMany, { credential: partnerCredential(ctx.emu, change) });
+		const run = await runPartner(ctx.emu, getMany, {
+			credential: partnerCredential(ctx.emu, change),
+		});
 		expect(run.error?.message).toMatch(message);
 		expect(run.calls).toEqual([]);
 	});
 
-	it('a wrong master token: the service\'s 401, with a hint naming the credential', async () => {
-		const run = await runPartner(ctx.emu, getMany, { credential: partnerCredential(ctx.emu, { masterToken: 'wrong-master-token' }) });
+	it("a wrong master token: the service's 401, with a hint naming the credential", async () => {
+		const run = await runPartner(ctx.emu, getMany, {
+			credential: partnerCredential(ctx.emu, { masterToken: 'wrong-master-token' }),
+		});
 		expect(run.error?.httpCode).toBe('401');
 		expect(run.error?.message).toBe('Invalid master token');
-		expect(run.error?.description).toMatch(/refused the master token. Check Master Token, Partner Name and Send Master Token As in the Albato Partner API credential "Partner partner-credential-1"\./);
+		expect(run.error?.description).toMatch(
+			/refused the master token. Check Master Token, Partner Name and Send Master Token As in the Albato Partner API credential "Partner partner-credential-1"\./,
+		);
 		expect(run.calls).toEqual(['POST /wl/acme-saas/get-user-session-token']);
 	});
 });
@@ -273,7 +436,10 @@ describe('the master token styles', () => {
 		['usernamePassword', 'any', undefined],
 	] as const)('sent as %s, the service accepting %s', async (style, accepts, status) => {
 		ctx.emu.partner.set({ acceptStyles: accepts });
-		const run = await runPartner(ctx.emu, getMany, { credential: partnerCredential(ctx.emu, { basicAuthStyle: style }), inputItems: items('c-1') });
+		const run = await runPartner(ctx.emu, getMany, {
+			credential: partnerCredential(ctx.emu, { basicAuthStyle: style }),
+			inputItems: items('c-1'),
+		});
 		expect(run.error?.httpCode).toBe(status === undefined ? undefined : String(status));
 	});
 });

@@ -17,7 +17,12 @@ describe('pickers with the Partner API credential', () => {
 	const picker = (endUserId: string) =>
 		loadOptionsContext({
 			nodeType: new AlbatoSolutions(),
-			parameters: { authentication: 'partnerApi', endUserId, resource: 'installation', operation: 'create' },
+			parameters: {
+				authentication: 'partnerApi',
+				endUserId,
+				resource: 'installation',
+				operation: 'create',
+			},
 			credentials: { albatoPartnerApi: partnerCredential(ctx.emu) },
 		});
 
@@ -26,13 +31,19 @@ describe('pickers with the Partner API credential', () => {
 		const first = await search.call(picker('c-1'));
 		expect(first.results.map((r) => r.value)).toEqual(['101', '102', '103']);
 		await search.call(picker('c-1'));
-		expect(calls(0)).toEqual(['POST /wl/acme-saas/get-user-session-token', 'GET /solution/apps', 'GET /solution/apps']);
+		expect(calls(0)).toEqual([
+			'POST /wl/acme-saas/get-user-session-token',
+			'GET /solution/apps',
+			'GET /solution/apps',
+		]);
 		expect(ctx.emu.requests[1].user).toBe('acme-saas:c-1');
 	});
 
 	it('an expression End User ID: a message saying what to do, no request', async () => {
 		const search = new AlbatoSolutions().methods.listSearch.searchSolutions;
-		await expect(search.call(picker('={{ $json.customer }}'))).rejects.toThrow(/End User ID is an expression/);
+		await expect(search.call(picker('={{ $json.customer }}'))).rejects.toThrow(
+			/End User ID is an expression/,
+		);
 		expect(calls(0)).toEqual([]);
 	});
 });
@@ -45,7 +56,12 @@ describe('the trigger with the Partner API credential', () => {
 			trigger.poll.call(
 				pollContext({
 					nodeType: trigger,
-					parameters: { authentication: 'partnerApi', endUserId: 'c-1', events: ['installationCreated'], solutionId: { __rl: true, mode: 'id', value: '' } },
+					parameters: {
+						authentication: 'partnerApi',
+						endUserId: 'c-1',
+						events: ['installationCreated'],
+						solutionId: { __rl: true, mode: 'id', value: '' },
+					},
 					credentials: { albatoPartnerApi: partnerCredential(ctx.emu) },
 					staticData,
 					mode: 'trigger',
@@ -53,15 +69,29 @@ describe('the trigger with the Partner API credential', () => {
 			);
 		expect(await poll()).toBeNull(); // the baseline
 		// c-1 installs something elsewhere (with its own token), user-1's installations stay invisible.
-		const token = (await (await fetch(`${ctx.emu.baseUrl}/wl/acme-saas/get-user-session-token`, {
-			method: 'POST',
-			headers: { Authorization: `Basic ${ctx.emu.partner.masterToken}`, 'Content-Type': 'application/json' },
-			body: JSON.stringify({ id: 'c-1' }),
-		}).then((r) => r.json())) as { data: { sessionToken: string } }).data.sessionToken;
+		const token = (
+			(await await fetch(`${ctx.emu.baseUrl}/wl/acme-saas/get-user-session-token`, {
+				method: 'POST',
+				headers: {
+					Authorization: `Basic ${ctx.emu.partner.masterToken}`,
+					'Content-Type': 'application/json',
+				},
+				body: JSON.stringify({ id: 'c-1' }),
+			}).then((r) => r.json())) as { data: { sessionToken: string } }
+		).data.sessionToken;
 		const installed = await fetch(`${ctx.emu.baseUrl}/solution/101/installation`, {
 			method: 'POST',
 			headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-			body: JSON.stringify({ title: 'By c-1', templateIds: [1011], credentialData: { crm: 'hubspot', hubspotPipeline: 'sales', hubspotStage: 'new', mailer: 'mailchimp' } }),
+			body: JSON.stringify({
+				title: 'By c-1',
+				templateIds: [1011],
+				credentialData: {
+					crm: 'hubspot',
+					hubspotPipeline: 'sales',
+					hubspotStage: 'new',
+					mailer: 'mailchimp',
+				},
+			}),
 		});
 		expect(installed.status).toBe(201);
 		const before = ctx.emu.requests.length;
@@ -73,12 +103,18 @@ describe('the trigger with the Partner API credential', () => {
 });
 
 describe("the credential's test request", () => {
-	const test = (extra = {}) => testCredentials(new AlbatoPartnerApi(), partnerCredential(ctx.emu, extra));
+	const test = (extra = {}) =>
+		testCredentials(new AlbatoPartnerApi(), partnerCredential(ctx.emu, extra));
 
 	it('accepts a valid master token and creates nothing', async () => {
 		const users = ctx.emu.state.endUsers.size;
-		await expect(test({ baseUrl: `${ctx.emu.baseUrl}/` })).resolves.toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(ctx.emu.requests.map((r) => [r.path, r.status])).toEqual([['/wl/acme-saas/get-user-session-token', 404]]);
+		await expect(test({ baseUrl: `${ctx.emu.baseUrl}/` })).resolves.toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
+		expect(ctx.emu.requests.map((r) => [r.path, r.status])).toEqual([
+			['/wl/acme-saas/get-user-session-token', 404],
+		]);
 		expect(ctx.emu.state.endUsers.size).toBe(users);
 	});
 

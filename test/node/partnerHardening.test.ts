@@ -8,7 +8,14 @@ import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { pollContext, runWorkflow } from '../../harness';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
-import { addUsers, partnerCredential, runPartner, TOKEN_PATH, tokenCalls, usePartnerEmulator } from './partnerSetup';
+import {
+	addUsers,
+	partnerCredential,
+	runPartner,
+	TOKEN_PATH,
+	tokenCalls,
+	usePartnerEmulator,
+} from './partnerSetup';
 import { byId } from './setup';
 
 const ctx = usePartnerEmulator();
@@ -21,7 +28,11 @@ describe('a failed token call with many items waiting', () => {
 
 	it('a persistent 500 on the token call: the waiting items do not each send their own token call at once', async () => {
 		ctx.emu.faults.add({ path: TOKEN_PATH, status: 500, delayMs: 100, times: 100 });
-		const run = await runPartner(ctx.emu, { ...getMany, requestOptions: { concurrency: 10 } }, { inputItems: items(...Array(10).fill('c-1')), continueOnFail: true });
+		const run = await runPartner(
+			ctx.emu,
+			{ ...getMany, requestOptions: { concurrency: 10 } },
+			{ inputItems: items(...Array(10).fill('c-1')), continueOnFail: true },
+		);
 		expect(run.json).toHaveLength(10);
 		expect(run.json.every((json) => json.httpCode === '500')).toBe(true);
 		// One call, and one shared retry by the items that waited on it (was: one per item).
@@ -31,8 +42,14 @@ describe('a failed token call with many items waiting', () => {
 
 	it('a transient failure: the waiting items share one more token call and all succeed', async () => {
 		ctx.emu.faults.add({ path: TOKEN_PATH, status: 500, delayMs: 100 });
-		const run = await runPartner(ctx.emu, { ...getMany, requestOptions: { concurrency: 10 } }, { inputItems: items(...Array(10).fill('c-1')), continueOnFail: true });
-		expect(run.json).toEqual([{ error: 'Emulated fault: 500', message: expect.any(String), httpCode: '500' }]); // the item that asked first
+		const run = await runPartner(
+			ctx.emu,
+			{ ...getMany, requestOptions: { concurrency: 10 } },
+			{ inputItems: items(...Array(10).fill('c-1')), continueOnFail: true },
+		);
+		expect(run.json).toEqual([
+			{ error: 'Emulated fault: 500', message: expect.any(String), httpCode: '500' },
+		]); // the item that asked first
 		expect(tokenCalls(run)).toBe(2);
 		expect(run.calls.filter((call) => call === 'GET /solution/installation')).toHaveLength(9);
 	});
@@ -43,7 +60,11 @@ describe('a failed token call shared by two executions', () => {
 
 	it("each execution's error names its own item", async () => {
 		ctx.emu.faults.add({ path: TOKEN_PATH, status: 500, delayMs: 200, times: 10 });
-		const a = runPartner(ctx.emu, { ...getMany, requestOptions: { concurrency: 3 } }, { inputItems: items('c-1', 'c-1', 'c-1') });
+		const a = runPartner(
+			ctx.emu,
+			{ ...getMany, requestOptions: { concurrency: 3 } },
+			{ inputItems: items('c-1', 'c-1', 'c-1') },
+		);
 		await new Promise((resolve) => setTimeout(resolve, 50));
 		// B has one item; it waits on A's token call and then on the retry A's item 1 starts.
 		const b = await runPartner(ctx.emu, getMany, { inputItems: items('c-1') });
@@ -57,14 +78,26 @@ describe('a lost token call is not a lost install', () => {
 	beforeEach(async () => addUsers(ctx.emu, ['c-1']));
 
 	it('install refused with 401, the fresh token call times out: reported as the token call, no lost-answer search', async () => {
-		expect((await runPartner(ctx.emu, getMany, { inputItems: items('c-1') })).error).toBeUndefined();
+		expect(
+			(await runPartner(ctx.emu, getMany, { inputItems: items('c-1') })).error,
+		).toBeUndefined();
 		const installations = ctx.emu.state.installations.size;
 		ctx.emu.faults.add({ method: 'POST', path: '/solution/101/installation', status: 401 });
 		ctx.emu.faults.add({ path: TOKEN_PATH, delayMs: 600, times: 10 });
-		const run = await runPartner(ctx.emu, {
-			resource: 'installation', operation: 'create', solutionId: byId('id', 101), title: 'T', connectionSettingsMode: 'json',
-			credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]), templateIds: [1011], requestOptions: { timeout: 0.2 },
-		}, { inputItems: items('c-1') });
+		const run = await runPartner(
+			ctx.emu,
+			{
+				resource: 'installation',
+				operation: 'create',
+				solutionId: byId('id', 101),
+				title: 'T',
+				connectionSettingsMode: 'json',
+				credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
+				templateIds: [1011],
+				requestOptions: { timeout: 0.2 },
+			},
+			{ inputItems: items('c-1') },
+		);
 		// Was: "The outcome of installing "T" is unknown", after 5 s of looking for it in the list.
 		expect(run.error?.message).toBe('The service did not answer within 200 ms');
 		expect(run.error?.description).toMatch(/^POST \/wl\/acme-saas\/get-user-session-token/);
@@ -84,12 +117,20 @@ describe('the token call is retried like a read: it changes nothing', () => {
 		ctx.emu.faults.add({ path: TOKEN_PATH, ...rule });
 		const run = await runPartner(ctx.emu, getMany, { inputItems: items('c-1') });
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual(['POST /wl/acme-saas/get-user-session-token', 'POST /wl/acme-saas/get-user-session-token', 'GET /solution/installation']);
+		expect(run.calls).toEqual([
+			'POST /wl/acme-saas/get-user-session-token',
+			'POST /wl/acme-saas/get-user-session-token',
+			'GET /solution/installation',
+		]);
 	});
 
 	it('add-user (a POST that creates) is still never repeated', async () => {
 		ctx.emu.faults.add({ path: /add-user$/, status: 503 });
-		const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create' }, { inputItems: items('c-2') });
+		const run = await runPartner(
+			ctx.emu,
+			{ resource: 'endUser', operation: 'create' },
+			{ inputItems: items('c-2') },
+		);
 		expect(run.error?.httpCode).toBe('503');
 		expect(run.calls).toEqual(['POST /wl/acme-saas/add-user']);
 	});
@@ -98,17 +139,31 @@ describe('the token call is retried like a read: it changes nothing', () => {
 describe('the trigger after its End User ID changed', () => {
 	const trigger = new AlbatoSolutionsTrigger();
 	const install = async (customer: string, title: string) => {
-		const run = await runPartner(ctx.emu, {
-			resource: 'installation', operation: 'create', solutionId: byId('id', 101), title, connectionSettingsMode: 'json',
-			credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]), templateIds: [1011],
-		}, { inputItems: items(customer) });
+		const run = await runPartner(
+			ctx.emu,
+			{
+				resource: 'installation',
+				operation: 'create',
+				solutionId: byId('id', 101),
+				title,
+				connectionSettingsMode: 'json',
+				credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
+				templateIds: [1011],
+			},
+			{ inputItems: items(customer) },
+		);
 		expect(run.error).toBeUndefined();
 	};
 	const poll = async (staticData: IDataObject, endUserId: string) =>
 		await trigger.poll.call(
 			pollContext({
 				nodeType: trigger,
-				parameters: { authentication: 'partnerApi', endUserId, events: ['installationCreated', 'installationRemoved'], solutionId: { __rl: true, mode: 'id', value: '' } },
+				parameters: {
+					authentication: 'partnerApi',
+					endUserId,
+					events: ['installationCreated', 'installationRemoved'],
+					solutionId: { __rl: true, mode: 'id', value: '' },
+				},
 				credentials: { albatoPartnerApi: partnerCredential(ctx.emu) },
 				staticData,
 				mode: 'trigger',
@@ -124,7 +179,9 @@ describe('the trigger after its End User ID changed', () => {
 		expect(await poll(staticData, 'c-2')).toBeNull(); // was: "Of c-2" created, "Of c-1" removed
 		await install('c-2', 'New of c-2');
 		const events = await poll(staticData, 'c-2');
-		expect(events?.[0].map((item) => [item.json.event, item.json.title])).toEqual([['installationCreated', 'New of c-2']]);
+		expect(events?.[0].map((item) => [item.json.event, item.json.title])).toEqual([
+			['installationCreated', 'New of c-2'],
+		]);
 	});
 });
 
@@ -135,8 +192,30 @@ describe('a token without expiry is kept for the execution, not only for one nod
 		const result = await runWorkflow({
 			nodeTypes: [new AlbatoSolutions()],
 			nodes: [
-				{ name: 'Add', type: 'albatoSolutions', parameters: { authentication: 'partnerApi', endUserId: '={{ $json.customer }}', resource: 'endUser', operation: 'create', options: { ifExists: 'useExisting' } }, credentials: { albatoPartnerApi: { id: 'p1', name: 'P1' } } },
-				{ name: 'List', type: 'albatoSolutions', parameters: { authentication: 'partnerApi', endUserId: '={{ $json.endUserId }}', resource: 'installation', operation: 'getAll', returnAll: true }, credentials: { albatoPartnerApi: { id: 'p1', name: 'P1' } } },
+				{
+					name: 'Add',
+					type: 'albatoSolutions',
+					parameters: {
+						authentication: 'partnerApi',
+						endUserId: '={{ $json.customer }}',
+						resource: 'endUser',
+						operation: 'create',
+						options: { ifExists: 'useExisting' },
+					},
+					credentials: { albatoPartnerApi: { id: 'p1', name: 'P1' } },
+				},
+				{
+					name: 'List',
+					type: 'albatoSolutions',
+					parameters: {
+						authentication: 'partnerApi',
+						endUserId: '={{ $json.endUserId }}',
+						resource: 'installation',
+						operation: 'getAll',
+						returnAll: true,
+					},
+					credentials: { albatoPartnerApi: { id: 'p1', name: 'P1' } },
+				},
 			],
 			inputItems: [{ customer: 'perm-1' }],
 			credentials: { albatoPartnerApi: partnerCredential(ctx.emu) },
@@ -148,12 +227,22 @@ describe('a token without expiry is kept for the execution, not only for one nod
 	it('permanent tokens: the token add-user answered serves the next node; the next execution asks again', async () => {
 		ctx.emu.setVariants({ partnerTokens: 'permanent' });
 		expect(await onboard()).toEqual(['POST /wl/acme-saas/add-user', 'GET /solution/installation']); // was: a token call in between
-		expect(await onboard()).toEqual(['POST /wl/acme-saas/add-user', 'POST /wl/acme-saas/get-user-session-token', 'GET /solution/installation']);
+		expect(await onboard()).toEqual([
+			'POST /wl/acme-saas/add-user',
+			'POST /wl/acme-saas/get-user-session-token',
+			'GET /solution/installation',
+		]);
 	});
 });
 
 it('a 404 on add-user points at Base URL and Partner Name, not at an ID', async () => {
 	ctx.emu.faults.add({ path: /add-user$/, status: 404 });
-	const run = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create' }, { inputItems: items('c-9') });
-	expect(run.error?.description).toBe('POST /wl/acme-saas/add-user → 404. No such partner endpoint: check Base URL and Partner Name in the Albato Partner API credential "Partner partner-credential-1".');
+	const run = await runPartner(
+		ctx.emu,
+		{ resource: 'endUser', operation: 'create' },
+		{ inputItems: items('c-9') },
+	);
+	expect(run.error?.description).toBe(
+		'POST /wl/acme-saas/add-user → 404. No such partner endpoint: check Base URL and Partner Name in the Albato Partner API credential "Partner partner-credential-1".',
+	);
 });

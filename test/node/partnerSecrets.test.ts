@@ -4,7 +4,13 @@
  * every fault kind of the emulator, on the token call and on the end user's own call.
  */
 import type { FaultRule } from '../../emulator';
-import { addUsers, partnerCredential, runPartner, TOKEN_PATH, usePartnerEmulator } from './partnerSetup';
+import {
+	addUsers,
+	partnerCredential,
+	runPartner,
+	TOKEN_PATH,
+	usePartnerEmulator,
+} from './partnerSetup';
 
 const ctx = usePartnerEmulator();
 
@@ -24,7 +30,9 @@ const TARGETS: Array<[string, RegExp | string]> = [
 	['the token call', TOKEN_PATH],
 	["the end user's call", '/solution/installation'],
 ];
-const cases = TARGETS.flatMap(([target, path]) => FAULTS.map(([fault, rule]) => [`${fault} on ${target}`, { ...rule, path, times: 10 }] as const));
+const cases = TARGETS.flatMap(([target, path]) =>
+	FAULTS.map(([fault, rule]) => [`${fault} on ${target}`, { ...rule, path, times: 10 }] as const),
+);
 
 describe('no token in outputs, errors or the console', () => {
 	let logged: string[] = [];
@@ -33,13 +41,24 @@ describe('no token in outputs, errors or the console', () => {
 		await addUsers(ctx.emu, ['c-1', 'c-2']);
 		logged = [];
 		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-			spies.push(jest.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))));
+			spies.push(
+				jest
+					.spyOn(console, method)
+					.mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
+			);
 		}
-		spies.push(jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (logged.push(String(chunk)), true)));
+		spies.push(
+			jest
+				.spyOn(process.stdout, 'write')
+				.mockImplementation((chunk: unknown) => (logged.push(String(chunk)), true)),
+		);
 	});
 	afterEach(() => spies.splice(0).forEach((spy) => spy.mockRestore()));
 
-	const secrets = () => [ctx.emu.partner.masterToken, ...[...ctx.emu.state.endUsers.values()].map((user) => user.permanentToken)];
+	const secrets = () => [
+		ctx.emu.partner.masterToken,
+		...[...ctx.emu.state.endUsers.values()].map((user) => user.permanentToken),
+	];
 
 	function expectNoSecret(text: string) {
 		for (const secret of secrets()) expect(text).not.toContain(secret);
@@ -51,7 +70,12 @@ describe('no token in outputs, errors or the console', () => {
 		ctx.emu.faults.add(rule);
 		const run = await runPartner(
 			ctx.emu,
-			{ resource: 'installation', operation: 'getAll', returnAll: true, requestOptions: { maxRetries: 1, retryBudget: 0, timeout: 0.2 } },
+			{
+				resource: 'installation',
+				operation: 'getAll',
+				returnAll: true,
+				requestOptions: { maxRetries: 1, retryBudget: 0, timeout: 0.2 },
+			},
 			{ inputItems: [{ customer: 'c-1' }, { customer: 'c-2' }], continueOnFail: true },
 		);
 		expect(run.calls.length).toBeGreaterThan(0);
@@ -61,24 +85,38 @@ describe('no token in outputs, errors or the console', () => {
 		expectNoSecret(logged.join('\n'));
 	});
 
-	it.each([['session tokens', 'session'], ['permanent tokens', 'permanent'], ['single token', 'token'], ['both', 'both']] as const)(
-		'End User → Create and Get Token without the opt-in (%s)',
-		async (_name, variant) => {
-			ctx.emu.setVariants({ partnerTokens: variant });
-			const created = await runPartner(ctx.emu, { resource: 'endUser', operation: 'create' }, { inputItems: [{ customer: 'c-3' }] });
-			const got = await runPartner(ctx.emu, { resource: 'endUser', operation: 'getToken' }, { inputItems: [{ customer: 'c-1' }] });
-			expect(created.error).toBeUndefined();
-			expect(got.json[0].hasToken).toBe(true);
-			expectNoSecret(created.serialized + got.serialized + logged.join('\n'));
-		},
-	);
+	it.each([
+		['session tokens', 'session'],
+		['permanent tokens', 'permanent'],
+		['single token', 'token'],
+		['both', 'both'],
+	] as const)('End User → Create and Get Token without the opt-in (%s)', async (_name, variant) => {
+		ctx.emu.setVariants({ partnerTokens: variant });
+		const created = await runPartner(
+			ctx.emu,
+			{ resource: 'endUser', operation: 'create' },
+			{ inputItems: [{ customer: 'c-3' }] },
+		);
+		const got = await runPartner(
+			ctx.emu,
+			{ resource: 'endUser', operation: 'getToken' },
+			{ inputItems: [{ customer: 'c-1' }] },
+		);
+		expect(created.error).toBeUndefined();
+		expect(got.json[0].hasToken).toBe(true);
+		expectNoSecret(created.serialized + got.serialized + logged.join('\n'));
+	});
 
 	it('an error quoting the header of the master token sent as Basic base64("<token>:") does not surface it', async () => {
 		ctx.emu.faults.add({ path: TOKEN_PATH, status: 400, echoAuthorization: true });
-		const run = await runPartner(ctx.emu, { resource: 'installation', operation: 'getAll', returnAll: true }, {
-			inputItems: [{ customer: 'c-1' }],
-			credential: partnerCredential(ctx.emu, { basicAuthStyle: 'usernamePassword' }),
-		});
+		const run = await runPartner(
+			ctx.emu,
+			{ resource: 'installation', operation: 'getAll', returnAll: true },
+			{
+				inputItems: [{ customer: 'c-1' }],
+				credential: partnerCredential(ctx.emu, { basicAuthStyle: 'usernamePassword' }),
+			},
+		);
 		expect(run.error?.httpCode).toBe('400');
 		expect(run.error?.message).toMatch(/Authorization: Basic \[redacted\]/);
 		expectNoSecret(run.serialized + logged.join('\n'));
@@ -86,10 +124,14 @@ describe('no token in outputs, errors or the console', () => {
 
 	it('a rejected master token does not surface either', async () => {
 		const wrong = 'wrong-master-token-0123456789';
-		const run = await runPartner(ctx.emu, { resource: 'installation', operation: 'getAll', returnAll: true }, {
-			inputItems: [{ customer: 'c-1' }],
-			credential: partnerCredential(ctx.emu, { masterToken: wrong }),
-		});
+		const run = await runPartner(
+			ctx.emu,
+			{ resource: 'installation', operation: 'getAll', returnAll: true },
+			{
+				inputItems: [{ customer: 'c-1' }],
+				credential: partnerCredential(ctx.emu, { masterToken: wrong }),
+			},
+		);
 		expect(run.error?.httpCode).toBe('401');
 		expect(run.serialized + logged.join('\n')).not.toContain(wrong);
 	});

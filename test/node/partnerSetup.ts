@@ -18,7 +18,10 @@ export function usePartnerEmulator() {
 	return ctx;
 }
 
-export const partnerCredential = (emu: Emulator, extra: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject => ({
+export const partnerCredential = (
+	emu: Emulator,
+	extra: ICredentialDataDecryptedObject = {},
+): ICredentialDataDecryptedObject => ({
 	baseUrl: emu.baseUrl,
 	partnerName: emu.partner.name,
 	masterToken: emu.partner.masterToken,
@@ -33,12 +36,20 @@ export interface PartnerRunOptions {
 	credentialId?: string;
 }
 
-export async function runPartner(emu: Emulator, parameters: INodeParameters, options: PartnerRunOptions = {}): Promise<NodeRun> {
+export async function runPartner(
+	emu: Emulator,
+	parameters: INodeParameters,
+	options: PartnerRunOptions = {},
+): Promise<NodeRun> {
 	const credentialId = options.credentialId ?? 'partner-credential-1';
 	return await runAlbatoNode(
 		emu,
 		{
-			parameters: { authentication: 'partnerApi', endUserId: '={{ $json.customer }}', ...parameters },
+			parameters: {
+				authentication: 'partnerApi',
+				endUserId: '={{ $json.customer }}',
+				...parameters,
+			},
 			credentials: { albatoPartnerApi: { id: credentialId, name: `Partner ${credentialId}` } },
 			...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		},
@@ -52,12 +63,17 @@ export async function addUsers(emu: Emulator, ids: string[]): Promise<void> {
 	for (const id of ids) {
 		const response = await fetch(`${emu.baseUrl}/wl/${emu.partner.name}/add-user`, {
 			method: 'POST',
-			headers: { Authorization: `Basic ${emu.partner.masterToken}`, 'Content-Type': 'application/json' },
+			headers: {
+				Authorization: `Basic ${emu.partner.masterToken}`,
+				'Content-Type': 'application/json',
+			},
 			body: JSON.stringify({ id }),
 		});
-		if (response.status !== 200) throw new Error(`add-user ${id}: ${response.status} ${await response.text()}`);
+		if (response.status !== 200)
+			throw new Error(`add-user ${id}: ${response.status} ${await response.text()}`);
 	}
 	emu.requests.length = 0;
 }
 
-export const tokenCalls = (run: NodeRun) => run.calls.filter((call) => TOKEN_PATH.test(call.split(' ')[1])).length;
+export const tokenCalls = (run: NodeRun) =>
+	run.calls.filter((call) => TOKEN_PATH.test(call.split(' ')[1])).length;

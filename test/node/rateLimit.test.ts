@@ -40,7 +40,9 @@ describe('rate-limited service (429 + Retry-After above 2 requests at once)', ()
 
 	it('Retry-After is honoured, and 429s do not use up Max Retries (the Retry Time Budget bounds them)', async () => {
 		ctx.emu.setRateLimit({ maxConcurrent: 1, retryAfterSeconds: 1, serviceMs: 50 });
-		const run = await runNode(ctx.emu, get({ requestOptions: { maxRetries: 0 } }), { inputItems: itemsOf(6) });
+		const run = await runNode(ctx.emu, get({ requestOptions: { maxRetries: 0 } }), {
+			inputItems: itemsOf(6),
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.json).toHaveLength(6);
 		// All 6 items go out at once (Items in Flight 8): one is served, five are refused. Nothing
@@ -53,8 +55,16 @@ describe('rate-limited service (429 + Retry-After above 2 requests at once)', ()
 	});
 
 	it('429 with Retry-After: 0 on every call: the waits still grow, and the Retry Time Budget ends it', async () => {
-		ctx.emu.faults.add({ method: 'GET', path: '/solution/installation/5001', status: 429, retryAfterSeconds: 0, times: 1000 });
-		const run = await runNode(ctx.emu, get({ requestOptions: { retryBudget: 1 } }), { inputItems: itemsOf(1) });
+		ctx.emu.faults.add({
+			method: 'GET',
+			path: '/solution/installation/5001',
+			status: 429,
+			retryAfterSeconds: 0,
+			times: 1000,
+		});
+		const run = await runNode(ctx.emu, get({ requestOptions: { retryBudget: 1 } }), {
+			inputItems: itemsOf(1),
+		});
 		expect(run.error?.httpCode).toBe('429');
 		expect(run.calls.length).toBeGreaterThan(1);
 		expect(run.calls.length).toBeLessThan(30);
@@ -62,7 +72,9 @@ describe('rate-limited service (429 + Retry-After above 2 requests at once)', ()
 
 	it('a 429 that would need more waiting than the Retry Time Budget still fails, with the hint', async () => {
 		ctx.emu.setRateLimit({ maxConcurrent: 1, retryAfterSeconds: 5, serviceMs: 100 });
-		const run = await runNode(ctx.emu, get({ requestOptions: { retryBudget: 1 } }), { inputItems: itemsOf(3) });
+		const run = await runNode(ctx.emu, get({ requestOptions: { retryBudget: 1 } }), {
+			inputItems: itemsOf(3),
+		});
 		expect(run.error?.httpCode).toBe('429');
 		expect(run.error?.description).toMatch(/rate limiting/);
 	});

@@ -7,13 +7,26 @@ import { byId, guardedUpdateFromItems, installParams, runNode, useEmulator } fro
 const ctx = useEmulator();
 
 const FAST = { requestOptions: { maxRetries: 3, retryBudget: 10 } };
-const start = (id: number, extra = {}) => ({ resource: 'installation', operation: 'start', installationId: byId('id', id), ...FAST, ...extra });
+const start = (id: number, extra = {}) => ({
+	resource: 'installation',
+	operation: 'start',
+	installationId: byId('id', id),
+	...FAST,
+	...extra,
+});
 const install = (title: string) => installParams(title, FAST);
-const installationsTitled = (title: string) => [...ctx.emu.state.installations.values()].filter((i) => i.title === title);
+const installationsTitled = (title: string) =>
+	[...ctx.emu.state.installations.values()].filter((i) => i.title === title);
 
 describe('retries of safe calls', () => {
 	it('429 with Retry-After: waits and retries PLAY', async () => {
-		ctx.emu.faults.add({ method: 'PLAY', path: '/solution/installation/5002', status: 429, retryAfterSeconds: 0, times: 2 });
+		ctx.emu.faults.add({
+			method: 'PLAY',
+			path: '/solution/installation/5002',
+			status: 429,
+			retryAfterSeconds: 0,
+			times: 2,
+		});
 		const run = await runNode(ctx.emu, start(5002));
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toEqual(Array(3).fill('PLAY /solution/installation/5002'));
@@ -22,22 +35,40 @@ describe('retries of safe calls', () => {
 
 	it.each([502, 503, 504])('%i: retried with backoff, then succeeds', async (status) => {
 		ctx.emu.faults.add({ method: 'GET', path: '/solution/apps', status });
-		const run = await runNode(ctx.emu, { resource: 'solution', operation: 'getAll', returnAll: true, ...FAST });
+		const run = await runNode(ctx.emu, {
+			resource: 'solution',
+			operation: 'getAll',
+			returnAll: true,
+			...FAST,
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toEqual(['GET /solution/apps', 'GET /solution/apps']);
 	});
 
 	it('a reset connection before the answer is retried for PAUSE', async () => {
 		ctx.emu.faults.add({ method: 'PAUSE', path: '/solution/installation/5001', reset: 'before' });
-		const run = await runNode(ctx.emu, { resource: 'installation', operation: 'pause', installationId: byId('id', 5001), ...FAST });
+		const run = await runNode(ctx.emu, {
+			resource: 'installation',
+			operation: 'pause',
+			installationId: byId('id', 5001),
+			...FAST,
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toHaveLength(2);
 		expect(ctx.emu.state.installations.get(5001)!.status).toBe(0);
 	});
 
 	it('gives up after Max Retries and says how often it tried', async () => {
-		ctx.emu.faults.add({ method: 'PLAY', path: '/solution/installation/5002', status: 503, times: 10 });
-		const run = await runNode(ctx.emu, start(5002, { requestOptions: { maxRetries: 2, retryBudget: 10 } }));
+		ctx.emu.faults.add({
+			method: 'PLAY',
+			path: '/solution/installation/5002',
+			status: 503,
+			times: 10,
+		});
+		const run = await runNode(
+			ctx.emu,
+			start(5002, { requestOptions: { maxRetries: 2, retryBudget: 10 } }),
+		);
 		expect(run.calls).toHaveLength(3);
 		expect(run.error?.httpCode).toBe('503');
 		expect(run.error?.description).toMatch(/after 2 retries/);
@@ -50,8 +81,17 @@ describe('retries of safe calls', () => {
 	});
 
 	it('stops retrying when the time budget would be exceeded', async () => {
-		ctx.emu.faults.add({ method: 'PLAY', path: '/solution/installation/5002', status: 429, retryAfterSeconds: 5, times: 3 });
-		const run = await runNode(ctx.emu, start(5002, { requestOptions: { maxRetries: 5, retryBudget: 1 } }));
+		ctx.emu.faults.add({
+			method: 'PLAY',
+			path: '/solution/installation/5002',
+			status: 429,
+			retryAfterSeconds: 5,
+			times: 3,
+		});
+		const run = await runNode(
+			ctx.emu,
+			start(5002, { requestOptions: { maxRetries: 5, retryBudget: 1 } }),
+		);
 		expect(run.calls).toHaveLength(1);
 		expect(run.error?.httpCode).toBe('429');
 	});
@@ -69,15 +109,27 @@ describe('Installation → Create is never duplicated', () => {
 			'GET /solution/installation',
 		]);
 		expect(installationsTitled('Lost answer Inc')).toHaveLength(1);
-		expect(run.json[0]).toMatchObject({ id: installationsTitled('Lost answer Inc')[0].id, title: 'Lost answer Inc' });
+		expect(run.json[0]).toMatchObject({
+			id: installationsTitled('Lost answer Inc')[0].id,
+			title: 'Lost answer Inc',
+		});
 	});
 
 	it('connection lost before the service installed: not sent again; "outcome unknown" after re-checking the list', async () => {
 		ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', reset: 'before' });
-		const run = await runNode(ctx.emu, { ...install('Never arrived Ltd'), options: { lostAnswerCheck: 0.5 } });
-		expect(run.error?.message).toBe('The outcome of installing "Never arrived Ltd" is unknown: the service\'s answer was lost');
-		expect(run.error?.description).toMatch(/No new installation titled "Never arrived Ltd" appeared in 4 reads of the list over 0.5 s/);
-		expect(run.error?.description).toMatch(/Check the end user's installations titled "Never arrived Ltd"/);
+		const run = await runNode(ctx.emu, {
+			...install('Never arrived Ltd'),
+			options: { lostAnswerCheck: 0.5 },
+		});
+		expect(run.error?.message).toBe(
+			'The outcome of installing "Never arrived Ltd" is unknown: the service\'s answer was lost',
+		);
+		expect(run.error?.description).toMatch(
+			/No new installation titled "Never arrived Ltd" appeared in 4 reads of the list over 0.5 s/,
+		);
+		expect(run.error?.description).toMatch(
+			/Check the end user's installations titled "Never arrived Ltd"/,
+		);
 		expect(run.calls.filter((call) => call.startsWith('POST'))).toHaveLength(1);
 		expect(run.calls.filter((call) => call === 'GET /solution/installation')).toHaveLength(5);
 		expect(installationsTitled('Never arrived Ltd')).toHaveLength(0);
@@ -85,7 +137,10 @@ describe('Installation → Create is never duplicated', () => {
 
 	it('a 503 on install is not retried blindly: it may have installed, so the list is checked, then "outcome unknown"', async () => {
 		ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', status: 503 });
-		const run = await runNode(ctx.emu, { ...install('Busy Corp'), options: { lostAnswerCheck: 0.5 } });
+		const run = await runNode(ctx.emu, {
+			...install('Busy Corp'),
+			options: { lostAnswerCheck: 0.5 },
+		});
 		expect(run.error?.message).toMatch(/outcome of installing "Busy Corp" is unknown/);
 		expect(run.error?.description).toMatch(/answered 503/);
 		expect(run.calls.filter((call) => call.startsWith('POST'))).toHaveLength(1);
@@ -94,7 +149,11 @@ describe('Installation → Create is never duplicated', () => {
 
 	it('a timeout on install is not retried; the installation the service made meanwhile is found and returned', async () => {
 		ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', delayMs: 800 });
-		const run = await runNode(ctx.emu, { ...install('Slow Corp'), requestOptions: { timeout: 0.3, maxRetries: 3 }, options: { lostAnswerCheck: 5 } });
+		const run = await runNode(ctx.emu, {
+			...install('Slow Corp'),
+			requestOptions: { timeout: 0.3, maxRetries: 3 },
+			options: { lostAnswerCheck: 5 },
+		});
 		expect(run.error).toBeUndefined();
 		expect(run.calls.filter((call) => call.startsWith('POST'))).toHaveLength(1);
 		expect(installationsTitled('Slow Corp')).toHaveLength(1);
@@ -105,27 +164,42 @@ describe('Installation → Create is never duplicated', () => {
 describe('bodies that are not what they should be', () => {
 	it('malformed JSON is an error that says so', async () => {
 		ctx.emu.faults.add({ method: 'GET', path: '/solution/apps', malformedJson: true });
-		const run = await runNode(ctx.emu, { resource: 'solution', operation: 'getAll', returnAll: true });
+		const run = await runNode(ctx.emu, {
+			resource: 'solution',
+			operation: 'getAll',
+			returnAll: true,
+		});
 		expect(run.error?.message).toBe('The service answered with a body that is not valid JSON');
 	});
 
 	it('200 with success: false is an error', async () => {
 		ctx.emu.faults.add({ method: 'GET', path: '/solution/apps', successFalse: true });
-		const run = await runNode(ctx.emu, { resource: 'solution', operation: 'getAll', returnAll: true });
+		const run = await runNode(ctx.emu, {
+			resource: 'solution',
+			operation: 'getAll',
+			returnAll: true,
+		});
 		expect(run.error).toBeDefined();
 		expect(run.error?.httpCode).toBe('200');
 	});
 
 	it('a hanging request fails after the timeout with a message that says so', async () => {
 		ctx.emu.faults.add({ method: 'GET', path: '/solution/apps', delayMs: 1500 });
-		const run = await runNode(ctx.emu, { resource: 'solution', operation: 'getAll', requestOptions: { timeout: 0.2, maxRetries: 0 } });
+		const run = await runNode(ctx.emu, {
+			resource: 'solution',
+			operation: 'getAll',
+			requestOptions: { timeout: 0.2, maxRetries: 0 },
+		});
 		expect(run.error?.message).toBe('The service did not answer within 200 ms');
 		expect(run.error?.description).toMatch(/Raise the Timeout option/);
 	});
 });
 
 describe('Bundle Data → Update: Pause, Update, Then Start Again', () => {
-	const update = (items: Array<{ installation: number; bundle: number; step: number; values: object }>, continueOnFail = false) =>
+	const update = (
+		items: Array<{ installation: number; bundle: number; step: number; values: object }>,
+		continueOnFail = false,
+	) =>
 		runNode(
 			ctx.emu,
 			guardedUpdateFromItems({ requestOptions: { ...FAST.requestOptions, concurrency: 1 } }), // exact call sequences
@@ -150,7 +224,9 @@ describe('Bundle Data → Update: Pause, Update, Then Start Again', () => {
 			'GET /solution/installation/5002',
 			'PUT /bundle/data/9006',
 		]);
-		expect(run.json.map((item) => [item.id, item.pausedForUpdate, item.installationStatus])).toEqual([
+		expect(
+			run.json.map((item) => [item.id, item.pausedForUpdate, item.installationStatus]),
+		).toEqual([
 			[9001, true, 1],
 			[9006, false, 0],
 			[9002, true, 1],
@@ -176,20 +252,28 @@ describe('Bundle Data → Update: Pause, Update, Then Start Again', () => {
 	});
 
 	it('without continueOnFail the error is thrown, after the installation is started again', async () => {
-		const run = await update([{ installation: 5001, bundle: 7001, step: 9001, values: { unknownField: 1 } }]);
+		const run = await update([
+			{ installation: 5001, bundle: 7001, step: 9001, values: { unknownField: 1 } },
+		]);
 		expect(run.error?.message).toMatch(/unknownField/);
 		expect(ctx.emu.state.installations.get(5001)!.status).toBe(1);
 	});
 
 	it('a step of another installation is refused before anything is paused', async () => {
-		const run = await update([{ installation: 5001, bundle: 7003, step: 9006, values: { subject: 'x' } }]);
-		expect(run.error?.message).toBe('Step 9006 of automation 7003 is not part of installation 5001');
+		const run = await update([
+			{ installation: 5001, bundle: 7003, step: 9006, values: { subject: 'x' } },
+		]);
+		expect(run.error?.message).toBe(
+			'Step 9006 of automation 7003 is not part of installation 5001',
+		);
 		expect(run.calls).toEqual(['GET /solution/installation/5001']);
 	});
 
 	it('a start that fails once is retried, so the installation is not left paused', async () => {
 		ctx.emu.faults.add({ method: 'PLAY', path: '/solution/installation/5001', status: 503 });
-		const run = await update([{ installation: 5001, bundle: 7001, step: 9002, values: { subject: 'Retry start' } }]);
+		const run = await update([
+			{ installation: 5001, bundle: 7001, step: 9002, values: { subject: 'Retry start' } },
+		]);
 		expect(run.error).toBeUndefined();
 		expect(run.calls.filter((call) => call.startsWith('PLAY'))).toHaveLength(2);
 		expect(ctx.emu.state.installations.get(5001)!.status).toBe(1);

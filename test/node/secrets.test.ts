@@ -10,15 +10,72 @@ import { byId, runNode, useEmulator } from './setup';
 const ctx = useEmulator();
 
 const scenarios: Array<[string, INodeParameters, (emu: typeof ctx.emu) => void]> = [
-	['success', { resource: 'installation', operation: 'get', installationId: byId('id', 5001), includeBundles: true }, () => {}],
-	['404', { resource: 'installation', operation: 'start', installationId: byId('id', 4242) }, () => {}],
-	['422 on update', { resource: 'bundleData', operation: 'update', installationId: byId('id', 5001), bundleId: 7001, stepId: 9002, fieldValuesMode: 'json', fieldValues: '{"subject": "x"}' }, () => {}],
-	['500', { resource: 'solution', operation: 'getAll', requestOptions: { maxRetries: 0 } }, (emu) => emu.faults.add({ path: '/solution/apps', status: 500 })],
-	['reset', { resource: 'solution', operation: 'getAll', requestOptions: { maxRetries: 0 } }, (emu) => emu.faults.add({ path: '/solution/apps', reset: 'before' })],
-	['timeout', { resource: 'solution', operation: 'getAll', requestOptions: { maxRetries: 0, timeout: 0.1 } }, (emu) => emu.faults.add({ path: '/solution/apps', delayMs: 400 })],
-	['malformed body', { resource: 'solution', operation: 'getAll' }, (emu) => emu.faults.add({ path: '/solution/apps', malformedJson: true })],
-	['lost install answer', { resource: 'installation', operation: 'create', solutionId: byId('id', 102), title: 'T', connectionSettingsMode: 'json', credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[102]), templateIds: [1021] }, (emu) => emu.faults.add({ method: 'POST', path: '/solution/102/installation', reset: 'after' })],
-	['text error style', { resource: 'installation', operation: 'start', installationId: byId('id', 4242) }, (emu) => emu.setErrorStyle('text')],
+	[
+		'success',
+		{
+			resource: 'installation',
+			operation: 'get',
+			installationId: byId('id', 5001),
+			includeBundles: true,
+		},
+		() => {},
+	],
+	[
+		'404',
+		{ resource: 'installation', operation: 'start', installationId: byId('id', 4242) },
+		() => {},
+	],
+	[
+		'422 on update',
+		{
+			resource: 'bundleData',
+			operation: 'update',
+			installationId: byId('id', 5001),
+			bundleId: 7001,
+			stepId: 9002,
+			fieldValuesMode: 'json',
+			fieldValues: '{"subject": "x"}',
+		},
+		() => {},
+	],
+	[
+		'500',
+		{ resource: 'solution', operation: 'getAll', requestOptions: { maxRetries: 0 } },
+		(emu) => emu.faults.add({ path: '/solution/apps', status: 500 }),
+	],
+	[
+		'reset',
+		{ resource: 'solution', operation: 'getAll', requestOptions: { maxRetries: 0 } },
+		(emu) => emu.faults.add({ path: '/solution/apps', reset: 'before' }),
+	],
+	[
+		'timeout',
+		{ resource: 'solution', operation: 'getAll', requestOptions: { maxRetries: 0, timeout: 0.1 } },
+		(emu) => emu.faults.add({ path: '/solution/apps', delayMs: 400 }),
+	],
+	[
+		'malformed body',
+		{ resource: 'solution', operation: 'getAll' },
+		(emu) => emu.faults.add({ path: '/solution/apps', malformedJson: true }),
+	],
+	[
+		'lost install answer',
+		{
+			resource: 'installation',
+			operation: 'create',
+			solutionId: byId('id', 102),
+			title: 'T',
+			connectionSettingsMode: 'json',
+			credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[102]),
+			templateIds: [1021],
+		},
+		(emu) => emu.faults.add({ method: 'POST', path: '/solution/102/installation', reset: 'after' }),
+	],
+	[
+		'text error style',
+		{ resource: 'installation', operation: 'start', installationId: byId('id', 4242) },
+		(emu) => emu.setErrorStyle('text'),
+	],
 ];
 
 describe('the token stays secret', () => {
@@ -27,26 +84,43 @@ describe('the token stays secret', () => {
 	beforeEach(() => {
 		logged = [];
 		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-			spies.push(jest.spyOn(console, method).mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))));
+			spies.push(
+				jest
+					.spyOn(console, method)
+					.mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
+			);
 		}
-		spies.push(jest.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (logged.push(String(chunk)), true)));
+		spies.push(
+			jest
+				.spyOn(process.stdout, 'write')
+				.mockImplementation((chunk: unknown) => (logged.push(String(chunk)), true)),
+		);
 	});
 	afterEach(() => spies.splice(0).forEach((spy) => spy.mockRestore()));
 
-	it.each(scenarios)('%s: not in the output, the error or the logs', async (_name, parameters, prepare) => {
-		prepare(ctx.emu);
-		const token = ctx.emu.token();
-		const run = await runNode(ctx.emu, parameters, { token });
-		expect(run.calls.length).toBeGreaterThan(0);
-		expect(run.serialized).not.toContain(token);
-		expect(JSON.stringify(run.json)).not.toContain(token);
-		if (run.error) {
-			for (const text of [run.error.message, run.error.description, run.error.stack, JSON.stringify(run.error), String((run.error as { cause?: unknown }).cause)]) {
-				expect(String(text)).not.toContain(token);
+	it.each(scenarios)(
+		'%s: not in the output, the error or the logs',
+		async (_name, parameters, prepare) => {
+			prepare(ctx.emu);
+			const token = ctx.emu.token();
+			const run = await runNode(ctx.emu, parameters, { token });
+			expect(run.calls.length).toBeGreaterThan(0);
+			expect(run.serialized).not.toContain(token);
+			expect(JSON.stringify(run.json)).not.toContain(token);
+			if (run.error) {
+				for (const text of [
+					run.error.message,
+					run.error.description,
+					run.error.stack,
+					JSON.stringify(run.error),
+					String((run.error as { cause?: unknown }).cause),
+				]) {
+					expect(String(text)).not.toContain(token);
+				}
 			}
-		}
-		expect(logged.join('\n')).not.toContain(token);
-	});
+			expect(logged.join('\n')).not.toContain(token);
+		},
+	);
 
 	it('a rejected (badly signed) token is not echoed in the 401 error', async () => {
 		const token = `${ctx.emu.token().slice(0, -4)}AAAA`;

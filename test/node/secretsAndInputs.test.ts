@@ -24,14 +24,24 @@ async function echoingService(answer: (token: string) => string) {
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
-	return { baseUrl: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+	return {
+		baseUrl: `http://127.0.0.1:${port}`,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
 }
 
-const listSolutions: INodeParameters = { resource: 'solution', operation: 'getAll', requestOptions: { maxRetries: 0 } };
+const listSolutions: INodeParameters = {
+	resource: 'solution',
+	operation: 'getAll',
+	requestOptions: { maxRetries: 0 },
+};
 
 describe('a service that echoes the token', () => {
 	const echoes: Array<[string, (token: string) => string]> = [
-		['the whole token, across the point where the message is cut (500 characters)', (token) => `${'x'.repeat(480)} token=${token} rejected`],
+		[
+			'the whole token, across the point where the message is cut (500 characters)',
+			(token) => `${'x'.repeat(480)} token=${token} rejected`,
+		],
 		['only the signature segment', (token) => `bad signature ${token.split('.')[2]}`],
 		['only the payload segment', (token) => `claims ${token.split('.')[1]} not accepted`],
 		['the header segment glued to other text', (token) => `hdr:${token.split('.')[0]}xyz`],
@@ -48,7 +58,8 @@ describe('a service that echoes the token', () => {
 			expect(run.error?.message).toMatch(/\[redacted\]/);
 			const texts = [run.error?.message, run.error?.description, run.serialized].join('\n');
 			for (const part of [token, ...token.split('.')]) expect(texts).not.toContain(part);
-			for (let i = 0; i + 16 <= token.length; i += 8) expect(texts).not.toContain(token.slice(i, i + 16));
+			for (let i = 0; i + 16 <= token.length; i += 8)
+				expect(texts).not.toContain(token.slice(i, i + 16));
 		} finally {
 			await service.close();
 		}
@@ -80,18 +91,55 @@ describe('Base URL', () => {
 describe('keys that cannot travel as data', () => {
 	const { create, update, credential } = VALID;
 	const cases: Array<[string, INodeParameters, RegExp]> = [
-		['bundle data: __proto__', { ...update, fieldValues: '{"__proto__": {"polluted": 1}}' }, /^Field Values has the key "__proto__", which cannot be sent/],
-		['bundle data: constructor', { ...update, fieldValues: '{"subject": "ok", "constructor": "x"}' }, /^Field Values has the key "constructor"/],
+		[
+			'bundle data: __proto__',
+			{ ...update, fieldValues: '{"__proto__": {"polluted": 1}}' },
+			/^Field Values has the key "__proto__", which cannot be sent/,
+		],
+		[
+			'bundle data: constructor',
+			{ ...update, fieldValues: '{"subject": "ok", "constructor": "x"}' },
+			/^Field Values has the key "constructor"/,
+		],
 		[
 			'bundle data mapper: prototype',
-			{ ...update, fieldValuesMode: 'mapper', fieldMapper: { mappingMode: 'defineBelow', value: { prototype: 'x' } } },
+			{
+				...update,
+				fieldValuesMode: 'mapper',
+				fieldMapper: { mappingMode: 'defineBelow', value: { prototype: 'x' } },
+			},
 			/^Field Values has the key "prototype"/,
 		],
-		['connection settings: __proto__', { ...create, credentialData: '{"crm": "hubspot", "__proto__": {"x": 1}}' }, /^Connection Settings has the key "__proto__"/],
-		['settings, nested', { ...create, options: { settings: '{"sync": {"prototype": 1}}' } }, /^Settings has the key "sync.prototype"/],
-		['values already chosen', { resource: 'solution', operation: 'getConnectionSettings', solutionId: byId('id', 101), credentialData: '{"constructor": "x"}' }, /^Values Already Chosen has the key "constructor"/],
-		['credential fields', { ...credential, fields: '{"apiUrl": "https://x.example", "__proto__": "k"}' }, /^Fields has the key "__proto__"/],
-		['credential name field', { ...credential, options: { nameField: 'constructor' } }, /^Options → Name Field cannot be "constructor"/],
+		[
+			'connection settings: __proto__',
+			{ ...create, credentialData: '{"crm": "hubspot", "__proto__": {"x": 1}}' },
+			/^Connection Settings has the key "__proto__"/,
+		],
+		[
+			'settings, nested',
+			{ ...create, options: { settings: '{"sync": {"prototype": 1}}' } },
+			/^Settings has the key "sync.prototype"/,
+		],
+		[
+			'values already chosen',
+			{
+				resource: 'solution',
+				operation: 'getConnectionSettings',
+				solutionId: byId('id', 101),
+				credentialData: '{"constructor": "x"}',
+			},
+			/^Values Already Chosen has the key "constructor"/,
+		],
+		[
+			'credential fields',
+			{ ...credential, fields: '{"apiUrl": "https://x.example", "__proto__": "k"}' },
+			/^Fields has the key "__proto__"/,
+		],
+		[
+			'credential name field',
+			{ ...credential, options: { nameField: 'constructor' } },
+			/^Options → Name Field cannot be "constructor"/,
+		],
 	];
 
 	it.each(cases)('%s: refused before any request', async (_name, parameters, message) => {

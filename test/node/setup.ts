@@ -41,13 +41,28 @@ export function useEmulator() {
 export async function runNode(
 	emu: Emulator,
 	parameters: INodeParameters,
-	options: { inputItems?: IDataObject[]; token?: string; continueOnFail?: boolean; baseUrl?: string; extra?: Partial<HarnessNode> } = {},
+	options: {
+		inputItems?: IDataObject[];
+		token?: string;
+		continueOnFail?: boolean;
+		baseUrl?: string;
+		extra?: Partial<HarnessNode>;
+	} = {},
 ): Promise<NodeRun> {
 	return await runAlbatoNode(
 		emu,
-		{ parameters, ...(options.continueOnFail ? { onError: 'continueRegularOutput' } : {}), ...options.extra },
+		{
+			parameters,
+			...(options.continueOnFail ? { onError: 'continueRegularOutput' } : {}),
+			...options.extra,
+		},
 		options.inputItems ?? [{}],
-		{ albatoSolutionsApi: { baseUrl: options.baseUrl ?? emu.baseUrl, accessToken: options.token ?? emu.token() } },
+		{
+			albatoSolutionsApi: {
+				baseUrl: options.baseUrl ?? emu.baseUrl,
+				accessToken: options.token ?? emu.token(),
+			},
+		},
 	);
 }
 
@@ -71,11 +86,17 @@ export async function runAlbatoNode(
 		pairedItems: items.map((item) => item.pairedItem),
 		error: result.error(NODE_NAME) as NodeRun['error'],
 		calls: emu.requests.slice(before).map((entry) => `${entry.method} ${entry.path}`),
-		serialized: JSON.stringify(result.run, (_key, value: unknown) => (value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value)),
+		serialized: JSON.stringify(result.run, (_key, value: unknown) =>
+			value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value,
+		),
 	};
 }
 
-export const byId = (mode: 'id' | 'list', value: string | number) => ({ __rl: true, mode, value: String(value) });
+export const byId = (mode: 'id' | 'list', value: string | number) => ({
+	__rl: true,
+	mode,
+	value: String(value),
+});
 
 /**
  * Bundle Data → Update driven by the input items (`{ installation, bundle, step, values }`), with

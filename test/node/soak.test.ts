@@ -20,11 +20,21 @@ it(`${ROUNDS * 52} mixed operations under random faults lose and duplicate nothi
 	const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
 	const fault = (method: string, path: string, kinds: Array<Partial<FaultRule>>) =>
 		ctx.emu.faults.add({ method, path, ...pick(kinds), retryAfterSeconds: 0 });
-	const transient: Array<Partial<FaultRule>> = [{ status: 429 }, { status: 502 }, { status: 503 }, { status: 504 }, { reset: 'before' }, { reset: 'after' }];
+	const transient: Array<Partial<FaultRule>> = [
+		{ status: 429 },
+		{ status: 502 },
+		{ status: 503 },
+		{ status: 504 },
+		{ reset: 'before' },
+		{ reset: 'after' },
+	];
 
 	let operations = 0;
 	const installed = new Map<string, boolean>();
-	const expectedStatus = new Map<number, number>([[5001, 1], [5002, 0]]);
+	const expectedStatus = new Map<number, number>([
+		[5001, 1],
+		[5002, 0],
+	]);
 	const expectedValue = new Map<string, string>();
 	const targets = [
 		{ installation: 5001, bundle: 7001, step: 9002, field: 'subject' },
@@ -35,7 +45,12 @@ it(`${ROUNDS * 52} mixed operations under random faults lose and duplicate nothi
 	for (let round = 0; round < ROUNDS; round++) {
 		// 1. Twelve installs, each title once; a lost answer must not make a second installation.
 		const titles = Array.from({ length: 12 }, (_, i) => `soak-${round}-${i}`);
-		for (let i = 0; i < 6; i++) fault('POST', '/solution/102/installation', [{ reset: 'after' }, { reset: 'before' }, { status: 503 }]);
+		for (let i = 0; i < 6; i++)
+			fault('POST', '/solution/102/installation', [
+				{ reset: 'after' },
+				{ reset: 'before' },
+				{ status: 503 },
+			]);
 		for (let i = 0; i < 2; i++) fault('GET', '/solution/installation', transient);
 		const installs = await runNode(
 			ctx.emu,
@@ -47,19 +62,35 @@ it(`${ROUNDS * 52} mixed operations under random faults lose and duplicate nothi
 		operations += titles.length;
 
 		// 2. Twenty starts and pauses of the two installations, under transient faults.
-		const toggles: IDataObject[] = Array.from({ length: 20 }, () => ({ id: pick([5001, 5002]), start: random() < 0.5 }));
-		for (let i = 0; i < 6; i++) fault(pick(['PLAY', 'PAUSE']), `/solution/installation/${pick([5001, 5002])}`, transient);
+		const toggles: IDataObject[] = Array.from({ length: 20 }, () => ({
+			id: pick([5001, 5002]),
+			start: random() < 0.5,
+		}));
+		for (let i = 0; i < 6; i++)
+			fault(pick(['PLAY', 'PAUSE']), `/solution/installation/${pick([5001, 5002])}`, transient);
 		for (const mode of ['start', 'pause'] as const) {
 			const items = toggles.filter((toggle) => toggle.start === (mode === 'start'));
 			if (items.length === 0) continue;
-			const run = await runNode(ctx.emu, { resource: 'installation', operation: mode, installationId: byId('id', '={{ $json.id }}'), ...RETRIES }, { inputItems: items });
+			const run = await runNode(
+				ctx.emu,
+				{
+					resource: 'installation',
+					operation: mode,
+					installationId: byId('id', '={{ $json.id }}'),
+					...RETRIES,
+				},
+				{ inputItems: items },
+			);
 			expect(run.error).toBeUndefined();
 			for (const item of items) expectedStatus.set(item.id as number, mode === 'start' ? 1 : 0);
 		}
 		operations += toggles.length;
 
 		// 3. Twenty field changes with "Pause, Update, Then Start Again", faults on every kind of call.
-		const updates = Array.from({ length: 20 }, (_, i) => ({ ...pick(targets), value: `v-${round}-${i}` }));
+		const updates = Array.from({ length: 20 }, (_, i) => ({
+			...pick(targets),
+			value: `v-${round}-${i}`,
+		}));
 		for (let i = 0; i < 8; i++) {
 			const target = pick(targets);
 			const [method, path] = pick([
@@ -72,7 +103,10 @@ it(`${ROUNDS * 52} mixed operations under random faults lose and duplicate nothi
 		}
 		const run = await runNode(
 			ctx.emu,
-			guardedUpdateFromItems({ ...RETRIES, fieldValues: '={{ JSON.stringify({ [$json.field]: $json.value }) }}' }),
+			guardedUpdateFromItems({
+				...RETRIES,
+				fieldValues: '={{ JSON.stringify({ [$json.field]: $json.value }) }}',
+			}),
 			{ inputItems: updates },
 		);
 		expect(run.error).toBeUndefined();
@@ -84,13 +118,22 @@ it(`${ROUNDS * 52} mixed operations under random faults lose and duplicate nothi
 	expect(operations).toBeGreaterThanOrEqual(500);
 	const all = [...ctx.emu.state.installations.values()];
 	for (const [title, succeeded] of installed) {
-		expect([title, all.filter((installation) => installation.title === title).length]).toEqual([title, succeeded ? 1 : 0]);
+		expect([title, all.filter((installation) => installation.title === title).length]).toEqual([
+			title,
+			succeeded ? 1 : 0,
+		]);
 	}
-	for (const [id, status] of expectedStatus) expect([id, ctx.emu.state.installations.get(id)!.status]).toEqual([id, status]);
+	for (const [id, status] of expectedStatus)
+		expect([id, ctx.emu.state.installations.get(id)!.status]).toEqual([id, status]);
 	for (const [key, value] of expectedValue) {
 		const [step, field] = key.split('.');
-		expect([key, ctx.emu.state.bundleData.get(Number(step))!.fields.find((f) => f.name === field)!.value]).toEqual([key, value]);
+		expect([
+			key,
+			ctx.emu.state.bundleData.get(Number(step))!.fields.find((f) => f.name === field)!.value,
+		]).toEqual([key, value]);
 	}
 	// Faults really happened: the log shows them.
-	expect(ctx.emu.requests.filter((request) => request.status >= 429 || request.status === 0).length).toBeGreaterThan(50);
+	expect(
+		ctx.emu.requests.filter((request) => request.status >= 429 || request.status === 0).length,
+	).toBeGreaterThan(50);
 }, 180_000);

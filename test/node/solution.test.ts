@@ -4,7 +4,11 @@ const ctx = useEmulator();
 
 describe('Solution', () => {
 	it('Get Many lists the latest published version of each solution, with Limit', async () => {
-		const all = await runNode(ctx.emu, { resource: 'solution', operation: 'getAll', returnAll: true });
+		const all = await runNode(ctx.emu, {
+			resource: 'solution',
+			operation: 'getAll',
+			returnAll: true,
+		});
 		expect(all.error).toBeUndefined();
 		expect(all.json.map((s) => [s.id, s.version])).toEqual([
 			[101, 2],
@@ -27,7 +31,10 @@ describe('Solution', () => {
 		expect(run.error).toBeUndefined();
 		const [result] = run.json;
 		expect(result.complete).toBe(false);
-		expect((result.missing as Array<{ id: string }>).map((step) => step.id)).toEqual(['hubspotPipeline', 'mailer']);
+		expect((result.missing as Array<{ id: string }>).map((step) => step.id)).toEqual([
+			'hubspotPipeline',
+			'mailer',
+		]);
 		expect(result.credentialData).toEqual({ crm: 'hubspot' });
 		const request = ctx.emu.requests.at(-1)!;
 		expect(request.rawQuery).toBe('credentialData[crm]=hubspot');
@@ -46,7 +53,10 @@ describe('Solution', () => {
 			autoSelected: ['zendeskBrand'],
 			credentialData: { helpdesk: 'zendesk', zendeskBrand: 'main', chat: 'slack' },
 		});
-		expect(run.calls).toEqual(['GET /solution/103/credentialists', 'GET /solution/103/credentialists']);
+		expect(run.calls).toEqual([
+			'GET /solution/103/credentialists',
+			'GET /solution/103/credentialists',
+		]);
 	});
 
 	it('tolerates plain-string values and bare bodies', async () => {
@@ -58,18 +68,29 @@ describe('Solution', () => {
 			credentialData: '{"shop": "shopify", "sheetsAccount": "primary"}',
 		});
 		expect(run.error).toBeUndefined();
-		expect(run.json[0]).toMatchObject({ complete: true, credentialData: { shop: 'shopify', sheetsAccount: 'primary' } });
+		expect(run.json[0]).toMatchObject({
+			complete: true,
+			credentialData: { shop: 'shopify', sheetsAccount: 'primary' },
+		});
 	});
 
 	it('Get Templates returns one item per template of the solution', async () => {
-		const run = await runNode(ctx.emu, { resource: 'solution', operation: 'getTemplates', solutionId: byId('id', 101) });
+		const run = await runNode(ctx.emu, {
+			resource: 'solution',
+			operation: 'getTemplates',
+			solutionId: byId('id', 101),
+		});
 		expect(run.json.map((t) => t.id)).toEqual([1011, 1012]);
 		expect(run.json[0].parentAutomation).toEqual({ id: 3011, title: 'Lead welcome flow' });
 		expect(run.calls).toEqual(['GET /solution/101/templates']);
 	});
 
 	it('an unknown solution is a NodeApiError with the service message and status', async () => {
-		const run = await runNode(ctx.emu, { resource: 'solution', operation: 'getTemplates', solutionId: byId('id', 104) });
+		const run = await runNode(ctx.emu, {
+			resource: 'solution',
+			operation: 'getTemplates',
+			solutionId: byId('id', 104),
+		});
 		expect(run.error?.message).toMatch(/not found|104/i);
 		expect(run.error?.httpCode).toBe('404');
 		expect(run.error?.description).toMatch(/GET \/solution\/104\/templates → 404/);

@@ -15,7 +15,9 @@ const { properties } = node.description;
 function walk(list: INodeProperties[], visit: (property: INodeProperties) => void) {
 	for (const property of list) {
 		visit(property);
-		for (const option of (property.options ?? []) as Array<INodeProperties | INodePropertyOptions | INodePropertyCollection>) {
+		for (const option of (property.options ?? []) as Array<
+			INodeProperties | INodePropertyOptions | INodePropertyCollection
+		>) {
 			if ('type' in option) walk([option as INodeProperties], visit);
 			if ('values' in option) walk((option as INodePropertyCollection).values, visit);
 		}
@@ -29,27 +31,44 @@ describe('node description', () => {
 	it('is usable as an AI tool and takes either credential, Access Token by default', () => {
 		expect(node.description.usableAsTool).toBe(true);
 		expect(node.description.credentials).toEqual([
-			{ name: new AlbatoSolutionsApi().name, required: true, displayOptions: { show: { authentication: ['accessToken'] } } },
-			{ name: new AlbatoPartnerApi().name, required: true, displayOptions: { show: { authentication: ['partnerApi'] } } },
+			{
+				name: new AlbatoSolutionsApi().name,
+				required: true,
+				displayOptions: { show: { authentication: ['accessToken'] } },
+			},
+			{
+				name: new AlbatoPartnerApi().name,
+				required: true,
+				displayOptions: { show: { authentication: ['partnerApi'] } },
+			},
 		]);
-		expect(properties.find((property) => property.name === 'authentication')?.default).toBe('accessToken');
+		expect(properties.find((property) => property.name === 'authentication')?.default).toBe(
+			'accessToken',
+		);
 	});
 
 	it('has an operation selector per resource whose options all have an action, sorted by name', () => {
 		const resource = properties.find((property) => property.name === 'resource')!;
 		expect(resource.noDataExpression).toBe(true);
-		const resourceValues = (resource.options as INodePropertyOptions[]).map((option) => option.value);
+		const resourceValues = (resource.options as INodePropertyOptions[]).map(
+			(option) => option.value,
+		);
 		expect(resourceValues.sort()).toEqual(Object.keys(resources).sort());
 		for (const value of resourceValues) {
 			const selector = properties.find(
-				(property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(value),
+				(property) =>
+					property.name === 'operation' && property.displayOptions?.show?.resource?.includes(value),
 			)!;
 			expect(selector.noDataExpression).toBe(true);
 			const options = selector.options as INodePropertyOptions[];
-			expect(options.map((option) => option.value).sort()).toEqual(Object.keys(resources[value as keyof typeof resources]).sort());
+			expect(options.map((option) => option.value).sort()).toEqual(
+				Object.keys(resources[value as keyof typeof resources]).sort(),
+			);
 			for (const option of options) {
 				expect(option.action).toMatch(/^[A-Z][a-z]/);
-				expect(option.action).toBe(option.action![0] + option.action!.slice(1).toLowerCase().replace(/ id\b/g, ' ID'));
+				expect(option.action).toBe(
+					option.action![0] + option.action!.slice(1).toLowerCase().replace(/ id\b/g, ' ID'),
+				);
 			}
 			const names = options.map((option) => option.name);
 			expect(names).toEqual([...names].sort());
@@ -86,9 +105,15 @@ describe('node description', () => {
 	});
 
 	it('sorts fixed options alphabetically and keeps defaults among them', () => {
-		for (const property of all.filter((p) => p.type === 'options' && p.name !== 'operation' && Array.isArray(p.options))) {
+		for (const property of all.filter(
+			(p) => p.type === 'options' && p.name !== 'operation' && Array.isArray(p.options),
+		)) {
 			const options = property.options as INodePropertyOptions[];
-			if (property.name.endsWith('Mode') || property.name === 'ifActive' || property.name === 'scope') {
+			if (
+				property.name.endsWith('Mode') ||
+				property.name === 'ifActive' ||
+				property.name === 'scope'
+			) {
 				// Ordered by intent: the safe or usual choice first.
 			} else {
 				const names = options.map((option) => option.name);

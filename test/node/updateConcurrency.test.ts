@@ -43,7 +43,8 @@ function trackOpen() {
 	};
 	return {
 		/** Whether `a` and `b` were both unanswered at some moment. */
-		overlapped: (a: string, b: string) => Boolean(openAtArrival.get(a)?.includes(b) || openAtArrival.get(b)?.includes(a)),
+		overlapped: (a: string, b: string) =>
+			Boolean(openAtArrival.get(a)?.includes(b) || openAtArrival.get(b)?.includes(a)),
 		/** The most calls unanswered at once. */
 		maxOpen: () => maxOpen,
 		stop: () => {
@@ -65,13 +66,25 @@ describe('Bundle Data → Update within Items in Flight', () => {
 	it('PUTs to different steps of one installation overlap; the minimum calls stay', async () => {
 		ctx.emu.faults.add({ method: 'PUT', path: '/bundle/data/9001', delayMs: 300 });
 		const watch = trackOpen();
-		const run = await runNode(ctx.emu, guardedUpdateFromItems({ requestOptions: { concurrency: 8 } }), { inputItems: ALL_STEPS.slice(0, 4) }).finally(watch.stop);
+		const run = await runNode(
+			ctx.emu,
+			guardedUpdateFromItems({ requestOptions: { concurrency: 8 } }),
+			{ inputItems: ALL_STEPS.slice(0, 4) },
+		).finally(watch.stop);
 		expect(run.error).toBeUndefined();
 		expect(watch.overlapped('PUT /bundle/data/9001', 'PUT /bundle/data/9004')).toBe(true);
 		expect([...run.calls].sort()).toEqual(
-			['GET /solution/installation/5001', 'PAUSE /solution/installation/5001', 'PLAY /solution/installation/5001', ...[9001, 9002, 9003, 9004].map((s) => `PUT /bundle/data/${s}`)].sort(),
+			[
+				'GET /solution/installation/5001',
+				'PAUSE /solution/installation/5001',
+				'PLAY /solution/installation/5001',
+				...[9001, 9002, 9003, 9004].map((s) => `PUT /bundle/data/${s}`),
+			].sort(),
 		);
-		expect(run.calls.slice(0, 2)).toEqual(['GET /solution/installation/5001', 'PAUSE /solution/installation/5001']);
+		expect(run.calls.slice(0, 2)).toEqual([
+			'GET /solution/installation/5001',
+			'PAUSE /solution/installation/5001',
+		]);
 		expect(run.calls.at(-1)).toBe('PLAY /solution/installation/5001');
 		expect(run.pairedItems).toEqual([0, 1, 2, 3].map((item) => ({ item })));
 		expect(ctx.emu.state.installations.get(5001)!.status).toBe(1);
@@ -79,38 +92,70 @@ describe('Bundle Data → Update within Items in Flight', () => {
 
 	it('changes to the same step keep their item order (the last one wins)', async () => {
 		ctx.emu.faults.add({ method: 'PUT', path: '/bundle/data/9002', delayMs: 200 });
-		const items = ['first', 'second', 'third'].map((subject) => ({ installation: 5001, bundle: 7001, step: 9002, values: { subject } }));
-		const run = await runNode(ctx.emu, guardedUpdateFromItems({ requestOptions: { concurrency: 8 } }), { inputItems: [...items, ALL_STEPS[3]] });
+		const items = ['first', 'second', 'third'].map((subject) => ({
+			installation: 5001,
+			bundle: 7001,
+			step: 9002,
+			values: { subject },
+		}));
+		const run = await runNode(
+			ctx.emu,
+			guardedUpdateFromItems({ requestOptions: { concurrency: 8 } }),
+			{ inputItems: [...items, ALL_STEPS[3]] },
+		);
 		expect(run.error).toBeUndefined();
 		const puts = ctx.emu.requests.filter((entry) => entry.path === '/bundle/data/9002');
-		expect(puts.map((entry) => (entry.body as { data: { subject: string } }).data.subject)).toEqual(['first', 'second', 'third']);
-		expect(ctx.emu.state.bundleData.get(9002)!.fields.find((f) => f.name === 'subject')!.value).toBe('third');
+		expect(puts.map((entry) => (entry.body as { data: { subject: string } }).data.subject)).toEqual(
+			['first', 'second', 'third'],
+		);
+		expect(
+			ctx.emu.state.bundleData.get(9002)!.fields.find((f) => f.name === 'subject')!.value,
+		).toBe('third');
 		// The other step did not wait for the slow one.
-		expect(run.calls.indexOf('PUT /bundle/data/9004')).toBeLessThan(run.calls.lastIndexOf('PUT /bundle/data/9002'));
+		expect(run.calls.indexOf('PUT /bundle/data/9004')).toBeLessThan(
+			run.calls.lastIndexOf('PUT /bundle/data/9002'),
+		);
 	});
 
 	it('installations run at once: both are read at the same time', async () => {
 		ctx.emu.faults.add({ method: 'GET', path: '/solution/installation/5001', delayMs: 300 });
 		const watch = trackOpen();
-		const run = await runNode(ctx.emu, guardedUpdateFromItems({ requestOptions: { concurrency: 4 } }), { inputItems: [ALL_STEPS[1], ALL_STEPS[5]] }).finally(watch.stop);
+		const run = await runNode(
+			ctx.emu,
+			guardedUpdateFromItems({ requestOptions: { concurrency: 4 } }),
+			{ inputItems: [ALL_STEPS[1], ALL_STEPS[5]] },
+		).finally(watch.stop);
 		expect(run.error).toBeUndefined();
-		expect(watch.overlapped('GET /solution/installation/5001', 'GET /solution/installation/5002')).toBe(true);
+		expect(
+			watch.overlapped('GET /solution/installation/5001', 'GET /solution/installation/5002'),
+		).toBe(true);
 		expect(ctx.emu.state.installations.get(5001)!.status).toBe(1);
 		expect(ctx.emu.state.installations.get(5002)!.status).toBe(0);
 	});
 
-	it.each([1, 3])('Items in Flight %i: never more requests open at once, and the limit reached', async (concurrency) => {
-		const watch = trackOpen();
-		ctx.emu.faults.add({ method: 'PUT', path: /^\/bundle\/data\/\d+$/, delayMs: 60, times: 6 });
-		const run = await runNode(ctx.emu, guardedUpdateFromItems({ requestOptions: { concurrency } }), { inputItems: ALL_STEPS }).finally(watch.stop);
-		expect(run.error).toBeUndefined();
-		// 2 reads, one pause and one start for the active installation, 6 PUTs.
-		expect(run.calls).toHaveLength(10);
-		expect(watch.maxOpen()).toBe(concurrency);
-	});
+	it.each([1, 3])(
+		'Items in Flight %i: never more requests open at once, and the limit reached',
+		async (concurrency) => {
+			const watch = trackOpen();
+			ctx.emu.faults.add({ method: 'PUT', path: /^\/bundle\/data\/\d+$/, delayMs: 60, times: 6 });
+			const run = await runNode(
+				ctx.emu,
+				guardedUpdateFromItems({ requestOptions: { concurrency } }),
+				{ inputItems: ALL_STEPS },
+			).finally(watch.stop);
+			expect(run.error).toBeUndefined();
+			// 2 reads, one pause and one start for the active installation, 6 PUTs.
+			expect(run.calls).toHaveLength(10);
+			expect(watch.maxOpen()).toBe(concurrency);
+		},
+	);
 
 	it('Items in Flight 1: the classic order, one installation after the other, PUTs in item order', async () => {
-		const run = await runNode(ctx.emu, guardedUpdateFromItems({ requestOptions: { concurrency: 1 } }), { inputItems: ALL_STEPS });
+		const run = await runNode(
+			ctx.emu,
+			guardedUpdateFromItems({ requestOptions: { concurrency: 1 } }),
+			{ inputItems: ALL_STEPS },
+		);
 		expect(run.calls).toEqual([
 			'GET /solution/installation/5001',
 			'PAUSE /solution/installation/5001',

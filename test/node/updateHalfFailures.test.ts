@@ -14,14 +14,26 @@ const ctx = useEmulator();
 const NO_RETRIES = { requestOptions: { maxRetries: 0, retryBudget: 10, concurrency: 1 } };
 const FAST = { requestOptions: { maxRetries: 3, retryBudget: 10, concurrency: 1 } };
 const ACME = '/solution/installation/5001';
-const SUBJECT_9002 = { installation: 5001, bundle: 7001, step: 9002, values: { subject: 'Half-failure proof' } };
+const SUBJECT_9002 = {
+	installation: 5001,
+	bundle: 7001,
+	step: 9002,
+	values: { subject: 'Half-failure proof' },
+};
 const TAG_9004 = { installation: 5001, bundle: 7002, step: 9004, values: { tag: 'vip' } };
 
-const update = (items: object[], options: { extra?: INodeParameters; continueOnFail?: boolean } = {}) =>
-	runNode(ctx.emu, guardedUpdateFromItems(options.extra ?? NO_RETRIES), { inputItems: items as never, continueOnFail: options.continueOnFail });
+const update = (
+	items: object[],
+	options: { extra?: INodeParameters; continueOnFail?: boolean } = {},
+) =>
+	runNode(ctx.emu, guardedUpdateFromItems(options.extra ?? NO_RETRIES), {
+		inputItems: items as never,
+		continueOnFail: options.continueOnFail,
+	});
 const fault = (rule: FaultRule) => ctx.emu.faults.add(rule);
 const status = (id = 5001) => ctx.emu.state.installations.get(id)?.status;
-const value = (step: number, field: string) => ctx.emu.state.bundleData.get(step)?.fields.find((f) => f.name === field)?.value;
+const value = (step: number, field: string) =>
+	ctx.emu.state.bundleData.get(step)?.fields.find((f) => f.name === field)?.value;
 
 /**
  * Runs `action` as soon as the emulator has received a call matching `method` and `path` (log entries
@@ -30,7 +42,14 @@ const value = (step: number, field: string) => ctx.emu.state.bundleData.get(step
 function whenReceived(method: string, path: string, action: () => void, answered = false) {
 	const seen = ctx.emu.requests.length;
 	const timer = setInterval(() => {
-		if (ctx.emu.requests.slice(seen).some((entry) => entry.method === method && entry.path === path && (!answered || entry.status > 0))) {
+		if (
+			ctx.emu.requests
+				.slice(seen)
+				.some(
+					(entry) =>
+						entry.method === method && entry.path === path && (!answered || entry.status > 0),
+				)
+		) {
 			clearInterval(timer);
 			action();
 		}
@@ -43,7 +62,12 @@ describe('PAUSE half-fails', () => {
 		fault({ method: 'PAUSE', path: ACME, reset: 'after' });
 		const run = await update([SUBJECT_9002]);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`]);
+		expect(run.calls).toEqual([
+			`GET ${ACME}`,
+			`PAUSE ${ACME}`,
+			'PUT /bundle/data/9002',
+			`PLAY ${ACME}`,
+		]);
 		expect(run.json[0]).toMatchObject({ id: 9002, pausedForUpdate: true, installationStatus: 1 });
 		expect(status()).toBe(1);
 		expect(value(9002, 'subject')).toBe('Half-failure proof');
@@ -53,7 +77,13 @@ describe('PAUSE half-fails', () => {
 		fault({ method: 'PAUSE', path: ACME, reset: 'after' });
 		const run = await update([SUBJECT_9002], { extra: FAST });
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`]);
+		expect(run.calls).toEqual([
+			`GET ${ACME}`,
+			`PAUSE ${ACME}`,
+			`PAUSE ${ACME}`,
+			'PUT /bundle/data/9002',
+			`PLAY ${ACME}`,
+		]);
 		expect(status()).toBe(1);
 	});
 
@@ -61,22 +91,45 @@ describe('PAUSE half-fails', () => {
 		fault({ method: 'PAUSE', path: ACME, malformedJson: true });
 		const run = await update([SUBJECT_9002]);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, `GET ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`]);
+		expect(run.calls).toEqual([
+			`GET ${ACME}`,
+			`PAUSE ${ACME}`,
+			`GET ${ACME}`,
+			'PUT /bundle/data/9002',
+			`PLAY ${ACME}`,
+		]);
 		expect(status()).toBe(1);
 	});
 
 	it.each([
 		['200 success: false', { successFalse: true }],
 		['connection lost before it arrived', { reset: 'before' as const }],
-	])('not applied (%s): the PUT is refused as active, so it pauses again and retries', async (_label, rule) => {
-		fault({ method: 'PAUSE', path: ACME, ...rule });
-		const run = await update([SUBJECT_9002]);
-		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`]);
-		expect(ctx.emu.requests.map((entry) => entry.status)).toEqual([200, expect.any(Number), 422, 200, 200, 200]);
-		expect(status()).toBe(1);
-		expect(value(9002, 'subject')).toBe('Half-failure proof');
-	});
+	])(
+		'not applied (%s): the PUT is refused as active, so it pauses again and retries',
+		async (_label, rule) => {
+			fault({ method: 'PAUSE', path: ACME, ...rule });
+			const run = await update([SUBJECT_9002]);
+			expect(run.error).toBeUndefined();
+			expect(run.calls).toEqual([
+				`GET ${ACME}`,
+				`PAUSE ${ACME}`,
+				'PUT /bundle/data/9002',
+				`PAUSE ${ACME}`,
+				'PUT /bundle/data/9002',
+				`PLAY ${ACME}`,
+			]);
+			expect(ctx.emu.requests.map((entry) => entry.status)).toEqual([
+				200,
+				expect.any(Number),
+				422,
+				200,
+				200,
+				200,
+			]);
+			expect(status()).toBe(1);
+			expect(value(9002, 'subject')).toBe('Half-failure proof');
+		},
+	);
 
 	it('503 after the retries: the items fail with it, and PLAY is still sent (a 5xx may have been applied)', async () => {
 		fault({ method: 'PAUSE', path: ACME, status: 503 });
@@ -94,7 +147,11 @@ describe('PAUSE half-fails', () => {
 		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, `PLAY ${ACME}`]);
 		for (const item of run.json) {
 			expect(item.error).toBe('Emulated fault: 503');
-			expect(String(item.message).match(/Also: Installation 5001 was paused for the update and could not be started again/g)).toHaveLength(1);
+			expect(
+				String(item.message).match(
+					/Also: Installation 5001 was paused for the update and could not be started again/g,
+				),
+			).toHaveLength(1);
 		}
 	});
 
@@ -113,7 +170,13 @@ describe('PLAY half-fails', () => {
 		fault({ method: 'PLAY', path: ACME, malformedJson: true });
 		const run = await update([SUBJECT_9002]);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`, `GET ${ACME}`]);
+		expect(run.calls).toEqual([
+			`GET ${ACME}`,
+			`PAUSE ${ACME}`,
+			'PUT /bundle/data/9002',
+			`PLAY ${ACME}`,
+			`GET ${ACME}`,
+		]);
 		expect(run.json[0]).toMatchObject({ id: 9002, pausedForUpdate: true, installationStatus: 1 });
 		expect(run.json[0]).not.toHaveProperty('restartError');
 		expect(status()).toBe(1);
@@ -126,7 +189,13 @@ describe('PLAY half-fails', () => {
 		fault({ method: 'PLAY', path: ACME, ...rule });
 		const run = await update([SUBJECT_9002]);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`, `PLAY ${ACME}`]);
+		expect(run.calls).toEqual([
+			`GET ${ACME}`,
+			`PAUSE ${ACME}`,
+			'PUT /bundle/data/9002',
+			`PLAY ${ACME}`,
+			`PLAY ${ACME}`,
+		]);
 		expect(run.json[0]).toMatchObject({ id: 9002, pausedForUpdate: true, installationStatus: 1 });
 		expect(run.json[0]).not.toHaveProperty('restartError');
 		expect(status()).toBe(1);
@@ -140,7 +209,9 @@ describe('PLAY half-fails', () => {
 		for (const item of run.json) {
 			expect(item).toMatchObject({ pausedForUpdate: true, installationStatus: 0 });
 			expect(item.error).toBeUndefined();
-			expect(item.restartError).toMatch(/Installation 5001 was paused for the update and could not be started again: Emulated fault: 503.*Installation → Start/);
+			expect(item.restartError).toMatch(
+				/Installation 5001 was paused for the update and could not be started again: Emulated fault: 503.*Installation → Start/,
+			);
 		}
 		expect(run.json.map((item) => item.id)).toEqual([9002, 9004]);
 		expect(status()).toBe(0);
@@ -150,8 +221,12 @@ describe('PLAY half-fails', () => {
 	it('restart fails for good, without Continue On Fail: the run fails with the restart error, naming the applied items', async () => {
 		fault({ method: 'PLAY', path: ACME, status: 503, times: 5 });
 		const run = await update([SUBJECT_9002, TAG_9004]);
-		expect(run.error?.message).toBe('Installation 5001 was paused for the update and could not be started again: Emulated fault: 503');
-		expect(run.error?.description).toMatch(/^The updates of items 0, 1 were applied\. Start it with Installation → Start\./);
+		expect(run.error?.message).toBe(
+			'Installation 5001 was paused for the update and could not be started again: Emulated fault: 503',
+		);
+		expect(run.error?.description).toMatch(
+			/^The updates of items 0, 1 were applied\. Start it with Installation → Start\./,
+		);
 		expect(value(9002, 'subject')).toBe('Half-failure proof');
 	});
 
@@ -160,15 +235,29 @@ describe('PLAY half-fails', () => {
 		const stop = whenReceived('PLAY', ACME, () => ctx.emu.removeInstallation(5001));
 		const run = await update([SUBJECT_9002]).finally(stop);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`]);
-		expect(run.json[0]).toMatchObject({ id: 9002, installationRemoved: true, installationStatus: null });
+		expect(run.calls).toEqual([
+			`GET ${ACME}`,
+			`PAUSE ${ACME}`,
+			'PUT /bundle/data/9002',
+			`PLAY ${ACME}`,
+		]);
+		expect(run.json[0]).toMatchObject({
+			id: 9002,
+			installationRemoved: true,
+			installationStatus: null,
+		});
 	});
 
 	it('installation removed between the PAUSE and the PUT: the item fails with 404, PLAY finds it gone', async () => {
 		fault({ method: 'PUT', path: '/bundle/data/9002', delayMs: 300 });
 		const stop = whenReceived('PUT', '/bundle/data/9002', () => ctx.emu.removeInstallation(5001));
 		const run = await update([SUBJECT_9002], { continueOnFail: true }).finally(stop);
-		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`]);
+		expect(run.calls).toEqual([
+			`GET ${ACME}`,
+			`PAUSE ${ACME}`,
+			'PUT /bundle/data/9002',
+			`PLAY ${ACME}`,
+		]);
 		expect(run.json[0]).toMatchObject({ httpCode: '404' });
 	});
 });
@@ -176,22 +265,46 @@ describe('PLAY half-fails', () => {
 describe('another execution starts the installation again', () => {
 	it('PUT refused with "pause first": pauses again, retries, and starts it again at the end', async () => {
 		fault({ method: 'PUT', path: '/bundle/data/9002', delayMs: 200 });
-		const stop = whenReceived('PUT', '/bundle/data/9002', () => (ctx.emu.state.installations.get(5001)!.status = 1));
+		const stop = whenReceived(
+			'PUT',
+			'/bundle/data/9002',
+			() => (ctx.emu.state.installations.get(5001)!.status = 1),
+		);
 		const run = await update([SUBJECT_9002]).finally(stop);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`]);
+		expect(run.calls).toEqual([
+			`GET ${ACME}`,
+			`PAUSE ${ACME}`,
+			'PUT /bundle/data/9002',
+			`PAUSE ${ACME}`,
+			'PUT /bundle/data/9002',
+			`PLAY ${ACME}`,
+		]);
 		expect(status()).toBe(1);
 		expect(value(9002, 'subject')).toBe('Half-failure proof');
 	});
 
 	it('seen paused at the read, started by someone else before the PUT: this execution pauses it, so it starts it again', async () => {
 		fault({ method: 'PUT', path: '/bundle/data/9006', delayMs: 200 });
-		const stop = whenReceived('PUT', '/bundle/data/9006', () => (ctx.emu.state.installations.get(5002)!.status = 1));
-		const run = await update([{ installation: 5002, bundle: 7003, step: 9006, values: { subject: 'Globex' } }]).finally(stop);
+		const stop = whenReceived(
+			'PUT',
+			'/bundle/data/9006',
+			() => (ctx.emu.state.installations.get(5002)!.status = 1),
+		);
+		const run = await update([
+			{ installation: 5002, bundle: 7003, step: 9006, values: { subject: 'Globex' } },
+		]).finally(stop);
 		expect(run.error).toBeUndefined();
 		const globex = '/solution/installation/5002';
 		// The second GET: a refused PUT alone does not make it pause an installation it saw paused (it may be a field error).
-		expect(run.calls).toEqual([`GET ${globex}`, 'PUT /bundle/data/9006', `GET ${globex}`, `PAUSE ${globex}`, 'PUT /bundle/data/9006', `PLAY ${globex}`]);
+		expect(run.calls).toEqual([
+			`GET ${globex}`,
+			'PUT /bundle/data/9006',
+			`GET ${globex}`,
+			`PAUSE ${globex}`,
+			'PUT /bundle/data/9006',
+			`PLAY ${globex}`,
+		]);
 		expect(run.json[0]).toMatchObject({ pausedForUpdate: true, installationStatus: 1 });
 		expect(status(5002)).toBe(1);
 	});
@@ -200,7 +313,12 @@ describe('another execution starts the installation again', () => {
 		fault({ method: 'PUT', path: '/bundle/data/9002', status: 422 });
 		const run = await update([SUBJECT_9002], { continueOnFail: true });
 		expect(run.json[0]).toMatchObject({ error: 'Emulated fault: 422', httpCode: '422' });
-		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`]);
+		expect(run.calls).toEqual([
+			`GET ${ACME}`,
+			`PAUSE ${ACME}`,
+			'PUT /bundle/data/9002',
+			`PLAY ${ACME}`,
+		]);
 	});
 
 	it('kept active by someone else on every try: gives up after 5 pauses, and still restores', async () => {
@@ -209,7 +327,9 @@ describe('another execution starts the installation again', () => {
 		const keepActive = () => {
 			const seen = ctx.emu.requests.length;
 			const timer = setInterval(() => {
-				for (const entry of ctx.emu.requests.slice(seen)) if (entry.method === 'PAUSE' && entry.status === 200) ctx.emu.state.installations.get(5001)!.status = 1;
+				for (const entry of ctx.emu.requests.slice(seen))
+					if (entry.method === 'PAUSE' && entry.status === 200)
+						ctx.emu.state.installations.get(5001)!.status = 1;
 			}, 1);
 			active.stop = () => clearInterval(timer);
 		};
@@ -230,11 +350,16 @@ describe('another execution starts the installation again', () => {
 		fault({ method: 'PUT', path: '/bundle/data/9004', delayMs: 800 });
 		let b: ReturnType<typeof update> | undefined;
 		const started = new Promise<void>((resolve) => {
-			const stop = whenReceived('PAUSE', ACME, () => {
-				b = update([TAG_9004]);
-				stop();
-				resolve();
-			}, true);
+			const stop = whenReceived(
+				'PAUSE',
+				ACME,
+				() => {
+					b = update([TAG_9004]);
+					stop();
+					resolve();
+				},
+				true,
+			);
 		});
 		const a = await update([SUBJECT_9002]);
 		await started;
@@ -254,9 +379,19 @@ describe('another execution starts the installation again', () => {
 describe('status as the service sends it', () => {
 	it('status "1"/"0" as strings: paused and started like numbers', async () => {
 		ctx.emu.setVariants({ statusShape: 'string' });
-		const run = await update([SUBJECT_9002, { installation: 5002, bundle: 7003, step: 9006, values: { subject: 'G' } }]);
+		const run = await update([
+			SUBJECT_9002,
+			{ installation: 5002, bundle: 7003, step: 9006, values: { subject: 'G' } },
+		]);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`, 'GET /solution/installation/5002', 'PUT /bundle/data/9006']);
+		expect(run.calls).toEqual([
+			`GET ${ACME}`,
+			`PAUSE ${ACME}`,
+			'PUT /bundle/data/9002',
+			`PLAY ${ACME}`,
+			'GET /solution/installation/5002',
+			'PUT /bundle/data/9006',
+		]);
 		expect(run.json.map((item) => item.installationStatus)).toEqual([1, 0]);
 	});
 
@@ -264,7 +399,13 @@ describe('status as the service sends it', () => {
 		ctx.emu.setVariants({ detailWithoutStatus: true });
 		const run = await update([SUBJECT_9002]);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([`GET ${ACME}`, 'GET /solution/installation', `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`]);
+		expect(run.calls).toEqual([
+			`GET ${ACME}`,
+			'GET /solution/installation',
+			`PAUSE ${ACME}`,
+			'PUT /bundle/data/9002',
+			`PLAY ${ACME}`,
+		]);
 		expect(status()).toBe(1);
 	});
 
@@ -272,7 +413,14 @@ describe('status as the service sends it', () => {
 		ctx.emu.setVariants({ detailWithoutStatus: true, listWithoutStatus: true });
 		const run = await update([SUBJECT_9002]);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([`GET ${ACME}`, 'GET /solution/installation', 'PUT /bundle/data/9002', `PAUSE ${ACME}`, 'PUT /bundle/data/9002', `PLAY ${ACME}`]);
+		expect(run.calls).toEqual([
+			`GET ${ACME}`,
+			'GET /solution/installation',
+			'PUT /bundle/data/9002',
+			`PAUSE ${ACME}`,
+			'PUT /bundle/data/9002',
+			`PLAY ${ACME}`,
+		]);
 		expect(run.json[0]).toMatchObject({ pausedForUpdate: true, installationStatus: 1 });
 		expect(status()).toBe(1);
 	});
@@ -286,12 +434,20 @@ describe('a failure in a group without Continue On Fail', () => {
 			{ installation: 5002, bundle: 7003, step: 9006, values: { subject: 'never sent' } },
 		]);
 		expect(run.error?.message).toMatch(/unknownField/);
-		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9001', `PLAY ${ACME}`]);
+		expect(run.calls).toEqual([
+			`GET ${ACME}`,
+			`PAUSE ${ACME}`,
+			'PUT /bundle/data/9001',
+			`PLAY ${ACME}`,
+		]);
 		expect(status()).toBe(1);
 	});
 
 	it('bad input in any item: nothing is sent', async () => {
-		const run = await update([SUBJECT_9002, { installation: 5001, bundle: 7001, step: 'not-a-step', values: { subject: 'x' } }]);
+		const run = await update([
+			SUBJECT_9002,
+			{ installation: 5001, bundle: 7001, step: 'not-a-step', values: { subject: 'x' } },
+		]);
 		expect(run.error?.message).toMatch(/Step/);
 		expect(run.calls).toEqual([]);
 	});

@@ -12,14 +12,19 @@ const root = join(__dirname, '..', '..');
 describe('the built package, as n8n loads it', () => {
 	let loader: PackageDirectoryLoader;
 	beforeAll(async () => {
-		expect(existsSync(join(root, 'dist', 'nodes', 'AlbatoSolutions', 'AlbatoSolutions.node.js'))).toBe(true);
+		expect(
+			existsSync(join(root, 'dist', 'nodes', 'AlbatoSolutions', 'AlbatoSolutions.node.js')),
+		).toBe(true);
 		loader = new PackageDirectoryLoader(root);
 		await loader.loadAll();
 	});
 
 	it('finds the node, the trigger and the credential under the package name', () => {
 		expect(loader.packageName).toBe('n8n-nodes-albato-solutions');
-		expect(Object.keys(loader.nodeTypes).sort()).toEqual(['albatoSolutions', 'albatoSolutionsTrigger']);
+		expect(Object.keys(loader.nodeTypes).sort()).toEqual([
+			'albatoSolutions',
+			'albatoSolutionsTrigger',
+		]);
 		expect(Object.keys(loader.credentialTypes)).toEqual(['albatoSolutionsApi', 'albatoPartnerApi']);
 		// n8n prefixes the names with the package name when it registers them.
 		expect(loader.types.nodes.map((node) => `${loader.packageName}.${node.name}`).sort()).toEqual([
@@ -41,7 +46,9 @@ describe('the built package, as n8n loads it', () => {
 
 	it('reads the codex and keeps the node usable as a tool, the trigger not', () => {
 		const [node, trigger] = [...loader.types.nodes].sort((a, b) => a.name.localeCompare(b.name));
-		expect((node as { codex?: { categories?: string[] } }).codex?.categories).toContain('Development');
+		expect((node as { codex?: { categories?: string[] } }).codex?.categories).toContain(
+			'Development',
+		);
 		expect(node.usableAsTool).toBe(true);
 		expect(trigger.usableAsTool).toBeFalsy();
 		expect(trigger.polling).toBe(true);

@@ -15,8 +15,22 @@ const probe = () => runProbe({ baseUrl: emu.baseUrl, token: emu.token(), partner
 
 /** The variants the probe can see with read calls only (Credential Create's body is a write). */
 const READABLE: Array<keyof Variants> = [
-	'bare', 'successFlag', 'stringIds', 'wrapLists', 'listShape', 'valuesShape', 'nestedUnder', 'bundleDataShape', 'fieldsShape',
-	'statusShape', 'detailWithoutStatus', 'listWithoutStatus', 'installationWrapper', 'metaRequired', 'metaExtraTypes', 'pagination',
+	'bare',
+	'successFlag',
+	'stringIds',
+	'wrapLists',
+	'listShape',
+	'valuesShape',
+	'nestedUnder',
+	'bundleDataShape',
+	'fieldsShape',
+	'statusShape',
+	'detailWithoutStatus',
+	'listWithoutStatus',
+	'installationWrapper',
+	'metaRequired',
+	'metaExtraTypes',
+	'pagination',
 ];
 
 describe('the probe reports each variant', () => {
@@ -24,15 +38,30 @@ describe('the probe reports each variant', () => {
 		const report = await probe();
 		expect(report.unknown).toEqual([]);
 		expect(report.variants).toEqual({
-			bare: false, successFlag: 'boolean', stringIds: false, wrapLists: false, listShape: 'list', valuesShape: 'valueTitle', nestedUnder: 'step', listWithoutStatus: false,
-			installationWrapper: false, detailWithoutStatus: false, statusShape: 'number', bundleDataShape: 'list', fieldsShape: 'list',
-			metaRequired: true, metaExtraTypes: false, pagination: 'none',
+			bare: false,
+			successFlag: 'boolean',
+			stringIds: false,
+			wrapLists: false,
+			listShape: 'list',
+			valuesShape: 'valueTitle',
+			nestedUnder: 'step',
+			listWithoutStatus: false,
+			installationWrapper: false,
+			detailWithoutStatus: false,
+			statusShape: 'number',
+			bundleDataShape: 'list',
+			fieldsShape: 'list',
+			metaRequired: true,
+			metaExtraTypes: false,
+			pagination: 'none',
 		});
 		expect(report.errorStyle).toBe('errors');
 		expect(emu.requests.every((r) => r.method === 'GET')).toBe(true);
 	});
 
-	const cases = READABLE.flatMap((key) => (VARIANT_CHOICES[key] as unknown[]).slice(1).map((value) => [key, value] as const));
+	const cases = READABLE.flatMap((key) =>
+		(VARIANT_CHOICES[key] as unknown[]).slice(1).map((value) => [key, value] as const),
+	);
 	it.each(cases)('%s = %p', async (key, value) => {
 		emu.setVariants({ [key]: value } as Partial<Variants>);
 		const report = await probe();
@@ -46,16 +75,29 @@ describe('the probe reports each variant', () => {
 	});
 
 	it('many at once', async () => {
-		const set: Partial<Variants> = { bare: true, stringIds: true, wrapLists: true, valuesShape: 'idValue', nestedUnder: 'value', bundleDataShape: 'map', fieldsShape: 'map', statusShape: 'word', installationWrapper: true };
+		const set: Partial<Variants> = {
+			bare: true,
+			stringIds: true,
+			wrapLists: true,
+			valuesShape: 'idValue',
+			nestedUnder: 'value',
+			bundleDataShape: 'map',
+			fieldsShape: 'map',
+			statusShape: 'word',
+			installationWrapper: true,
+		};
 		emu.setVariants(set);
 		expect((await probe()).variants).toMatchObject(set);
 	});
 
-	it.each(['errors', 'yii', 'message', 'text', 'strings', 'fieldMap', 'yiiData'] as ErrorStyle[])('error style %s', async (style) => {
-		emu.setErrorStyle(style);
-		// Yii's bare array is only for field errors; a 404 is {name, message, code, status}: both are "yii".
-		expect((await probe()).errorStyle).toBe(style);
-	});
+	it.each(['errors', 'yii', 'message', 'text', 'strings', 'fieldMap', 'yiiData'] as ErrorStyle[])(
+		'error style %s',
+		async (style) => {
+			emu.setErrorStyle(style);
+			// Yii's bare array is only for field errors; a 404 is {name, message, code, status}: both are "yii".
+			expect((await probe()).errorStyle).toBe(style);
+		},
+	);
 });
 
 describe('the report', () => {
@@ -71,7 +113,7 @@ describe('the report', () => {
 		expect(text).toMatch(/credential meta: not read/);
 	});
 
-	it('an expired token: the service\'s refusal is reported, not thrown', async () => {
+	it("an expired token: the service's refusal is reported, not thrown", async () => {
 		const report = await runProbe({ baseUrl: emu.baseUrl, token: emu.token({ exp: 1 }) });
 		expect(report.unknown[0]).toMatch(/GET \/solution\/apps: status 401: Token expired/);
 	});
@@ -79,9 +121,15 @@ describe('the report', () => {
 
 describe('arguments', () => {
 	it('refuses a token given as an argument, and checks the base URL', () => {
-		expect(() => parseArgs(['--base-url', 'https://api.albato.com', '--token', 'x'])).toThrow(/ALBATO_TOKEN/);
+		expect(() => parseArgs(['--base-url', 'https://api.albato.com', '--token', 'x'])).toThrow(
+			/ALBATO_TOKEN/,
+		);
 		expect(() => parseArgs(['--access-token=x'])).toThrow(/ALBATO_TOKEN/);
 		expect(() => parseArgs(['--base-url', 'api.albato.com'])).toThrow(/http/);
-		expect(parseArgs(['--base-url=https://api.albato.com', '--partner-id', '201'])).toEqual({ baseUrl: 'https://api.albato.com', partnerId: 201, solutionId: undefined });
+		expect(parseArgs(['--base-url=https://api.albato.com', '--partner-id', '201'])).toEqual({
+			baseUrl: 'https://api.albato.com',
+			partnerId: 201,
+			solutionId: undefined,
+		});
 	});
 });

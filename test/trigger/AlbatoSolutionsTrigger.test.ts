@@ -4,7 +4,12 @@
  * calls made for them.
  */
 import { readFileSync } from 'fs';
-import type { IDataObject, INodeParameters, IPollFunctions, NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INodeParameters,
+	IPollFunctions,
+	NodeOperationError,
+} from 'n8n-workflow';
 import { join } from 'path';
 
 import { startEmulator, type Emulator } from '../../emulator';
@@ -13,7 +18,12 @@ import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.nod
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { pollContext, runWorkflow } from '../../harness';
 
-const ALL = ['installationCreated', 'installationStarted', 'installationPaused', 'installationRemoved'];
+const ALL = [
+	'installationCreated',
+	'installationStarted',
+	'installationPaused',
+	'installationRemoved',
+];
 const LIST = 'GET /solution/installation';
 const detail = (id: number) => `GET /solution/installation/${id}`;
 
@@ -31,11 +41,19 @@ interface Setup {
 	user?: string;
 }
 
-function context(staticData: IDataObject, { events = ALL, solutionId = '', mode = 'trigger', user }: Setup = {}): IPollFunctions {
+function context(
+	staticData: IDataObject,
+	{ events = ALL, solutionId = '', mode = 'trigger', user }: Setup = {},
+): IPollFunctions {
 	return pollContext({
 		nodeType: new AlbatoSolutionsTrigger(),
 		parameters: { events, solutionId: { __rl: true, mode: 'id', value: solutionId } },
-		credentials: { albatoSolutionsApi: { baseUrl: emu.baseUrl, accessToken: emu.token(user ? { sub: user } : undefined) } },
+		credentials: {
+			albatoSolutionsApi: {
+				baseUrl: emu.baseUrl,
+				accessToken: emu.token(user ? { sub: user } : undefined),
+			},
+		},
 		staticData,
 		mode,
 	});
@@ -52,7 +70,8 @@ async function poll(ctx: IPollFunctions) {
 }
 
 /** [installationId, event] pairs: the order and content that matter most. */
-const pairs = (events: IDataObject[] | null) => (events ?? []).map((event) => [event.installationId, event.event]);
+const pairs = (events: IDataObject[] | null) =>
+	(events ?? []).map((event) => [event.installationId, event.event]);
 
 /** Changes the service's state through its own HTTP interface, as another client would. */
 async function call(method: string, path: string, body?: IDataObject): Promise<IDataObject> {
@@ -66,13 +85,26 @@ async function call(method: string, path: string, body?: IDataObject): Promise<I
 	return parsed.data;
 }
 
-const install = async (solutionId: number, title: string, templateIds = solutionId === 101 ? [1011] : [1021]) =>
-	Number((await call('POST', `/solution/${solutionId}/installation`, { credentialData: VALID_CREDENTIAL_DATA[solutionId], templateIds, title })).id);
+const install = async (
+	solutionId: number,
+	title: string,
+	templateIds = solutionId === 101 ? [1011] : [1021],
+) =>
+	Number(
+		(
+			await call('POST', `/solution/${solutionId}/installation`, {
+				credentialData: VALID_CREDENTIAL_DATA[solutionId],
+				templateIds,
+				title,
+			})
+		).id,
+	);
 const start = async (id: number) => await call('PLAY', `/solution/installation/${id}`);
 const pause = async (id: number) => await call('PAUSE', `/solution/installation/${id}`);
 
 /** Static data as n8n stores it between executions: saved as JSON, loaded again. */
-const reload = (staticData: IDataObject): IDataObject => JSON.parse(JSON.stringify(staticData)) as IDataObject;
+const reload = (staticData: IDataObject): IDataObject =>
+	JSON.parse(JSON.stringify(staticData)) as IDataObject;
 
 describe('Albato Solutions Trigger: list with status (one call per poll)', () => {
 	it('records a baseline first, then emits each change once, ordered by id then event', async () => {
@@ -100,7 +132,13 @@ describe('Albato Solutions Trigger: list with status (one call per poll)', () =>
 				title: 'Leads for Initech',
 				status: 0,
 				previousStatus: null,
-				installation: expect.objectContaining({ id: 6001, appId: 101, solutionId: 101, title: 'Leads for Initech', status: 0 }),
+				installation: expect.objectContaining({
+					id: 6001,
+					appId: 101,
+					solutionId: 101,
+					title: 'Leads for Initech',
+					status: 0,
+				}),
 			},
 		]);
 
@@ -109,8 +147,18 @@ describe('Albato Solutions Trigger: list with status (one call per poll)', () =>
 		const afterStatus = await poll(context(staticData));
 		expect(afterStatus.calls).toEqual([LIST]);
 		expect(afterStatus.events).toEqual([
-			expect.objectContaining({ event: 'installationPaused', installationId: 5001, status: 0, previousStatus: 1 }),
-			expect.objectContaining({ event: 'installationStarted', installationId: 6001, status: 1, previousStatus: 0 }),
+			expect.objectContaining({
+				event: 'installationPaused',
+				installationId: 5001,
+				status: 0,
+				previousStatus: 1,
+			}),
+			expect.objectContaining({
+				event: 'installationStarted',
+				installationId: 6001,
+				status: 1,
+				previousStatus: 0,
+			}),
 		]);
 
 		emu.removeInstallation(5002);
@@ -175,7 +223,9 @@ describe('Albato Solutions Trigger: list with status (one call per poll)', () =>
 		await pause(5001);
 		expect(await poll(context(staticData, only102))).toEqual({ events: null, calls: [LIST] });
 		const mine = await install(102, 'Orders');
-		expect(pairs((await poll(context(staticData, only102))).events)).toEqual([[mine, 'installationCreated']]);
+		expect(pairs((await poll(context(staticData, only102))).events)).toEqual([
+			[mine, 'installationCreated'],
+		]);
 
 		// Ids as numeric strings: the filter and the ids still match.
 		emu.setVariants({ stringIds: true });
@@ -219,7 +269,9 @@ describe('Albato Solutions Trigger: restarts and failures', () => {
 
 	it('rejects a poll without events, before any call', async () => {
 		const first = emu.requests.length;
-		await expect(poll(context({}, { events: [] }))).rejects.toThrow('Choose at least one event to watch');
+		await expect(poll(context({}, { events: [] }))).rejects.toThrow(
+			'Choose at least one event to watch',
+		);
 		expect(emu.requests.length).toBe(first);
 	});
 });
@@ -229,7 +281,10 @@ describe('Albato Solutions Trigger: list without status (detail calls only where
 	function measured(ctx: IPollFunctions) {
 		const inner = ctx.helpers.httpRequestWithAuthentication;
 		const stats = { inFlight: 0, max: 0 };
-		ctx.helpers.httpRequestWithAuthentication = async function (this: IPollFunctions, ...args: Parameters<typeof inner>) {
+		ctx.helpers.httpRequestWithAuthentication = async function (
+			this: IPollFunctions,
+			...args: Parameters<typeof inner>
+		) {
 			stats.max = Math.max(stats.max, ++stats.inFlight);
 			try {
 				return await inner.apply(this, args);
@@ -244,7 +299,12 @@ describe('Albato Solutions Trigger: list without status (detail calls only where
 		const ids = [];
 		for (let n = 1; n <= 6; n++) ids.push(await install(101, `Bulk ${n}`));
 		emu.setVariants({ listWithoutStatus: true });
-		emu.faults.add({ method: 'GET', path: /^\/solution\/installation\/\d+$/, delayMs: 25, times: 1000 });
+		emu.faults.add({
+			method: 'GET',
+			path: /^\/solution\/installation\/\d+$/,
+			delayMs: 25,
+			times: 1000,
+		});
 		const staticData: IDataObject = {};
 
 		const { ctx, stats } = measured(context(staticData));
@@ -263,7 +323,11 @@ describe('Albato Solutions Trigger: list without status (detail calls only where
 			[newId, 'installationCreated'],
 		]);
 		// The installation is the detail, merged over the list item.
-		expect(next.events![1]).toMatchObject({ solutionId: 102, status: 0, installation: { id: newId, title: 'Fresh', solutionId: 102, status: 0 } });
+		expect(next.events![1]).toMatchObject({
+			solutionId: 102,
+			status: 0,
+			installation: { id: newId, title: 'Fresh', solutionId: 102, status: 0 },
+		});
 	});
 
 	it('without start/pause events, asks only for the details of new installations', async () => {
@@ -334,7 +398,9 @@ describe('Albato Solutions Trigger: Fetch Test Event (manual mode)', () => {
 		await poll(context(staticData));
 		const saved = reload(staticData);
 		const id = await install(101, 'Newest');
-		expect(pairs((await poll(context(staticData, { mode: 'manual' }))).events)).toEqual([[id, 'installationCreated']]);
+		expect(pairs((await poll(context(staticData, { mode: 'manual' }))).events)).toEqual([
+			[id, 'installationCreated'],
+		]);
 		expect(reload(staticData)).toEqual(saved);
 		expect(pairs((await poll(context(staticData))).events)).toEqual([[id, 'installationCreated']]);
 	});
@@ -344,7 +410,16 @@ describe('Albato Solutions Trigger: Fetch Test Event (manual mode)', () => {
 		await start(id);
 		await install(101, 'Newer, other solution');
 		emu.setVariants({ listWithoutStatus: true });
-		const { events, calls } = await poll(context({}, { mode: 'manual', solutionId: '102', events: ['installationPaused', 'installationStarted'] }));
+		const { events, calls } = await poll(
+			context(
+				{},
+				{
+					mode: 'manual',
+					solutionId: '102',
+					events: ['installationPaused', 'installationStarted'],
+				},
+			),
+		);
 		expect(pairs(events)).toEqual([[id, 'installationStarted']]);
 		expect(calls).toEqual([LIST, detail(id + 1), detail(id)]);
 	});
@@ -352,7 +427,9 @@ describe('Albato Solutions Trigger: Fetch Test Event (manual mode)', () => {
 	it('says clearly when there is no installation to show', async () => {
 		const noInstallations = context({}, { mode: 'manual', user: 'user-without-installations' });
 		await expect(poll(noInstallations)).rejects.toThrow('No installations found for this end user');
-		const error = (await poll(context({}, { mode: 'manual', solutionId: '103' })).catch((e: NodeOperationError) => e)) as NodeOperationError;
+		const error = (await poll(context({}, { mode: 'manual', solutionId: '103' })).catch(
+			(e: NodeOperationError) => e,
+		)) as NodeOperationError;
 		expect(error.message).toBe('No installations of solution 103 found for this end user');
 		expect(error.description).toMatch(/Installation → Create/);
 	});
@@ -360,7 +437,9 @@ describe('Albato Solutions Trigger: Fetch Test Event (manual mode)', () => {
 
 describe('examples/installation-trigger.workflow.json', () => {
 	it('runs: the trigger fetches a test event, the next node reads that installation with its automations', async () => {
-		const workflow = JSON.parse(readFileSync(join(__dirname, '../../examples/installation-trigger.workflow.json'), 'utf8')) as {
+		const workflow = JSON.parse(
+			readFileSync(join(__dirname, '../../examples/installation-trigger.workflow.json'), 'utf8'),
+		) as {
 			nodes: Array<{ name: string; type: string; parameters: INodeParameters }>;
 		};
 		const [trigger, get] = workflow.nodes;
@@ -369,7 +448,12 @@ describe('examples/installation-trigger.workflow.json', () => {
 
 		const id = await install(102, 'Orders for the example');
 		const sample = await new AlbatoSolutionsTrigger().poll.call(
-			pollContext({ nodeType: new AlbatoSolutionsTrigger(), parameters: trigger.parameters, credentials, mode: 'manual' }),
+			pollContext({
+				nodeType: new AlbatoSolutionsTrigger(),
+				parameters: trigger.parameters,
+				credentials,
+				mode: 'manual',
+			}),
 		);
 		expect(sample![0]).toHaveLength(1);
 		expect(sample![0][0].json).toMatchObject({ event: 'installationCreated', installationId: id });

@@ -10,7 +10,13 @@ const { description } = new AlbatoSolutionsTrigger();
 
 describe('trigger description', () => {
 	it('is a polling trigger with no input, not usable as a tool, sharing the credential', () => {
-		expect(description).toMatchObject({ name: 'albatoSolutionsTrigger', displayName: 'Albato Solutions Trigger', group: ['trigger'], polling: true, inputs: [] });
+		expect(description).toMatchObject({
+			name: 'albatoSolutionsTrigger',
+			displayName: 'Albato Solutions Trigger',
+			group: ['trigger'],
+			polling: true,
+			inputs: [],
+		});
 		expect(description.usableAsTool).toBeUndefined();
 		expect(description.credentials).toEqual(new AlbatoSolutions().description.credentials);
 		expect(codex.node).toBe(`n8n-nodes-albato-solutions.${description.name}`);

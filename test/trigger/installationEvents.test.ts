@@ -22,7 +22,11 @@ function run(previous: Snapshot, list: IDataObject[], watch: Watch = all) {
 	return detectEvents(previous, current, next, watch);
 }
 
-const seen = (status: number | null, solutionId: number | null = 101, title = 'T'): { status: number | null; title: string; solutionId: number | null } => ({
+const seen = (
+	status: number | null,
+	solutionId: number | null = 101,
+	title = 'T',
+): { status: number | null; title: string; solutionId: number | null } => ({
 	status,
 	title,
 	solutionId,
@@ -30,7 +34,9 @@ const seen = (status: number | null, solutionId: number | null = 101, title = 'T
 
 describe('detectEvents', () => {
 	it('reports nothing when nothing changed', () => {
-		expect(run({ 5001: seen(1) }, [{ id: 5001, status: 1, solutionId: 101, title: 'T' }])).toEqual([]);
+		expect(run({ 5001: seen(1) }, [{ id: 5001, status: 1, solutionId: 101, title: 'T' }])).toEqual(
+			[],
+		);
 	});
 
 	it('reports a new paused installation as created only, a new active one as created then started', () => {
@@ -69,7 +75,14 @@ describe('detectEvents', () => {
 	});
 
 	it('reports only the chosen events', () => {
-		const events = run({ 5001: seen(1), 5002: seen(0) }, [{ id: 5001, status: 0 }, { id: 6001, status: 1 }], only('installationStarted'));
+		const events = run(
+			{ 5001: seen(1), 5002: seen(0) },
+			[
+				{ id: 5001, status: 0 },
+				{ id: 6001, status: 1 },
+			],
+			only('installationStarted'),
+		);
 		expect(events.map((e) => [e.installationId, e.event])).toEqual([[6001, 'installationStarted']]);
 	});
 
@@ -80,12 +93,16 @@ describe('detectEvents', () => {
 
 	it('watches one solution, by solutionId or appId, also for removals (from the snapshot)', () => {
 		const watch: Watch = { events: new Set(EVENTS), solutionId: '102' };
-		const events = run({ 5001: seen(1, 101), 5002: seen(0, 102), 5003: seen(0, 101) }, [
-			{ id: 5001, status: 0, solutionId: 101 },
-			{ id: 5002, status: 1, appId: '102' },
-			{ id: 6001, status: 0, solutionId: 101 },
-			{ id: 6002, status: 0, appId: 102 },
-		], watch);
+		const events = run(
+			{ 5001: seen(1, 101), 5002: seen(0, 102), 5003: seen(0, 101) },
+			[
+				{ id: 5001, status: 0, solutionId: 101 },
+				{ id: 5002, status: 1, appId: '102' },
+				{ id: 6001, status: 0, solutionId: 101 },
+				{ id: 6002, status: 0, appId: 102 },
+			],
+			watch,
+		);
 		expect(events.map((e) => [e.installationId, e.event])).toEqual([
 			[5002, 'installationStarted'],
 			[6002, 'installationCreated'],
@@ -93,13 +110,24 @@ describe('detectEvents', () => {
 	});
 
 	it('keeps the solution and title learned earlier when the list leaves them out', () => {
-		expect(seenOf({ id: 5001 }, seen(1, 101, 'Kept'))).toEqual({ status: null, title: 'Kept', solutionId: 101 });
-		expect(seenOf({ id: 5001, status: '1', appId: '103', title: 'New' })).toEqual({ status: 1, title: 'New', solutionId: 103 });
+		expect(seenOf({ id: 5001 }, seen(1, 101, 'Kept'))).toEqual({
+			status: null,
+			title: 'Kept',
+			solutionId: 101,
+		});
+		expect(seenOf({ id: 5001, status: '1', appId: '103', title: 'New' })).toEqual({
+			status: 1,
+			title: 'New',
+			solutionId: 103,
+		});
 	});
 
 	it('orders ids numerically (string ids too)', () => {
 		expect(['10', '9', 'x', '100'].sort(compareIds)).toEqual(['9', '10', '100', 'x']);
-		const events = run({}, [{ id: '10', status: 0 }, { id: '9', status: 0 }]);
+		const events = run({}, [
+			{ id: '10', status: 0 },
+			{ id: '9', status: 0 },
+		]);
 		expect(events.map((e) => e.installationId)).toEqual([9, 10]);
 	});
 });
@@ -120,8 +148,14 @@ describe('sampleItem', () => {
 	});
 
 	it('otherwise picks the status event matching the installation, else the first chosen', () => {
-		expect(sampleItem(installation, only('installationStarted', 'installationPaused')).event).toBe('installationPaused');
+		expect(sampleItem(installation, only('installationStarted', 'installationPaused')).event).toBe(
+			'installationPaused',
+		);
 		expect(sampleItem(installation, only('installationStarted')).event).toBe('installationStarted');
-		expect(sampleItem(installation, only('installationRemoved'))).toMatchObject({ event: 'installationRemoved', status: null, previousStatus: 0 });
+		expect(sampleItem(installation, only('installationRemoved'))).toMatchObject({
+			event: 'installationRemoved',
+			status: null,
+			previousStatus: 0,
+		});
 	});
 });

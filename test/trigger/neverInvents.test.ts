@@ -15,7 +15,12 @@ import { startEmulator, type Emulator } from '../../emulator';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { pollContext } from '../../harness';
 
-const ALL = ['installationCreated', 'installationStarted', 'installationPaused', 'installationRemoved'];
+const ALL = [
+	'installationCreated',
+	'installationStarted',
+	'installationPaused',
+	'installationRemoved',
+];
 const LIST = 'GET /solution/installation';
 const detail = (id: number) => `GET /solution/installation/${id}`;
 
@@ -28,31 +33,40 @@ let proxy: { baseUrl: string; rewrites: Rewrite[]; close(): Promise<void> };
 async function listProxy(target: string) {
 	const rewrites: Rewrite[] = [];
 	const server = http.createServer((req, res) => {
-		const rewrite = req.method === 'GET' && req.url === '/solution/installation' ? rewrites.shift() : undefined;
+		const rewrite =
+			req.method === 'GET' && req.url === '/solution/installation' ? rewrites.shift() : undefined;
 		if (rewrite && 'body' in rewrite) {
 			res.writeHead(200, { 'Content-Type': 'application/json' });
 			res.end(rewrite.body);
 			return;
 		}
-		const upstream = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (answer) => {
-			const chunks: Buffer[] = [];
-			answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-			answer.on('end', () => {
-				let text = Buffer.concat(chunks).toString('utf8');
-				if (rewrite && 'edit' in rewrite) {
-					const parsed = JSON.parse(text) as { success: boolean; data: IDataObject[] };
-					text = JSON.stringify({ ...parsed, data: rewrite.edit(parsed.data) });
-				}
-				res.writeHead(answer.statusCode ?? 502, { 'Content-Type': 'application/json' });
-				res.end(text);
-			});
-		});
+		const upstream = http.request(
+			new URL(req.url ?? '/', target),
+			{ method: req.method, headers: req.headers },
+			(answer) => {
+				const chunks: Buffer[] = [];
+				answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+				answer.on('end', () => {
+					let text = Buffer.concat(chunks).toString('utf8');
+					if (rewrite && 'edit' in rewrite) {
+						const parsed = JSON.parse(text) as { success: boolean; data: IDataObject[] };
+						text = JSON.stringify({ ...parsed, data: rewrite.edit(parsed.data) });
+					}
+					res.writeHead(answer.statusCode ?? 502, { 'Content-Type': 'application/json' });
+					res.end(text);
+				});
+			},
+		);
 		upstream.on('error', () => res.destroy());
 		req.pipe(upstream);
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 	const { port } = server.address() as AddressInfo;
-	return { baseUrl: `http://127.0.0.1:${port}`, rewrites, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+	return {
+		baseUrl: `http://127.0.0.1:${port}`,
+		rewrites,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
 }
 
 beforeAll(async () => {
@@ -82,7 +96,10 @@ async function poll(staticData: IDataObject) {
 	const first = emu.requests.length;
 	const output = await new AlbatoSolutionsTrigger().poll.call(context(staticData));
 	return {
-		events: (output ? output[0].map((item) => item.json) : []).map((event) => [event.installationId, event.event]),
+		events: (output ? output[0].map((item) => item.json) : []).map((event) => [
+			event.installationId,
+			event.event,
+		]),
 		calls: emu.requests.slice(first).map((request) => `${request.method} ${request.path}`),
 	};
 }
@@ -120,7 +137,9 @@ describe('Removed only when confirmed', () => {
 	it('left out of one list (lag, paging) but still there: no Removed, and no Created when it is back', async () => {
 		const staticData: IDataObject = {};
 		await poll(staticData);
-		proxy.rewrites.push({ edit: (data) => data.filter((installation) => installation.id !== 5001) });
+		proxy.rewrites.push({
+			edit: (data) => data.filter((installation) => installation.id !== 5001),
+		});
 		expect(await poll(staticData)).toEqual({ events: [], calls: [LIST, detail(5001)] });
 		expect(await poll(staticData)).toEqual({ events: [], calls: [LIST] });
 	});
@@ -129,7 +148,9 @@ describe('Removed only when confirmed', () => {
 		const staticData: IDataObject = {};
 		await poll(staticData);
 		emu.state.installations.get(5002)!.status = 1;
-		proxy.rewrites.push({ edit: (data) => data.filter((installation) => installation.id !== 5002) });
+		proxy.rewrites.push({
+			edit: (data) => data.filter((installation) => installation.id !== 5002),
+		});
 		expect((await poll(staticData)).events).toEqual([[5002, 'installationStarted']]);
 		expect((await poll(staticData)).events).toEqual([]);
 	});
@@ -142,7 +163,10 @@ describe('Removed only when confirmed', () => {
 		const first = await poll(staticData);
 		expect(first).toEqual({ events: [], calls: [LIST, detail(5002)] });
 		const second = await poll(staticData);
-		expect(second).toEqual({ events: [[5002, 'installationRemoved']], calls: [LIST, detail(5002)] });
+		expect(second).toEqual({
+			events: [[5002, 'installationRemoved']],
+			calls: [LIST, detail(5002)],
+		});
 		expect(await poll(staticData)).toEqual({ events: [], calls: [LIST] });
 	});
 
@@ -150,11 +174,19 @@ describe('Removed only when confirmed', () => {
 		const staticData: IDataObject = {};
 		await poll(staticData);
 		emu.removeInstallation(5002);
-		emu.faults.add({ method: 'GET', path: '/solution/installation/5002', emptyBody: true, status: 200 });
+		emu.faults.add({
+			method: 'GET',
+			path: '/solution/installation/5002',
+			emptyBody: true,
+			status: 200,
+		});
 		const first = await poll(staticData);
 		expect(first).toEqual({ events: [], calls: [LIST, detail(5002)] });
 		const second = await poll(staticData);
-		expect(second).toEqual({ events: [[5002, 'installationRemoved']], calls: [LIST, detail(5002)] });
+		expect(second).toEqual({
+			events: [[5002, 'installationRemoved']],
+			calls: [LIST, detail(5002)],
+		});
 		expect(await poll(staticData)).toEqual({ events: [], calls: [LIST] });
 	});
 

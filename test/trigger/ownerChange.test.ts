@@ -10,7 +10,12 @@ import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { pollContext } from '../../harness';
 
-const ALL = ['installationCreated', 'installationStarted', 'installationPaused', 'installationRemoved'];
+const ALL = [
+	'installationCreated',
+	'installationStarted',
+	'installationPaused',
+	'installationRemoved',
+];
 
 let emu: Emulator;
 beforeAll(async () => {
@@ -23,7 +28,9 @@ function context(staticData: IDataObject, user: string): IPollFunctions {
 	return pollContext({
 		nodeType: new AlbatoSolutionsTrigger(),
 		parameters: { events: ALL, solutionId: { __rl: true, mode: 'id', value: '' } },
-		credentials: { albatoSolutionsApi: { baseUrl: emu.baseUrl, accessToken: emu.token({ sub: user }) } },
+		credentials: {
+			albatoSolutionsApi: { baseUrl: emu.baseUrl, accessToken: emu.token({ sub: user }) },
+		},
 		staticData,
 		mode: 'trigger',
 	});
@@ -41,8 +48,15 @@ it('a switch to another end user starts a new baseline: no invented Created or R
 	// From then on, user 2's real changes are reported once.
 	const response = await fetch(`${emu.baseUrl}/solution/102/installation`, {
 		method: 'POST',
-		headers: { Authorization: `Bearer ${emu.token({ sub: 'user-2' })}`, 'Content-Type': 'application/json' },
-		body: JSON.stringify({ credentialData: VALID_CREDENTIAL_DATA[102], templateIds: [1021], title: 'New for user 2' }),
+		headers: {
+			Authorization: `Bearer ${emu.token({ sub: 'user-2' })}`,
+			'Content-Type': 'application/json',
+		},
+		body: JSON.stringify({
+			credentialData: VALID_CREDENTIAL_DATA[102],
+			templateIds: [1021],
+			title: 'New for user 2',
+		}),
 	});
 	const { data } = (await response.json()) as { data: { id: number } };
 	expect(await poll(staticData, 'user-2')).toEqual([[data.id, 'installationCreated']]);
@@ -64,8 +78,8 @@ it('two polls at once on one baseline (Poll Times that fire together, or a slow 
 	// One context for both, as n8n's ActiveWorkflows runs every Poll Times entry with one PollFunctions.
 	const shared = context(staticData, 'user-1');
 	const trigger = new AlbatoSolutionsTrigger();
-	const [a, b] = (await Promise.all([trigger.poll.call(shared), trigger.poll.call(shared)])).map((output) =>
-		(output?.[0] ?? []).map((item) => [item.json.installationId, item.json.event]),
+	const [a, b] = (await Promise.all([trigger.poll.call(shared), trigger.poll.call(shared)])).map(
+		(output) => (output?.[0] ?? []).map((item) => [item.json.installationId, item.json.event]),
 	);
 	expect([...a, ...b]).toEqual([[5002, 'installationRemoved']]);
 	expect(await poll(staticData, 'user-1')).toEqual([]);

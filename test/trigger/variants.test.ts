@@ -6,7 +6,12 @@ import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { pollContext } from '../../harness';
 
-const ALL = ['installationCreated', 'installationStarted', 'installationPaused', 'installationRemoved'];
+const ALL = [
+	'installationCreated',
+	'installationStarted',
+	'installationPaused',
+	'installationRemoved',
+];
 
 let emu: Emulator;
 beforeAll(async () => {
@@ -25,7 +30,14 @@ const context = (staticData: IDataObject, solutionId: string): IPollFunctions =>
 
 const poll = async (staticData: IDataObject, solutionId: string) => {
 	const output = await new AlbatoSolutionsTrigger().poll.call(context(staticData, solutionId));
-	return (output ? output[0].map((item) => item.json) : []).map((e) => [e.event, e.installationId, e.solutionId, e.title, e.status, e.previousStatus]);
+	return (output ? output[0].map((item) => item.json) : []).map((e) => [
+		e.event,
+		e.installationId,
+		e.solutionId,
+		e.title,
+		e.status,
+		e.previousStatus,
+	]);
 };
 
 /** Baseline, then an install, a start, a pause and a removal made elsewhere, then one poll. */
@@ -37,7 +49,11 @@ async function scenario(variants: Partial<Variants>, solutionId: string) {
 	const response = await fetch(`${emu.baseUrl}/solution/102/installation`, {
 		method: 'POST',
 		headers: { Authorization: `Bearer ${emu.token()}`, 'Content-Type': 'application/json' },
-		body: JSON.stringify({ credentialData: VALID_CREDENTIAL_DATA[102], templateIds: [1021], title: 'Orders' }),
+		body: JSON.stringify({
+			credentialData: VALID_CREDENTIAL_DATA[102],
+			templateIds: [1021],
+			title: 'Orders',
+		}),
 	});
 	expect(response.status).toBe(201);
 	emu.state.installations.get(5001)!.status = 0;
@@ -57,19 +73,28 @@ const VARIANTS: Array<[string, Partial<Variants>]> = [
 	['status "1"/"0"', { statusShape: 'string' }],
 	['status "active"/"paused"', { statusShape: 'word' }],
 	['list items with only id and title', { listWithoutStatus: true }],
-	['only id and title, status words, wrapped detail, string ids', { listWithoutStatus: true, statusShape: 'word', installationWrapper: true, stringIds: true }],
+	[
+		'only id and title, status words, wrapped detail, string ids',
+		{ listWithoutStatus: true, statusShape: 'word', installationWrapper: true, stringIds: true },
+	],
 	['list paged, X-Pagination-* headers', { pagination: 'headers' }],
 	['list paged, Link header, page parameter renamed', { pagination: 'link', pageParam: 'p' }],
-	['list paged, {items, _links, _meta}, only id and title', { pagination: 'body', listWithoutStatus: true }],
+	[
+		'list paged, {items, _links, _meta}, only id and title',
+		{ pagination: 'body', listWithoutStatus: true },
+	],
 ];
 
 describe.each([
 	['all solutions', ''],
 	['solution 102 only', '102'],
 ])('%s', (_name, solutionId) => {
-	it.each(VARIANTS)('%s: the same events as under the documented shapes', async (_variant, variants) => {
-		const expected = await scenario({}, solutionId);
-		expect(expected.length).toBeGreaterThan(solutionId ? 1 : 4);
-		expect(await scenario(variants, solutionId)).toEqual(expected);
-	});
+	it.each(VARIANTS)(
+		'%s: the same events as under the documented shapes',
+		async (_variant, variants) => {
+			const expected = await scenario({}, solutionId);
+			expect(expected.length).toBeGreaterThan(solutionId ? 1 : 4);
+			expect(await scenario(variants, solutionId)).toEqual(expected);
+		},
+	);
 });

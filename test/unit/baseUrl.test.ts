@@ -1,9 +1,12 @@
 import { baseUrlProblem } from '../../nodes/AlbatoSolutions/helpers/baseUrl';
 
 describe('baseUrlProblem', () => {
-	it.each(['https://api.albato.com', 'http://127.0.0.1:4010', 'https://example.com/api/v1'])('accepts %s', (url) => {
-		expect(baseUrlProblem(url)).toBeUndefined();
-	});
+	it.each(['https://api.albato.com', 'http://127.0.0.1:4010', 'https://example.com/api/v1'])(
+		'accepts %s',
+		(url) => {
+			expect(baseUrlProblem(url)).toBeUndefined();
+		},
+	);
 	it.each([
 		['https://api.albato.com?x=1', /query/],
 		['https://api.albato.com/api?', /query/],

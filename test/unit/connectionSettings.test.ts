@@ -1,4 +1,8 @@
-import { choicesQuery, normalizeSteps, resolveChoices } from '../../nodes/AlbatoSolutions/helpers/connectionSettings';
+import {
+	choicesQuery,
+	normalizeSteps,
+	resolveChoices,
+} from '../../nodes/AlbatoSolutions/helpers/connectionSettings';
 
 const tree = normalizeSteps([
 	{
@@ -42,8 +46,14 @@ describe('resolveChoices', () => {
 	});
 
 	it('auto-selects steps that offer exactly one value only when asked', () => {
-		expect(resolveChoices(tree, { crm: 'hubspot', account: 'a1' }).missing.map((s) => s.id)).toEqual(['region']);
-		const auto = resolveChoices(tree, { crm: 'hubspot', account: 'a1' }, { autoSelectSingle: true });
+		expect(
+			resolveChoices(tree, { crm: 'hubspot', account: 'a1' }).missing.map((s) => s.id),
+		).toEqual(['region']);
+		const auto = resolveChoices(
+			tree,
+			{ crm: 'hubspot', account: 'a1' },
+			{ autoSelectSingle: true },
+		);
 		expect(auto.autoSelected).toEqual(['region']);
 		expect(auto.credentialData.region).toBe(7);
 	});

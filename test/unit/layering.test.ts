@@ -19,8 +19,16 @@ function tsFiles(dir: string): string[] {
 /** Every relative module a file imports or re-exports, as a path from the repository root (no extension). */
 function importsOf(file: string): string[] {
 	const source = readFileSync(file, 'utf8');
-	const specs = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gms)].map((match) => match[1]);
-	return specs.filter((spec) => spec.startsWith('.')).map((spec) => relative(ROOT, resolve(dirname(file), spec)).split(sep).join('/'));
+	const specs = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gms)].map(
+		(match) => match[1],
+	);
+	return specs
+		.filter((spec) => spec.startsWith('.'))
+		.map((spec) =>
+			relative(ROOT, resolve(dirname(file), spec))
+				.split(sep)
+				.join('/'),
+		);
 }
 
 const rel = (file: string) => relative(ROOT, file).split(sep).join('/');
@@ -31,24 +39,41 @@ const under = (folder: string) => all.filter((file) => rel(file).startsWith(`${f
 const isOperationFolder = (path: string) => /^nodes\/AlbatoSolutions\/actions\/[^/]+\//.test(path);
 
 function offenders(files: string[], bad: (target: string, file: string) => boolean): string[] {
-	return files.flatMap((file) => importsOf(file).filter((target) => bad(target, file)).map((target) => `${rel(file)} → ${target}`));
+	return files.flatMap((file) =>
+		importsOf(file)
+			.filter((target) => bad(target, file))
+			.map((target) => `${rel(file)} → ${target}`),
+	);
 }
 
 describe('layering', () => {
 	it('reads the import lines it checks (a parser that finds nothing cannot pass)', () => {
-		expect(importsOf(join(NODE, 'methods/loadOptions.ts'))).toContain('nodes/AlbatoSolutions/api/installation');
-		expect(importsOf(join(NODE, 'transport/index.ts'))).toContain('nodes/AlbatoSolutions/helpers/transportOptions');
+		expect(importsOf(join(NODE, 'methods/loadOptions.ts'))).toContain(
+			'nodes/AlbatoSolutions/api/installation',
+		);
+		expect(importsOf(join(NODE, 'transport/index.ts'))).toContain(
+			'nodes/AlbatoSolutions/helpers/transportOptions',
+		);
 		expect(under('nodes/AlbatoSolutions/helpers').length).toBeGreaterThan(5);
 	});
 
 	it('methods/ and the trigger never import from an operation folder', () => {
-		const files = [...under('nodes/AlbatoSolutions/methods'), ...under('nodes/AlbatoSolutionsTrigger')];
+		const files = [
+			...under('nodes/AlbatoSolutions/methods'),
+			...under('nodes/AlbatoSolutionsTrigger'),
+		];
 		expect(offenders(files, isOperationFolder)).toEqual([]);
 	});
 
 	it('an operation imports nothing from another resource’s folder', () => {
-		const bad = (target: string, file: string) => isOperationFolder(target) && dirname(target) !== dirname(rel(file));
-		expect(offenders(under('nodes/AlbatoSolutions/actions').filter((file) => isOperationFolder(rel(file))), bad)).toEqual([]);
+		const bad = (target: string, file: string) =>
+			isOperationFolder(target) && dirname(target) !== dirname(rel(file));
+		expect(
+			offenders(
+				under('nodes/AlbatoSolutions/actions').filter((file) => isOperationFolder(rel(file))),
+				bad,
+			),
+		).toEqual([]);
 	});
 
 	it('helpers/ imports nothing of ours outside helpers/', () => {
@@ -57,7 +82,8 @@ describe('layering', () => {
 	});
 
 	it('api/ builds on transport/ and helpers/ only', () => {
-		const bad = (target: string) => !/^nodes\/AlbatoSolutions\/(transport|helpers)(\/|$)/.test(target);
+		const bad = (target: string) =>
+			!/^nodes\/AlbatoSolutions\/(transport|helpers)(\/|$)/.test(target);
 		expect(offenders(under('nodes/AlbatoSolutions/api'), bad)).toEqual([]);
 	});
 

@@ -1,10 +1,20 @@
-import { checkValues, maskSecrets, normalizeSchema } from '../../nodes/AlbatoSolutions/helpers/partnerSchema';
+import {
+	checkValues,
+	maskSecrets,
+	normalizeSchema,
+} from '../../nodes/AlbatoSolutions/helpers/partnerSchema';
 
 const schema = normalizeSchema({
 	fields: [
 		{ id: 'apiUrl', type: 0, label: 'API URL', required: true },
 		{ id: 'apiKey', type: 3, label: 'API key', required: true },
-		{ id: 'region', type: 10, label: 'Region', required: false, allowedValues: { eu: 'Europe', us: 'United States' } },
+		{
+			id: 'region',
+			type: 10,
+			label: 'Region',
+			required: false,
+			allowedValues: { eu: 'Europe', us: 'United States' },
+		},
 	],
 });
 
@@ -16,7 +26,10 @@ describe('partner schema', () => {
 			['region', false, false],
 		]);
 		expect(schema[2].allowedValues).toEqual({ eu: 'Europe', us: 'United States' });
-		expect(normalizeSchema([{ name: 'x', allowedValues: [{ value: 'a', label: 'A' }] }])[0].allowedValues).toEqual({ a: 'A' });
+		expect(
+			normalizeSchema([{ name: 'x', allowedValues: [{ value: 'a', label: 'A' }] }])[0]
+				.allowedValues,
+		).toEqual({ a: 'A' });
 	});
 
 	it('finds missing, unknown and disallowed values', () => {
@@ -29,7 +42,12 @@ describe('partner schema', () => {
 	});
 
 	it('masks secrets at any depth', () => {
-		expect(maskSecrets({ id: 1, apiKey: 'secret', data: { apiKey: 'secret', apiUrl: 'u' } }, new Set(['apiKey']))).toEqual({
+		expect(
+			maskSecrets(
+				{ id: 1, apiKey: 'secret', data: { apiKey: 'secret', apiUrl: 'u' } },
+				new Set(['apiKey']),
+			),
+		).toEqual({
 			id: 1,
 			apiKey: '[hidden]',
 			data: { apiKey: '[hidden]', apiUrl: 'u' },

@@ -15,6 +15,9 @@ describe('Request Options defaults', () => {
 		expect(option('maxRetries').default).toBe(DEFAULT_TRANSPORT_OPTIONS.maxRetries);
 		expect(option('retryBudget').default).toBe(DEFAULT_TRANSPORT_OPTIONS.retryBudget / 1000);
 		expect(option('timeout').default).toBe(DEFAULT_TRANSPORT_OPTIONS.timeout / 1000);
-		expect(option('concurrency')).toMatchObject({ displayName: 'Items in Flight', default: DEFAULT_TRANSPORT_OPTIONS.concurrency });
+		expect(option('concurrency')).toMatchObject({
+			displayName: 'Items in Flight',
+			default: DEFAULT_TRANSPORT_OPTIONS.concurrency,
+		});
 	});
 });

@@ -2,8 +2,14 @@ import { serviceMessage } from '../../nodes/AlbatoSolutions/transport';
 
 describe('serviceMessage: every error style the service may use', () => {
 	it.each([
-		[{ success: false, errors: [{ field: 'title', message: 'must not be empty' }] }, 'title: must not be empty'],
-		[{ name: 'Not Found', message: 'Installation 9 not found', code: 0, status: 404 }, 'Installation 9 not found'],
+		[
+			{ success: false, errors: [{ field: 'title', message: 'must not be empty' }] },
+			'title: must not be empty',
+		],
+		[
+			{ name: 'Not Found', message: 'Installation 9 not found', code: 0, status: 404 },
+			'Installation 9 not found',
+		],
 		[[{ field: 'templateIds', message: 'unknown template 7' }], 'templateIds: unknown template 7'],
 		[{ message: 'pause the installation first' }, 'pause the installation first'],
 		['Service down for maintenance', 'Service down for maintenance'],

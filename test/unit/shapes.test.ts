@@ -16,9 +16,19 @@ import {
 
 describe('successFlagOf / unwrapEnvelope', () => {
 	it.each([
-		[true, true], ['true', true], [' TRUE ', true], [1, true], ['1', true],
-		[false, false], ['false', false], [0, false], ['0', false],
-		['yes', undefined], [2, undefined], [null, undefined], [undefined, undefined],
+		[true, true],
+		['true', true],
+		[' TRUE ', true],
+		[1, true],
+		['1', true],
+		[false, false],
+		['false', false],
+		[0, false],
+		['0', false],
+		['yes', undefined],
+		[2, undefined],
+		[null, undefined],
+		[undefined, undefined],
 	])('success %p → %p', (flag, expected) => {
 		expect(successFlagOf({ success: flag, data: { id: 1 } })).toBe(expected);
 	});
@@ -72,7 +82,17 @@ describe('positiveIdOf (ids a user gives)', () => {
 
 describe('statusOf', () => {
 	it.each([
-		[1, 1], [0, 0], ['1', 1], ['0', 0], ['active', 1], ['Paused', 0], [true, 1], [false, 0], [undefined, undefined], ['', undefined], ['weird', undefined],
+		[1, 1],
+		[0, 0],
+		['1', 1],
+		['0', 0],
+		['active', 1],
+		['Paused', 0],
+		[true, 1],
+		[false, 0],
+		[undefined, undefined],
+		['', undefined],
+		['weird', undefined],
 	])('%p → %p', (status, expected) => expect(statusOf({ status } as never)).toBe(expected));
 });
 
@@ -80,15 +100,33 @@ describe('installationOf / installationsOf', () => {
 	const documented = { id: 5001, appId: 101, title: 'A', status: 1, extra: { x: 1 } };
 	it.each([
 		['documented', documented],
-		['string ids and status', { id: '5001', appId: '101', title: 'A', status: '1', extra: { x: 1 } }],
+		[
+			'string ids and status',
+			{ id: '5001', appId: '101', title: 'A', status: '1', extra: { x: 1 } },
+		],
 		['word status', { ...documented, status: 'active' }],
 		['wrapped', { installation: documented }],
 	])('%s', (_name, raw) => expect(installationOf(raw)).toEqual(documented));
 
 	it('lists bare, wrapped or keyed by id', () => {
-		const expected = [{ id: 5001, title: 'A' }, { id: 5002, title: 'B' }];
-		expect(installationsOf([{ id: '5001', title: 'A' }, { id: 5002, title: 'B' }])).toEqual(expected);
-		expect(installationsOf({ items: [{ id: 5001, title: 'A' }, { id: '5002', title: 'B' }] })).toEqual(expected);
+		const expected = [
+			{ id: 5001, title: 'A' },
+			{ id: 5002, title: 'B' },
+		];
+		expect(
+			installationsOf([
+				{ id: '5001', title: 'A' },
+				{ id: 5002, title: 'B' },
+			]),
+		).toEqual(expected);
+		expect(
+			installationsOf({
+				items: [
+					{ id: 5001, title: 'A' },
+					{ id: '5002', title: 'B' },
+				],
+			}),
+		).toEqual(expected);
 		expect(installationsOf({ 5001: { title: 'A' }, 5002: { title: 'B' } })).toEqual(expected);
 	});
 });
@@ -99,29 +137,87 @@ describe('credentialist values and nesting', () => {
 		{ value: 'pipedrive', title: 'Pipedrive' },
 	];
 	it.each([
-		['{value,title}', [{ value: 'hubspot', title: 'HubSpot' }, { value: 'pipedrive', title: 'Pipedrive' }]],
-		['{id,title}', [{ id: 'hubspot', title: 'HubSpot' }, { id: 'pipedrive', title: 'Pipedrive' }]],
-		['{id,value}', [{ id: 'hubspot', value: 'HubSpot' }, { id: 'pipedrive', value: 'Pipedrive' }]],
-		['{id,value,title}: value is the documented key', [{ id: 1, value: 'hubspot', title: 'HubSpot' }, { id: 2, value: 'pipedrive', title: 'Pipedrive' }]],
+		[
+			'{value,title}',
+			[
+				{ value: 'hubspot', title: 'HubSpot' },
+				{ value: 'pipedrive', title: 'Pipedrive' },
+			],
+		],
+		[
+			'{id,title}',
+			[
+				{ id: 'hubspot', title: 'HubSpot' },
+				{ id: 'pipedrive', title: 'Pipedrive' },
+			],
+		],
+		[
+			'{id,value}',
+			[
+				{ id: 'hubspot', value: 'HubSpot' },
+				{ id: 'pipedrive', value: 'Pipedrive' },
+			],
+		],
+		[
+			'{id,value,title}: value is the documented key',
+			[
+				{ id: 1, value: 'hubspot', title: 'HubSpot' },
+				{ id: 2, value: 'pipedrive', title: 'Pipedrive' },
+			],
+		],
 		['{id: title} map', { hubspot: 'HubSpot', pipedrive: 'Pipedrive' }],
-	])('%s', (_name, raw) => expect(optionsOf(raw).map(({ value, title }) => ({ value, title }))).toEqual(expected));
+	])('%s', (_name, raw) =>
+		expect(optionsOf(raw).map(({ value, title }) => ({ value, title }))).toEqual(expected),
+	);
 
 	it('plain strings keep the value as the title', () => {
-		expect(optionsOf(['a', 'b'])).toEqual([{ value: 'a', title: 'a' }, { value: 'b', title: 'b' }]);
+		expect(optionsOf(['a', 'b'])).toEqual([
+			{ value: 'a', title: 'a' },
+			{ value: 'b', title: 'b' },
+		]);
 	});
 
 	it('nested under the step or under the chosen value give the same tree, three levels deep', () => {
 		const stage = { id: 'stage', title: 'Stage', values: [{ value: 'won', title: 'Won' }] };
 		const underStep = [
-			{ id: 'crm', title: 'CRM', values: [{ value: 'hubspot', title: 'HubSpot' }, { value: 'pipedrive', title: 'Pipedrive' }], nested: [{ id: 'pipeline', title: 'Pipeline', values: [{ value: 'sales', title: 'Sales' }], nested: [{ ...stage, nested: [] }] }] },
+			{
+				id: 'crm',
+				title: 'CRM',
+				values: [
+					{ value: 'hubspot', title: 'HubSpot' },
+					{ value: 'pipedrive', title: 'Pipedrive' },
+				],
+				nested: [
+					{
+						id: 'pipeline',
+						title: 'Pipeline',
+						values: [{ value: 'sales', title: 'Sales' }],
+						nested: [{ ...stage, nested: [] }],
+					},
+				],
+			},
 		];
 		const underValue = [
 			{
 				id: 'crm',
 				title: 'CRM',
 				values: [
-					{ value: 'hubspot', title: 'HubSpot', nested: [{ id: 'pipeline', title: 'Pipeline', values: [{ value: 'sales', title: 'Sales', nested: [stage] }] }] },
-					{ value: 'pipedrive', title: 'Pipedrive', nested: [{ id: 'other', title: 'Other', values: [] }] },
+					{
+						value: 'hubspot',
+						title: 'HubSpot',
+						nested: [
+							{
+								id: 'pipeline',
+								title: 'Pipeline',
+								values: [{ value: 'sales', title: 'Sales', nested: [stage] }],
+							},
+						],
+					},
+					{
+						value: 'pipedrive',
+						title: 'Pipedrive',
+						nested: [{ id: 'other', title: 'Other', values: [] }],
+					},
 				],
 			},
 		];
@@ -134,11 +230,30 @@ describe('credentialist values and nesting', () => {
 });
 
 describe('bundle data and fields', () => {
-	const documented = [{ id: 9001, bundleId: 7001, data: [{ name: 'subject', label: 'Subject', value: 'Hi' }] }];
+	const documented = [
+		{ id: 9001, bundleId: 7001, data: [{ name: 'subject', label: 'Subject', value: 'Hi' }] },
+	];
 	it.each([
-		['list', [{ id: 9001, bundleId: 7001, data: [{ name: 'subject', label: 'Subject', value: 'Hi' }] }]],
-		['map keyed by step id, string ids', { 9001: { bundleId: '7001', data: [{ name: 'subject', label: 'Subject', value: 'Hi' }] } }],
-		['wrapped', { items: [{ id: '9001', bundleId: 7001, data: [{ name: 'subject', label: 'Subject', value: 'Hi' }] }] }],
+		[
+			'list',
+			[{ id: 9001, bundleId: 7001, data: [{ name: 'subject', label: 'Subject', value: 'Hi' }] }],
+		],
+		[
+			'map keyed by step id, string ids',
+			{ 9001: { bundleId: '7001', data: [{ name: 'subject', label: 'Subject', value: 'Hi' }] } },
+		],
+		[
+			'wrapped',
+			{
+				items: [
+					{
+						id: '9001',
+						bundleId: 7001,
+						data: [{ name: 'subject', label: 'Subject', value: 'Hi' }],
+					},
+				],
+			},
+		],
 	])('%s', (_name, raw) => expect(bundleRecordsOf(raw)).toEqual(documented));
 
 	it('fields as a code → value map: the code stands in for the label', () => {

@@ -4,7 +4,9 @@ const jwt = (claims: object) => `h.${Buffer.from(JSON.stringify(claims)).toStrin
 
 describe('tokenExpiry', () => {
 	it('reads exp of a JWT', () => {
-		expect(tokenExpiry(jwt({ exp: 1_700_000_000 }))?.toISOString()).toBe('2023-11-14T22:13:20.000Z');
+		expect(tokenExpiry(jwt({ exp: 1_700_000_000 }))?.toISOString()).toBe(
+			'2023-11-14T22:13:20.000Z',
+		);
 	});
 	it('is undefined for tokens without exp or that are not JWTs', () => {
 		expect(tokenExpiry(jwt({ sub: 'u' }))).toBeUndefined();
@@ -15,13 +17,17 @@ describe('tokenExpiry', () => {
 
 describe('redact', () => {
 	it('removes every occurrence of the secret', () => {
-		expect(redact('Bearer abcdefghijk and abcdefghijk', 'abcdefghijk')).toBe('Bearer [redacted] and [redacted]');
+		expect(redact('Bearer abcdefghijk and abcdefghijk', 'abcdefghijk')).toBe(
+			'Bearer [redacted] and [redacted]',
+		);
 	});
 });
 
 describe('redact: every recognisable part of a JWT', () => {
 	const header = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9';
-	const payload = Buffer.from(JSON.stringify({ sub: 'user-1', exp: 4_000_000_000 })).toString('base64url');
+	const payload = Buffer.from(JSON.stringify({ sub: 'user-1', exp: 4_000_000_000 })).toString(
+		'base64url',
+	);
 	const signature = 'q1Zr3mGx8yYpWcQe0vT5nLk2HsJdF7aB9uXoRiEwNzM';
 	const token = `${header}.${payload}.${signature}`;
 
@@ -33,7 +39,9 @@ describe('redact: every recognisable part of a JWT', () => {
 	])('%s', (_name, text, expected) => expect(redact(text, token)).toBe(expected));
 
 	it('leaves short look-alikes and other text alone', () => {
-		expect(redact(`user ${payload.slice(0, 10)} and the word eyJhbGciOi`, token)).toBe(`user ${payload.slice(0, 10)} and the word eyJhbGciOi`);
+		expect(redact(`user ${payload.slice(0, 10)} and the word eyJhbGciOi`, token)).toBe(
+			`user ${payload.slice(0, 10)} and the word eyJhbGciOi`,
+		);
 	});
 });
 

@@ -4,8 +4,16 @@ import { ACCESS_TOKEN, PARTNER_API } from '../transport/endUserTokens';
 
 /** The node and the trigger accept either credential; Access Token stays the default for existing workflows. */
 export const credentials: INodeCredentialDescription[] = [
-	{ name: 'albatoSolutionsApi', required: true, displayOptions: { show: { authentication: [ACCESS_TOKEN] } } },
-	{ name: 'albatoPartnerApi', required: true, displayOptions: { show: { authentication: [PARTNER_API] } } },
+	{
+		name: 'albatoSolutionsApi',
+		required: true,
+		displayOptions: { show: { authentication: [ACCESS_TOKEN] } },
+	},
+	{
+		name: 'albatoPartnerApi',
+		required: true,
+		displayOptions: { show: { authentication: [PARTNER_API] } },
+	},
 ];
 
 export const authenticationProperty: INodeProperties = {
@@ -14,8 +22,16 @@ export const authenticationProperty: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	options: [
-		{ name: 'Access Token', value: ACCESS_TOKEN, description: "One end user's token (JWT), pasted into the credential" },
-		{ name: 'Partner API', value: PARTNER_API, description: "Your partner master token: act as any of your customers by End User ID" },
+		{
+			name: 'Access Token',
+			value: ACCESS_TOKEN,
+			description: "One end user's token (JWT), pasted into the credential",
+		},
+		{
+			name: 'Partner API',
+			value: PARTNER_API,
+			description: 'Your partner master token: act as any of your customers by End User ID',
+		},
 	],
 	default: ACCESS_TOKEN,
 };

@@ -1,6 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-const ID_PATTERN = { type: 'regex' as const, properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'An ID is a whole number' } };
+const ID_PATTERN = {
+	type: 'regex' as const,
+	properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'An ID is a whole number' },
+};
 
 export const solutionLocator: INodeProperties = {
 	displayName: 'Solution',
@@ -88,10 +91,18 @@ export const autoSelectSingleOption: INodeProperties = {
 	name: 'autoSelectSingle',
 	type: 'boolean',
 	default: false,
-	description: "Whether to choose a connection-settings step's value automatically when it offers exactly one, and follow it to the next level",
+	description:
+		"Whether to choose a connection-settings step's value automatically when it offers exactly one, and follow it to the next level",
 };
 
 /** The usual "Options" collection of optional settings. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
-	return { displayName: 'Options', name: 'options', type: 'collection', placeholder: 'Add Option', default: {}, options };
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options,
+	};
 }

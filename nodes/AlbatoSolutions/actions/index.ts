@@ -24,5 +24,7 @@ export const resourceDescriptions = [
 
 export function findOperation(resource: string, operation: string): Operation | undefined {
 	const group = (resources as Record<string, Record<string, Operation>>)[resource];
-	return group && Object.prototype.hasOwnProperty.call(group, operation) ? group[operation] : undefined;
+	return group && Object.prototype.hasOwnProperty.call(group, operation)
+		? group[operation]
+		: undefined;
 }

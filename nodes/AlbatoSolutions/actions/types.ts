@@ -7,7 +7,11 @@ export type OperationResult = IDataObject | IDataObject[];
 /** One operation file: its parameters, and how it runs one item. */
 export interface ItemOperation {
 	description: INodeProperties[];
-	execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number): Promise<OperationResult>;
+	execute(
+		this: IExecuteFunctions,
+		client: AlbatoClient,
+		itemIndex: number,
+	): Promise<OperationResult>;
 }
 
 /**

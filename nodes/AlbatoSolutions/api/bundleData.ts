@@ -5,8 +5,18 @@ import type { AlbatoClient } from '../transport';
 import { segment } from '../transport';
 
 /** GET /bundle/data?filter[bundleId]= — the field values of every step of one bundle (records as a list, fields as a list). */
-export async function bundleData(client: AlbatoClient, bundleId: number | string, itemIndex?: number): Promise<IDataObject[]> {
-	return bundleRecordsOf(await client.requestList('/bundle/data', { query: { 'filter[bundleId]': bundleId }, itemIndex, what: 'bundle data' }));
+export async function bundleData(
+	client: AlbatoClient,
+	bundleId: number | string,
+	itemIndex?: number,
+): Promise<IDataObject[]> {
+	return bundleRecordsOf(
+		await client.requestList('/bundle/data', {
+			query: { 'filter[bundleId]': bundleId },
+			itemIndex,
+			what: 'bundle data',
+		}),
+	);
 }
 
 /** PUT /bundle/data/{stepId} with `{ data: { fieldCode: value } }`. */
@@ -16,7 +26,10 @@ export async function updateStepData(
 	data: IDataObject,
 	itemIndex?: number,
 ): Promise<IDataObject> {
-	const result = await client.request<unknown>('PUT', `/bundle/data/${segment(stepId)}`, { body: { data }, itemIndex });
+	const result = await client.request<unknown>('PUT', `/bundle/data/${segment(stepId)}`, {
+		body: { data },
+		itemIndex,
+	});
 	if (!isObject(result)) return {};
 	const id = idOf(result.id);
 	return id === undefined ? result : { ...result, id };

@@ -6,18 +6,37 @@ import type { AlbatoClient } from '../transport';
 import { segment } from '../transport';
 
 /** A schema is an object or a list of fields; an empty body or `null` is no schema (not "no fields"). */
-const PARTNER_META = { what: 'credential schema', holds: (data: unknown) => isObject(data) || Array.isArray(data) };
+const PARTNER_META = {
+	what: 'credential schema',
+	holds: (data: unknown) => isObject(data) || Array.isArray(data),
+};
 
 /** GET /credentials/{partnerId}/meta, as the service sends it. */
-export async function partnerMeta(client: AlbatoClient, partnerId: number, itemIndex?: number): Promise<unknown> {
-	return await client.request('GET', `/credentials/${segment(partnerId)}/meta`, { itemIndex, expect: PARTNER_META });
+export async function partnerMeta(
+	client: AlbatoClient,
+	partnerId: number,
+	itemIndex?: number,
+): Promise<unknown> {
+	return await client.request('GET', `/credentials/${segment(partnerId)}/meta`, {
+		itemIndex,
+		expect: PARTNER_META,
+	});
 }
 
-export async function partnerSchema(client: AlbatoClient, partnerId: number, itemIndex?: number): Promise<PartnerField[]> {
+export async function partnerSchema(
+	client: AlbatoClient,
+	partnerId: number,
+	itemIndex?: number,
+): Promise<PartnerField[]> {
 	return normalizeSchema(await partnerMeta(client, partnerId, itemIndex));
 }
 
 /** POST /credentials/{partnerId} — creates a connection for the partner; the body's layout is the caller's choice. */
-export async function createCredential(client: AlbatoClient, partnerId: number, body: IDataObject, itemIndex?: number): Promise<unknown> {
+export async function createCredential(
+	client: AlbatoClient,
+	partnerId: number,
+	body: IDataObject,
+	itemIndex?: number,
+): Promise<unknown> {
 	return await client.request('POST', `/credentials/${segment(partnerId)}`, { body, itemIndex });
 }

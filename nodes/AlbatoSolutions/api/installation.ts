@@ -1,6 +1,17 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { ACTIVE, idOf, INSTALLATION_LIST_KEYS, installationOf, installationsOf, isObject, listOrMap, PAUSED, sameId, statusOf } from '../helpers/shapes';
+import {
+	ACTIVE,
+	idOf,
+	INSTALLATION_LIST_KEYS,
+	installationOf,
+	installationsOf,
+	isObject,
+	listOrMap,
+	PAUSED,
+	sameId,
+	statusOf,
+} from '../helpers/shapes';
 import type { AlbatoClient } from '../transport';
 import { segment } from '../transport';
 
@@ -8,15 +19,27 @@ import { segment } from '../transport';
 export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
 
 /** What a detail, PLAY or PAUSE answer must hold: an installation with its id. */
-const AN_INSTALLATION = { what: 'installation', holds: (data: unknown) => installationOf(data).id !== undefined };
+const AN_INSTALLATION = {
+	what: 'installation',
+	holds: (data: unknown) => installationOf(data).id !== undefined,
+};
 
 /**
  * Every installation of the end user, every page of it. An answer that holds no list fails (see
  * requestList): read as "none", it would make the trigger report every installation removed and
  * Create mistake old installations for new ones.
  */
-export async function listInstallations(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
-	return installationsOf(await client.requestList('/solution/installation', { itemIndex, what: 'installations', listKeys: INSTALLATION_LIST_KEYS }));
+export async function listInstallations(
+	client: AlbatoClient,
+	itemIndex?: number,
+): Promise<IDataObject[]> {
+	return installationsOf(
+		await client.requestList('/solution/installation', {
+			itemIndex,
+			what: 'installations',
+			listKeys: INSTALLATION_LIST_KEYS,
+		}),
+	);
 }
 
 /**
@@ -26,7 +49,11 @@ export async function listInstallations(client: AlbatoClient, itemIndex?: number
 export async function getInstallation(
 	client: AlbatoClient,
 	installationId: number | string,
-	{ withBundles = false, withStatus = true, itemIndex }: { withBundles?: boolean; withStatus?: boolean; itemIndex?: number } = {},
+	{
+		withBundles = false,
+		withStatus = true,
+		itemIndex,
+	}: { withBundles?: boolean; withStatus?: boolean; itemIndex?: number } = {},
 ): Promise<IDataObject> {
 	const data = await client.request('GET', `/solution/installation/${segment(installationId)}`, {
 		rawQuery: withBundles ? EXPAND_BUNDLES : undefined,
@@ -35,7 +62,9 @@ export async function getInstallation(
 	});
 	const installation = installationOf(data);
 	if (withStatus && statusOf(installation) === undefined) {
-		const listed = (await listInstallations(client, itemIndex)).find((item) => sameId(item.id, installation.id ?? installationId));
+		const listed = (await listInstallations(client, itemIndex)).find((item) =>
+			sameId(item.id, installation.id ?? installationId),
+		);
 		const status = statusOf(listed);
 		if (status !== undefined) installation.status = status;
 	}
@@ -49,7 +78,10 @@ export function bundlesOf(installation: IDataObject): IDataObject[] {
 	if (isObject(bundles)) {
 		return Object.entries(bundles)
 			.filter(([, bundle]) => isObject(bundle))
-			.map(([key, bundle]) => ({ ...(bundle as IDataObject), id: idOf((bundle as IDataObject).id) ?? idOf(key) ?? key }));
+			.map(([key, bundle]) => ({
+				...(bundle as IDataObject),
+				id: idOf((bundle as IDataObject).id) ?? idOf(key) ?? key,
+			}));
 	}
 	return [];
 }
@@ -72,18 +104,36 @@ export async function setStatus(
 	method: StatusCall,
 	itemIndex?: number,
 ): Promise<IDataObject> {
-	const answer = await client.request(method, `/solution/installation/${segment(installationId)}`, { itemIndex, expect: AN_INSTALLATION }).then(
-		(data) => ({ installation: installationOf(data) }),
-		(error: unknown) => ({ error }),
-	);
+	const answer = await client
+		.request(method, `/solution/installation/${segment(installationId)}`, {
+			itemIndex,
+			expect: AN_INSTALLATION,
+		})
+		.then(
+			(data) => ({ installation: installationOf(data) }),
+			(error: unknown) => ({ error }),
+		);
 	if ('installation' in answer) return answer.installation;
 	if (!(answer.error as { unreadable?: boolean }).unreadable) throw answer.error;
-	const installation = await getInstallation(client, installationId, { itemIndex }).catch(() => undefined);
-	if (installation && statusOf(installation) === (method === 'PLAY' ? ACTIVE : PAUSED)) return installation;
+	const installation = await getInstallation(client, installationId, { itemIndex }).catch(
+		() => undefined,
+	);
+	if (installation && statusOf(installation) === (method === 'PLAY' ? ACTIVE : PAUSED))
+		return installation;
 	throw answer.error;
 }
 
 /** POST /solution/{id}/installation — installs once; duplicates and lost answers are installSafely's job. */
-export async function createInstallation(client: AlbatoClient, solutionId: number | string, body: IDataObject, itemIndex?: number): Promise<IDataObject> {
-	return installationOf(await client.request('POST', `/solution/${segment(solutionId)}/installation`, { body, itemIndex }));
+export async function createInstallation(
+	client: AlbatoClient,
+	solutionId: number | string,
+	body: IDataObject,
+	itemIndex?: number,
+): Promise<IDataObject> {
+	return installationOf(
+		await client.request('POST', `/solution/${segment(solutionId)}/installation`, {
+			body,
+			itemIndex,
+		}),
+	);
 }

@@ -1,23 +1,46 @@
 import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { choicesQuery, normalizeSteps, resolveChoices, type Resolution, type SettingStep } from '../helpers/connectionSettings';
+import {
+	choicesQuery,
+	normalizeSteps,
+	resolveChoices,
+	type Resolution,
+	type SettingStep,
+} from '../helpers/connectionSettings';
 import { holdsList, listOrMap, SETTING_STEP_KEYS, withNumericIds } from '../helpers/shapes';
 import type { AlbatoClient } from '../transport';
 import { segment } from '../transport';
 
 /** GET /solution/apps — the latest published version of each solution (a list, wrapped, or keyed by id; ids as numbers). */
-export async function listSolutions(client: AlbatoClient, itemIndex?: number): Promise<IDataObject[]> {
-	return listOrMap(await client.requestList('/solution/apps', { itemIndex, what: 'solutions' })).map((solution) => withNumericIds(solution));
+export async function listSolutions(
+	client: AlbatoClient,
+	itemIndex?: number,
+): Promise<IDataObject[]> {
+	return listOrMap(
+		await client.requestList('/solution/apps', { itemIndex, what: 'solutions' }),
+	).map((solution) => withNumericIds(solution));
 }
 
 /** GET /solution/{id}/templates — the solution's templates (the automations it installs; a list, wrapped, or keyed by id). */
-export async function solutionTemplates(client: AlbatoClient, solutionId: number | string, itemIndex?: number): Promise<IDataObject[]> {
-	return listOrMap(await client.requestList(`/solution/${segment(solutionId)}/templates`, { itemIndex, what: 'templates' })).map((template) => withNumericIds(template));
+export async function solutionTemplates(
+	client: AlbatoClient,
+	solutionId: number | string,
+	itemIndex?: number,
+): Promise<IDataObject[]> {
+	return listOrMap(
+		await client.requestList(`/solution/${segment(solutionId)}/templates`, {
+			itemIndex,
+			what: 'templates',
+		}),
+	).map((template) => withNumericIds(template));
 }
 
 /** What a credentialists answer must hold: the steps (a list, possibly empty), bare or wrapped. */
-const SETTING_STEPS = { what: 'connection settings', holds: (data: unknown) => holdsList(data, SETTING_STEP_KEYS) };
+const SETTING_STEPS = {
+	what: 'connection settings',
+	holds: (data: unknown) => holdsList(data, SETTING_STEP_KEYS),
+};
 
 // Connection settings nest a few levels; a bound keeps a misbehaving service from looping us.
 const MAX_ROUNDS = 10;
@@ -37,7 +60,11 @@ export async function fetchConnectionSettings(
 	const path = `/solution/${segment(solutionId)}/credentialists`;
 	const fetchSteps = async (sent: IDataObject) =>
 		normalizeSteps(
-			await client.request('GET', path, { query: choicesQuery(sent), itemIndex: options.itemIndex, expect: SETTING_STEPS }),
+			await client.request('GET', path, {
+				query: choicesQuery(sent),
+				itemIndex: options.itemIndex,
+				expect: SETTING_STEPS,
+			}),
 			// Nested steps listed under each value: those of the values sent, as the documented layout shows.
 			sent,
 		);

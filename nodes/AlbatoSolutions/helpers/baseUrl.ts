@@ -7,9 +7,12 @@
 export function baseUrlProblem(baseUrl: string): string | undefined {
 	if (!/^https?:\/\/[^/]/i.test(baseUrl)) return 'is not an http(s) address';
 	const authority = baseUrl.replace(/^https?:\/\//i, '').split(/[/?#]/, 1)[0];
-	if (authority.includes('@')) return 'contains a user name or password (the part before "@"): remove it, the Access Token is sent instead';
-	if (baseUrl.includes('?')) return 'contains a query ("?…"): give only the address, e.g. https://api.albato.com';
-	if (baseUrl.includes('#')) return 'contains a fragment ("#…"): give only the address, e.g. https://api.albato.com';
+	if (authority.includes('@'))
+		return 'contains a user name or password (the part before "@"): remove it, the Access Token is sent instead';
+	if (baseUrl.includes('?'))
+		return 'contains a query ("?…"): give only the address, e.g. https://api.albato.com';
+	if (baseUrl.includes('#'))
+		return 'contains a fragment ("#…"): give only the address, e.g. https://api.albato.com';
 	try {
 		new URL(baseUrl);
 	} catch {

@@ -29,7 +29,13 @@ export function resolveChoices(
 	choices: IDataObject,
 	{ autoSelectSingle = false }: { autoSelectSingle?: boolean } = {},
 ): Resolution {
-	const result: Resolution = { credentialData: {}, missing: [], invalid: [], autoSelected: [], unknown: [] };
+	const result: Resolution = {
+		credentialData: {},
+		missing: [],
+		invalid: [],
+		autoSelected: [],
+		unknown: [],
+	};
 	const visit = (level: SettingStep[]) => {
 		for (const step of level) {
 			const given = choices[step.id];
@@ -52,7 +58,11 @@ export function resolveChoices(
 		}
 	};
 	visit(steps);
-	const reached = new Set([...Object.keys(result.credentialData), ...result.missing.map((s) => s.id), ...result.invalid.map((i) => i.step.id)]);
+	const reached = new Set([
+		...Object.keys(result.credentialData),
+		...result.missing.map((s) => s.id),
+		...result.invalid.map((i) => i.step.id),
+	]);
 	result.unknown = Object.keys(choices).filter((key) => !reached.has(key));
 	return result;
 }
@@ -61,25 +71,48 @@ export function resolveChoices(
 export function choicesQuery(choices: IDataObject): Record<string, string> {
 	const query: Record<string, string> = {};
 	for (const [step, value] of Object.entries(choices)) {
-		if (value !== undefined && value !== null && value !== '') query[`credentialData[${step}]`] = String(value);
+		if (value !== undefined && value !== null && value !== '')
+			query[`credentialData[${step}]`] = String(value);
 	}
 	return query;
 }
 
 export function describeOffered(step: SettingStep): string {
-	return step.values.map((option) => (option.title === String(option.value) ? `"${option.value}"` : `"${option.value}" (${option.title})`)).join(', ');
+	return step.values
+		.map((option) =>
+			option.title === String(option.value)
+				? `"${option.value}"`
+				: `"${option.value}" (${option.title})`,
+		)
+		.join(', ');
 }
 
 /** Turns an incomplete or wrong set of choices into one error that names every step and what it offers. */
-export function assertComplete(ctx: IExecuteFunctions, resolution: Resolution, itemIndex: number): void {
+export function assertComplete(
+	ctx: IExecuteFunctions,
+	resolution: Resolution,
+	itemIndex: number,
+): void {
 	const problems = [
-		...resolution.invalid.map(({ step, given }) => `step "${step.id}" (${step.title}) does not offer "${String(given)}"; it offers ${describeOffered(step)}`),
-		...resolution.missing.map((step) => `step "${step.id}" (${step.title}) has no value; it offers ${describeOffered(step)}`),
-		...resolution.unknown.map((id) => `"${id}" is not a step of this solution for the values chosen`),
+		...resolution.invalid.map(
+			({ step, given }) =>
+				`step "${step.id}" (${step.title}) does not offer "${String(given)}"; it offers ${describeOffered(step)}`,
+		),
+		...resolution.missing.map(
+			(step) =>
+				`step "${step.id}" (${step.title}) has no value; it offers ${describeOffered(step)}`,
+		),
+		...resolution.unknown.map(
+			(id) => `"${id}" is not a step of this solution for the values chosen`,
+		),
 	];
 	if (problems.length === 0) return;
-	throw new NodeOperationError(ctx.getNode(), `Connection Settings are incomplete or wrong: ${problems[0]}`, {
-		itemIndex,
-		description: `Nothing was installed. ${problems.join('. ')}.`,
-	});
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Connection Settings are incomplete or wrong: ${problems[0]}`,
+		{
+			itemIndex,
+			description: `Nothing was installed. ${problems.join('. ')}.`,
+		},
+	);
 }

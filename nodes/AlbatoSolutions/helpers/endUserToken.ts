@@ -21,7 +21,8 @@ export const TOKEN_FIELDS = ['token', 'sessionToken', 'permanentToken', 'accessT
  */
 export function tokenFromResponse(data: unknown): MintedToken | undefined {
 	if (!isObject(data)) return undefined;
-	const text = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined);
+	const text = (value: unknown) =>
+		typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 	const session = text(data.sessionToken);
 	const token = session ?? text(data.token) ?? text(data.accessToken) ?? text(data.permanentToken);
 	if (!token) return undefined;
@@ -34,7 +35,8 @@ export function tokenFromResponse(data: unknown): MintedToken | undefined {
 
 /** `sessionTokenValidUntil` as epoch ms: unix seconds (documented), milliseconds, or a date string. */
 export function validUntil(value: unknown): number | undefined {
-	const number = typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+	const number =
+		typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 	if (typeof number === 'number' && Number.isFinite(number) && number > 0) {
 		return number > 1e12 ? number : number * 1000;
 	}
@@ -59,7 +61,9 @@ const SECRET_FIELD = /token|secret|password|jwt|api_?key/i;
  */
 export function withoutTokens(data: unknown): Record<string, unknown> {
 	if (!isObject(data)) return {};
-	const secret = (key: string) => TOKEN_FIELDS.includes(key) || (SECRET_FIELD.test(key) && !/validuntil$|expires?(at|in)?$/i.test(key));
+	const secret = (key: string) =>
+		TOKEN_FIELDS.includes(key) ||
+		(SECRET_FIELD.test(key) && !/validuntil$|expires?(at|in)?$/i.test(key));
 	return Object.fromEntries(Object.entries(data).filter(([key]) => !secret(key)));
 }
 
@@ -84,11 +88,14 @@ export function fingerprint(text: string): string {
  */
 export function checkEndUserId(value: unknown): { id: string } | { problem: string } {
 	if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
-	if (typeof value !== 'string') return { problem: `must be text or a number, got ${value === null ? 'null' : typeof value}` };
+	if (typeof value !== 'string')
+		return { problem: `must be text or a number, got ${value === null ? 'null' : typeof value}` };
 	const id = value.trim();
 	if (id === '') return { problem: 'is empty' };
-	if (id.length > 255) return { problem: `is ${id.length} characters long; at most 255 are allowed` };
-	if ([...id].some((char) => char.charCodeAt(0) < 32 || char.charCodeAt(0) === 127)) return { problem: 'contains control characters (e.g. a line break)' };
+	if (id.length > 255)
+		return { problem: `is ${id.length} characters long; at most 255 are allowed` };
+	if ([...id].some((char) => char.charCodeAt(0) < 32 || char.charCodeAt(0) === 127))
+		return { problem: 'contains control characters (e.g. a line break)' };
 	return { id };
 }
 

@@ -9,7 +9,10 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
  * plain "Continue" the item stays in place and also carries `httpCode`.
  */
 export function errorItem(node: INode, error: Error, itemIndex: number): INodeExecutionData {
-	const { description, httpCode } = error as Error & { description?: string | null; httpCode?: string | null };
+	const { description, httpCode } = error as Error & {
+		description?: string | null;
+		httpCode?: string | null;
+	};
 	const json: IDataObject = { error: error.message || 'The operation failed' };
 	if (description) json.message = description;
 	if (httpCode && node.onError !== 'continueErrorOutput') json.httpCode = httpCode;

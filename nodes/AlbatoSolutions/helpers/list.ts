@@ -8,9 +8,13 @@ export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | u
 	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;
 	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as unknown;
 	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-		throw new NodeOperationError(ctx.getNode(), `Limit must be a whole number of at least 1, got ${describeValue(limit)}`, {
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Limit must be a whole number of at least 1, got ${describeValue(limit)}`,
+			{
+				itemIndex,
+			},
+		);
 	}
 	return limit;
 }

@@ -22,7 +22,11 @@ export function mapperOrJson(spec: {
 			type: 'options',
 			default: 'mapper',
 			options: [
-				{ name: 'Map Each Field', value: 'mapper', description: `Pick each ${spec.singular} from what the service offers` },
+				{
+					name: 'Map Each Field',
+					value: 'mapper',
+					description: `Pick each ${spec.singular} from what the service offers`,
+				},
 				{ name: 'JSON', value: 'json', description: 'Give all of them as one JSON object' },
 			],
 		},

@@ -21,7 +21,9 @@ function header(headers: IDataObject, name: string): string | undefined {
 
 const whole = (value: unknown): number | undefined => {
 	const n = Number(value);
-	return value !== undefined && value !== null && value !== '' && Number.isInteger(n) ? n : undefined;
+	return value !== undefined && value !== null && value !== '' && Number.isInteger(n)
+		? n
+		: undefined;
 };
 
 /** The query of an address (`page=2&per-page=20`), decoded; its host and path are never used. */
@@ -44,11 +46,20 @@ export function nextLinkOf(link: string | undefined): string | undefined {
 }
 
 /** Whether an answer carries any paging signal (the probe names which). */
-export function pagingStyleOf(headers: IDataObject, body: unknown): 'headers' | 'link' | 'body' | 'none' {
-	if (header(headers, 'x-pagination-page-count') !== undefined || header(headers, 'x-pagination-total-count') !== undefined) return 'headers';
+export function pagingStyleOf(
+	headers: IDataObject,
+	body: unknown,
+): 'headers' | 'link' | 'body' | 'none' {
+	if (
+		header(headers, 'x-pagination-page-count') !== undefined ||
+		header(headers, 'x-pagination-total-count') !== undefined
+	)
+		return 'headers';
 	if (header(headers, 'link') !== undefined) return 'link';
 	const holders = [body, isObject(body) ? body.data : undefined].filter(isObject);
-	return holders.some((holder) => isObject(holder._meta) || isObject(holder._links)) ? 'body' : 'none';
+	return holders.some((holder) => isObject(holder._meta) || isObject(holder._links))
+		? 'body'
+		: 'none';
 }
 
 /**
@@ -56,17 +67,31 @@ export function pagingStyleOf(headers: IDataObject, body: unknown): 'headers' | 
  * undefined when the answer signals no further page. A next link gives its own parameters (so a
  * renamed page parameter works); counts alone give `page` (and `per-page` when known), as Yii reads them.
  */
-export function nextPageOf(headers: IDataObject, body: unknown, page: number): Record<string, string> | undefined {
+export function nextPageOf(
+	headers: IDataObject,
+	body: unknown,
+	page: number,
+): Record<string, string> | undefined {
 	const holders = [body, isObject(body) ? body.data : undefined].filter(isObject);
 	const links = holders.map((holder) => holder._links).find(isObject);
 	const next = links?.next;
-	const href = nextLinkOf(header(headers, 'link')) ?? (typeof next === 'string' ? next : isObject(next) && typeof next.href === 'string' ? next.href : undefined);
+	const href =
+		nextLinkOf(header(headers, 'link')) ??
+		(typeof next === 'string'
+			? next
+			: isObject(next) && typeof next.href === 'string'
+				? next.href
+				: undefined);
 	if (href !== undefined) return queryOf(href);
 
 	const meta = holders.map((holder) => holder._meta).find(isObject) ?? {};
 	const pageCount = whole(header(headers, 'x-pagination-page-count')) ?? whole(meta.pageCount);
-	const current = whole(header(headers, 'x-pagination-current-page')) ?? whole(meta.currentPage) ?? page;
+	const current =
+		whole(header(headers, 'x-pagination-current-page')) ?? whole(meta.currentPage) ?? page;
 	const perPage = whole(header(headers, 'x-pagination-per-page')) ?? whole(meta.perPage);
 	if (pageCount === undefined || current >= pageCount) return undefined;
-	return { page: String(current + 1), ...(perPage !== undefined ? { 'per-page': String(perPage) } : {}) };
+	return {
+		page: String(current + 1),
+		...(perPage !== undefined ? { 'per-page': String(perPage) } : {}),
+	};
 }

@@ -4,13 +4,23 @@ import { NodeOperationError } from 'n8n-workflow';
 import { isObject, positiveIdOf } from './shapes';
 
 /** Reads an id parameter (number, numeric string or resource locator) as a positive integer, or explains why not. */
-export function idParameter(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): number {
+export function idParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): number {
 	const raw = ctx.getNodeParameter(name, itemIndex, undefined, { extractValue: true }) as unknown;
 	return toId(ctx, raw, label, itemIndex);
 }
 
 /** An id given by the user, read by the one id rule (positiveIdOf); the error names the parameter and the item. */
-export function toId(ctx: IExecuteFunctions, raw: unknown, label: string, itemIndex: number): number {
+export function toId(
+	ctx: IExecuteFunctions,
+	raw: unknown,
+	label: string,
+	itemIndex: number,
+): number {
 	const value = locatorValue(raw);
 	const id = positiveIdOf(value);
 	if (id === undefined) {
@@ -41,7 +51,9 @@ export function objectParameter(
 	itemIndex: number,
 	{ allowEmpty = true }: { allowEmpty?: boolean } = {},
 ): IDataObject {
-	return toObject(ctx, ctx.getNodeParameter(name, itemIndex, '') as unknown, label, itemIndex, { allowEmpty });
+	return toObject(ctx, ctx.getNodeParameter(name, itemIndex, '') as unknown, label, itemIndex, {
+		allowEmpty,
+	});
 }
 
 /** An object given as an object (from an expression) or as JSON text. */
@@ -59,26 +71,38 @@ export function toObject(
 			try {
 				value = JSON.parse(raw);
 			} catch (error) {
-				throw new NodeOperationError(ctx.getNode(), `${label} is not valid JSON: ${(error as Error).message}`, {
-					itemIndex,
-					description: `Write "${label}" as a JSON object, e.g. {"key": "value"}`,
-				});
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`${label} is not valid JSON: ${(error as Error).message}`,
+					{
+						itemIndex,
+						description: `Write "${label}" as a JSON object, e.g. {"key": "value"}`,
+					},
+				);
 			}
 		}
 	}
 	if (!isObject(value)) {
-		throw new NodeOperationError(ctx.getNode(), `${label} must be a JSON object, got ${describeValue(value)}`, {
-			itemIndex,
-			description: `Write "${label}" as a JSON object, e.g. {"key": "value"}`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label} must be a JSON object, got ${describeValue(value)}`,
+			{
+				itemIndex,
+				description: `Write "${label}" as a JSON object, e.g. {"key": "value"}`,
+			},
+		);
 	}
 	const unsafe = unsafeKeyPath(value);
 	if (unsafe) {
-		throw new NodeOperationError(ctx.getNode(), `${label} has the key "${unsafe}", which cannot be sent`, {
-			itemIndex,
-			description:
-				'The keys __proto__, constructor and prototype change JavaScript objects instead of being plain data, so they are refused and nothing is sent. Rename or remove that entry.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label} has the key "${unsafe}", which cannot be sent`,
+			{
+				itemIndex,
+				description:
+					'The keys __proto__, constructor and prototype change JavaScript objects instead of being plain data, so they are refused and nothing is sent. Rename or remove that entry.',
+			},
+		);
 	}
 	if (!allowEmpty && Object.keys(value).length === 0) {
 		throw new NodeOperationError(ctx.getNode(), `${label} is empty`, {
@@ -114,10 +138,19 @@ export function unsafeKeyPath(value: unknown, path = ''): string | undefined {
 export const MAX_TITLE_LENGTH = 255;
 
 /** A required, single-line, reasonably short text. */
-export function textParameter(ctx: IExecuteFunctions, name: string, label: string, itemIndex: number): string {
+export function textParameter(
+	ctx: IExecuteFunctions,
+	name: string,
+	label: string,
+	itemIndex: number,
+): string {
 	const raw = ctx.getNodeParameter(name, itemIndex, '') as unknown;
 	if (typeof raw !== 'string' && typeof raw !== 'number') {
-		throw new NodeOperationError(ctx.getNode(), `${label} must be text, got ${describeValue(raw)}`, { itemIndex });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label} must be text, got ${describeValue(raw)}`,
+			{ itemIndex },
+		);
 	}
 	const text = String(raw).trim();
 	if (!text) {
@@ -142,7 +175,8 @@ export function describeValue(value: unknown): string {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'object') return 'an object';
-	if (typeof value === 'string') return value.trim() === '' ? 'an empty text' : `"${value.slice(0, 40)}"`;
+	if (typeof value === 'string')
+		return value.trim() === '' ? 'an empty text' : `"${value.slice(0, 40)}"`;
 	return String(value);
 }
 
@@ -162,7 +196,9 @@ export function mappedOrJson(
 	}
 	const raw = ctx.getNodeParameter(`${names.mapper}.value`, itemIndex, {}) as unknown;
 	const given = Object.fromEntries(
-		Object.entries(isObject(raw) ? raw : {}).filter(([, value]) => value !== null && value !== undefined && value !== ''),
+		Object.entries(isObject(raw) ? raw : {}).filter(
+			([, value]) => value !== null && value !== undefined && value !== '',
+		),
 	);
 	return toObject(ctx, given, label, itemIndex, options);
 }

@@ -18,7 +18,8 @@ export interface PartnerField {
 /** `{ fields: [...] }` or a bare list; ids under `id`, `name` or `code`; `allowedValues` as a map or a list. */
 export function normalizeSchema(data: unknown): PartnerField[] {
 	// Fields as a list (documented) or keyed by field id.
-	const list = isObject(data) && data.fields !== undefined ? listOrMap(data.fields) : listOrMap(data);
+	const list =
+		isObject(data) && data.fields !== undefined ? listOrMap(data.fields) : listOrMap(data);
 	return list.filter(isObject).map((field) => {
 		const type = Number(field.type ?? FIELD_TYPE.string);
 		const id = String(field.id ?? field.name ?? field.code ?? '');
@@ -37,11 +38,17 @@ function allowedValues(raw: unknown): Record<string, string> | undefined {
 	if (Array.isArray(raw)) {
 		return Object.fromEntries(
 			raw.map((entry: unknown) =>
-				isObject(entry) ? [String(entry.value ?? entry.id), String(entry.label ?? entry.title ?? entry.value ?? entry.id)] : [String(entry), String(entry)],
+				isObject(entry)
+					? [
+							String(entry.value ?? entry.id),
+							String(entry.label ?? entry.title ?? entry.value ?? entry.id),
+						]
+					: [String(entry), String(entry)],
 			),
 		);
 	}
-	if (isObject(raw)) return Object.fromEntries(Object.entries(raw).map(([value, label]) => [value, String(label)]));
+	if (isObject(raw))
+		return Object.fromEntries(Object.entries(raw).map(([value, label]) => [value, String(label)]));
 	return undefined;
 }
 
@@ -57,11 +64,18 @@ export function checkValues(schema: PartnerField[], values: IDataObject): string
 			continue;
 		}
 		if (field.allowedValues && !(String(value) in field.allowedValues)) {
-			problems.push(`"${field.id}" (${field.label}) must be one of ${Object.keys(field.allowedValues).map((v) => `"${v}"`).join(', ')}`);
+			problems.push(
+				`"${field.id}" (${field.label}) must be one of ${Object.keys(field.allowedValues)
+					.map((v) => `"${v}"`)
+					.join(', ')}`,
+			);
 		}
 	}
 	for (const key of Object.keys(values)) {
-		if (!known.has(key)) problems.push(`"${key}" is not a field of this partner (its fields: ${[...known].join(', ')})`);
+		if (!known.has(key))
+			problems.push(
+				`"${key}" is not a field of this partner (its fields: ${[...known].join(', ')})`,
+			);
 	}
 	return problems;
 }
@@ -73,7 +87,9 @@ export function maskSecrets(value: unknown, secretKeys: Set<string>): unknown {
 	return Object.fromEntries(
 		Object.entries(value).map(([key, inner]) => [
 			key,
-			secretKeys.has(key) && (typeof inner === 'string' || typeof inner === 'number') ? '[hidden]' : maskSecrets(inner, secretKeys),
+			secretKeys.has(key) && (typeof inner === 'string' || typeof inner === 'number')
+				? '[hidden]'
+				: maskSecrets(inner, secretKeys),
 		]),
 	);
 }

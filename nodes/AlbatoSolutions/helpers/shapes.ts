@@ -12,7 +12,16 @@ export function isObject(value: unknown): value is IDataObject {
 
 // ---------------------------------------------------------------- envelope
 
-const SUCCESS_FLAGS = new Map<unknown, boolean>([[true, true], [false, false], ['true', true], ['false', false], [1, true], [0, false], ['1', true], ['0', false]]);
+const SUCCESS_FLAGS = new Map<unknown, boolean>([
+	[true, true],
+	[false, false],
+	['true', true],
+	['false', false],
+	[1, true],
+	[0, false],
+	['1', true],
+	['0', false],
+]);
 
 /**
  * The envelope's `success` flag: `true`/`false` (documented), or as PHP services also write it,
@@ -55,11 +64,15 @@ function listOrMapIn(data: unknown, extraKeys: string[]): IDataObject[] | undefi
 	for (const key of [...LIST_KEYS, ...extraKeys]) {
 		const inner = data[key];
 		if (Array.isArray(inner)) return inner.filter(isObject);
-		if (isObject(inner) && key !== 'data' && Object.values(inner).every(isObject)) return listOrMapIn(inner, []);
+		if (isObject(inner) && key !== 'data' && Object.values(inner).every(isObject))
+			return listOrMapIn(inner, []);
 	}
 	const entries = Object.entries(data);
 	if (entries.length === 0 || !entries.every(([, value]) => isObject(value))) return undefined;
-	return entries.map(([key, value]) => ({ ...(value as IDataObject), id: (value as IDataObject).id ?? key }));
+	return entries.map(([key, value]) => ({
+		...(value as IDataObject),
+		id: (value as IDataObject).id ?? key,
+	}));
 }
 
 // ---------------------------------------------------------------- ids
@@ -97,7 +110,15 @@ export const ACTIVE = 1;
 export const PAUSED = 0;
 
 const ACTIVE_WORDS = new Set(['active', 'started', 'running', 'enabled', 'on', 'play', 'true']);
-const PAUSED_WORDS = new Set(['paused', 'stopped', 'inactive', 'disabled', 'off', 'pause', 'false']);
+const PAUSED_WORDS = new Set([
+	'paused',
+	'stopped',
+	'inactive',
+	'disabled',
+	'off',
+	'pause',
+	'false',
+]);
 
 /** Status as 1 or 0 whatever the service sent (1, "1", "active", true…); undefined when absent or unknown. */
 export function statusOf(installation: IDataObject | undefined): number | undefined {
@@ -133,7 +154,10 @@ export function withNumericIds(raw: IDataObject, keys: string[] = ['id']): IData
 }
 
 export function installationOf(data: unknown): IDataObject {
-	const raw = isObject(data) && isObject(data.installation) && data.id === undefined ? data.installation : data;
+	const raw =
+		isObject(data) && isObject(data.installation) && data.id === undefined
+			? data.installation
+			: data;
 	if (!isObject(raw)) return { result: data as IDataObject[] };
 	const out = withNumericIds(raw, ['id', 'appId', 'solutionId']);
 	const status = statusOf(raw);
@@ -175,7 +199,12 @@ const titleOf = (entry: IDataObject) => entry.title ?? entry.name ?? entry.label
 export function optionsOf(raw: unknown): RawOption[] {
 	if (isObject(raw)) {
 		return Object.entries(raw).map(([key, label]) => {
-			if (isObject(label)) return { value: key, title: String(titleOf(label) ?? label.value ?? key), nested: label.nested };
+			if (isObject(label))
+				return {
+					value: key,
+					title: String(titleOf(label) ?? label.value ?? key),
+					nested: label.nested,
+				};
 			return { value: key, title: label === null || label === undefined ? key : String(label) };
 		});
 	}
@@ -183,10 +212,15 @@ export function optionsOf(raw: unknown): RawOption[] {
 	return raw
 		.filter((entry) => entry !== null && entry !== undefined)
 		.map((entry: unknown) => {
-			if (!isObject(entry)) return { value: entry as string | number | boolean, title: String(entry) };
+			if (!isObject(entry))
+				return { value: entry as string | number | boolean, title: String(entry) };
 			const label = titleOf(entry);
-			const keyedByValue = entry.value !== undefined && (label !== undefined || entry.id === undefined);
-			const value = (keyedByValue ? entry.value : (entry.id ?? entry.key ?? entry.code)) as string | number | boolean;
+			const keyedByValue =
+				entry.value !== undefined && (label !== undefined || entry.id === undefined);
+			const value = (keyedByValue ? entry.value : (entry.id ?? entry.key ?? entry.code)) as
+				| string
+				| number
+				| boolean;
 			const title = label ?? (keyedByValue ? undefined : entry.value) ?? value;
 			return { value, title: String(title), nested: entry.nested };
 		});
@@ -205,7 +239,9 @@ export function settingStepsOf(data: unknown, choices: IDataObject = {}): Settin
 		const id = String(idOf(step.id) ?? step.code ?? step.key ?? '');
 		const options = optionsOf(step.values ?? step.options);
 		const underStep = settingStepsOf(step.nested ?? [], choices);
-		const chosen = options.find((option) => choices[id] !== undefined && String(option.value) === String(choices[id]));
+		const chosen = options.find(
+			(option) => choices[id] !== undefined && String(option.value) === String(choices[id]),
+		);
 		return {
 			id,
 			title: String(titleOf(step) ?? id),
@@ -235,14 +271,19 @@ export function fieldsOf(raw: unknown): FieldEntry[] {
 	}
 	if (!isObject(raw)) return [];
 	return Object.entries(raw).map(([name, value]) =>
-		isObject(value) && 'value' in value ? { name, label: String(value.label ?? value.title ?? name), value: value.value } : { name, label: name, value },
+		isObject(value) && 'value' in value
+			? { name, label: String(value.label ?? value.title ?? name), value: value.value }
+			: { name, label: name, value },
 	);
 }
 
 /** Bundle step data records (list, wrapped, or keyed by step id), with ids as numbers and `data` as a list of fields. */
 export function bundleRecordsOf(data: unknown): IDataObject[] {
 	return listOrMap(data).map((record) => {
-		const out: IDataObject = { ...record, data: fieldsOf(record.data ?? record.fields) as unknown as IDataObject[] };
+		const out: IDataObject = {
+			...record,
+			data: fieldsOf(record.data ?? record.fields) as unknown as IDataObject[],
+		};
 		for (const key of ['id', 'bundleId']) {
 			const id = idOf(record[key]);
 			if (id !== undefined) out[key] = id;

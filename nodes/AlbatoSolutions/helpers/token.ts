@@ -3,7 +3,9 @@ export function tokenExpiry(token: string): Date | undefined {
 	const payload = token.split('.')[1];
 	if (!payload) return undefined;
 	try {
-		const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown };
+		const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+			exp?: unknown;
+		};
 		return typeof claims.exp === 'number' ? new Date(claims.exp * 1000) : undefined;
 	} catch {
 		return undefined;
@@ -50,14 +52,18 @@ export function principalOf(baseUrl: string, token: string): string {
 	const payload = token.split('.')[1];
 	if (payload) {
 		try {
-			const { sub } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { sub?: unknown };
-			if ((typeof sub === 'string' && sub !== '') || typeof sub === 'number') return `${baseUrl} sub:${String(sub)}`;
+			const { sub } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+				sub?: unknown;
+			};
+			if ((typeof sub === 'string' && sub !== '') || typeof sub === 'number')
+				return `${baseUrl} sub:${String(sub)}`;
 		} catch {
 			// not a JWT: fall through to the digest
 		}
 	}
 	// FNV-1a, 32 bits: a collision only serialises two users' installs of the same title.
 	let hash = 0x811c9dc5;
-	for (let i = 0; i < token.length; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193) >>> 0;
+	for (let i = 0; i < token.length; i++)
+		hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193) >>> 0;
 	return `${baseUrl} token:${hash.toString(16)}`;
 }

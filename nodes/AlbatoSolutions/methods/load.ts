@@ -15,7 +15,11 @@ const NO_CREDENTIAL = /does not have any credentials set|Credentials not found/i
  *  - a service or network error says what could not be loaded, then the service's words
  *    (the call, the status and the hint stay in the description).
  */
-export async function load<T>(ctx: ILoadOptionsFunctions, what: string, run: (client: AlbatoClient) => Promise<T>): Promise<T> {
+export async function load<T>(
+	ctx: ILoadOptionsFunctions,
+	what: string,
+	run: (client: AlbatoClient) => Promise<T>,
+): Promise<T> {
 	let client: AlbatoClient;
 	try {
 		client = await AlbatoClient.create(ctx);
@@ -33,7 +37,8 @@ export async function load<T>(ctx: ILoadOptionsFunctions, what: string, run: (cl
 	try {
 		return await run(client);
 	} catch (error) {
-		if (!(error instanceof NodeApiError)) throw new NodeOperationError(ctx.getNode(), error as Error);
+		if (!(error instanceof NodeApiError))
+			throw new NodeOperationError(ctx.getNode(), error as Error);
 		const message = `Could not load ${what}: ${error.message}`;
 		const httpCode = error.httpCode ?? undefined;
 		throw new NodeApiError(ctx.getNode(), { message, httpCode: httpCode ?? null } as JsonObject, {

@@ -20,7 +20,9 @@ export const loadOptions = {
 				return {
 					name: parent?.title ? `${title} (${String(parent.title)})` : title,
 					value: idOf(template.id) as number,
-					description: parent ? `Parent automation ${String(parent.id ?? '')}: ${String(parent.title ?? '')}` : undefined,
+					description: parent
+						? `Parent automation ${String(parent.id ?? '')}: ${String(parent.title ?? '')}`
+						: undefined,
 				};
 			});
 		});
@@ -31,7 +33,10 @@ export const loadOptions = {
 		const installationId = parentId(this, 'installationId');
 		if (!installationId) return [];
 		return await load(this, 'the automations', async (client) => {
-			const installation = await getInstallation(client, installationId, { withBundles: true, withStatus: false });
+			const installation = await getInstallation(client, installationId, {
+				withBundles: true,
+				withStatus: false,
+			});
 			return bundlesOf(installation).map((bundle) => ({
 				name: `${String(bundle.title ?? 'Automation')} (${String(bundle.id)})`,
 				value: idOf(bundle.id) as number,
@@ -52,16 +57,27 @@ export const loadOptions = {
 			// Both settle before an error is reported: no request is left running behind the picker.
 			const [recordsResult, installationResult] = await Promise.allSettled([
 				bundleData(client, bundleId),
-				installationId ? getInstallation(client, installationId, { withBundles: true, withStatus: false }) : Promise.resolve(undefined),
+				installationId
+					? getInstallation(client, installationId, { withBundles: true, withStatus: false })
+					: Promise.resolve(undefined),
 			]);
 			if (recordsResult.status === 'rejected') throw recordsResult.reason;
 			if (installationResult.status === 'rejected') throw installationResult.reason;
 			const [records, installation] = [recordsResult.value, installationResult.value];
-			const bundle = installation ? bundlesOf(installation).find((candidate) => sameId(candidate.id, bundleId)) : undefined;
-			const titles = new Map((bundle ? stepsOf(bundle) : []).map((step) => [String(idOf(step.id)), String(step.title ?? '')]));
+			const bundle = installation
+				? bundlesOf(installation).find((candidate) => sameId(candidate.id, bundleId))
+				: undefined;
+			const titles = new Map(
+				(bundle ? stepsOf(bundle) : []).map((step) => [
+					String(idOf(step.id)),
+					String(step.title ?? ''),
+				]),
+			);
 			return records.map((record) => {
 				const fields = Array.isArray(record.data) ? record.data.filter(isObject) : [];
-				const title = titles.get(String(idOf(record.id))) || (record.title ? String(record.title) : `Step ${String(record.id)}`);
+				const title =
+					titles.get(String(idOf(record.id))) ||
+					(record.title ? String(record.title) : `Step ${String(record.id)}`);
 				return {
 					name: `${title} (${String(record.id)})`,
 					value: idOf(record.id) as number,

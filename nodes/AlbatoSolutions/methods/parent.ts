@@ -13,6 +13,7 @@ export function parentId(ctx: ILoadOptionsFunctions, name: string): number | und
 	} catch {
 		return undefined;
 	}
-	if (value && typeof value === 'object' && 'value' in value) value = (value as { value: unknown }).value;
+	if (value && typeof value === 'object' && 'value' in value)
+		value = (value as { value: unknown }).value;
 	return positiveIdOf(value);
 }

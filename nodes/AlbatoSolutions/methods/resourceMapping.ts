@@ -77,7 +77,9 @@ export const resourceMapping = {
 		const stepId = parentId(this, 'stepId');
 		if (!bundleId || !stepId) return { fields: [] };
 		return await load(this, 'the fields of the step', async (client) => {
-			const record = (await bundleData(client, bundleId)).find((candidate) => sameId(candidate.id, stepId));
+			const record = (await bundleData(client, bundleId)).find((candidate) =>
+				sameId(candidate.id, stepId),
+			);
 			const entries = Array.isArray(record?.data) ? record.data.filter(isObject) : [];
 			return {
 				fields: entries.map((field) => ({
@@ -88,11 +90,15 @@ export const resourceMapping = {
 					display: true,
 					type: typeOf(field.value),
 					defaultValue:
-						typeof field.value === 'string' || typeof field.value === 'number' || typeof field.value === 'boolean'
+						typeof field.value === 'string' ||
+						typeof field.value === 'number' ||
+						typeof field.value === 'boolean'
 							? field.value
 							: null,
 				})),
-				emptyFieldsNotice: record ? 'This step has no fields' : `Step ${stepId} is not part of automation ${bundleId}: pick the step again`,
+				emptyFieldsNotice: record
+					? 'This step has no fields'
+					: `Step ${stepId} is not part of automation ${bundleId}: pick the step again`,
 			};
 		});
 	},

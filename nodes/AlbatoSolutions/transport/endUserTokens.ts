@@ -20,7 +20,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { checkEndUserId, checkPartnerName, fingerprint, type MintedToken, refreshMargin, tokenFromResponse } from '../helpers/endUserToken';
+import {
+	checkEndUserId,
+	checkPartnerName,
+	fingerprint,
+	type MintedToken,
+	refreshMargin,
+	tokenFromResponse,
+} from '../helpers/endUserToken';
 import { baseUrlProblem } from '../helpers/baseUrl';
 
 export const PARTNER_CREDENTIAL_TYPE = 'albatoPartnerApi';
@@ -57,7 +64,12 @@ export function clearEndUserTokenCache(): void {
 }
 
 /** A parameter as the context reads it: per item when executing, the editor's value in pickers. */
-function parameter(ctx: Context, name: string, itemIndex: number | undefined, fallback: unknown): unknown {
+function parameter(
+	ctx: Context,
+	name: string,
+	itemIndex: number | undefined,
+	fallback: unknown,
+): unknown {
 	if ('getCurrentNodeParameter' in ctx) return ctx.getCurrentNodeParameter(name) ?? fallback;
 	if ('getInputData' in ctx) return ctx.getNodeParameter(name, itemIndex ?? 0, fallback);
 	return (ctx as IPollFunctions).getNodeParameter(name, fallback);
@@ -92,14 +104,26 @@ export class PartnerSession {
 		credentials: ICredentialDataDecryptedObject,
 		private readonly mint: MintRequest,
 	) {
-		this.baseUrl = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
+		this.baseUrl = String(credentials.baseUrl ?? '')
+			.trim()
+			.replace(/\/+$/, '');
 		this.partnerName = String(credentials.partnerName ?? '').trim();
 		this.masterToken = String(credentials.masterToken ?? '').trim();
 		const { id, name } = node.credentials?.[PARTNER_CREDENTIAL_TYPE] ?? {};
 		this.credentialOptions = {
-			credentialsDecrypted: { id: id ?? '', name: name ?? '', type: PARTNER_CREDENTIAL_TYPE, data: credentials },
+			credentialsDecrypted: {
+				id: id ?? '',
+				name: name ?? '',
+				type: PARTNER_CREDENTIAL_TYPE,
+				data: credentials,
+			},
 		};
-		const data = JSON.stringify([this.baseUrl, this.partnerName, this.masterToken, credentials.basicAuthStyle ?? '']);
+		const data = JSON.stringify([
+			this.baseUrl,
+			this.partnerName,
+			this.masterToken,
+			credentials.basicAuthStyle ?? '',
+		]);
 		this.key = `${id ?? ''}\n${fingerprint(data)}`;
 		const executionId = 'getExecutionId' in ctx ? ctx.getExecutionId() : undefined;
 		this.scope = `${executionId ? `execution ${executionId}` : `session ${++sessions}`}\n${this.key}`;
@@ -109,10 +133,18 @@ export class PartnerSession {
 	static async create(ctx: Context, mint: MintRequest): Promise<PartnerSession> {
 		const credentials = await ctx.getCredentials(PARTNER_CREDENTIAL_TYPE);
 		const node = ctx.getNode();
-		const problem = (message: string, description: string) => new NodeOperationError(node, message, { description });
-		const baseUrl = baseUrlProblem(String(credentials.baseUrl ?? '').trim().replace(/\/+$/, ''));
+		const problem = (message: string, description: string) =>
+			new NodeOperationError(node, message, { description });
+		const baseUrl = baseUrlProblem(
+			String(credentials.baseUrl ?? '')
+				.trim()
+				.replace(/\/+$/, ''),
+		);
 		if (baseUrl) {
-			throw problem(`The credential's Base URL ${baseUrl}`, 'Set Base URL in the Albato Partner API credential, e.g. https://api.albato.com');
+			throw problem(
+				`The credential's Base URL ${baseUrl}`,
+				'Set Base URL in the Albato Partner API credential, e.g. https://api.albato.com',
+			);
 		}
 		if (!checkPartnerName(credentials.partnerName)) {
 			throw problem(
@@ -121,7 +153,10 @@ export class PartnerSession {
 			);
 		}
 		if (!String(credentials.masterToken ?? '').trim()) {
-			throw problem('The credential has no Master Token', 'Paste the master token from the Embedded panel into the Albato Partner API credential');
+			throw problem(
+				'The credential has no Master Token',
+				'Paste the master token from the Embedded panel into the Albato Partner API credential',
+			);
 		}
 		return new PartnerSession(ctx, node, credentials, mint);
 	}
@@ -137,10 +172,13 @@ export class PartnerSession {
 		const fail = (problem: string) =>
 			new NodeOperationError(this.node, `End User ID ${problem}`, {
 				itemIndex,
-				description: "Set End User ID to your own id of the customer, e.g. {{ $json.customerId }}: with the Albato Partner API credential every call acts as that end user",
+				description:
+					'Set End User ID to your own id of the customer, e.g. {{ $json.customerId }}: with the Albato Partner API credential every call acts as that end user',
 			});
 		if ('getCurrentNodeParameter' in this.ctx && typeof raw === 'string' && raw.startsWith('=')) {
-			throw fail('is an expression: lists in the editor need a fixed End User ID (type one to browse, then switch back)');
+			throw fail(
+				'is an expression: lists in the editor need a fixed End User ID (type one to browse, then switch back)',
+			);
 		}
 		const checked = checkEndUserId(raw);
 		if ('problem' in checked) throw fail(checked.problem);
@@ -155,7 +193,12 @@ export class PartnerSession {
 	/** The n8n credential options that put `Bearer <token>` on an end-user call (the Access Token credential's own `authenticate`). */
 	bearer(token: string, credentialType: string): IAdditionalCredentialOptions {
 		return {
-			credentialsDecrypted: { id: '', name: 'minted end-user token', type: credentialType, data: { baseUrl: this.baseUrl, accessToken: token } },
+			credentialsDecrypted: {
+				id: '',
+				name: 'minted end-user token',
+				type: credentialType,
+				data: { baseUrl: this.baseUrl, accessToken: token },
+			},
 		};
 	}
 
@@ -170,9 +213,12 @@ export class PartnerSession {
 				? `The service refused the master token. Check Master Token, Partner Name and Send Master Token As in ${credential}.`
 				: `The service refused the end user's token even after one fresh token. Check ${credential} and that the end user exists.`;
 		}
-		if (status === 403 && partnerCall) return `The master token is not valid for this Partner Name: check both in ${credential}.`;
-		if (status === 404 && path.endsWith('/get-user-session-token')) return 'No end user with this End User ID: create it first (End User → Create).';
-		if (status === 404 && partnerCall) return `No such partner endpoint: check Base URL and Partner Name in ${credential}.`;
+		if (status === 403 && partnerCall)
+			return `The master token is not valid for this Partner Name: check both in ${credential}.`;
+		if (status === 404 && path.endsWith('/get-user-session-token'))
+			return 'No end user with this End User ID: create it first (End User → Create).';
+		if (status === 404 && partnerCall)
+			return `No such partner endpoint: check Base URL and Partner Name in ${credential}.`;
 		return undefined;
 	}
 
@@ -181,7 +227,11 @@ export class PartnerSession {
 	 * Token As: Basic Username, base64 of "<token>:") and every token handed out.
 	 */
 	secrets(): string[] {
-		return [this.masterToken, Buffer.from(`${this.masterToken}:`, 'utf8').toString('base64'), ...this.used];
+		return [
+			this.masterToken,
+			Buffer.from(`${this.masterToken}:`, 'utf8').toString('base64'),
+			...this.used,
+		];
 	}
 
 	/**
@@ -197,7 +247,8 @@ export class PartnerSession {
 		const local = this.local(userId);
 		if (local) return this.use(local);
 		const cached = cache.get(key);
-		if (cached && Date.now() < cached.expiresAt - refreshMargin(cached.mintedAt, cached.expiresAt)) return this.use(cached.token);
+		if (cached && Date.now() < cached.expiresAt - refreshMargin(cached.mintedAt, cached.expiresAt))
+			return this.use(cached.token);
 
 		let minted: MintedToken;
 		try {
@@ -216,7 +267,9 @@ export class PartnerSession {
 
 	/** When the cached token of this end user expires (epoch ms), if known. */
 	expiresAt(userId: string): number | undefined {
-		return this.local(userId) !== undefined ? undefined : cache.get(`${this.key}\n${userId}`)?.expiresAt;
+		return this.local(userId) !== undefined
+			? undefined
+			: cache.get(`${this.key}\n${userId}`)?.expiresAt;
 	}
 
 	/** Keeps a token the service handed out with a new user (add-user), so no token call follows. */
@@ -229,7 +282,11 @@ export class PartnerSession {
 	 * One token call for every concurrent caller. Callers that waited on a call that failed join (or
 	 * start) one more, also shared: a failing service gets two calls, not one per waiting item.
 	 */
-	private async shared(key: string, userId: string, itemIndex: number | undefined): Promise<MintedToken> {
+	private async shared(
+		key: string,
+		userId: string,
+		itemIndex: number | undefined,
+	): Promise<MintedToken> {
 		const pending = minting.get(key);
 		if (!pending) return await this.start(key, userId, itemIndex);
 		try {
@@ -249,7 +306,11 @@ export class PartnerSession {
 		return pending;
 	}
 
-	private async mintNow(key: string, userId: string, itemIndex: number | undefined): Promise<MintedToken> {
+	private async mintNow(
+		key: string,
+		userId: string,
+		itemIndex: number | undefined,
+	): Promise<MintedToken> {
 		const data = await this.mint(userId, itemIndex);
 		const minted = tokenFromResponse(data);
 		if (!minted) {
@@ -290,8 +351,10 @@ export class PartnerSession {
 	/** Keeps a token without an expiry for this execution; forgets those of executions idle too long. */
 	private keepLocal(userId: string, token: string): void {
 		const now = Date.now();
-		for (const [key, entry] of perExecution) if (now - entry.usedAt > EXECUTION_IDLE) perExecution.delete(key);
-		while (perExecution.size >= MAX_ENTRIES) perExecution.delete(perExecution.keys().next().value as string);
+		for (const [key, entry] of perExecution)
+			if (now - entry.usedAt > EXECUTION_IDLE) perExecution.delete(key);
+		while (perExecution.size >= MAX_ENTRIES)
+			perExecution.delete(perExecution.keys().next().value as string);
 		perExecution.set(`${this.scope}\n${userId}`, { token, usedAt: now });
 	}
 
@@ -308,7 +371,10 @@ export class PartnerSession {
 function forItem(error: unknown, itemIndex: number | undefined): unknown {
 	const context = (error as { context?: Record<string, unknown> } | undefined)?.context;
 	if (!(error instanceof Error) || !context || context.itemIndex === itemIndex) return error;
-	const copy = Object.create(Object.getPrototypeOf(error) as object, Object.getOwnPropertyDescriptors(error)) as Error;
+	const copy = Object.create(
+		Object.getPrototypeOf(error) as object,
+		Object.getOwnPropertyDescriptors(error),
+	) as Error;
 	(copy as unknown as { context: Record<string, unknown> }).context = { ...context, itemIndex };
 	return copy;
 }

@@ -19,7 +19,8 @@ export class InFlightLimiter {
 	private readonly waiting: Array<() => void> = [];
 
 	constructor(readonly max: number) {
-		if (!Number.isInteger(max) || max < 1) throw new RangeError(`max must be a whole number ≥ 1, got ${max}`);
+		if (!Number.isInteger(max) || max < 1)
+			throw new RangeError(`max must be a whole number ≥ 1, got ${max}`);
 		this.limit = max;
 	}
 

@@ -17,7 +17,12 @@ import { holdsList, listOrMap, successFlagOf, unwrapEnvelope } from '../helpers/
 import { principalOf, redact, tokenExpiry } from '../helpers/token';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../helpers/transportOptions';
 import { isObject } from '../helpers/values';
-import { authenticationOf, PARTNER_API, PARTNER_CREDENTIAL_TYPE, PartnerSession } from './endUserTokens';
+import {
+	authenticationOf,
+	PARTNER_API,
+	PARTNER_CREDENTIAL_TYPE,
+	PartnerSession,
+} from './endUserTokens';
 import { InFlightLimiter } from './inFlightLimiter';
 
 export const CREDENTIAL_TYPE = 'albatoSolutionsApi';
@@ -75,9 +80,16 @@ export class NetworkFailure extends Error {
 const IDEMPOTENT = new Set<ApiMethod>(['GET', 'PUT', 'PLAY', 'PAUSE']);
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 /** Network failures that prove the request never reached the service: nothing can have been applied. */
-export const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+export const NEVER_SENT = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'ENETUNREACH',
+	'EHOSTUNREACH',
+]);
 /** Said of a call that is not safe to repeat (POST) when its outcome is unknown. */
-const MAY_BE_APPLIED = 'The service may have applied it: it was not sent again (not safe to repeat); check before running this item again.';
+const MAY_BE_APPLIED =
+	'The service may have applied it: it was not sent again (not safe to repeat); check before running this item again.';
 const BASE_DELAY = 250;
 const MAX_DELAY = 8_000;
 /** Pages read for one list at most (Yii's default page size is 20): beyond it the read fails, never ends short. */
@@ -108,7 +120,12 @@ export class AlbatoClient {
 	) {
 		const { id, name } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
 		this.credentialOptions = {
-			credentialsDecrypted: { id: id ?? '', name: name ?? '', type: CREDENTIAL_TYPE, data: credentials },
+			credentialsDecrypted: {
+				id: id ?? '',
+				name: name ?? '',
+				type: CREDENTIAL_TYPE,
+				data: credentials,
+			},
 		};
 		this.limiter = new InFlightLimiter(options.concurrency);
 	}
@@ -118,11 +135,22 @@ export class AlbatoClient {
 		options: Partial<TransportOptions> = {},
 	): Promise<AlbatoClient> {
 		if (authenticationOf(ctx) === PARTNER_API) {
-			const client: AlbatoClient = new AlbatoClient(ctx, '', '', { ...DEFAULT_TRANSPORT_OPTIONS, ...options }, {});
+			const client: AlbatoClient = new AlbatoClient(
+				ctx,
+				'',
+				'',
+				{ ...DEFAULT_TRANSPORT_OPTIONS, ...options },
+				{},
+			);
 			client.partner = await PartnerSession.create(ctx, async (id, itemIndex) => {
 				try {
 					// Changes nothing on the service: retried like a GET (429, 502–504, lost answers).
-					return await client.request('POST', client.partner!.path('get-user-session-token'), { body: { id }, itemIndex, asPartner: true, idempotent: true });
+					return await client.request('POST', client.partner!.path('get-user-session-token'), {
+						body: { id },
+						itemIndex,
+						asPartner: true,
+						idempotent: true,
+					});
 				} catch (error) {
 					// A lost answer of the token call is not a lost answer of the end user's call (never sent).
 					delete (error as { networkFailure?: unknown }).networkFailure;
@@ -135,12 +163,15 @@ export class AlbatoClient {
 		const credentials = await ctx.getCredentials<{ baseUrl?: string; accessToken?: string }>(
 			CREDENTIAL_TYPE,
 		);
-		const baseUrl = String(credentials.baseUrl ?? '').trim().replace(/\/+$/, '');
+		const baseUrl = String(credentials.baseUrl ?? '')
+			.trim()
+			.replace(/\/+$/, '');
 		const token = String(credentials.accessToken ?? '').trim();
 		const problem = baseUrlProblem(baseUrl);
 		if (problem) {
 			throw new NodeOperationError(ctx.getNode(), `The credential's Base URL ${problem}`, {
-				description: 'Set Base URL in the Albato Solutions API credential, e.g. https://api.albato.com',
+				description:
+					'Set Base URL in the Albato Solutions API credential, e.g. https://api.albato.com',
 			});
 		}
 		if (!token) {
@@ -153,10 +184,16 @@ export class AlbatoClient {
 			throw new NodeOperationError(
 				ctx.getNode(),
 				`The access token expired at ${expiry.toISOString()}`,
-				{ description: "Get a new end-user token and update the Albato Solutions API credential" },
+				{ description: 'Get a new end-user token and update the Albato Solutions API credential' },
 			);
 		}
-		return new AlbatoClient(ctx, baseUrl, token, { ...DEFAULT_TRANSPORT_OPTIONS, ...options }, credentials as ICredentialDataDecryptedObject);
+		return new AlbatoClient(
+			ctx,
+			baseUrl,
+			token,
+			{ ...DEFAULT_TRANSPORT_OPTIONS, ...options },
+			credentials as ICredentialDataDecryptedObject,
+		);
 	}
 
 	/** Whom this client acts for on an item (base URL + end user, never a token): keys in-process bookkeeping. */
@@ -170,7 +207,11 @@ export class AlbatoClient {
 		return this.ctx.getNode();
 	}
 
-	async request<T = unknown>(method: ApiMethod, path: string, options: RequestOptions = {}): Promise<T> {
+	async request<T = unknown>(
+		method: ApiMethod,
+		path: string,
+		options: RequestOptions = {},
+	): Promise<T> {
 		return (await this.exchange(method, path, options)).data as T;
 	}
 
@@ -183,9 +224,15 @@ export class AlbatoClient {
 	 * trigger report every installation removed, or Get Many answer nothing without a word.
 	 * `what` names the list in that error ("installations").
 	 */
-	async requestList(path: string, options: RequestOptions & { what: string; listKeys?: string[] }): Promise<unknown> {
+	async requestList(
+		path: string,
+		options: RequestOptions & { what: string; listKeys?: string[] },
+	): Promise<unknown> {
 		// Every page must hold a list, or the read fails as unreadable.
-		const expect = { what: `list of ${options.what}`, holds: (data: unknown) => holdsList(data, options.listKeys) };
+		const expect = {
+			what: `list of ${options.what}`,
+			holds: (data: unknown) => holdsList(data, options.listKeys),
+		};
 		const read = { ...options, expect };
 		const first = await this.exchange('GET', path, read);
 		let next = nextPageOf(first.headers, first.body, 1);
@@ -194,15 +241,29 @@ export class AlbatoClient {
 		const seen = new Set(items.map(itemKey));
 		for (let page = 2; next; page++) {
 			if (page > MAX_PAGES) {
-				throw this.listError(`The list has more than ${MAX_PAGES} pages`, path, options.itemIndex, 'The node stops there rather than loop; nothing was changed.');
+				throw this.listError(
+					`The list has more than ${MAX_PAGES} pages`,
+					path,
+					options.itemIndex,
+					'The node stops there rather than loop; nothing was changed.',
+				);
 			}
-			const answer = await this.exchange('GET', path, { ...read, query: { ...next, ...options.query } });
-			const fresh = listOrMap(answer.data, options.listKeys).filter((item) => !seen.has(itemKey(item)));
+			const answer = await this.exchange('GET', path, {
+				...read,
+				query: { ...next, ...options.query },
+			});
+			const fresh = listOrMap(answer.data, options.listKeys).filter(
+				(item) => !seen.has(itemKey(item)),
+			);
 			next = nextPageOf(answer.headers, answer.body, page);
 			if (fresh.length === 0 && next) {
 				// The same items again while more pages are promised: the service ignores the page asked for.
-				throw this.listError(`Page ${page} of the list repeats what was already read`, path, options.itemIndex,
-					'The service seems to ignore the page parameter, so the whole list cannot be read. Nothing was changed; report this with the output of `npm run probe`.');
+				throw this.listError(
+					`Page ${page} of the list repeats what was already read`,
+					path,
+					options.itemIndex,
+					'The service seems to ignore the page parameter, so the whole list cannot be read. Nothing was changed; report this with the output of `npm run probe`.',
+				);
 			}
 			for (const item of fresh) {
 				seen.add(itemKey(item));
@@ -212,19 +273,39 @@ export class AlbatoClient {
 		return items;
 	}
 
-	private listError(message: string, path: string, itemIndex: number | undefined, more: string): NodeApiError {
-		return new NodeApiError(this.ctx.getNode(), { message } as JsonObject, { message, description: `GET ${path}: ${more}`, itemIndex });
+	private listError(
+		message: string,
+		path: string,
+		itemIndex: number | undefined,
+		more: string,
+	): NodeApiError {
+		return new NodeApiError(this.ctx.getNode(), { message } as JsonObject, {
+			message,
+			description: `GET ${path}: ${more}`,
+			itemIndex,
+		});
 	}
 
 	/** One call with retries: the answer's headers, its parsed body, and the data inside the envelope. */
-	private async exchange(method: ApiMethod, path: string, options: RequestOptions): Promise<{ headers: IDataObject; body: unknown; data: unknown }> {
+	private async exchange(
+		method: ApiMethod,
+		path: string,
+		options: RequestOptions,
+	): Promise<{ headers: IDataObject; body: unknown; data: unknown }> {
 		const url = (this.partner?.baseUrl ?? this.baseUrl) + path + queryString(options);
 		const retryable = IDEMPOTENT.has(method) || options.idempotent === true;
-		const call: Call = { method, path, itemIndex: options.itemIndex, safe: retryable, changesNothing: method === 'GET' || options.idempotent === true };
+		const call: Call = {
+			method,
+			path,
+			itemIndex: options.itemIndex,
+			safe: retryable,
+			changesNothing: method === 'GET' || options.idempotent === true,
+		};
 		// Partner mode: the item's end user and their token (checked and minted before the call).
 		const session = options.asPartner ? undefined : this.partner;
 		const userId = session?.endUserId(options.itemIndex);
-		let token = session && userId !== undefined ? await session.token(userId, options.itemIndex) : undefined;
+		let token =
+			session && userId !== undefined ? await session.token(userId, options.itemIndex) : undefined;
 		let refreshed = false;
 		// Time spent waiting between attempts (not in the limiter's queue); 429s do not count as
 		// failures: the limiter lowers the requests in flight, and the budget alone bounds the waiting.
@@ -233,9 +314,12 @@ export class AlbatoClient {
 		for (let attempt = 0; ; attempt++) {
 			const delay = (wanted: number | undefined, is429 = false) => {
 				// A 429 refused the call before applying it: safe to send again for every method, POST included.
-				if (is429 ? false : !retryable || attempt - rateLimited >= this.options.maxRetries) return undefined;
+				if (is429 ? false : !retryable || attempt - rateLimited >= this.options.maxRetries)
+					return undefined;
 				// A repeated 429 also backs off (at least the jittered curve): Retry-After: 0 cannot spin.
-				const wait = is429 ? Math.max(wanted ?? 0, backoff(rateLimited)) : wanted ?? backoff(attempt - rateLimited);
+				const wait = is429
+					? Math.max(wanted ?? 0, backoff(rateLimited))
+					: (wanted ?? backoff(attempt - rateLimited));
 				if (waited + wait > this.options.retryBudget) return undefined;
 				waited += wait;
 				return wait;
@@ -258,7 +342,11 @@ export class AlbatoClient {
 			const body = parseBody(response.body);
 			if (statusCode >= 200 && statusCode < 300) {
 				if (body === INVALID_JSON) {
-					throw this.unreadableError(statusCode, 'The service answered with a body that is not valid JSON', call);
+					throw this.unreadableError(
+						statusCode,
+						'The service answered with a body that is not valid JSON',
+						call,
+					);
 				}
 				if (successFlagOf(body) === false) {
 					throw this.apiError(statusCode, body, call);
@@ -271,7 +359,13 @@ export class AlbatoClient {
 				return { headers: headers ?? {}, body, data };
 			}
 			// A minted token refused: nothing was applied, so one fresh token and one more try is safe.
-			if (statusCode === 401 && session && userId !== undefined && token !== undefined && !refreshed) {
+			if (
+				statusCode === 401 &&
+				session &&
+				userId !== undefined &&
+				token !== undefined &&
+				!refreshed
+			) {
 				refreshed = true;
 				token = await session.token(userId, options.itemIndex, token);
 				continue;
@@ -288,7 +382,13 @@ export class AlbatoClient {
 		}
 	}
 
-	private async send(method: ApiMethod, url: string, body: IDataObject | undefined, token?: string, asPartner?: boolean) {
+	private async send(
+		method: ApiMethod,
+		url: string,
+		body: IDataObject | undefined,
+		token?: string,
+		asPartner?: boolean,
+	) {
 		const request: IHttpRequestOptions = {
 			method: method as IHttpRequestMethods,
 			url,
@@ -373,17 +473,21 @@ export class AlbatoClient {
 			? `The service did not answer within ${this.options.timeout} ms`
 			: `The request failed before the service answered: ${this.redact(failure.message)}`;
 		const retried = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
-		const error = new NodeApiError(this.ctx.getNode(), { message, code: failure.code ?? null } as JsonObject, {
-			message,
-			description: `${method} ${path}${retried}. ${
-				!safe && !NEVER_SENT.has(failure.code ?? '')
-					? MAY_BE_APPLIED
-					: failure.timedOut
-						? 'Raise the Timeout option if the service is slow, or try again later.'
-						: `Check the Base URL of the credential and that the service is reachable.`
-			}`,
-			itemIndex,
-		});
+		const error = new NodeApiError(
+			this.ctx.getNode(),
+			{ message, code: failure.code ?? null } as JsonObject,
+			{
+				message,
+				description: `${method} ${path}${retried}. ${
+					!safe && !NEVER_SENT.has(failure.code ?? '')
+						? MAY_BE_APPLIED
+						: failure.timedOut
+							? 'Raise the Timeout option if the service is slow, or try again later.'
+							: `Check the Base URL of the credential and that the service is reachable.`
+				}`,
+				itemIndex,
+			},
+		);
 		// Lets Installation → Create tell "no answer" apart from "refused" and look for what it created.
 		(error as NodeApiError & { networkFailure?: NetworkFailure }).networkFailure = failure;
 		return error;
@@ -391,7 +495,10 @@ export class AlbatoClient {
 
 	/** Removes the access token, and in partner mode the master token and every minted token. */
 	private redact(text: string): string {
-		return [this.token, ...(this.partner?.secrets() ?? [])].reduce((out, secret) => redact(out, secret), text);
+		return [this.token, ...(this.partner?.secrets() ?? [])].reduce(
+			(out, secret) => redact(out, secret),
+			text,
+		);
 	}
 }
 
@@ -402,7 +509,8 @@ export function lostResponse(error: unknown): NetworkFailure | undefined {
 }
 
 /** What identifies a list item across pages: its id, else the whole item. */
-const itemKey = (item: IDataObject) => (item.id !== undefined && item.id !== null ? `id:${String(item.id)}` : JSON.stringify(item));
+const itemKey = (item: IDataObject) =>
+	item.id !== undefined && item.id !== null ? `id:${String(item.id)}` : JSON.stringify(item);
 
 /** Encodes one URL path segment (ids come from users and expressions). */
 export function segment(value: string | number): string {
@@ -411,7 +519,8 @@ export function segment(value: string | number): string {
 
 function queryString({ query, rawQuery }: RequestOptions): string {
 	const parts = Object.entries(query ?? {}).map(
-		([key, value]) => `${encodeURIComponent(key).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(String(value))}`,
+		([key, value]) =>
+			`${encodeURIComponent(key).replace(/%5B/g, '[').replace(/%5D/g, ']')}=${encodeURIComponent(String(value))}`,
 	);
 	if (rawQuery) parts.push(rawQuery);
 	return parts.length ? `?${parts.join('&')}` : '';
@@ -433,7 +542,11 @@ function parseBody(body: unknown): unknown {
 export function describeBody(data: unknown): string {
 	if (data === undefined || data === '') return 'an empty body';
 	if (data === null) return 'null';
-	return Array.isArray(data) ? 'a list' : isObject(data) ? `an object (keys: ${Object.keys(data).slice(0, 5).join(', ') || 'none'})` : `a ${typeof data}`;
+	return Array.isArray(data)
+		? 'a list'
+		: isObject(data)
+			? `an object (keys: ${Object.keys(data).slice(0, 5).join(', ') || 'none'})`
+			: `a ${typeof data}`;
 }
 
 /** The error text of every body style the service may use: errors list, Yii, {message}, plain text. */
@@ -461,7 +574,10 @@ export function serviceMessage(body: unknown): string | undefined {
 	}
 	if (isObject(body.errors)) {
 		return Object.entries(body.errors)
-			.map(([field, text]) => `${field ? `${field}: ` : ''}${Array.isArray(text) ? text.join(', ') : String(text)}`)
+			.map(
+				([field, text]) =>
+					`${field ? `${field}: ` : ''}${Array.isArray(text) ? text.join(', ') : String(text)}`,
+			)
 			.join('; ');
 	}
 	if (typeof body.error === 'string') return body.error;
@@ -470,19 +586,26 @@ export function serviceMessage(body: unknown): string | undefined {
 }
 
 function hint(status: number, message: string): string {
-	if (status === 401) return 'Check the Access Token of the Albato Solutions API credential: it may be expired or invalid.';
+	if (status === 401)
+		return 'Check the Access Token of the Albato Solutions API credential: it may be expired or invalid.';
 	if (status === 403) return 'The end user of this token may not do this.';
 	if (status === 404) return 'Check the ID: it does not exist or belongs to another end user.';
 	if (status === 422 && /pause/i.test(message))
 		return 'Pause the installation first, or set "If Installation Is Active" to "Pause, Update, Then Start Again".';
-	if (status === 400 || status === 422) return 'Check the values sent; the service names the fields it rejected.';
-	if (status === 429) return 'The service is rate limiting: lower Items in Flight (Request Options) or retry later.';
+	if (status === 400 || status === 422)
+		return 'Check the values sent; the service names the fields it rejected.';
+	if (status === 429)
+		return 'The service is rate limiting: lower Items in Flight (Request Options) or retry later.';
 	if (status >= 500) return 'The service failed; try again later.';
 	return 'See the service message above.';
 }
 
 function networkFailure(error: unknown, tookTimeout: boolean): NetworkFailure {
-	const { message, code, cause } = (error ?? {}) as { message?: string; code?: string; cause?: { code?: string } };
+	const { message, code, cause } = (error ?? {}) as {
+		message?: string;
+		code?: string;
+		cause?: { code?: string };
+	};
 	const errorCode = code ?? cause?.code;
 	const timedOut = tookTimeout || errorCode === 'ETIMEDOUT' || /timeout/i.test(String(message));
 	return new NetworkFailure(String(message ?? 'unknown network error'), errorCode, timedOut);

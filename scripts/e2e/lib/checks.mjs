@@ -17,14 +17,20 @@ export class Checks {
 			this.failed += 1;
 			const text = typeof detail === 'function' ? detail() : detail;
 			this.failures.push(name);
-			console.log(`  ✗ ${name}${text ? `\n      ${String(text).split('\n').join('\n      ')}` : ''}`);
+			console.log(
+				`  ✗ ${name}${text ? `\n      ${String(text).split('\n').join('\n      ')}` : ''}`,
+			);
 		}
 		return Boolean(condition);
 	}
 
 	equal(name, actual, expected) {
 		const same = JSON.stringify(actual) === JSON.stringify(expected);
-		return this.ok(name, same, () => `expected ${JSON.stringify(expected)}\n got      ${JSON.stringify(actual)}`);
+		return this.ok(
+			name,
+			same,
+			() => `expected ${JSON.stringify(expected)}\n got      ${JSON.stringify(actual)}`,
+		);
 	}
 
 	/**

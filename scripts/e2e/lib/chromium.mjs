@@ -28,9 +28,11 @@ export async function ensureChromium(log = console.log) {
 	const found = CANDIDATES.find((candidate) => existsSync(candidate));
 	if (found) return found;
 	if (process.getuid?.() !== 0) {
-		throw new Error('Chromium not found: install Debian\'s package (sudo apt-get install chromium) or set CHROMIUM_PATH');
+		throw new Error(
+			"Chromium not found: install Debian's package (sudo apt-get install chromium) or set CHROMIUM_PATH",
+		);
 	}
-	log('installing Debian\'s chromium package (apt-get, first run only)…');
+	log("installing Debian's chromium package (apt-get, first run only)…");
 	const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 	await runOk('apt-get', ['update', '-qq'], { env, timeoutMs: 5 * 60_000 });
 	await runOk('apt-get', ['install', '-y', '-qq', 'chromium'], { env, timeoutMs: 15 * 60_000 });

@@ -10,24 +10,32 @@ export class Emulator {
 	static async start(repoRoot, { port = 0, logFile, echo = false, args = [] } = {}) {
 		const emulator = new Emulator();
 		const tsNode = path.join(repoRoot, 'node_modules', 'ts-node', 'dist', 'bin.js');
-		emulator.child = startProcess(process.execPath, [tsNode, '--transpile-only', 'emulator/cli.ts', '--port', String(port), ...args], {
-			cwd: repoRoot,
-			env: { ...process.env, TS_NODE_PROJECT: path.join(repoRoot, 'emulator', 'tsconfig.json') },
-			logFile,
-			echo,
-			onLine: (line) => {
-				const base = /^Base URL: (\S+)/.exec(line);
-				if (base) emulator.baseUrl = base[1];
-				const token = /^Token \(user-1[^)]*\): (\S+)/.exec(line);
-				if (token) emulator.token = token[1];
+		emulator.child = startProcess(
+			process.execPath,
+			[tsNode, '--transpile-only', 'emulator/cli.ts', '--port', String(port), ...args],
+			{
+				cwd: repoRoot,
+				env: { ...process.env, TS_NODE_PROJECT: path.join(repoRoot, 'emulator', 'tsconfig.json') },
+				logFile,
+				echo,
+				onLine: (line) => {
+					const base = /^Base URL: (\S+)/.exec(line);
+					if (base) emulator.baseUrl = base[1];
+					const token = /^Token \(user-1[^)]*\): (\S+)/.exec(line);
+					if (token) emulator.token = token[1];
+				},
 			},
-		});
+		);
 		let exitCode;
 		emulator.child.once('exit', (code) => (exitCode = code));
-		await waitFor('the emulator to print its base URL and token', () => {
-			if (exitCode !== undefined) throw new Error(`emulator exited with ${exitCode}`);
-			return emulator.baseUrl && emulator.token;
-		}, { timeoutMs: 60_000, intervalMs: 100 });
+		await waitFor(
+			'the emulator to print its base URL and token',
+			() => {
+				if (exitCode !== undefined) throw new Error(`emulator exited with ${exitCode}`);
+				return emulator.baseUrl && emulator.token;
+			},
+			{ timeoutMs: 60_000, intervalMs: 100 },
+		);
 		return emulator;
 	}
 
@@ -58,11 +66,15 @@ export class Emulator {
 	async call(method, urlPath, body) {
 		const response = await fetch(`${this.baseUrl}${urlPath}`, {
 			method,
-			headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			headers: {
+				authorization: `Bearer ${this.token}`,
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const json = await response.json();
-		if (!response.ok) throw new Error(`${method} ${urlPath}: ${response.status} ${JSON.stringify(json)}`);
+		if (!response.ok)
+			throw new Error(`${method} ${urlPath}: ${response.status} ${JSON.stringify(json)}`);
 		return json.data ?? json;
 	}
 

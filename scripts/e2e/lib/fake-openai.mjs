@@ -17,25 +17,38 @@ import http from 'node:http';
 function conversation(api, body) {
 	const tools = (body.tools ?? []).map((tool) =>
 		tool.function
-			? { name: tool.function.name, description: tool.function.description, parameters: tool.function.parameters }
+			? {
+					name: tool.function.name,
+					description: tool.function.description,
+					parameters: tool.function.parameters,
+				}
 			: { name: tool.name, description: tool.description, parameters: tool.parameters },
 	);
-	const text = (content) => (typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join(''));
+	const text = (content) =>
+		typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
 	let task;
 	const calls = new Map();
 	const steps = [];
 	if (api === 'chat') {
 		for (const message of body.messages ?? []) {
 			if (message.role === 'user' && task === undefined) task = text(message.content);
-			for (const call of message.tool_calls ?? []) calls.set(call.id, { name: call.function.name, args: parseArgs(call.function.arguments) });
-			if (message.role === 'tool') steps.push({ ...calls.get(message.tool_call_id), output: text(message.content) });
+			for (const call of message.tool_calls ?? [])
+				calls.set(call.id, { name: call.function.name, args: parseArgs(call.function.arguments) });
+			if (message.role === 'tool')
+				steps.push({ ...calls.get(message.tool_call_id), output: text(message.content) });
 		}
 	} else {
-		const input = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? []);
+		const input =
+			typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? []);
 		for (const entry of input) {
 			if (entry.role === 'user' && task === undefined) task = text(entry.content);
-			if (entry.type === 'function_call') calls.set(entry.call_id, { name: entry.name, args: parseArgs(entry.arguments) });
-			if (entry.type === 'function_call_output') steps.push({ ...calls.get(entry.call_id), output: typeof entry.output === 'string' ? entry.output : JSON.stringify(entry.output) });
+			if (entry.type === 'function_call')
+				calls.set(entry.call_id, { name: entry.name, args: parseArgs(entry.arguments) });
+			if (entry.type === 'function_call_output')
+				steps.push({
+					...calls.get(entry.call_id),
+					output: typeof entry.output === 'string' ? entry.output : JSON.stringify(entry.output),
+				});
 		}
 	}
 	return { api, task: task ?? '', tools, steps };
@@ -53,14 +66,29 @@ const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
 
 function chatCompletion(body, answer) {
 	const message = answer.toolCall
-		? { role: 'assistant', content: null, tool_calls: [{ id: `call_${randomUUID().slice(0, 8)}`, type: 'function', function: { name: answer.toolCall.name, arguments: JSON.stringify(answer.toolCall.args) } }] }
+		? {
+				role: 'assistant',
+				content: null,
+				tool_calls: [
+					{
+						id: `call_${randomUUID().slice(0, 8)}`,
+						type: 'function',
+						function: {
+							name: answer.toolCall.name,
+							arguments: JSON.stringify(answer.toolCall.args),
+						},
+					},
+				],
+			}
 		: { role: 'assistant', content: answer.text };
 	return {
 		id: `chatcmpl-${randomUUID()}`,
 		object: 'chat.completion',
 		created: Math.floor(Date.now() / 1000),
 		model: body.model,
-		choices: [{ index: 0, message, logprobs: null, finish_reason: answer.toolCall ? 'tool_calls' : 'stop' }],
+		choices: [
+			{ index: 0, message, logprobs: null, finish_reason: answer.toolCall ? 'tool_calls' : 'stop' },
+		],
 		usage,
 	};
 }
@@ -68,21 +96,51 @@ function chatCompletion(body, answer) {
 /** The same answer as server-sent chunks. */
 function chatChunks(body, answer) {
 	const full = chatCompletion(body, answer);
-	const base = { id: full.id, object: 'chat.completion.chunk', created: full.created, model: full.model };
+	const base = {
+		id: full.id,
+		object: 'chat.completion.chunk',
+		created: full.created,
+		model: full.model,
+	};
 	const message = full.choices[0].message;
 	const delta = message.tool_calls
-		? { role: 'assistant', content: null, tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })) }
+		? {
+				role: 'assistant',
+				content: null,
+				tool_calls: message.tool_calls.map((call, index) => ({ index, ...call })),
+			}
 		: { role: 'assistant', content: message.content };
 	return [
 		{ ...base, choices: [{ index: 0, delta, finish_reason: null }] },
-		{ ...base, choices: [{ index: 0, delta: {}, finish_reason: full.choices[0].finish_reason }], usage },
+		{
+			...base,
+			choices: [{ index: 0, delta: {}, finish_reason: full.choices[0].finish_reason }],
+			usage,
+		},
 	];
 }
 
 function response(body, answer) {
 	const output = answer.toolCall
-		? [{ type: 'function_call', id: `fc_${randomUUID().slice(0, 8)}`, call_id: `call_${randomUUID().slice(0, 8)}`, name: answer.toolCall.name, arguments: JSON.stringify(answer.toolCall.args), status: 'completed' }]
-		: [{ type: 'message', id: `msg_${randomUUID().slice(0, 8)}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: answer.text, annotations: [] }] }];
+		? [
+				{
+					type: 'function_call',
+					id: `fc_${randomUUID().slice(0, 8)}`,
+					call_id: `call_${randomUUID().slice(0, 8)}`,
+					name: answer.toolCall.name,
+					arguments: JSON.stringify(answer.toolCall.args),
+					status: 'completed',
+				},
+			]
+		: [
+				{
+					type: 'message',
+					id: `msg_${randomUUID().slice(0, 8)}`,
+					role: 'assistant',
+					status: 'completed',
+					content: [{ type: 'output_text', text: answer.text, annotations: [] }],
+				},
+			];
 	return {
 		id: `resp_${randomUUID()}`,
 		object: 'response',
@@ -103,14 +161,40 @@ function responseEvents(body, answer) {
 	const item = done.output[0];
 	const events = [
 		{ type: 'response.created', response: { ...done, status: 'in_progress', output: [] } },
-		{ type: 'response.output_item.added', output_index: 0, item: { ...item, ...(item.type === 'message' ? { content: [] } : { arguments: '' }) } },
+		{
+			type: 'response.output_item.added',
+			output_index: 0,
+			item: { ...item, ...(item.type === 'message' ? { content: [] } : { arguments: '' }) },
+		},
 	];
 	if (item.type === 'message') {
-		events.push({ type: 'response.output_text.delta', item_id: item.id, output_index: 0, content_index: 0, delta: answer.text });
-		events.push({ type: 'response.output_text.done', item_id: item.id, output_index: 0, content_index: 0, text: answer.text });
+		events.push({
+			type: 'response.output_text.delta',
+			item_id: item.id,
+			output_index: 0,
+			content_index: 0,
+			delta: answer.text,
+		});
+		events.push({
+			type: 'response.output_text.done',
+			item_id: item.id,
+			output_index: 0,
+			content_index: 0,
+			text: answer.text,
+		});
 	} else {
-		events.push({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: 0, delta: item.arguments });
-		events.push({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: 0, arguments: item.arguments });
+		events.push({
+			type: 'response.function_call_arguments.delta',
+			item_id: item.id,
+			output_index: 0,
+			delta: item.arguments,
+		});
+		events.push({
+			type: 'response.function_call_arguments.done',
+			item_id: item.id,
+			output_index: 0,
+			arguments: item.arguments,
+		});
 	}
 	events.push({ type: 'response.output_item.done', output_index: 0, item });
 	events.push({ type: 'response.completed', response: done });
@@ -130,7 +214,12 @@ export async function startFakeOpenAi(decide, { log = () => {} } = {}) {
 		const raw = Buffer.concat(chunks).toString();
 		const body = raw ? JSON.parse(raw) : undefined;
 		const path = req.url.split('?')[0].replace(/^\/v1(?=\/)/, '');
-		const entry = { method: req.method, path, body, authorization: Boolean(req.headers.authorization) };
+		const entry = {
+			method: req.method,
+			path,
+			body,
+			authorization: Boolean(req.headers.authorization),
+		};
 		requests.push(entry);
 		const json = (status, value) => {
 			res.writeHead(status, { 'content-type': 'application/json' });
@@ -138,24 +227,46 @@ export async function startFakeOpenAi(decide, { log = () => {} } = {}) {
 		};
 		const sse = (events, withDone) => {
 			res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-			for (const event of events) res.write(`${event.type ? `event: ${event.type}\n` : ''}data: ${JSON.stringify(event)}\n\n`);
+			for (const event of events)
+				res.write(
+					`${event.type ? `event: ${event.type}\n` : ''}data: ${JSON.stringify(event)}\n\n`,
+				);
 			if (withDone) res.write('data: [DONE]\n\n');
 			res.end();
 		};
 		try {
 			if (req.method === 'GET' && path === '/models') {
-				return json(200, { object: 'list', data: ['gpt-4o-mini', 'gpt-4.1-mini'].map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) });
+				return json(200, {
+					object: 'list',
+					data: ['gpt-4o-mini', 'gpt-4.1-mini'].map((id) => ({
+						id,
+						object: 'model',
+						created: 0,
+						owned_by: 'fake',
+					})),
+				});
 			}
-			const api = path === '/chat/completions' ? 'chat' : path === '/responses' ? 'responses' : undefined;
-			if (req.method !== 'POST' || !api) return json(404, { error: { message: `fake model server: no ${req.method} ${path}` } });
+			const api =
+				path === '/chat/completions' ? 'chat' : path === '/responses' ? 'responses' : undefined;
+			if (req.method !== 'POST' || !api)
+				return json(404, { error: { message: `fake model server: no ${req.method} ${path}` } });
 			entry.conversation = conversation(api, body);
 			entry.answer = await decide(entry.conversation);
-			log(`${api}: ${entry.conversation.task.slice(0, 60)} → ${entry.answer.toolCall ? `tool ${entry.answer.toolCall.name}(${JSON.stringify(entry.answer.toolCall.args)})` : `"${entry.answer.text}"`}`);
-			if (api === 'chat') return body.stream ? sse(chatChunks(body, entry.answer), true) : json(200, chatCompletion(body, entry.answer));
-			return body.stream ? sse(responseEvents(body, entry.answer), false) : json(200, response(body, entry.answer));
+			log(
+				`${api}: ${entry.conversation.task.slice(0, 60)} → ${entry.answer.toolCall ? `tool ${entry.answer.toolCall.name}(${JSON.stringify(entry.answer.toolCall.args)})` : `"${entry.answer.text}"`}`,
+			);
+			if (api === 'chat')
+				return body.stream
+					? sse(chatChunks(body, entry.answer), true)
+					: json(200, chatCompletion(body, entry.answer));
+			return body.stream
+				? sse(responseEvents(body, entry.answer), false)
+				: json(200, response(body, entry.answer));
 		} catch (error) {
 			entry.error = error.message;
-			return json(500, { error: { message: `fake model server: ${error.message}`, type: 'server_error' } });
+			return json(500, {
+				error: { message: `fake model server: ${error.message}`, type: 'server_error' },
+			});
 		}
 	});
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

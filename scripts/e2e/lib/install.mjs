@@ -68,7 +68,10 @@ function npm(args, cwd, env = process.env, timeoutMs = 15 * 60_000) {
 async function installNode(paths, log) {
 	const dir = paths.runtimeDir;
 	await mkdir(dir, { recursive: true });
-	await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'runtime', private: true }));
+	await writeFile(
+		path.join(dir, 'package.json'),
+		JSON.stringify({ name: 'runtime', private: true }),
+	);
 	log(`installing node@${NODE_VERSION} from the npm registry…`);
 	// Scripts stay on here: the package's preinstall is what installs the platform package.
 	await npm(['install', '--no-audit', '--no-fund', `node@${NODE_VERSION}`], dir);
@@ -84,9 +87,17 @@ async function installN8n(paths, log) {
 		dependencies: { n8n: N8N_VERSION },
 		overrides: { linkedom: LINKEDOM_VERSION },
 	};
-	await writeFile(path.join(paths.appDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+	await writeFile(
+		path.join(paths.appDir, 'package.json'),
+		`${JSON.stringify(manifest, null, 2)}\n`,
+	);
 	log(`installing n8n@${N8N_VERSION} (--ignore-scripts; ~2,300 packages, a few minutes)…`);
-	await npm(['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], paths.appDir, process.env, 30 * 60_000);
+	await npm(
+		['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'],
+		paths.appDir,
+		process.env,
+		30 * 60_000,
+	);
 }
 
 async function buildSqlite(paths, log) {
@@ -101,7 +112,9 @@ async function buildSqlite(paths, log) {
 		JOBS: String(Math.max(1, os.cpus().length)),
 	};
 	await npm(['rebuild', 'sqlite3', '--loglevel=error'], paths.appDir, env, 20 * 60_000);
-	await runOk(paths.nodeBin, ['-e', "require('sqlite3'); console.log('sqlite3 ok')"], { cwd: paths.appDir });
+	await runOk(paths.nodeBin, ['-e', "require('sqlite3'); console.log('sqlite3 ok')"], {
+		cwd: paths.appDir,
+	});
 }
 
 /**
@@ -124,7 +137,13 @@ export async function ensureN8n(log = console.log) {
 		await installNode(paths, log);
 		await installN8n(paths, log);
 		await buildSqlite(paths, log);
-		const marker = { n8n: N8N_VERSION, node: NODE_VERSION, linkedom: LINKEDOM_VERSION, installedAt: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1000) };
+		const marker = {
+			n8n: N8N_VERSION,
+			node: NODE_VERSION,
+			linkedom: LINKEDOM_VERSION,
+			installedAt: new Date().toISOString(),
+			seconds: Math.round((Date.now() - started) / 1000),
+		};
 		await writeFile(path.join(staging, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
 		await rm(root, { recursive: true, force: true });
 		await rename(staging, root);

@@ -7,7 +7,12 @@ import path from 'node:path';
 
 import { freePort, run, startProcess, stop, tail, waitFor } from './proc.mjs';
 
-export const OWNER = { email: 'owner@example.com', password: 'E2e-Passw0rd!', firstName: 'E2E', lastName: 'Owner' };
+export const OWNER = {
+	email: 'owner@example.com',
+	password: 'E2e-Passw0rd!',
+	firstName: 'E2E',
+	lastName: 'Owner',
+};
 
 /**
  * Copy our built package where n8n 2.x looks for community packages:
@@ -88,7 +93,12 @@ export class N8nInstance {
 
 	/** Each n8n process gets its own task-broker port, so a CLI run can overlap the server. */
 	async env(extra = {}) {
-		return { ...baseEnv(this.userFolder, this.port), N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...this.extraEnv, ...extra };
+		return {
+			...baseEnv(this.userFolder, this.port),
+			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
+			...this.extraEnv,
+			...extra,
+		};
 	}
 
 	/** `n8n <args…>` to completion. Throws on a non-zero exit unless `allowFailure`. */
@@ -99,7 +109,9 @@ export class N8nInstance {
 			timeoutMs,
 		});
 		if (result.code !== 0 && !allowFailure) {
-			throw new Error(`n8n ${args.join(' ')} exited with ${result.code}\n${tail(result.stdout + result.stderr)}`);
+			throw new Error(
+				`n8n ${args.join(' ')} exited with ${result.code}\n${tail(result.stdout + result.stderr)}`,
+			);
 		}
 		return result;
 	}
@@ -126,7 +138,10 @@ export class N8nInstance {
 	 * and exits non-zero; both are returned as `{ code, run, output }`.
 	 */
 	async execute(workflowId, { timeoutMs = 180_000 } = {}) {
-		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], { timeoutMs, allowFailure: true });
+		const result = await this.cli(['execute', `--id=${workflowId}`, '--rawOutput'], {
+			timeoutMs,
+			allowFailure: true,
+		});
 		const output = result.stdout + result.stderr;
 		return { code: result.code, run: parseRunJson(result.stdout), output, ms: result.ms };
 	}
@@ -144,7 +159,9 @@ export class N8nInstance {
 		await Promise.race([
 			waitFor('n8n to answer /rest/settings', () => this.ready(), { timeoutMs, intervalMs: 500 }),
 			exited.then(async (code) => {
-				throw new Error(`n8n start exited with ${code}\n${tail(await readFile(this.logFile, 'utf8'))}`);
+				throw new Error(
+					`n8n start exited with ${code}\n${tail(await readFile(this.logFile, 'utf8'))}`,
+				);
 			}),
 		]);
 		return Date.now() - started;
@@ -166,18 +183,32 @@ export class N8nInstance {
 	 * Retried for a while: right after start-up n8n can answer before its auth is wired up.
 	 */
 	async loginOwner({ timeoutMs = 30_000 } = {}) {
-		this.cookie = await waitFor('an n8n-auth cookie for the owner', () => this.tryLoginOwner(), { timeoutMs, intervalMs: 1000 });
+		this.cookie = await waitFor('an n8n-auth cookie for the owner', () => this.tryLoginOwner(), {
+			timeoutMs,
+			intervalMs: 1000,
+		});
 		return this.cookie;
 	}
 
 	async tryLoginOwner() {
 		const post = (urlPath, body) =>
-			fetch(`${this.baseUrl}/rest${urlPath}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			fetch(`${this.baseUrl}/rest${urlPath}`, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(body),
+			});
 		let response = await post('/owner/setup', OWNER);
 		// Already set up (a kept user folder): log in instead.
-		if (!response.ok) response = await post('/login', { emailOrLdapLoginId: OWNER.email, password: OWNER.password });
+		if (!response.ok)
+			response = await post('/login', {
+				emailOrLdapLoginId: OWNER.email,
+				password: OWNER.password,
+			});
 		const cookie = response.headers.getSetCookie().find((c) => c.startsWith('n8n-auth='));
-		if (!response.ok || !cookie) throw new Error(`owner setup/login: ${response.status} ${(await response.text()).slice(0, 300)}`);
+		if (!response.ok || !cookie)
+			throw new Error(
+				`owner setup/login: ${response.status} ${(await response.text()).slice(0, 300)}`,
+			);
 		return cookie.split(';')[0];
 	}
 
@@ -189,7 +220,8 @@ export class N8nInstance {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} /rest${urlPath}: ${response.status} ${text.slice(0, 500)}`);
+		if (!response.ok)
+			throw new Error(`${method} /rest${urlPath}: ${response.status} ${text.slice(0, 500)}`);
 		const json = text ? JSON.parse(text) : {};
 		return json.data ?? json;
 	}
@@ -205,7 +237,9 @@ export class N8nInstance {
 	async execution(id) {
 		const data = await this.rest('GET', `/executions/${id}`);
 		if (typeof data.data === 'string') {
-			const { parse } = await import(path.join(this.install.appDir, 'node_modules', 'flatted', 'esm', 'index.js'));
+			const { parse } = await import(
+				path.join(this.install.appDir, 'node_modules', 'flatted', 'esm', 'index.js')
+			);
 			data.data = parse(data.data);
 		}
 		return data;

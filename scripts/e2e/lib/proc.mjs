@@ -73,7 +73,12 @@ function installExitHandlers() {
  */
 export function startProcess(command, args, { cwd, env, logFile, echo = false, onLine } = {}) {
 	installExitHandlers();
-	const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(command, args, {
+		cwd,
+		env,
+		detached: true,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	groups.add(child);
 	const log = logFile ? createWriteStream(logFile, { flags: 'a' }) : undefined;
 	for (const stream of [child.stdout, child.stderr]) {
@@ -101,7 +106,12 @@ export function run(command, args, { cwd, env, timeoutMs = 120_000, echo = false
 	installExitHandlers();
 	const started = Date.now();
 	return new Promise((resolve, reject) => {
-		const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		const child = spawn(command, args, {
+			cwd,
+			env,
+			detached: true,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
 		groups.add(child);
 		let stdout = '';
 		let stderr = '';
@@ -115,7 +125,11 @@ export function run(command, args, { cwd, env, timeoutMs = 120_000, echo = false
 		});
 		const timer = setTimeout(() => {
 			killGroup(child.pid, 'SIGKILL');
-			reject(new Error(`${command} ${args.join(' ')} took longer than ${timeoutMs / 1000} s\n${tail(stdout + stderr)}`));
+			reject(
+				new Error(
+					`${command} ${args.join(' ')} took longer than ${timeoutMs / 1000} s\n${tail(stdout + stderr)}`,
+				),
+			);
 		}, timeoutMs);
 		child.on('error', (error) => {
 			clearTimeout(timer);
@@ -135,7 +149,9 @@ export function run(command, args, { cwd, env, timeoutMs = 120_000, echo = false
 export async function runOk(command, args, options) {
 	const result = await run(command, args, options);
 	if (result.code !== 0) {
-		throw new Error(`${command} ${args.join(' ')} exited with ${result.code}\n${tail(result.stdout + result.stderr)}`);
+		throw new Error(
+			`${command} ${args.join(' ')} exited with ${result.code}\n${tail(result.stdout + result.stderr)}`,
+		);
 	}
 	return result;
 }

@@ -19,7 +19,9 @@ const isRoot = () => process.getuid?.() === 0;
 function postgresBinDir() {
 	const base = '/usr/lib/postgresql';
 	if (!existsSync(base)) return undefined;
-	const versions = readdirSync(base).filter((v) => existsSync(path.join(base, v, 'bin', 'postgres')));
+	const versions = readdirSync(base).filter((v) =>
+		existsSync(path.join(base, v, 'bin', 'postgres')),
+	);
 	versions.sort((a, b) => Number(b) - Number(a));
 	return versions.length ? path.join(base, versions[0], 'bin') : undefined;
 }
@@ -35,13 +37,19 @@ export async function ensureServices(log = console.log) {
 	if (!haveRedis()) missing.push('redis-server');
 	if (!postgresBinDir()) missing.push('postgresql');
 	if (missing.length) {
-		if (!isRoot()) throw new Error(`missing Debian packages: ${missing.join(' ')} (sudo apt-get install -y ${missing.join(' ')})`);
+		if (!isRoot())
+			throw new Error(
+				`missing Debian packages: ${missing.join(' ')} (sudo apt-get install -y ${missing.join(' ')})`,
+			);
 		const started = Date.now();
 		log(`installing ${missing.join(' ')} with apt-get…`);
 		const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
 		// A fresh machine may have no package lists yet.
 		await runOk('apt-get', ['update', '-q'], { env, timeoutMs: 10 * 60_000 });
-		await runOk('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], { env, timeoutMs: 15 * 60_000 });
+		await runOk('apt-get', ['install', '-y', '-q', '--no-install-recommends', ...missing], {
+			env,
+			timeoutMs: 15 * 60_000,
+		});
 		log(`installed in ${Math.round((Date.now() - started) / 1000)} s`);
 	}
 	const binDir = postgresBinDir();
@@ -49,7 +57,10 @@ export async function ensureServices(log = console.log) {
 	const { stdout: pgVersion } = await runOk(path.join(binDir, 'postgres'), ['--version']);
 	return {
 		postgresBin: binDir,
-		versions: { redis: /v=(\S+)/.exec(redisVersion)?.[1] ?? redisVersion.trim(), postgres: /\) (\S+)/.exec(pgVersion)?.[1] ?? pgVersion.trim() },
+		versions: {
+			redis: /v=(\S+)/.exec(redisVersion)?.[1] ?? redisVersion.trim(),
+			postgres: /\) (\S+)/.exec(pgVersion)?.[1] ?? pgVersion.trim(),
+		},
 	};
 }
 
@@ -59,10 +70,26 @@ export async function startRedis(dataDir, { logFile } = {}) {
 	await mkdir(dataDir, { recursive: true });
 	const child = startProcess(
 		'/usr/bin/redis-server',
-		['--port', String(port), '--bind', '127.0.0.1', '--dir', dataDir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--dir',
+			dataDir,
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+			'--protected-mode',
+			'yes',
+		],
 		{ logFile },
 	);
-	await waitFor('redis-server to accept connections', () => ping(port), { timeoutMs: 30_000, intervalMs: 200 });
+	await waitFor('redis-server to accept connections', () => ping(port), {
+		timeoutMs: 30_000,
+		intervalMs: 200,
+	});
 	return { port, child, close: () => stop(child) };
 }
 
@@ -89,30 +116,105 @@ export async function startPostgres(binDir, parentDir, { logFile } = {}) {
 	const dataDir = await mkdtemp(path.join(parentDir, 'pg-'));
 	const socketDir = path.join(dataDir, 'socket');
 	const asPostgres = isRoot() ? await postgresUser() : undefined;
-	const wrap = (bin, args) => (asPostgres ? ['/usr/bin/setpriv', [`--reuid=${asPostgres.uid}`, `--regid=${asPostgres.gid}`, '--clear-groups', path.join(binDir, bin), ...args]] : [path.join(binDir, bin), args]);
+	const wrap = (bin, args) =>
+		asPostgres
+			? [
+					'/usr/bin/setpriv',
+					[
+						`--reuid=${asPostgres.uid}`,
+						`--regid=${asPostgres.gid}`,
+						'--clear-groups',
+						path.join(binDir, bin),
+						...args,
+					],
+				]
+			: [path.join(binDir, bin), args];
 	if (asPostgres) await chown(dataDir, asPostgres.uid, asPostgres.gid);
 	const cluster = path.join(dataDir, 'cluster');
 	const user = 'n8n';
-	await runOk(...wrap('initdb', ['-D', cluster, '-U', user, '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync']), { timeoutMs: 120_000 });
+	await runOk(
+		...wrap('initdb', [
+			'-D',
+			cluster,
+			'-U',
+			user,
+			'--auth=trust',
+			'--encoding=UTF8',
+			'--locale=C',
+			'--no-sync',
+		]),
+		{ timeoutMs: 120_000 },
+	);
 	await mkdir(socketDir, { recursive: true });
 	if (asPostgres) await chown(socketDir, asPostgres.uid, asPostgres.gid);
 	const port = await freePort();
 	const child = startProcess(
-		...wrap('postgres', ['-D', cluster, '-h', '127.0.0.1', '-p', String(port), '-k', socketDir, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=200']),
+		...wrap('postgres', [
+			'-D',
+			cluster,
+			'-h',
+			'127.0.0.1',
+			'-p',
+			String(port),
+			'-k',
+			socketDir,
+			'-c',
+			'fsync=off',
+			'-c',
+			'synchronous_commit=off',
+			'-c',
+			'full_page_writes=off',
+			'-c',
+			'max_connections=200',
+		]),
 		{ logFile },
 	);
 	let exitCode;
 	child.once('exit', (code) => (exitCode = code));
 	const pgIsReady = path.join(binDir, 'pg_isready');
-	await waitFor('postgres to accept connections', async () => {
-		if (exitCode !== undefined) throw new Error(`postgres exited with ${exitCode}`);
-		return (await run(pgIsReady, ['-h', '127.0.0.1', '-p', String(port)], { timeoutMs: 5000 })).code === 0;
-	}, { timeoutMs: 60_000, intervalMs: 300 });
+	await waitFor(
+		'postgres to accept connections',
+		async () => {
+			if (exitCode !== undefined) throw new Error(`postgres exited with ${exitCode}`);
+			return (
+				(await run(pgIsReady, ['-h', '127.0.0.1', '-p', String(port)], { timeoutMs: 5000 }))
+					.code === 0
+			);
+		},
+		{ timeoutMs: 60_000, intervalMs: 300 },
+	);
 	const database = 'n8n';
-	await runOk(path.join(binDir, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', user, database]);
+	await runOk(path.join(binDir, 'createdb'), [
+		'-h',
+		'127.0.0.1',
+		'-p',
+		String(port),
+		'-U',
+		user,
+		database,
+	]);
 	const psql = async (sql) => {
-		const { stdout } = await runOk(path.join(binDir, 'psql'), ['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', database, '-At', '-F', '\t', '-c', sql]);
-		return stdout.trim() ? stdout.trim().split('\n').map((line) => line.split('\t')) : [];
+		const { stdout } = await runOk(path.join(binDir, 'psql'), [
+			'-h',
+			'127.0.0.1',
+			'-p',
+			String(port),
+			'-U',
+			user,
+			'-d',
+			database,
+			'-At',
+			'-F',
+			'\t',
+			'-c',
+			sql,
+		]);
+		return stdout.trim()
+			? stdout
+					.trim()
+					.split('\n')
+					.map((line) => line.split('\t'))
+			: [];
 	};
 	return { port, user, database, dataDir, child, psql, close: () => stop(child, 15_000) };
 }

@@ -5,7 +5,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** The credential the examples reference. */
-export const CREDENTIAL = { id: '1', name: 'Albato Solutions (emulator)', type: 'albatoSolutionsApi' };
+export const CREDENTIAL = {
+	id: '1',
+	name: 'Albato Solutions (emulator)',
+	type: 'albatoSolutionsApi',
+};
 
 /**
  * The examples with fixed ids (n8n ids are 16 letters/digits), so the CLI can address them.
@@ -24,7 +28,9 @@ export async function readExample(repoRoot, key) {
 
 /** Import the credential (data in plain JSON; n8n encrypts it on import) and both examples. */
 export async function importFixtures(n8n, repoRoot, emulator, log = console.log) {
-	await n8n.importCredentials([{ ...CREDENTIAL, data: { baseUrl: emulator.baseUrl, accessToken: emulator.token } }]);
+	await n8n.importCredentials([
+		{ ...CREDENTIAL, data: { baseUrl: emulator.baseUrl, accessToken: emulator.token } },
+	]);
 	log(`imported credential "${CREDENTIAL.name}" → ${emulator.baseUrl}`);
 	const workflows = {};
 	for (const key of Object.keys(WORKFLOWS)) {

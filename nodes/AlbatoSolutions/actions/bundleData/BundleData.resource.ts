@@ -14,8 +14,20 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['bundleData'] } },
 		options: [
-			{ name: 'Get Many', value: 'getAll', action: 'Get field values of automations', description: 'Current field values of the steps of one automation, or of every automation of an installation' },
-			{ name: 'Update', value: 'update', action: 'Update field values of a step', description: 'Change field values of a step (the installation must be paused, or let the node pause it)' },
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get field values of automations',
+				description:
+					'Current field values of the steps of one automation, or of every automation of an installation',
+			},
+			{
+				name: 'Update',
+				value: 'update',
+				action: 'Update field values of a step',
+				description:
+					'Change field values of a step (the installation must be paused, or let the node pause it)',
+			},
 		],
 		default: 'getAll',
 	},

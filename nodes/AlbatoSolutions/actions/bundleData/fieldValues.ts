@@ -14,7 +14,9 @@ export function fieldValuesParameter(ctx: IExecuteFunctions, itemIndex: number):
 	);
 	const blank = Object.keys(data).find((code) => code.trim() === '');
 	if (blank !== undefined) {
-		throw new NodeOperationError(ctx.getNode(), 'Field Values has an empty field code', { itemIndex });
+		throw new NodeOperationError(ctx.getNode(), 'Field Values has an empty field code', {
+			itemIndex,
+		});
 	}
 	return data;
 }

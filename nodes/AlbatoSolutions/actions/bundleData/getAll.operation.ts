@@ -14,7 +14,11 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		default: 'installation',
 		options: [
-			{ name: 'Every Automation of the Installation', value: 'installation', description: 'Each record is tagged with its bundle' },
+			{
+				name: 'Every Automation of the Installation',
+				value: 'installation',
+				description: 'Each record is tagged with its bundle',
+			},
 			{ name: 'One Automation', value: 'bundle' },
 		],
 	},
@@ -26,14 +30,28 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const installationId = idParameter(this, 'installationId', 'Installation', itemIndex);
 	const scope = this.getNodeParameter('scope', itemIndex, 'installation') as string;
 	if (scope === 'bundle') {
-		const bundleId = toId(this, this.getNodeParameter('bundleId', itemIndex, ''), 'Automation (Bundle)', itemIndex);
+		const bundleId = toId(
+			this,
+			this.getNodeParameter('bundleId', itemIndex, ''),
+			'Automation (Bundle)',
+			itemIndex,
+		);
 		return await bundleData(client, bundleId, itemIndex);
 	}
-	const installation = await getInstallation(client, installationId, { withBundles: true, withStatus: false, itemIndex });
+	const installation = await getInstallation(client, installationId, {
+		withBundles: true,
+		withStatus: false,
+		itemIndex,
+	});
 	const records = [];
 	for (const bundle of bundlesOf(installation)) {
 		for (const record of await bundleData(client, String(bundle.id), itemIndex)) {
-			records.push({ ...record, bundleId: record.bundleId ?? bundle.id, bundleTitle: bundle.title, installationId });
+			records.push({
+				...record,
+				bundleId: record.bundleId ?? bundle.id,
+				bundleTitle: bundle.title,
+				installationId,
+			});
 		}
 	}
 	return records;

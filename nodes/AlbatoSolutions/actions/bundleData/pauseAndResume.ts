@@ -29,7 +29,13 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { updateStepData } from '../../api/bundleData';
-import { bundlesOf, getInstallation, listInstallations, setStatus, stepsOf } from '../../api/installation';
+import {
+	bundlesOf,
+	getInstallation,
+	listInstallations,
+	setStatus,
+	stepsOf,
+} from '../../api/installation';
 import { ACTIVE, PAUSED, sameId, statusOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
 import { lostResponse } from '../../transport';
@@ -62,11 +68,13 @@ export interface UpdateRun {
 const httpCode = (error: unknown) => String((error as { httpCode?: unknown }).httpCode ?? '');
 
 /** No readable answer: the call may or may not have been applied (lost answer, 2xx with a body we cannot use). */
-const outcomeUnknown = (error: unknown) => lostResponse(error) !== undefined || /^2\d\d$/.test(httpCode(error));
+const outcomeUnknown = (error: unknown) =>
+	lostResponse(error) !== undefined || /^2\d\d$/.test(httpCode(error));
 /** The service refused the call: nothing was applied. */
 const refused = (error: unknown) => /^4\d\d$/.test(httpCode(error));
 /** The PUT was refused because the installation is active. */
-const needsPause = (error: unknown) => httpCode(error) === '422' && /paus|active/i.test((error as Error).message);
+const needsPause = (error: unknown) =>
+	httpCode(error) === '422' && /paus|active/i.test((error as Error).message);
 
 function fail(run: UpdateRun, job: UpdateJob, error: unknown) {
 	run.results.set(job.itemIndex, error as Error);
@@ -85,7 +93,11 @@ async function put(run: UpdateRun, job: UpdateJob) {
 }
 
 /** Runs `task` for each job: jobs of the same step one after another in item order, different steps at once. */
-async function inStepOrder(run: UpdateRun, jobs: UpdateJob[], task: (job: UpdateJob) => Promise<void>) {
+async function inStepOrder(
+	run: UpdateRun,
+	jobs: UpdateJob[],
+	task: (job: UpdateJob) => Promise<void>,
+) {
 	const chains = new Map<string, UpdateJob[]>();
 	for (const job of jobs) {
 		const chain = chains.get(String(job.stepId));
@@ -133,7 +145,12 @@ class PauseGuard {
 	pause(): Promise<Error | undefined> {
 		this.pausing ??= (async () => {
 			try {
-				const answer = await setStatus(this.run.client, this.installationId, 'PAUSE', this.itemIndex);
+				const answer = await setStatus(
+					this.run.client,
+					this.installationId,
+					'PAUSE',
+					this.itemIndex,
+				);
 				this.owesPlay = true;
 				this.status = statusOf(answer) ?? PAUSED;
 				return undefined;
@@ -159,7 +176,9 @@ class PauseGuard {
 	private confirmActive(): Promise<number | undefined> {
 		this.confirming ??= (async () => {
 			try {
-				const installation = await getInstallation(this.run.client, this.installationId, { itemIndex: this.itemIndex });
+				const installation = await getInstallation(this.run.client, this.installationId, {
+					itemIndex: this.itemIndex,
+				});
 				return statusOf(installation);
 			} catch {
 				return PAUSED; // cannot tell: do not pause; the PUT is tried again, and fails with its own error
@@ -190,7 +209,11 @@ class PauseGuard {
 					}
 					this.status = status;
 				}
-				const pauseError = this.pausing ? await this.pausing : this.epoch === epoch ? await this.pause() : undefined;
+				const pauseError = this.pausing
+					? await this.pausing
+					: this.epoch === epoch
+						? await this.pause()
+						: undefined;
 				if (pauseError) return fail(this.run, job, pauseError);
 				if (this.run.stopped) return;
 			}
@@ -202,7 +225,12 @@ class PauseGuard {
 		if (!this.owesPlay) return {};
 		for (let attempt = 1; ; attempt++) {
 			try {
-				const answer = await setStatus(this.run.client, this.installationId, 'PLAY', this.itemIndex);
+				const answer = await setStatus(
+					this.run.client,
+					this.installationId,
+					'PLAY',
+					this.itemIndex,
+				);
 				this.status = statusOf(answer) ?? ACTIVE;
 				return {};
 			} catch (error) {
@@ -235,7 +263,11 @@ export async function updateGuarded(run: UpdateRun, jobs: UpdateJob[]) {
 	const first = jobs[0].itemIndex;
 	let installation: IDataObject;
 	try {
-		installation = await getInstallation(client, installationId, { withBundles: true, withStatus: false, itemIndex: first });
+		installation = await getInstallation(client, installationId, {
+			withBundles: true,
+			withStatus: false,
+			itemIndex: first,
+		});
 	} catch (error) {
 		for (const job of jobs) fail(run, job, error);
 		return;
@@ -247,10 +279,15 @@ export async function updateGuarded(run: UpdateRun, jobs: UpdateJob[]) {
 			fail(
 				run,
 				job,
-				new NodeOperationError(ctx.getNode(), `Step ${job.stepId} of automation ${job.bundleId} is not part of installation ${installationId}`, {
-					itemIndex: job.itemIndex,
-					description: 'Nothing was changed. Pick the automation and step again for this installation.',
-				}),
+				new NodeOperationError(
+					ctx.getNode(),
+					`Step ${job.stepId} of automation ${job.bundleId} is not part of installation ${installationId}`,
+					{
+						itemIndex: job.itemIndex,
+						description:
+							'Nothing was changed. Pick the automation and step again for this installation.',
+					},
+				),
 			);
 		}
 	}
@@ -265,7 +302,8 @@ export async function updateGuarded(run: UpdateRun, jobs: UpdateJob[]) {
 	}
 	let restart: Awaited<ReturnType<PauseGuard['restart']>> = {};
 	try {
-		if (jobs.some((job) => !results.has(job.itemIndex))) await inStepOrder(run, jobs, (job) => guard.update(job));
+		if (jobs.some((job) => !results.has(job.itemIndex)))
+			await inStepOrder(run, jobs, (job) => guard.update(job));
 	} finally {
 		restart = await guard.restart();
 	}
@@ -273,22 +311,37 @@ export async function updateGuarded(run: UpdateRun, jobs: UpdateJob[]) {
 }
 
 /** Gives every item of the group the outcome of the pause and restart (rule 5). */
-function report(run: UpdateRun, jobs: UpdateJob[], guard: PauseGuard, restart: { removed?: boolean; error?: Error }) {
+function report(
+	run: UpdateRun,
+	jobs: UpdateJob[],
+	guard: PauseGuard,
+	restart: { removed?: boolean; error?: Error },
+) {
 	const { ctx, results } = run;
 	const { installationId } = jobs[0];
-	const done = jobs.filter((job) => results.has(job.itemIndex) && !(results.get(job.itemIndex) instanceof Error));
+	const done = jobs.filter(
+		(job) => results.has(job.itemIndex) && !(results.get(job.itemIndex) instanceof Error),
+	);
 	let restartError: NodeApiError | undefined;
 	if (restart.error) {
 		const cause = restart.error as Error & { httpCode?: string; description?: string };
-		const applied = done.length ? `The updates of item${done.length > 1 ? 's' : ''} ${done.map((job) => job.itemIndex).join(', ')} were applied. ` : '';
+		const applied = done.length
+			? `The updates of item${done.length > 1 ? 's' : ''} ${done.map((job) => job.itemIndex).join(', ')} were applied. `
+			: '';
 		const failed = jobs.find((job) => results.get(job.itemIndex) instanceof Error);
-		const stoppedBy = failed ? `Item ${failed.itemIndex} failed: ${(results.get(failed.itemIndex) as Error).message}. ` : '';
-		restartError = new NodeApiError(ctx.getNode(), { message: cause.message, httpCode: cause.httpCode ?? null } as JsonObject, {
-			message: `Installation ${installationId} was paused for the update and could not be started again: ${cause.message}`,
-			description: `${applied}${stoppedBy}Start it with Installation → Start.${cause.description ? ` (${cause.description})` : ''}`,
-			httpCode: cause.httpCode,
-			itemIndex: (done[0] ?? jobs[0]).itemIndex,
-		});
+		const stoppedBy = failed
+			? `Item ${failed.itemIndex} failed: ${(results.get(failed.itemIndex) as Error).message}. `
+			: '';
+		restartError = new NodeApiError(
+			ctx.getNode(),
+			{ message: cause.message, httpCode: cause.httpCode ?? null } as JsonObject,
+			{
+				message: `Installation ${installationId} was paused for the update and could not be started again: ${cause.message}`,
+				description: `${applied}${stoppedBy}Start it with Installation → Start.${cause.description ? ` (${cause.description})` : ''}`,
+				httpCode: cause.httpCode,
+				itemIndex: (done[0] ?? jobs[0]).itemIndex,
+			},
+		);
 		run.restartFailures.push(restartError);
 	}
 	const told = new Set<Error>(); // one error may stand for several items (e.g. a failed pause)
@@ -306,9 +359,11 @@ function report(run: UpdateRun, jobs: UpdateJob[], guard: PauseGuard, restart: {
 		if (!result) continue;
 		Object.assign(result, {
 			pausedForUpdate: guard.owesPlay,
-			installationStatus: restart.removed ? null : guard.status ?? null,
+			installationStatus: restart.removed ? null : (guard.status ?? null),
 			...(restart.removed ? { installationRemoved: true } : {}),
-			...(restartError ? { restartError: `${restartError.message}. Start it with Installation → Start.` } : {}),
+			...(restartError
+				? { restartError: `${restartError.message}. Start it with Installation → Start.` }
+				: {}),
 		});
 	}
 }

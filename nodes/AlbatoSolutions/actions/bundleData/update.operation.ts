@@ -37,7 +37,8 @@ export const description: INodeProperties[] = [
 			type: 'json',
 			default: '{}',
 			required: true,
-			description: 'Field code → new value, e.g. {"subject": "Welcome"}. Bundle Data → Get Many shows the codes.',
+			description:
+				'Field code → new value, e.g. {"subject": "Welcome"}. Bundle Data → Get Many shows the codes.',
 		},
 	}),
 	{
@@ -47,7 +48,11 @@ export const description: INodeProperties[] = [
 		default: 'fail',
 		description: 'Field values can change only while the installation is paused',
 		options: [
-			{ name: 'Fail', value: 'fail', description: 'Change nothing and report that the installation must be paused first' },
+			{
+				name: 'Fail',
+				value: 'fail',
+				description: 'Change nothing and report that the installation must be paused first',
+			},
 			{
 				name: 'Pause, Update, Then Start Again',
 				value: 'pauseAndResume',
@@ -63,7 +68,11 @@ export const description: INodeProperties[] = [
  * per installation: one read, one PAUSE, the updates, and one PLAY, so the installation ends in the
  * status it had; pauseAndResume.ts holds the rules for half-failures and overlapping executions.
  */
-export async function executeBatch(this: IExecuteFunctions, client: AlbatoClient, itemIndexes: number[]) {
+export async function executeBatch(
+	this: IExecuteFunctions,
+	client: AlbatoClient,
+	itemIndexes: number[],
+) {
 	const { concurrency } = readRunOptions(this);
 	const run: UpdateRun = {
 		ctx: this,
@@ -101,7 +110,12 @@ function readJob(ctx: IExecuteFunctions, itemIndex: number): UpdateJob {
 	return {
 		itemIndex,
 		installationId: idParameter(ctx, 'installationId', 'Installation', itemIndex),
-		bundleId: toId(ctx, ctx.getNodeParameter('bundleId', itemIndex, ''), 'Automation (Bundle)', itemIndex),
+		bundleId: toId(
+			ctx,
+			ctx.getNodeParameter('bundleId', itemIndex, ''),
+			'Automation (Bundle)',
+			itemIndex,
+		),
 		stepId: toId(ctx, ctx.getNodeParameter('stepId', itemIndex, ''), 'Step', itemIndex),
 		data: fieldValuesParameter(ctx, itemIndex),
 		pauseAndResume: ctx.getNodeParameter('ifActive', itemIndex, 'fail') === 'pauseAndResume',

@@ -14,8 +14,18 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['credential'] } },
 		options: [
-			{ name: 'Create', value: 'create', action: 'Create a partner connection', description: 'Create a credential for a partner connection' },
-			{ name: 'Get Schema', value: 'getSchema', action: 'Get the credential schema of a partner', description: 'Fields a credential for the partner needs' },
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create a partner connection',
+				description: 'Create a credential for a partner connection',
+			},
+			{
+				name: 'Get Schema',
+				value: 'getSchema',
+				action: 'Get the credential schema of a partner',
+				description: 'Fields a credential for the partner needs',
+			},
 		],
 		default: 'getSchema',
 	},

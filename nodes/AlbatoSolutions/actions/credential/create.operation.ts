@@ -2,7 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { mapperOrJson } from '../../helpers/mapperDescription';
-import { describeValue, mappedOrJson, textParameter, toId, unsafeKeyPath } from '../../helpers/params';
+import {
+	describeValue,
+	mappedOrJson,
+	textParameter,
+	toId,
+	unsafeKeyPath,
+} from '../../helpers/params';
 import { checkValues, maskSecrets } from '../../helpers/partnerSchema';
 import { idOf } from '../../helpers/shapes';
 import type { AlbatoClient } from '../../transport';
@@ -36,7 +42,8 @@ export const description: INodeProperties[] = [
 			type: 'json',
 			default: '{}',
 			required: true,
-			description: 'The partner\'s fields, e.g. {"apiKey": "…", "region": "eu"}. Credential → Get Schema lists them.',
+			description:
+				'The partner\'s fields, e.g. {"apiKey": "…", "region": "eu"}. Credential → Get Schema lists them.',
 		},
 	}),
 	optionsCollection([
@@ -45,10 +52,15 @@ export const description: INodeProperties[] = [
 			name: 'bodyLayout',
 			type: 'options',
 			default: 'flat',
-			description: 'How the partner\'s fields are laid out in the request body. The beta service documents a flat set of key-value pairs; Albato\'s own-connection method wraps them in "fields".',
+			description:
+				'How the partner\'s fields are laid out in the request body. The beta service documents a flat set of key-value pairs; Albato\'s own-connection method wraps them in "fields".',
 			options: [
 				{ name: 'Flat (Documented)', value: 'flat', description: '{"title": "…", "apiKey": "…"}' },
-				{ name: 'Wrapped (Fields Object)', value: 'fields', description: '{"title": "…", "fields": {"apiKey": "…"}}' },
+				{
+					name: 'Wrapped (Fields Object)',
+					value: 'fields',
+					description: '{"title": "…", "fields": {"apiKey": "…"}}',
+				},
 			],
 		},
 		{
@@ -56,7 +68,8 @@ export const description: INodeProperties[] = [
 			name: 'nameField',
 			type: 'string',
 			default: 'title',
-			description: 'Body field that carries the connection name (the beta service does not document it)',
+			description:
+				'Body field that carries the connection name (the beta service does not document it)',
 		},
 	]),
 ];
@@ -66,39 +79,68 @@ export const description: INodeProperties[] = [
  * (GET /credentials/{partnerId}/meta), and secret values never appear in the output.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partnerId = toId(this, this.getNodeParameter('partnerId', itemIndex, ''), 'Partner ID', itemIndex);
+	const partnerId = toId(
+		this,
+		this.getNodeParameter('partnerId', itemIndex, ''),
+		'Partner ID',
+		itemIndex,
+	);
 	const title = textParameter(this, 'title', 'Connection Name', itemIndex);
-	const values = mappedOrJson(this, itemIndex, { mode: 'fieldsMode', mapper: 'fieldMapper', json: 'fields' }, 'Fields');
-	const { nameField = 'title', bodyLayout = 'flat' } = this.getNodeParameter('options', itemIndex, {}) as { nameField?: string; bodyLayout?: BodyLayout };
+	const values = mappedOrJson(
+		this,
+		itemIndex,
+		{ mode: 'fieldsMode', mapper: 'fieldMapper', json: 'fields' },
+		'Fields',
+	);
+	const { nameField = 'title', bodyLayout = 'flat' } = this.getNodeParameter(
+		'options',
+		itemIndex,
+		{},
+	) as { nameField?: string; bodyLayout?: BodyLayout };
 	if (unsafeKeyPath({ [nameField]: true })) {
 		throw new NodeOperationError(this.getNode(), `Options → Name Field cannot be "${nameField}"`, {
 			itemIndex,
-			description: 'The keys __proto__, constructor and prototype are refused: they change JavaScript objects instead of being plain data.',
+			description:
+				'The keys __proto__, constructor and prototype are refused: they change JavaScript objects instead of being plain data.',
 		});
 	}
 	if (bodyLayout !== 'flat' && bodyLayout !== 'fields') {
-		throw new NodeOperationError(this.getNode(), `Options → Body Layout must be "flat" or "fields", got ${describeValue(bodyLayout)}`, { itemIndex });
+		throw new NodeOperationError(
+			this.getNode(),
+			`Options → Body Layout must be "flat" or "fields", got ${describeValue(bodyLayout)}`,
+			{ itemIndex },
+		);
 	}
 
 	const schema = await partnerSchema(client, partnerId, itemIndex);
 	const problems = checkValues(schema, values);
 	if (problems.length > 0) {
-		throw new NodeOperationError(this.getNode(), `Fields do not fit partner ${partnerId}: ${problems[0]}`, {
-			itemIndex,
-			description: `Nothing was created. ${problems.join('. ')}.`,
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`Fields do not fit partner ${partnerId}: ${problems[0]}`,
+			{
+				itemIndex,
+				description: `Nothing was created. ${problems.join('. ')}.`,
+			},
+		);
 	}
 	const name = { [nameField || 'title']: title };
 	let created: unknown;
 	try {
-		created = await createCredential(client, partnerId, bodyLayout === 'fields' ? { ...name, fields: values } : { ...values, ...name }, itemIndex);
+		created = await createCredential(
+			client,
+			partnerId,
+			bodyLayout === 'fields' ? { ...name, fields: values } : { ...values, ...name },
+			itemIndex,
+		);
 	} catch (error) {
 		throw layoutHint(this, error, bodyLayout, itemIndex);
 	}
 	const secrets = new Set(schema.filter((field) => field.secret).map((field) => field.id));
 	const masked = maskSecrets(created ?? {}, secrets) as IDataObject;
 	// Ids as numbers whatever the service sends.
-	for (const key of ['id', 'partnerId']) if (idOf(masked[key]) !== undefined) masked[key] = idOf(masked[key]);
+	for (const key of ['id', 'partnerId'])
+		if (idOf(masked[key]) !== undefined) masked[key] = idOf(masked[key]);
 	return masked;
 }
 
@@ -108,14 +150,20 @@ type BodyLayout = 'flat' | 'fields';
  * The two body layouts cannot be told apart from any answer but a refusal; so a 400/422 names the
  * layout sent and the option that switches it, after the service's own message.
  */
-function layoutHint(ctx: IExecuteFunctions, error: unknown, layout: BodyLayout, itemIndex: number): unknown {
+function layoutHint(
+	ctx: IExecuteFunctions,
+	error: unknown,
+	layout: BodyLayout,
+	itemIndex: number,
+): unknown {
 	const httpCode = (error as { httpCode?: string | null }).httpCode;
 	if (!(error instanceof NodeApiError) || (httpCode !== '400' && httpCode !== '422')) return error;
 	const other = layout === 'flat' ? 'Wrapped (Fields Object)' : 'Flat (Documented)';
 	const sent = layout === 'flat' ? 'flat beside the connection name' : 'wrapped in "fields"';
 	return new NodeApiError(ctx.getNode(), { message: error.message, httpCode } as JsonObject, {
 		message: error.message,
-		description: `${error.description ?? ''} The fields were sent ${sent}: if the service expects the other layout, set Options → Body Layout to "${other}".`.trim(),
+		description:
+			`${error.description ?? ''} The fields were sent ${sent}: if the service expects the other layout, set Options → Body Layout to "${other}".`.trim(),
 		httpCode,
 		itemIndex,
 	});

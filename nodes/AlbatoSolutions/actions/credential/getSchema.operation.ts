@@ -9,7 +9,12 @@ export const description: INodeProperties[] = [partnerIdProperty];
 
 /** GET /credentials/{partnerId}/meta — the fields a credential for that partner needs. */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partnerId = toId(this, this.getNodeParameter('partnerId', itemIndex, ''), 'Partner ID', itemIndex);
+	const partnerId = toId(
+		this,
+		this.getNodeParameter('partnerId', itemIndex, ''),
+		'Partner ID',
+		itemIndex,
+	);
 	const schema = await partnerMeta(client, partnerId, itemIndex);
 	// partnerId last: the parameter's number, whatever type the service echoes.
 	return { ...(Array.isArray(schema) ? { fields: schema } : (schema as IDataObject)), partnerId };

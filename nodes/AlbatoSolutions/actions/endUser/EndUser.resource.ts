@@ -14,8 +14,18 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['endUser'] } },
 		options: [
-			{ name: 'Create', value: 'create', action: 'Create an end user', description: 'Create an Albato end user for one of your customers (End User ID)' },
-			{ name: 'Get Token', value: 'getToken', action: 'Get the token of an end user', description: "Get the end user's token, for nodes that need it" },
+			{
+				name: 'Create',
+				value: 'create',
+				action: 'Create an end user',
+				description: 'Create an Albato end user for one of your customers (End User ID)',
+			},
+			{
+				name: 'Get Token',
+				value: 'getToken',
+				action: 'Get the token of an end user',
+				description: "Get the end user's token, for nodes that need it",
+			},
 		],
 		default: 'create',
 	},

@@ -24,7 +24,8 @@ export const description: INodeProperties[] = [
 					{
 						name: 'Continue With the Existing User',
 						value: 'useExisting',
-						description: 'When add-user is refused (4xx) but the user has a token, output it with created: false. Safe for webhooks that are delivered twice.',
+						description:
+							'When add-user is refused (4xx) but the user has a token, output it with created: false. Safe for webhooks that are delivered twice.',
 					},
 					{ name: 'Fail', value: 'fail', description: "Report the service's error" },
 				],
@@ -43,7 +44,8 @@ export const description: INodeProperties[] = [
 				name: 'timezoneOffset',
 				type: 'number',
 				default: 0,
-				description: "The end user's offset from UTC in minutes, as Albato's docs send it (e.g. -180)",
+				description:
+					"The end user's offset from UTC in minutes, as Albato's docs send it (e.g. -180)",
 			},
 		],
 	},
@@ -68,14 +70,22 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	if (options.timezoneOffset !== undefined) {
 		const offset = options.timezoneOffset;
 		if (!Number.isInteger(offset) || offset < -720 || offset > 840) {
-			throw new NodeOperationError(this.getNode(), `Options → Timezone Offset (Minutes) must be a whole number from -720 to 840, got ${String(offset)}`, { itemIndex });
+			throw new NodeOperationError(
+				this.getNode(),
+				`Options → Timezone Offset (Minutes) must be a whole number from -720 to 840, got ${String(offset)}`,
+				{ itemIndex },
+			);
 		}
 		body.timezoneOffset = offset;
 	}
 	if (options.language !== undefined && options.language.trim() !== '') {
 		const language = options.language.trim();
 		if (!/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/.test(language)) {
-			throw new NodeOperationError(this.getNode(), `Options → Language must be a language code such as "en", got "${language}"`, { itemIndex });
+			throw new NodeOperationError(
+				this.getNode(),
+				`Options → Language must be a language code such as "en", got "${language}"`,
+				{ itemIndex },
+			);
 		}
 		body.language = language;
 	}
@@ -94,7 +104,9 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		return {
 			endUserId,
 			created: false,
-			...(options.includeToken ? { token, tokenValidUntil: isoOrNull(partner.expiresAt(endUserId)) } : {}),
+			...(options.includeToken
+				? { token, tokenValidUntil: isoOrNull(partner.expiresAt(endUserId)) }
+				: {}),
 		};
 	}
 	const data = added.data;
@@ -104,7 +116,9 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		endUserId,
 		created: true,
 		...withoutTokens(data),
-		...(options.includeToken ? { token: minted?.token ?? null, tokenValidUntil: isoOrNull(minted?.expiresAt) } : {}),
+		...(options.includeToken
+			? { token: minted?.token ?? null, tokenValidUntil: isoOrNull(minted?.expiresAt) }
+			: {}),
 	};
 }
 

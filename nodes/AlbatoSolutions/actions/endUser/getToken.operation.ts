@@ -22,8 +22,18 @@ export const description: INodeProperties[] = [
 				type: 'options',
 				default: 'id',
 				options: [
-					{ name: 'Email', value: 'email', description: 'Send End User ID as the user\'s email, as one page\'s example does (always asks the service)' },
-					{ name: 'End User ID', value: 'id', description: 'Send End User ID as the user\'s ID, as most of Albato\'s pages do (uses the token cache)' },
+					{
+						name: 'Email',
+						value: 'email',
+						description:
+							"Send End User ID as the user's email, as one page's example does (always asks the service)",
+					},
+					{
+						name: 'End User ID',
+						value: 'id',
+						description:
+							"Send End User ID as the user's ID, as most of Albato's pages do (uses the token cache)",
+					},
 				],
 			},
 		],
@@ -47,7 +57,11 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	let expiresAt: number | undefined;
 	if (options.lookUpBy === 'email') {
 		if (!/^[^\s@]+@[^\s@]+$/.test(endUserId)) {
-			throw new NodeOperationError(this.getNode(), `End User ID must be an e-mail address when Look Up By is Email, got "${endUserId}"`, { itemIndex });
+			throw new NodeOperationError(
+				this.getNode(),
+				`End User ID must be an e-mail address when Look Up By is Email, got "${endUserId}"`,
+				{ itemIndex },
+			);
 		}
 		const minted = tokenFromResponse(await tokenByEmail(client, partner, endUserId, itemIndex));
 		partner.hide(minted?.token);

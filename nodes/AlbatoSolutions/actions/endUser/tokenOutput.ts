@@ -10,4 +10,5 @@ export const includeTokenOption: INodeProperties = {
 };
 
 /** `validUntil` as ISO text for outputs, when known. */
-export const isoOrNull = (epochMs: number | undefined) => (epochMs === undefined ? null : new Date(epochMs).toISOString());
+export const isoOrNull = (epochMs: number | undefined) =>
+	epochMs === undefined ? null : new Date(epochMs).toISOString();

@@ -5,7 +5,13 @@ import { fetchConnectionSettings } from '../../api/solution';
 import { assertComplete } from '../../helpers/connectionSettings';
 import { mapperOrJson } from '../../helpers/mapperDescription';
 import { positiveIdOf } from '../../helpers/shapes';
-import { describeValue, idParameter, mappedOrJson, textParameter, toObject } from '../../helpers/params';
+import {
+	describeValue,
+	idParameter,
+	mappedOrJson,
+	textParameter,
+	toObject,
+} from '../../helpers/params';
 import type { AlbatoClient } from '../../transport';
 import { autoSelectSingleOption, optionsCollection, solutionLocator } from '../common.descriptions';
 import { installSafely } from './installSafely';
@@ -59,14 +65,15 @@ export const description: INodeProperties[] = [
 			typeOptions: { minValue: 0.5, maxValue: 120 },
 			default: 5,
 			description:
-				"When the service's answer to the install is lost, how long to look for the installation in the end user's list (at least 3 reads) before failing with \"outcome unknown\". It is never installed again blindly.",
+				'When the service\'s answer to the install is lost, how long to look for the installation in the end user\'s list (at least 3 reads) before failing with "outcome unknown". It is never installed again blindly.',
 		},
 		{
 			displayName: 'Refuse Duplicate Title',
 			name: 'refuseDuplicateTitle',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to fail, installing nothing, when the end user already has an installation with this title',
+			description:
+				'Whether to fail, installing nothing, when the end user already has an installation with this title',
 		},
 		{
 			displayName: 'Settings (JSON)',
@@ -78,7 +85,11 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-const CONNECTION_SETTINGS = { mode: 'connectionSettingsMode', mapper: 'connectionSettings', json: 'credentialData' };
+const CONNECTION_SETTINGS = {
+	mode: 'connectionSettingsMode',
+	mapper: 'connectionSettings',
+	json: 'credentialData',
+};
 
 interface CreateOptions {
 	autoSelectSingle?: boolean;
@@ -92,10 +103,18 @@ const LOST_ANSWER_CHECK = { default: 5, min: 0.5, max: 120 };
 /** Options → Lost Answer Check in milliseconds. */
 function lostAnswerCheck(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
 	const seconds = raw === undefined || raw === '' ? LOST_ANSWER_CHECK.default : Number(raw);
-	if (!Number.isFinite(seconds) || seconds < LOST_ANSWER_CHECK.min || seconds > LOST_ANSWER_CHECK.max) {
-		throw new NodeOperationError(ctx.getNode(), `Lost Answer Check must be a number of seconds from ${LOST_ANSWER_CHECK.min} to ${LOST_ANSWER_CHECK.max}, got ${describeValue(raw)}`, {
-			itemIndex,
-		});
+	if (
+		!Number.isFinite(seconds) ||
+		seconds < LOST_ANSWER_CHECK.min ||
+		seconds > LOST_ANSWER_CHECK.max
+	) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Lost Answer Check must be a number of seconds from ${LOST_ANSWER_CHECK.min} to ${LOST_ANSWER_CHECK.max}, got ${describeValue(raw)}`,
+			{
+				itemIndex,
+			},
+		);
 	}
 	return seconds * 1000;
 }
@@ -111,7 +130,10 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const choices = mappedOrJson(this, itemIndex, CONNECTION_SETTINGS, 'Connection Settings');
 	const templateIds = templateIdsParameter(this, itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as CreateOptions;
-	const settings = options.settings === undefined ? undefined : toObject(this, options.settings, 'Settings', itemIndex);
+	const settings =
+		options.settings === undefined
+			? undefined
+			: toObject(this, options.settings, 'Settings', itemIndex);
 	const checkWindow = lostAnswerCheck(this, options.lostAnswerCheck, itemIndex);
 
 	const { resolution } = await fetchConnectionSettings(client, solutionId, choices, {
@@ -134,7 +156,12 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 
 function templateIdsParameter(ctx: IExecuteFunctions, itemIndex: number): number[] {
 	const raw = ctx.getNodeParameter('templateIds', itemIndex, []) as unknown;
-	const list = typeof raw === 'string' ? raw.split(',').filter((part) => part.trim() !== '') : typeof raw === 'number' ? [raw] : raw;
+	const list =
+		typeof raw === 'string'
+			? raw.split(',').filter((part) => part.trim() !== '')
+			: typeof raw === 'number'
+				? [raw]
+				: raw;
 	const fail = (detail: string) =>
 		new NodeOperationError(ctx.getNode(), `Template Names or IDs ${detail}`, {
 			itemIndex,
@@ -144,7 +171,8 @@ function templateIdsParameter(ctx: IExecuteFunctions, itemIndex: number): number
 	if (list.length === 0) throw fail('is empty: choose at least one template');
 	const ids = list.map((value: unknown) => {
 		const id = positiveIdOf(value);
-		if (id === undefined) throw fail(`contains ${describeValue(value)}, which is not a template ID`);
+		if (id === undefined)
+			throw fail(`contains ${describeValue(value)}, which is not a template ID`);
 		return id;
 	});
 	return [...new Set(ids)];

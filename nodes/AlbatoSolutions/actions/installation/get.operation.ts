@@ -12,7 +12,8 @@ export const description: INodeProperties[] = [
 		name: 'includeBundles',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to include the installation\'s automations (bundles) with their steps, and the solution\'s templates',
+		description:
+			"Whether to include the installation's automations (bundles) with their steps, and the solution's templates",
 	},
 ];
 

@@ -60,27 +60,54 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const limit = readLimit(this, itemIndex);
 	// Checked before any request: a filter that cannot match would silently give "none", or fail after the read.
 	const solutionValue = locatorValue(filters.solutionId);
-	const solutionId = solutionValue === undefined || solutionValue === null || (typeof solutionValue === 'string' && solutionValue.trim() === '')
-		? undefined
-		: toId(this, solutionValue, 'Filters → Solution', itemIndex);
-	if (filters.title !== undefined && typeof filters.title !== 'string' && typeof filters.title !== 'number') {
-		throw new NodeOperationError(this.getNode(), `Filters → Title Contains must be text, got ${describeValue(filters.title)}`, { itemIndex });
+	const solutionId =
+		solutionValue === undefined ||
+		solutionValue === null ||
+		(typeof solutionValue === 'string' && solutionValue.trim() === '')
+			? undefined
+			: toId(this, solutionValue, 'Filters → Solution', itemIndex);
+	if (
+		filters.title !== undefined &&
+		typeof filters.title !== 'string' &&
+		typeof filters.title !== 'number'
+	) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Filters → Title Contains must be text, got ${describeValue(filters.title)}`,
+			{ itemIndex },
+		);
 	}
 	const title = String(filters.title ?? '');
-	if (filters.status !== undefined && !['any', 'active', 'paused'].includes(filters.status as string)) {
-		throw new NodeOperationError(this.getNode(), `Filters → Status must be "active", "paused" or "any", got ${describeValue(filters.status)}`, { itemIndex });
+	if (
+		filters.status !== undefined &&
+		!['any', 'active', 'paused'].includes(filters.status as string)
+	) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Filters → Status must be "active", "paused" or "any", got ${describeValue(filters.status)}`,
+			{ itemIndex },
+		);
 	}
 	let list = await listInstallations(client, itemIndex);
 	if (title) {
 		const needle = title.toLowerCase();
-		list = list.filter((installation) => String(installation.title ?? '').toLowerCase().includes(needle));
+		list = list.filter((installation) =>
+			String(installation.title ?? '')
+				.toLowerCase()
+				.includes(needle),
+		);
 	}
-	const wanted = filters.status === 'active' ? ACTIVE : filters.status === 'paused' ? PAUSED : undefined;
+	const wanted =
+		filters.status === 'active' ? ACTIVE : filters.status === 'paused' ? PAUSED : undefined;
 	const lacks = (installation: IDataObject) =>
-		(solutionId !== undefined && solutionIdOf(installation) === undefined) || (wanted !== undefined && statusOf(installation) === undefined);
+		(solutionId !== undefined && solutionIdOf(installation) === undefined) ||
+		(wanted !== undefined && statusOf(installation) === undefined);
 	const detailed = new Map<IDataObject, IDataObject | undefined>();
 	await mapLimited(list.filter(lacks), DETAIL_CONCURRENCY, async (installation) => {
-		detailed.set(installation, await detailOf(client, installation, wanted !== undefined, itemIndex));
+		detailed.set(
+			installation,
+			await detailOf(client, installation, wanted !== undefined, itemIndex),
+		);
 		return true;
 	});
 	const complete = list
@@ -89,16 +116,25 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	return limited(
 		complete.filter(
 			(installation) =>
-				(solutionId === undefined || sameId(solutionIdOf(installation), solutionId)) && (wanted === undefined || statusOf(installation) === wanted),
+				(solutionId === undefined || sameId(solutionIdOf(installation), solutionId)) &&
+				(wanted === undefined || statusOf(installation) === wanted),
 		),
 		limit,
 	);
 }
 
 /** The item with its detail merged in; undefined when the installation is gone (404). */
-async function detailOf(client: AlbatoClient, item: IDataObject, withStatus: boolean, itemIndex: number): Promise<IDataObject | undefined> {
+async function detailOf(
+	client: AlbatoClient,
+	item: IDataObject,
+	withStatus: boolean,
+	itemIndex: number,
+): Promise<IDataObject | undefined> {
 	try {
-		return { ...item, ...(await getInstallation(client, String(item.id), { withStatus, itemIndex })) };
+		return {
+			...item,
+			...(await getInstallation(client, String(item.id), { withStatus, itemIndex })),
+		};
 	} catch (error) {
 		if ((error as { httpCode?: string | null }).httpCode === '404') return undefined;
 		// The transport's errors are NodeApiErrors already: this keeps their message, hint and status.

@@ -28,7 +28,11 @@ const keyOf = (principal: string, title: string) => `${principal}\u0000${title}`
 const claimKey = (principal: string, id: unknown) => `${principal}\u0000${String(id)}`;
 
 /** Runs `task` when no other install of the same title for the same end user runs in this process. */
-export async function oneInstallAtATime<T>(principal: string, title: string, task: () => Promise<T>): Promise<T> {
+export async function oneInstallAtATime<T>(
+	principal: string,
+	title: string,
+	task: () => Promise<T>,
+): Promise<T> {
 	const key = keyOf(principal, title);
 	const previous = queues.get(key) ?? Promise.resolve();
 	let release!: () => void;
@@ -73,7 +77,8 @@ export function claimedWithTitle(principal: string, title: string): string[] {
 	forgetOld(Date.now());
 	const ids: string[] = [];
 	const prefix = `${principal}\u0000`;
-	for (const [key, entry] of claims) if (entry.principal === principal && entry.title === title) ids.push(key.slice(prefix.length));
+	for (const [key, entry] of claims)
+		if (entry.principal === principal && entry.title === title) ids.push(key.slice(prefix.length));
 	return ids;
 }
 
@@ -85,7 +90,8 @@ const unknowns = new Map<string, number>();
 /** Records that installing this title ended "outcome unknown": it may still appear in the list. */
 export function markUnknown(principal: string, title: string): void {
 	const now = Date.now();
-	for (const [key, at] of unknowns) if (now - at > UNKNOWN_TTL_MS || unknowns.size > MAX_CLAIMS) unknowns.delete(key);
+	for (const [key, at] of unknowns)
+		if (now - at > UNKNOWN_TTL_MS || unknowns.size > MAX_CLAIMS) unknowns.delete(key);
 	unknowns.set(keyOf(principal, title), now);
 }
 

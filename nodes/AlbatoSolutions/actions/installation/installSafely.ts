@@ -17,7 +17,16 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import type { AlbatoClient } from '../../transport';
 import { lostResponse, NEVER_SENT } from '../../transport';
 import { createInstallation, getInstallation, listInstallations } from '../../api/installation';
-import { claim, claimedWithTitle, forget, isClaimed, markUnknown, oneInstallAtATime, UNKNOWN_TTL_MS, unknownSince } from './installLedger';
+import {
+	claim,
+	claimedWithTitle,
+	forget,
+	isClaimed,
+	markUnknown,
+	oneInstallAtATime,
+	UNKNOWN_TTL_MS,
+	unknownSince,
+} from './installLedger';
 
 /** Why an install's outcome is unknown: the message's end, and the description's start. */
 interface Why {
@@ -26,7 +35,6 @@ interface Why {
 }
 const LOST = "the service's answer was lost";
 const UNREADABLE = "the service's answer could not be read";
-
 
 export interface InstallRequest {
 	solutionId: number;
@@ -43,30 +51,45 @@ export function recheckWaits(windowMs: number): number[] {
 	return [0, 0.1, 0.3, 0.6].map((share) => Math.round(windowMs * share));
 }
 
-export async function installSafely(ctx: IExecuteFunctions, client: AlbatoClient, request: InstallRequest): Promise<IDataObject> {
+export async function installSafely(
+	ctx: IExecuteFunctions,
+	client: AlbatoClient,
+	request: InstallRequest,
+): Promise<IDataObject> {
 	const principal = client.principal(request.itemIndex);
 	const { title, itemIndex } = request;
 	return await oneInstallAtATime(principal, title, async () => {
 		// What existed before: tells a lost answer's installation apart from older ones, and finds duplicates.
 		const before = await listInstallations(client, itemIndex);
 		if (request.refuseDuplicateTitle) {
-			const twin = before.find((installation) => installation.title === title)?.id ?? (await unlistedTwin(client, before, principal, title, itemIndex));
+			const twin =
+				before.find((installation) => installation.title === title)?.id ??
+				(await unlistedTwin(client, before, principal, title, itemIndex));
 			if (twin !== undefined) {
-				throw new NodeOperationError(ctx.getNode(), `An installation titled "${title}" already exists (ID ${String(twin)})`, {
-					itemIndex,
-					description: 'Nothing was installed. Choose another title, or turn off "Refuse Duplicate Title".',
-				});
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`An installation titled "${title}" already exists (ID ${String(twin)})`,
+					{
+						itemIndex,
+						description:
+							'Nothing was installed. Choose another title, or turn off "Refuse Duplicate Title".',
+					},
+				);
 			}
 			// An earlier install of this title whose outcome is unknown may still appear in the list.
 			const since = unknownSince(principal, title);
 			if (since !== undefined) {
-				throw new NodeOperationError(ctx.getNode(), `An earlier install of "${title}" has an unknown outcome: it may exist but not be listed yet`, {
-					itemIndex,
-					description:
-						`Nothing was installed. The install at ${new Date(since).toISOString()} lost its answer. Check the end user's installations titled "${title}" ` +
-						`(Installation → Get Many, Title filter). This refusal lapses at ${new Date(since + UNKNOWN_TTL_MS).toISOString()}; ` +
-						'turn off "Refuse Duplicate Title" to install it now.',
-				});
+				throw new NodeOperationError(
+					ctx.getNode(),
+					`An earlier install of "${title}" has an unknown outcome: it may exist but not be listed yet`,
+					{
+						itemIndex,
+						description:
+							`Nothing was installed. The install at ${new Date(since).toISOString()} lost its answer. Check the end user's installations titled "${title}" ` +
+							`(Installation → Get Many, Title filter). This refusal lapses at ${new Date(since + UNKNOWN_TTL_MS).toISOString()}; ` +
+							'turn off "Refuse Duplicate Title" to install it now.',
+					},
+				);
 			}
 		}
 		let installation: IDataObject;
@@ -80,7 +103,10 @@ export async function installSafely(ctx: IExecuteFunctions, client: AlbatoClient
 		}
 		if (installation.id === undefined || installation.id === null) {
 			// Installed (2xx), but the answer names no installation: find it as after a lost answer.
-			installation = await findOrUnknown(ctx, client, request, before, { summary: UNREADABLE, detail: 'the service answered without an installation ID' });
+			installation = await findOrUnknown(ctx, client, request, before, {
+				summary: UNREADABLE,
+				detail: 'the service answered without an installation ID',
+			});
 		}
 		claim(principal, installation.id, title);
 		return installation;
@@ -95,18 +121,40 @@ function whyUnknown(error: unknown): Why | undefined {
 	const lost = lostResponse(error);
 	if (lost) {
 		if (NEVER_SENT.has(lost.code ?? '')) return undefined;
-		return { summary: LOST, detail: lost.timedOut ? 'no answer within the Timeout' : 'the connection broke before the answer' };
+		return {
+			summary: LOST,
+			detail: lost.timedOut
+				? 'no answer within the Timeout'
+				: 'the connection broke before the answer',
+		};
 	}
-	const { httpCode, message, unreadable } = error as { httpCode?: string | null; message?: string; unreadable?: boolean };
-	if (unreadable) return { summary: UNREADABLE, detail: `the service answered ${httpCode ?? '2xx'} with a body that is not valid JSON` };
+	const { httpCode, message, unreadable } = error as {
+		httpCode?: string | null;
+		message?: string;
+		unreadable?: boolean;
+	};
+	if (unreadable)
+		return {
+			summary: UNREADABLE,
+			detail: `the service answered ${httpCode ?? '2xx'} with a body that is not valid JSON`,
+		};
 	if (/^5\d\d$/.test(httpCode ?? '')) {
-		return { summary: `the service answered ${httpCode}`, detail: `the service answered ${httpCode} (${message ?? 'no message'}), which does not tell whether it installed` };
+		return {
+			summary: `the service answered ${httpCode}`,
+			detail: `the service answered ${httpCode} (${message ?? 'no message'}), which does not tell whether it installed`,
+		};
 	}
 	return undefined;
 }
 
 /** The installation the lost answer was about; when it cannot be settled, marks the title and fails "outcome unknown". */
-async function findOrUnknown(ctx: IExecuteFunctions, client: AlbatoClient, request: InstallRequest, before: IDataObject[], why: Why) {
+async function findOrUnknown(
+	ctx: IExecuteFunctions,
+	client: AlbatoClient,
+	request: InstallRequest,
+	before: IDataObject[],
+	why: Why,
+) {
 	const known = new Set(before.map((existing) => String(existing.id)));
 	try {
 		return await findLostInstallation(ctx, client, request, known, why);
@@ -121,7 +169,13 @@ async function findOrUnknown(ctx: IExecuteFunctions, client: AlbatoClient, reque
  * An installation this process made with this title that the list does not show yet (it may lag):
  * its detail tells whether it still exists (404: the user removed it since; it is forgotten).
  */
-async function unlistedTwin(client: AlbatoClient, before: IDataObject[], principal: string, title: string, itemIndex: number) {
+async function unlistedTwin(
+	client: AlbatoClient,
+	before: IDataObject[],
+	principal: string,
+	title: string,
+	itemIndex: number,
+) {
 	const listed = new Set(before.map((installation) => String(installation.id)));
 	for (const id of claimedWithTitle(principal, title).reverse()) {
 		if (listed.has(id)) continue;
@@ -129,7 +183,8 @@ async function unlistedTwin(client: AlbatoClient, before: IDataObject[], princip
 			const installation = await getInstallation(client, id, { withStatus: false, itemIndex });
 			if (installation.title === undefined || installation.title === title) return id;
 		} catch (error) {
-			if ((error as { httpCode?: string | null }).httpCode !== '404') throw new NodeApiError(client.node, error as JsonObject);
+			if ((error as { httpCode?: string | null }).httpCode !== '404')
+				throw new NodeApiError(client.node, error as JsonObject);
 			forget(principal, id);
 		}
 	}
@@ -160,10 +215,22 @@ async function findLostInstallation(
 		}
 		// New since the call and the same title: what `appId` means is not documented, so it is not used.
 		const candidates = listed.filter(
-			(installation) => !known.has(String(installation.id)) && installation.title === title && !isClaimed(client.principal(request.itemIndex), installation.id),
+			(installation) =>
+				!known.has(String(installation.id)) &&
+				installation.title === title &&
+				!isClaimed(client.principal(request.itemIndex), installation.id),
 		);
 		if (candidates.length === 1) return candidates[0];
-		if (candidates.length > 1) throw outcomeUnknown(ctx, request, why, candidates.map((candidate) => String(candidate.id)), reads, failedReads, lastReadError);
+		if (candidates.length > 1)
+			throw outcomeUnknown(
+				ctx,
+				request,
+				why,
+				candidates.map((candidate) => String(candidate.id)),
+				reads,
+				failedReads,
+				lastReadError,
+			);
 	}
 	throw outcomeUnknown(ctx, request, why, [], reads, failedReads, lastReadError);
 }
@@ -182,7 +249,9 @@ function outcomeUnknown(
 		candidateIds.length > 1
 			? `Several new installations titled "${title}" appeared (IDs ${candidateIds.join(', ')}); any of them may be this item's.`
 			: `No new installation titled "${title}" appeared in ${reads} read${reads === 1 ? '' : 's'} of the list over ${checkWindow / 1000} s` +
-				(failedReads ? ` (${failedReads} read${failedReads === 1 ? '' : 's'} failed: ${lastReadError})` : '') +
+				(failedReads
+					? ` (${failedReads} read${failedReads === 1 ? '' : 's'} failed: ${lastReadError})`
+					: '') +
 				'; the service may not have installed it, or its list may still lag behind.';
 	const error = new NodeApiError(ctx.getNode(), { message } as JsonObject, {
 		message,

@@ -9,5 +9,10 @@ export const description: INodeProperties[] = [installationLocator];
 
 /** PAUSE /solution/installation/{id} — the installation is paused (status 0); its field values can then change. */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	return await setStatus(client, idParameter(this, 'installationId', 'Installation', itemIndex), 'PAUSE', itemIndex);
+	return await setStatus(
+		client,
+		idParameter(this, 'installationId', 'Installation', itemIndex),
+		'PAUSE',
+		itemIndex,
+	);
 }

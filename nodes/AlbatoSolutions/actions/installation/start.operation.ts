@@ -9,5 +9,10 @@ export const description: INodeProperties[] = [installationLocator];
 
 /** PLAY /solution/installation/{id} — the installation becomes active (status 1). */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	return await setStatus(client, idParameter(this, 'installationId', 'Installation', itemIndex), 'PLAY', itemIndex);
+	return await setStatus(
+		client,
+		idParameter(this, 'installationId', 'Installation', itemIndex),
+		'PLAY',
+		itemIndex,
+	);
 }

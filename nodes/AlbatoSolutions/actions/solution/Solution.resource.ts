@@ -15,9 +15,24 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['solution'] } },
 		options: [
-			{ name: 'Get Connection Settings', value: 'getConnectionSettings', action: 'Get the connection settings of a solution', description: 'Steps to fill in before installing, nested levels included' },
-			{ name: 'Get Many', value: 'getAll', action: 'Get many solutions', description: 'Solutions available to the end user (latest published versions)' },
-			{ name: 'Get Templates', value: 'getTemplates', action: 'Get the templates of a solution', description: 'Templates (automations) that can be installed' },
+			{
+				name: 'Get Connection Settings',
+				value: 'getConnectionSettings',
+				action: 'Get the connection settings of a solution',
+				description: 'Steps to fill in before installing, nested levels included',
+			},
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many solutions',
+				description: 'Solutions available to the end user (latest published versions)',
+			},
+			{
+				name: 'Get Templates',
+				value: 'getTemplates',
+				action: 'Get the templates of a solution',
+				description: 'Templates (automations) that can be installed',
+			},
 		],
 		default: 'getAll',
 	},

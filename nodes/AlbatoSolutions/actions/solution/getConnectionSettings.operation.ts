@@ -15,9 +15,7 @@ export const description: INodeProperties[] = [
 		description:
 			'Step ID → chosen value, e.g. {"crm": "hubspot"}. The service then also returns the steps nested under those choices.',
 	},
-	optionsCollection([
-		autoSelectSingleOption,
-	]),
+	optionsCollection([autoSelectSingleOption]),
 ];
 
 /**
@@ -27,14 +25,27 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const solutionId = idParameter(this, 'solutionId', 'Solution', itemIndex);
 	const choices = objectParameter(this, 'credentialData', 'Values Already Chosen', itemIndex);
-	const { autoSelectSingle = false } = this.getNodeParameter('options', itemIndex, {}) as { autoSelectSingle?: boolean };
-	const { steps, resolution } = await fetchConnectionSettings(client, solutionId, choices, { autoSelectSingle, itemIndex });
+	const { autoSelectSingle = false } = this.getNodeParameter('options', itemIndex, {}) as {
+		autoSelectSingle?: boolean;
+	};
+	const { steps, resolution } = await fetchConnectionSettings(client, solutionId, choices, {
+		autoSelectSingle,
+		itemIndex,
+	});
 	return {
 		solutionId,
 		steps,
-		complete: resolution.missing.length === 0 && resolution.invalid.length === 0 && resolution.unknown.length === 0,
+		complete:
+			resolution.missing.length === 0 &&
+			resolution.invalid.length === 0 &&
+			resolution.unknown.length === 0,
 		missing: resolution.missing.map(({ id, title, values }) => ({ id, title, values })),
-		invalid: resolution.invalid.map(({ step, given }) => ({ id: step.id, title: step.title, given, values: step.values })),
+		invalid: resolution.invalid.map(({ step, given }) => ({
+			id: step.id,
+			title: step.title,
+			given,
+			values: step.values,
+		})),
 		unknown: resolution.unknown,
 		autoSelected: resolution.autoSelected,
 		credentialData: resolution.credentialData,
