@@ -1,32 +1,22 @@
 import type {
-	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { findOperation, resourceDescriptions } from './actions';
+import { resourceDescriptions } from './actions';
+import { router } from './actions/router';
 import {
 	authenticationProperty,
 	credentials,
 	endUserIdProperty,
-} from './actions/authentication.descriptions';
-import type { ItemOperation, Operation, OperationResult } from './actions/types';
-import { errorItem } from './helpers/errorItem';
-import { mapLimited } from './helpers/mapLimited';
-import { readRunOptions, runOptionsProperty } from './helpers/requestOptions';
-import { listSearch } from './methods/listSearch';
-import { loadOptions } from './methods/loadOptions';
-import { resourceMapping } from './methods/resourceMapping';
-import { AlbatoClient } from './transport';
-
-/** A parameter's value when it is not an expression (then it is the same for every item). */
-function fixedParameter(ctx: IExecuteFunctions, name: string): string | undefined {
-	const raw = ctx.getNodeParameter(name, 0, undefined, { rawExpressions: true }) as unknown;
-	return typeof raw === 'string' && !raw.startsWith('=') ? raw : undefined;
-}
+} from '../shared/descriptions/authentication.descriptions';
+import { runOptionsProperty } from '../shared/descriptions/requestOptions.descriptions';
+import { listSearch } from '../shared/methods/listSearch';
+import { loadOptions } from '../shared/methods/loadOptions';
+import { resourceMapping } from '../shared/methods/resourceMapping';
 
 export class AlbatoSolutions implements INodeType {
 	description: INodeTypeDescription = {
@@ -83,114 +73,8 @@ export class AlbatoSolutions implements INodeType {
 
 	methods = { listSearch, loadOptions, resourceMapping };
 
-	/**
-	 * The one item loop: per-item dispatch (resource and operation may be expressions), pairedItem on
-	 * every output, continueOnFail, and itemIndex on every error. Operations only return data.
-	 */
+	/** The item loop lives in actions/router.ts: dispatch, pairing, continueOnFail, itemIndex on errors. */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const items = this.getInputData();
-		const continueOnFail = this.continueOnFail();
-		let runOptions: ReturnType<typeof readRunOptions>;
-		let client: AlbatoClient;
-		try {
-			runOptions = readRunOptions(this);
-			client = await AlbatoClient.create(this, runOptions);
-		} catch (error) {
-			// A credential or Request Options problem fails every item. Thrown, n8n would pass the input
-			// items on unchanged through the success output; as error items they reach the error output.
-			if (!continueOnFail) throw new NodeOperationError(this.getNode(), error as Error); // returns the same NodeOperationError
-			return [
-				items.map((_item, itemIndex) => errorItem(this.getNode(), error as Error, itemIndex)),
-			];
-		}
-
-		// Each item's operation; batch operations get all of their items in one call. Resource and
-		// operation are read per item only when they are expressions: a fixed value is the same for all.
-		const fixedResource = fixedParameter(this, 'resource');
-		const fixedOperation = fixedParameter(this, 'operation');
-		const outcomes = new Map<number, OperationResult | Error>();
-		const single: Array<{ itemIndex: number; operation: ItemOperation }> = [];
-		const batches = new Map<Operation, number[]>();
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			const resource = fixedResource ?? (this.getNodeParameter('resource', itemIndex) as string);
-			const operationName =
-				fixedOperation ?? (this.getNodeParameter('operation', itemIndex) as string);
-			const operation = findOperation(resource, operationName);
-			if (!operation) {
-				outcomes.set(
-					itemIndex,
-					new NodeOperationError(
-						this.getNode(),
-						`The operation "${operationName}" of "${resource}" is not supported`,
-						{ itemIndex },
-					),
-				);
-			} else if ('executeBatch' in operation) {
-				const batch = batches.get(operation);
-				if (batch) batch.push(itemIndex);
-				else batches.set(operation, [itemIndex]);
-			} else {
-				single.push({ itemIndex, operation });
-			}
-		}
-
-		for (const [operation, itemIndexes] of batches) {
-			if (!('executeBatch' in operation)) continue;
-			try {
-				for (const [itemIndex, outcome] of await operation.executeBatch.call(
-					this,
-					client,
-					itemIndexes,
-				)) {
-					outcomes.set(itemIndex, outcome);
-				}
-			} catch (error) {
-				// A batch that fails as a whole fails each of its items (each then thrown or sent to the error output).
-				for (const itemIndex of itemIndexes)
-					if (!outcomes.has(itemIndex)) outcomes.set(itemIndex, error as Error);
-			}
-		}
-		// Items in flight at once: 1 keeps the classic order of calls; more only overlaps the waiting.
-		await mapLimited(single, runOptions.concurrency, async ({ itemIndex, operation }) => {
-			try {
-				outcomes.set(itemIndex, await operation.execute.call(this, client, itemIndex));
-			} catch (error) {
-				outcomes.set(itemIndex, error as Error);
-				// Without continueOnFail the run stops at the first failure: start no further items.
-				return continueOnFail;
-			}
-			return true;
-		});
-
-		const returnData: INodeExecutionData[] = [];
-		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-			const outcome = outcomes.get(itemIndex);
-			if (outcome === undefined) continue;
-			if (outcome instanceof Error) {
-				if (continueOnFail) {
-					returnData.push(errorItem(this.getNode(), outcome, itemIndex));
-					continue;
-				}
-				const error =
-					outcome instanceof NodeOperationError || outcome instanceof NodeApiError
-						? outcome
-						: new NodeOperationError(this.getNode(), outcome, { itemIndex });
-				// Items in flight may have completed after this one (in item order they would not have run):
-				// their output is lost with the thrown error, so the error names them.
-				const later = [...outcomes]
-					.filter(([index, other]) => index > itemIndex && !(other instanceof Error))
-					.map(([index]) => index);
-				if (later.length) {
-					error.description = `${error.description ? `${error.description} ` : ''}Item${later.length > 1 ? 's' : ''} ${later.sort((a, b) => a - b).join(', ')} had already completed (Items in Flight): their output is lost with this error, and running the workflow again repeats them.`;
-				}
-				throw error;
-			}
-			const executionData = this.helpers.constructExecutionMetaData(
-				this.helpers.returnJsonArray(outcome as IDataObject | IDataObject[]),
-				{ itemData: { item: itemIndex } },
-			);
-			returnData.push(...executionData);
-		}
-		return [returnData];
+		return await router.call(this);
 	}
 }

@@ -10,9 +10,9 @@ import {
 	authenticationProperty,
 	credentials,
 	endUserIdProperty,
-} from '../AlbatoSolutions/actions/authentication.descriptions';
-import { solutionLocator } from '../AlbatoSolutions/actions/common.descriptions';
-import { listSearch } from '../AlbatoSolutions/methods/listSearch';
+} from '../shared/descriptions/authentication.descriptions';
+import { solutionLocator } from '../shared/descriptions/common.descriptions';
+import { listSearch } from '../shared/methods/listSearch';
 import { pollEvents } from './poll';
 
 export class AlbatoSolutionsTrigger implements INodeType {

@@ -1,13 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	ACTIVE,
-	idOf,
-	PAUSED,
-	sameId,
-	solutionIdOf,
-	statusOf,
-} from '../AlbatoSolutions/helpers/shapes';
+import { ACTIVE, idOf, PAUSED, sameId, solutionIdOf, statusOf } from '../shared/readers/shapes';
 
 /** The events, in the order they are emitted for one installation. */
 export const EVENTS = [

@@ -1,10 +1,10 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { getInstallation, listInstallations } from '../AlbatoSolutions/api/installation';
-import { mapLimited } from '../AlbatoSolutions/helpers/mapLimited';
-import { isObject, positiveIdOf, solutionIdOf, statusOf } from '../AlbatoSolutions/helpers/shapes';
-import { AlbatoClient } from '../AlbatoSolutions/transport';
+import { DETAIL_CONCURRENCY, detailOrGone, listInstallations } from '../shared/api/installation';
+import { mapLimited } from '../shared/transport/mapLimited';
+import { isObject, positiveIdOf, solutionIdOf, statusOf } from '../shared/readers/shapes';
+import { AlbatoClient } from '../shared/transport/client';
 import {
 	compareIds,
 	detectEvents,
@@ -17,9 +17,6 @@ import {
 	type Snapshot,
 	type Watch,
 } from './installationEvents';
-
-/** Detail calls in flight at once, when the list does not carry what a poll needs. */
-export const DETAIL_CONCURRENCY = 4;
 
 /** Where the trigger keeps its baseline: the workflow's static data of this node. */
 export interface TriggerStaticData extends IDataObject {
@@ -50,8 +47,7 @@ export function readWatch(ctx: IPollFunctions): Watch {
 			{ description: `Events are ${EVENTS.join(', ')}` },
 		);
 	}
-	const locator = ctx.getNodeParameter('solutionId', '') as unknown;
-	const value = isObject(locator) ? locator.value : locator;
+	const value = ctx.getNodeParameter('solutionId', '', { extractValue: true }) as unknown;
 	const text = value === undefined || value === null ? '' : String(value).trim();
 	const solutionId = positiveIdOf(text);
 	if (text !== '' && solutionId === undefined) {
@@ -71,19 +67,8 @@ export function readWatch(ctx: IPollFunctions): Watch {
 }
 
 /** The installation's detail merged over its list item; undefined when it vanished in between (404). */
-async function withDetail(
-	ctx: IPollFunctions,
-	client: AlbatoClient,
-	item: IDataObject,
-): Promise<IDataObject | undefined> {
-	try {
-		return { ...item, ...(await getInstallation(client, String(item.id), { withStatus: false })) };
-	} catch (error) {
-		if ((error as { httpCode?: string | null }).httpCode === '404') return undefined;
-		// The transport's errors are NodeApiErrors already: this returns the same error.
-		throw new NodeApiError(ctx.getNode(), error as JsonObject);
-	}
-}
+const withDetail = async (client: AlbatoClient, item: IDataObject) =>
+	await detailOrGone(client, item, { withStatus: false });
 
 /**
  * One poll: a single list call, detail calls only for what the list lacks (status, solution),
@@ -146,7 +131,7 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 	}
 	const gone = new Set<string>();
 	await mapLimited(toDetail, DETAIL_CONCURRENCY, async (item) => {
-		const detailed = await withDetail(ctx, client, item);
+		const detailed = await withDetail(client, item);
 		if (detailed) current.set(String(item.id), detailed);
 		else {
 			current.delete(String(item.id));
@@ -158,7 +143,7 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
 	// Missing from the list is not yet removed (the list may lag or leave items out): only a detail
 	// call answering 404 confirms it. Until then the installation stays in the baseline, unreported.
 	const pending = previous
-		? await confirmRemovals(ctx, client, previous, current, gone, watch)
+		? await confirmRemovals(client, previous, current, gone, watch)
 		: new Set<string>();
 
 	const next: Snapshot = {};
@@ -181,7 +166,6 @@ async function pollOnce(ctx: IPollFunctions): Promise<INodeExecutionData[][] | n
  * `current` as it is now. Any other failure: it stays pending (returned), to be asked again next poll.
  */
 async function confirmRemovals(
-	ctx: IPollFunctions,
 	client: AlbatoClient,
 	previous: Snapshot,
 	current: Map<string, IDataObject>,
@@ -194,7 +178,7 @@ async function confirmRemovals(
 	const pending = new Set<string>();
 	await mapLimited(missing, DETAIL_CONCURRENCY, async (id) => {
 		try {
-			const detail = await withDetail(ctx, client, { id: normalizeId(id) });
+			const detail = await withDetail(client, { id: normalizeId(id) });
 			if (detail) current.set(id, detail);
 		} catch {
 			pending.add(id);
@@ -217,7 +201,7 @@ async function newest(
 		if (solutionId !== undefined && !isWatched(watch, solutionId)) continue;
 		const installation =
 			solutionId === undefined || statusOf(item) === undefined
-				? await withDetail(ctx, client, item)
+				? await withDetail(client, item)
 				: item;
 		if (installation && isWatched(watch, solutionIdOf(installation)))
 			return sampleItem(installation, watch);

@@ -5,8 +5,8 @@
  * Only keys and types are reported, never values, and the token never appears.
  */
 import type { ErrorStyle, Variants } from '../../emulator/types';
-import { pagingStyleOf } from '../../nodes/AlbatoSolutions/helpers/pagination';
-import { successFlagOf, unwrapEnvelope } from '../../nodes/AlbatoSolutions/helpers/shapes';
+import { pagingStyleOf } from '../../nodes/shared/readers/pagination';
+import { successFlagOf, unwrapEnvelope } from '../../nodes/shared/readers/shapes';
 
 export interface ProbeOptions {
 	baseUrl: string;

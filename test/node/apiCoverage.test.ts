@@ -10,7 +10,7 @@ import { join } from 'path';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { resources } from '../../nodes/AlbatoSolutions/actions';
 import manifest from '../apiCoverage.manifest.json';
-import { clearEndUserTokenCache } from '../../nodes/AlbatoSolutions/transport/endUserTokens';
+import { clearEndUserTokenCache } from '../../nodes/shared/transport/tokenCache';
 import { runPartner } from './partnerSetup';
 import { byId, runNode, useEmulator } from './setup';
 

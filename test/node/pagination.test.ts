@@ -6,7 +6,7 @@
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { MAX_PAGES } from '../../nodes/AlbatoSolutions/transport';
+import { MAX_PAGES } from '../../nodes/shared/transport/pages';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { pollContext } from '../../harness';
 import { installParams, runNode, useEmulator } from './setup';

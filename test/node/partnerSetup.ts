@@ -6,7 +6,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Emulator } from '../../emulator';
-import { clearEndUserTokenCache } from '../../nodes/AlbatoSolutions/transport/endUserTokens';
+import { clearEndUserTokenCache } from '../../nodes/shared/transport/tokenCache';
 import { type NodeRun, runAlbatoNode, useEmulator } from './setup';
 
 export const TOKEN_PATH = /^\/wl\/[^/]+\/get-user-session-token$/;

@@ -1,4 +1,4 @@
-import { baseUrlProblem } from '../../nodes/AlbatoSolutions/helpers/baseUrl';
+import { baseUrlProblem } from '../../nodes/shared/transport/baseUrl';
 
 describe('baseUrlProblem', () => {
 	it.each(['https://api.albato.com', 'http://127.0.0.1:4010', 'https://example.com/api/v1'])(

@@ -2,7 +2,7 @@ import {
 	choicesQuery,
 	normalizeSteps,
 	resolveChoices,
-} from '../../nodes/AlbatoSolutions/helpers/connectionSettings';
+} from '../../nodes/shared/readers/connectionSettings';
 
 const tree = normalizeSteps([
 	{

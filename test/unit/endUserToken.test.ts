@@ -9,7 +9,7 @@ import {
 	tokenFromResponse,
 	validUntil,
 	withoutTokens,
-} from '../../nodes/AlbatoSolutions/helpers/endUserToken';
+} from '../../nodes/shared/readers/mintedToken';
 
 describe('tokenFromResponse', () => {
 	const exp = 1_900_000_000;

@@ -1,4 +1,4 @@
-import { InFlightLimiter } from '../../nodes/AlbatoSolutions/transport/inFlightLimiter';
+import { InFlightLimiter } from '../../nodes/shared/transport/limiter';
 
 /** Acquires `n` slots without awaiting them; reports which have been granted so far. */
 function request(limiter: InFlightLimiter, n: number) {

@@ -1,12 +1,14 @@
 /**
- * Arrows point down (ARCHITECTURE.md): node / trigger → actions and methods → api → transport → helpers.
+ * Arrows point down: node / trigger → router → actions and methods → api → transport → readers.
+ * Shared code (api, transport, methods, readers, descriptions, constants) lives in nodes/shared/.
  * Read from the source's import lines, so a new file that reaches up or sideways fails here.
  */
 import { readdirSync, readFileSync, statSync } from 'fs';
 import { dirname, join, relative, resolve, sep } from 'path';
 
 const ROOT = resolve(__dirname, '../..');
-const NODE = join(ROOT, 'nodes/AlbatoSolutions');
+const SHARED = 'nodes/shared';
+const ACTIONS = 'nodes/AlbatoSolutions/actions';
 
 function tsFiles(dir: string): string[] {
 	return readdirSync(dir).flatMap((name) => {
@@ -34,8 +36,10 @@ function importsOf(file: string): string[] {
 const rel = (file: string) => relative(ROOT, file).split(sep).join('/');
 const all = [...tsFiles(join(ROOT, 'nodes')), ...tsFiles(join(ROOT, 'credentials'))];
 const under = (folder: string) => all.filter((file) => rel(file).startsWith(`${folder}/`));
+const within = (target: string, ...folders: string[]) =>
+	folders.some((folder) => target === folder || target.startsWith(`${folder}/`));
 
-/** An operation folder: nodes/AlbatoSolutions/actions/<resource>/… (the shared descriptions beside them are not one). */
+/** An operation folder: nodes/AlbatoSolutions/actions/<resource>/… */
 const isOperationFolder = (path: string) => /^nodes\/AlbatoSolutions\/actions\/[^/]+\//.test(path);
 
 function offenders(files: string[], bad: (target: string, file: string) => boolean): string[] {
@@ -48,21 +52,29 @@ function offenders(files: string[], bad: (target: string, file: string) => boole
 
 describe('layering', () => {
 	it('reads the import lines it checks (a parser that finds nothing cannot pass)', () => {
-		expect(importsOf(join(NODE, 'methods/loadOptions.ts'))).toContain(
-			'nodes/AlbatoSolutions/api/installation',
+		expect(importsOf(join(ROOT, SHARED, 'methods/loadOptions.ts'))).toContain(
+			'nodes/shared/api/installation',
 		);
-		expect(importsOf(join(NODE, 'transport/index.ts'))).toContain(
-			'nodes/AlbatoSolutions/helpers/transportOptions',
+		expect(importsOf(join(ROOT, SHARED, 'transport/client.ts'))).toContain(
+			'nodes/shared/transport/settings',
 		);
-		expect(under('nodes/AlbatoSolutions/helpers').length).toBeGreaterThan(5);
+		expect(importsOf(join(ROOT, 'nodes/AlbatoSolutions/AlbatoSolutions.node.ts'))).toContain(
+			`${ACTIONS}/router`,
+		);
+		expect(under(`${SHARED}/readers`).length).toBeGreaterThan(4);
 	});
 
-	it('methods/ and the trigger never import from an operation folder', () => {
-		const files = [
-			...under('nodes/AlbatoSolutions/methods'),
-			...under('nodes/AlbatoSolutionsTrigger'),
-		];
-		expect(offenders(files, isOperationFolder)).toEqual([]);
+	it('the node file reaches its operations only through the router and the dispatch table', () => {
+		const bad = (target: string) => isOperationFolder(target);
+		expect(offenders([join(ROOT, 'nodes/AlbatoSolutions/AlbatoSolutions.node.ts')], bad)).toEqual(
+			[],
+		);
+	});
+
+	it('methods/ and the trigger never import an operation file, nor the action node', () => {
+		const files = [...under(`${SHARED}/methods`), ...under('nodes/AlbatoSolutionsTrigger')];
+		const bad = (target: string) => target.startsWith('nodes/AlbatoSolutions/');
+		expect(offenders(files, bad)).toEqual([]);
 	});
 
 	it('an operation imports nothing from another resource’s folder', () => {
@@ -70,31 +82,59 @@ describe('layering', () => {
 			isOperationFolder(target) && dirname(target) !== dirname(rel(file));
 		expect(
 			offenders(
-				under('nodes/AlbatoSolutions/actions').filter((file) => isOperationFolder(rel(file))),
+				under(ACTIONS).filter((file) => isOperationFolder(rel(file))),
 				bad,
 			),
 		).toEqual([]);
 	});
 
-	it('helpers/ imports nothing of ours outside helpers/', () => {
-		const bad = (target: string) => !target.startsWith('nodes/AlbatoSolutions/helpers/');
-		expect(offenders(under('nodes/AlbatoSolutions/helpers'), bad)).toEqual([]);
+	it('nodes/shared/ imports nothing from either node', () => {
+		const bad = (target: string) => !target.startsWith(`${SHARED}/`);
+		expect(offenders(under(SHARED), bad)).toEqual([]);
 	});
 
-	it('api/ builds on transport/ and helpers/ only', () => {
+	it('methods/ builds on api/, transport/, readers/, descriptions/ and constants only', () => {
 		const bad = (target: string) =>
-			!/^nodes\/AlbatoSolutions\/(transport|helpers)(\/|$)/.test(target);
-		expect(offenders(under('nodes/AlbatoSolutions/api'), bad)).toEqual([]);
+			!within(
+				target,
+				`${SHARED}/methods`,
+				`${SHARED}/api`,
+				`${SHARED}/transport`,
+				`${SHARED}/readers`,
+				`${SHARED}/descriptions`,
+				`${SHARED}/constants`,
+			);
+		expect(offenders(under(`${SHARED}/methods`), bad)).toEqual([]);
 	});
 
-	it('transport/ imports only itself and helpers/', () => {
-		const bad = (target: string) => !/^nodes\/AlbatoSolutions\/(transport|helpers)\//.test(target);
-		expect(offenders(under('nodes/AlbatoSolutions/transport'), bad)).toEqual([]);
+	it('api/ builds on transport/ and readers/ only', () => {
+		const bad = (target: string) =>
+			!within(target, `${SHARED}/api`, `${SHARED}/transport`, `${SHARED}/readers`);
+		expect(offenders(under(`${SHARED}/api`), bad)).toEqual([]);
+	});
+
+	it('transport/ imports only itself, readers/ and constants', () => {
+		const bad = (target: string) =>
+			!within(target, `${SHARED}/transport`, `${SHARED}/readers`, `${SHARED}/constants`);
+		expect(offenders(under(`${SHARED}/transport`), bad)).toEqual([]);
+	});
+
+	it('readers/ and constants import nothing of ours outside readers/', () => {
+		const bad = (target: string) => !within(target, `${SHARED}/readers`);
+		expect(
+			offenders([...under(`${SHARED}/readers`), join(ROOT, SHARED, 'constants.ts')], bad),
+		).toEqual([]);
+	});
+
+	it('descriptions never import the transport, api or methods', () => {
+		const bad = (target: string) =>
+			within(target, `${SHARED}/transport`, `${SHARED}/api`, `${SHARED}/methods`);
+		expect(offenders(under(`${SHARED}/descriptions`), bad)).toEqual([]);
 	});
 
 	it('only api/ and transport/ send requests: no client.request( anywhere else', () => {
 		const sends = all
-			.filter((file) => !/^nodes\/AlbatoSolutions\/(api|transport)\//.test(rel(file)))
+			.filter((file) => !within(rel(file), `${SHARED}/api`, `${SHARED}/transport`))
 			.filter((file) => /\bclient\.request\s*[<(]/.test(readFileSync(file, 'utf8')))
 			.map(rel);
 		expect(sends).toEqual([]);

@@ -4,7 +4,7 @@ import {
 	nextPageOf,
 	pagingStyleOf,
 	queryOf,
-} from '../../nodes/AlbatoSolutions/helpers/pagination';
+} from '../../nodes/shared/readers/pagination';
 
 describe('nextLinkOf', () => {
 	it('finds rel=next, quoted or not, among other relations', () => {

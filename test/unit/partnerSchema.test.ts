@@ -2,7 +2,7 @@ import {
 	checkValues,
 	maskSecrets,
 	normalizeSchema,
-} from '../../nodes/AlbatoSolutions/helpers/partnerSchema';
+} from '../../nodes/shared/readers/partnerSchema';
 
 const schema = normalizeSchema({
 	fields: [

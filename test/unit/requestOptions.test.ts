@@ -4,8 +4,8 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { runOptionsProperty } from '../../nodes/AlbatoSolutions/helpers/requestOptions';
-import { DEFAULT_TRANSPORT_OPTIONS } from '../../nodes/AlbatoSolutions/transport';
+import { runOptionsProperty } from '../../nodes/shared/descriptions/requestOptions.descriptions';
+import { DEFAULT_TRANSPORT_OPTIONS } from '../../nodes/shared/transport/settings';
 
 const option = (name: string) =>
 	(runOptionsProperty.options as INodeProperties[]).find((o) => o.name === name)!;

@@ -1,4 +1,4 @@
-import { serviceMessage } from '../../nodes/AlbatoSolutions/transport';
+import { serviceMessage } from '../../nodes/shared/transport/serviceMessage';
 
 describe('serviceMessage: every error style the service may use', () => {
 	it.each([

@@ -12,7 +12,7 @@ import {
 	statusOf,
 	successFlagOf,
 	unwrapEnvelope,
-} from '../../nodes/AlbatoSolutions/helpers/shapes';
+} from '../../nodes/shared/readers/shapes';
 
 describe('successFlagOf / unwrapEnvelope', () => {
 	it.each([

@@ -1,4 +1,4 @@
-import { principalOf, redact, tokenExpiry } from '../../nodes/AlbatoSolutions/helpers/token';
+import { principalOf, redact, tokenExpiry } from '../../nodes/shared/readers/token';
 
 const jwt = (claims: object) => `h.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.s`;
 

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { AlbatoClient } from '../transport';
+import type { AlbatoClient } from '../../shared/transport/client';
 
 export type OperationResult = IDataObject | IDataObject[];
 

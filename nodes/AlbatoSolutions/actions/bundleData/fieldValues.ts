@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { mappedOrJson } from '../../helpers/params';
+import { mappedOrJson } from '../params';
 
 /** The field values of Bundle Data → Update: a non-empty object keyed by field codes. */
 export function fieldValuesParameter(ctx: IExecuteFunctions, itemIndex: number): IDataObject {

@@ -1,10 +1,13 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { bundleData } from '../../api/bundleData';
-import { bundlesOf, getInstallation } from '../../api/installation';
-import { idParameter, toId } from '../../helpers/params';
-import type { AlbatoClient } from '../../transport';
-import { bundleSelect, installationLocator } from '../common.descriptions';
+import { bundleData } from '../../../shared/api/bundleData';
+import { bundlesOf, getInstallation } from '../../../shared/api/installation';
+import { idParameter, toId } from '../params';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import {
+	bundleSelect,
+	installationLocator,
+} from '../../../shared/descriptions/common.descriptions';
 
 export const description: INodeProperties[] = [
 	installationLocator,

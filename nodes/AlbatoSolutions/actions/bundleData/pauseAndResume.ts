@@ -25,20 +25,20 @@
  *    PUTs to different steps run at once and PUTs to the same step keep item order. At most Items in
  *    Flight requests are open at any time.
  */
-import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { updateStepData } from '../../api/bundleData';
+import { updateStepData } from '../../../shared/api/bundleData';
 import {
 	bundlesOf,
 	getInstallation,
 	listInstallations,
 	setStatus,
 	stepsOf,
-} from '../../api/installation';
-import { ACTIVE, PAUSED, sameId, statusOf } from '../../helpers/shapes';
-import type { AlbatoClient } from '../../transport';
-import { lostResponse } from '../../transport';
+} from '../../../shared/api/installation';
+import { ACTIVE, PAUSED, sameId, statusOf } from '../../../shared/readers/shapes';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { AlbatoApiError, outcomeOf, retold } from '../../../shared/transport/errors';
 import type { OperationResult } from '../types';
 
 /** Pauses (and PUT attempts) per item when other executions keep starting the installation again. */
@@ -65,16 +65,12 @@ export interface UpdateRun {
 	restartFailures: NodeApiError[];
 }
 
-const httpCode = (error: unknown) => String((error as { httpCode?: unknown }).httpCode ?? '');
-
 /** No readable answer: the call may or may not have been applied (lost answer, 2xx with a body we cannot use). */
-const outcomeUnknown = (error: unknown) =>
-	lostResponse(error) !== undefined || /^2\d\d$/.test(httpCode(error));
+const outcomeUnknown = (error: unknown) => error instanceof AlbatoApiError && error.unsettled;
 /** The service refused the call: nothing was applied. */
-const refused = (error: unknown) => /^4\d\d$/.test(httpCode(error));
+const refused = (error: unknown) => error instanceof AlbatoApiError && error.refusal;
 /** The PUT was refused because the installation is active. */
-const needsPause = (error: unknown) =>
-	httpCode(error) === '422' && /paus|active/i.test((error as Error).message);
+const needsPause = (error: unknown) => error instanceof AlbatoApiError && error.needsPause;
 
 function fail(run: UpdateRun, job: UpdateJob, error: unknown) {
 	run.results.set(job.itemIndex, error as Error);
@@ -234,7 +230,7 @@ class PauseGuard {
 				this.status = statusOf(answer) ?? ACTIVE;
 				return {};
 			} catch (error) {
-				if (httpCode(error) === '404') {
+				if (outcomeOf(error) === 'notFound') {
 					this.status = undefined;
 					return { removed: true };
 				}
@@ -324,7 +320,7 @@ function report(
 	);
 	let restartError: NodeApiError | undefined;
 	if (restart.error) {
-		const cause = restart.error as Error & { httpCode?: string; description?: string };
+		const cause = restart.error as Error & { description?: string };
 		const applied = done.length
 			? `The updates of item${done.length > 1 ? 's' : ''} ${done.map((job) => job.itemIndex).join(', ')} were applied. `
 			: '';
@@ -332,16 +328,11 @@ function report(
 		const stoppedBy = failed
 			? `Item ${failed.itemIndex} failed: ${(results.get(failed.itemIndex) as Error).message}. `
 			: '';
-		restartError = new NodeApiError(
-			ctx.getNode(),
-			{ message: cause.message, httpCode: cause.httpCode ?? null } as JsonObject,
-			{
-				message: `Installation ${installationId} was paused for the update and could not be started again: ${cause.message}`,
-				description: `${applied}${stoppedBy}Start it with Installation → Start.${cause.description ? ` (${cause.description})` : ''}`,
-				httpCode: cause.httpCode,
-				itemIndex: (done[0] ?? jobs[0]).itemIndex,
-			},
-		);
+		restartError = retold(ctx.getNode(), cause, {
+			message: `Installation ${installationId} was paused for the update and could not be started again: ${cause.message}`,
+			description: `${applied}${stoppedBy}Start it with Installation → Start.${cause.description ? ` (${cause.description})` : ''}`,
+			itemIndex: (done[0] ?? jobs[0]).itemIndex,
+		});
 		run.restartFailures.push(restartError);
 	}
 	const told = new Set<Error>(); // one error may stand for several items (e.g. a failed pause)

@@ -1,13 +1,16 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { idParameter, toId } from '../../helpers/params';
-import { mapLimited } from '../../helpers/mapLimited';
-import { readRunOptions } from '../../helpers/requestOptions';
-import type { AlbatoClient } from '../../transport';
-import { bundleSelect, installationLocator } from '../common.descriptions';
+import { idParameter, toId } from '../params';
+import { mapLimited } from '../../../shared/transport/mapLimited';
+import { readRunOptions } from '../runOptions';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import {
+	bundleSelect,
+	installationLocator,
+} from '../../../shared/descriptions/common.descriptions';
 import { fieldValuesParameter } from './fieldValues';
 import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from './pauseAndResume';
-import { mapperOrJson } from '../../helpers/mapperDescription';
+import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 
 export const description: INodeProperties[] = [
 	installationLocator,

@@ -1,19 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { mapperOrJson } from '../../helpers/mapperDescription';
-import {
-	describeValue,
-	mappedOrJson,
-	textParameter,
-	toId,
-	unsafeKeyPath,
-} from '../../helpers/params';
-import { checkValues, maskSecrets } from '../../helpers/partnerSchema';
-import { idOf } from '../../helpers/shapes';
-import type { AlbatoClient } from '../../transport';
-import { optionsCollection } from '../common.descriptions';
-import { createCredential, partnerSchema } from '../../api/credential';
+import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
+import { describeValue, mappedOrJson, textParameter, toId, unsafeKeyPath } from '../params';
+import { checkValues, maskSecrets } from '../../../shared/readers/partnerSchema';
+import { idOf } from '../../../shared/readers/shapes';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { AlbatoApiError, retold } from '../../../shared/transport/errors';
+import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
+import { createCredential, partnerSchema } from '../../../shared/api/credential';
 import { partnerIdProperty } from './partnerId';
 
 export const description: INodeProperties[] = [
@@ -156,15 +151,13 @@ function layoutHint(
 	layout: BodyLayout,
 	itemIndex: number,
 ): unknown {
-	const httpCode = (error as { httpCode?: string | null }).httpCode;
-	if (!(error instanceof NodeApiError) || (httpCode !== '400' && httpCode !== '422')) return error;
+	if (!(error instanceof AlbatoApiError) || !error.rejectsValues) return error;
 	const other = layout === 'flat' ? 'Wrapped (Fields Object)' : 'Flat (Documented)';
 	const sent = layout === 'flat' ? 'flat beside the connection name' : 'wrapped in "fields"';
-	return new NodeApiError(ctx.getNode(), { message: error.message, httpCode } as JsonObject, {
+	return retold(ctx.getNode(), error, {
 		message: error.message,
 		description:
 			`${error.description ?? ''} The fields were sent ${sent}: if the service expects the other layout, set Options → Body Layout to "${other}".`.trim(),
-		httpCode,
 		itemIndex,
 	});
 }

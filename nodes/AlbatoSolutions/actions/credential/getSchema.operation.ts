@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { toId } from '../../helpers/params';
-import type { AlbatoClient } from '../../transport';
-import { partnerMeta } from '../../api/credential';
+import { toId } from '../params';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { partnerMeta } from '../../../shared/api/credential';
 import { partnerIdProperty } from './partnerId';
 
 export const description: INodeProperties[] = [partnerIdProperty];

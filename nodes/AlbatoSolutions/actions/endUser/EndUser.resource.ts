@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { forOperation } from '../../helpers/description';
+import { forOperation } from '../../../shared/descriptions/forOperation';
 import * as create from './create.operation';
 import * as getToken from './getToken.operation';
 

@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { addUser } from '../../api/endUser';
-import { tokenFromResponse, withoutTokens } from '../../helpers/endUserToken';
-import type { AlbatoClient } from '../../transport';
+import { addUser } from '../../../shared/api/endUser';
+import { tokenFromResponse, withoutTokens } from '../../../shared/readers/mintedToken';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { AlbatoApiError } from '../../../shared/transport/errors';
 import { partnerOf } from './partnerSession';
 import { includeTokenOption, isoOrNull } from './tokenOutput';
 
@@ -124,6 +125,6 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 
 /** A 4xx other than 401/403/429: what a duplicate id plausibly gets (the docs do not say which). */
 function refusedAsExisting(error: unknown): boolean {
-	const status = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
-	return status >= 400 && status < 500 && ![401, 403, 429].includes(status);
+	if (!(error instanceof AlbatoApiError) || error.deniedAccess) return false;
+	return error.outcome === 'refused' || error.outcome === 'notFound';
 }

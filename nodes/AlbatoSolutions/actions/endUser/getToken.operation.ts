@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { tokenByEmail } from '../../api/endUser';
-import { tokenFromResponse } from '../../helpers/endUserToken';
-import type { AlbatoClient } from '../../transport';
+import { tokenByEmail } from '../../../shared/api/endUser';
+import { tokenFromResponse } from '../../../shared/readers/mintedToken';
+import type { AlbatoClient } from '../../../shared/transport/client';
 import { partnerOf } from './partnerSession';
 import { includeTokenOption, isoOrNull } from './tokenOutput';
 

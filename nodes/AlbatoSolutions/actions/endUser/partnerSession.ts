@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { AlbatoClient } from '../../transport';
-import type { PartnerSession } from '../../transport/endUserTokens';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import type { PartnerSession } from '../../../shared/transport/partnerSession';
 
 /** The End User resource speaks for the partner: it needs the Albato Partner API credential. */
 export function partnerOf(

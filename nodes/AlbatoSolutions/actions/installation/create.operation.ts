@@ -1,19 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fetchConnectionSettings } from '../../api/solution';
-import { assertComplete } from '../../helpers/connectionSettings';
-import { mapperOrJson } from '../../helpers/mapperDescription';
-import { positiveIdOf } from '../../helpers/shapes';
+import { fetchConnectionSettings } from '../../../shared/api/solution';
+import { assertComplete } from '../../../shared/readers/connectionSettings';
+import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
+import { positiveIdOf } from '../../../shared/readers/shapes';
+import { describeValue, idParameter, mappedOrJson, textParameter, toObject } from '../params';
+import type { AlbatoClient } from '../../../shared/transport/client';
 import {
-	describeValue,
-	idParameter,
-	mappedOrJson,
-	textParameter,
-	toObject,
-} from '../../helpers/params';
-import type { AlbatoClient } from '../../transport';
-import { autoSelectSingleOption, optionsCollection, solutionLocator } from '../common.descriptions';
+	autoSelectSingleOption,
+	optionsCollection,
+	solutionLocator,
+} from '../../../shared/descriptions/common.descriptions';
 import { installSafely } from './installSafely';
 
 export const description: INodeProperties[] = [

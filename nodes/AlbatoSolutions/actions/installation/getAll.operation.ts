@@ -1,13 +1,21 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { getInstallation, listInstallations } from '../../api/installation';
-import { limited, readLimit } from '../../helpers/list';
-import { mapLimited } from '../../helpers/mapLimited';
-import { describeValue, locatorValue, toId } from '../../helpers/params';
-import { ACTIVE, PAUSED, sameId, solutionIdOf, statusOf } from '../../helpers/shapes';
-import type { AlbatoClient } from '../../transport';
-import { returnAllOrLimit, solutionLocator } from '../common.descriptions';
+import {
+	DETAIL_CONCURRENCY,
+	detailOrGone,
+	listInstallations,
+} from '../../../shared/api/installation';
+import { limited, readLimit } from '../list';
+import { mapLimited } from '../../../shared/transport/mapLimited';
+import { describeValue, toId } from '../params';
+import { ACTIVE, PAUSED, sameId, solutionIdOf, statusOf } from '../../../shared/readers/shapes';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import {
+	locatorValue,
+	returnAllOrLimit,
+	solutionLocator,
+} from '../../../shared/descriptions/common.descriptions';
 
 export const description: INodeProperties[] = [
 	...returnAllOrLimit(),
@@ -46,9 +54,6 @@ interface Filters {
 	status?: unknown;
 	title?: unknown;
 }
-
-/** Detail calls in flight at once, when list items lack what a filter needs. */
-export const DETAIL_CONCURRENCY = 4;
 
 /**
  * GET /solution/installation, filtered here (the service has no filters). List items may carry only
@@ -106,7 +111,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	await mapLimited(list.filter(lacks), DETAIL_CONCURRENCY, async (installation) => {
 		detailed.set(
 			installation,
-			await detailOf(client, installation, wanted !== undefined, itemIndex),
+			await detailOrGone(client, installation, { withStatus: wanted !== undefined, itemIndex }),
 		);
 		return true;
 	});
@@ -121,23 +126,4 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		),
 		limit,
 	);
-}
-
-/** The item with its detail merged in; undefined when the installation is gone (404). */
-async function detailOf(
-	client: AlbatoClient,
-	item: IDataObject,
-	withStatus: boolean,
-	itemIndex: number,
-): Promise<IDataObject | undefined> {
-	try {
-		return {
-			...item,
-			...(await getInstallation(client, String(item.id), { withStatus, itemIndex })),
-		};
-	} catch (error) {
-		if ((error as { httpCode?: string | null }).httpCode === '404') return undefined;
-		// The transport's errors are NodeApiErrors already: this keeps their message, hint and status.
-		throw new NodeApiError(client.node, error as JsonObject);
-	}
 }

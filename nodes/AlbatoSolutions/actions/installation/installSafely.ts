@@ -14,9 +14,13 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
-import type { AlbatoClient } from '../../transport';
-import { lostResponse, NEVER_SENT } from '../../transport';
-import { createInstallation, getInstallation, listInstallations } from '../../api/installation';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { AlbatoApiError, outcomeOf, passOn } from '../../../shared/transport/errors';
+import {
+	createInstallation,
+	getInstallation,
+	listInstallations,
+} from '../../../shared/api/installation';
 import {
 	claim,
 	claimedWithTitle,
@@ -97,8 +101,7 @@ export async function installSafely(
 			installation = await createInstallation(client, request.solutionId, request.body, itemIndex);
 		} catch (error) {
 			const why = whyUnknown(error);
-			// The transport's errors are NodeApiErrors already: this returns the same error.
-			if (why === undefined) throw new NodeApiError(ctx.getNode(), error as JsonObject);
+			if (why === undefined) throw passOn(error);
 			installation = await findOrUnknown(ctx, client, request, before, why);
 		}
 		if (installation.id === undefined || installation.id === null) {
@@ -118,9 +121,9 @@ export async function installSafely(
  * undefined when it surely installed nothing (a 4xx refusal, `success: false`, connection refused).
  */
 function whyUnknown(error: unknown): Why | undefined {
-	const lost = lostResponse(error);
+	if (!(error instanceof AlbatoApiError) || error.outcome !== 'unknown') return undefined;
+	const { lost, answer, status, message } = error;
 	if (lost) {
-		if (NEVER_SENT.has(lost.code ?? '')) return undefined;
 		return {
 			summary: LOST,
 			detail: lost.timedOut
@@ -128,23 +131,15 @@ function whyUnknown(error: unknown): Why | undefined {
 				: 'the connection broke before the answer',
 		};
 	}
-	const { httpCode, message, unreadable } = error as {
-		httpCode?: string | null;
-		message?: string;
-		unreadable?: boolean;
-	};
-	if (unreadable)
+	if (answer === 'unreadable')
 		return {
 			summary: UNREADABLE,
-			detail: `the service answered ${httpCode ?? '2xx'} with a body that is not valid JSON`,
+			detail: `the service answered ${status ?? '2xx'} with a body that is not valid JSON`,
 		};
-	if (/^5\d\d$/.test(httpCode ?? '')) {
-		return {
-			summary: `the service answered ${httpCode}`,
-			detail: `the service answered ${httpCode} (${message ?? 'no message'}), which does not tell whether it installed`,
-		};
-	}
-	return undefined;
+	return {
+		summary: `the service answered ${status}`,
+		detail: `the service answered ${status} (${message}), which does not tell whether it installed`,
+	};
 }
 
 /** The installation the lost answer was about; when it cannot be settled, marks the title and fails "outcome unknown". */
@@ -160,8 +155,7 @@ async function findOrUnknown(
 		return await findLostInstallation(ctx, client, request, known, why);
 	} catch (error) {
 		markUnknown(client.principal(request.itemIndex), request.title);
-		// findLostInstallation throws the "outcome unknown" NodeApiError: this returns the same error.
-		throw new NodeApiError(ctx.getNode(), error as JsonObject);
+		throw passOn(error);
 	}
 }
 
@@ -183,8 +177,7 @@ async function unlistedTwin(
 			const installation = await getInstallation(client, id, { withStatus: false, itemIndex });
 			if (installation.title === undefined || installation.title === title) return id;
 		} catch (error) {
-			if ((error as { httpCode?: string | null }).httpCode !== '404')
-				throw new NodeApiError(client.node, error as JsonObject);
+			if (outcomeOf(error) !== 'notFound') throw passOn(error);
 			forget(principal, id);
 		}
 	}

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { setStatus } from '../../api/installation';
-import { idParameter } from '../../helpers/params';
-import type { AlbatoClient } from '../../transport';
-import { installationLocator } from '../common.descriptions';
+import { setStatus } from '../../../shared/api/installation';
+import { idParameter } from '../params';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { installationLocator } from '../../../shared/descriptions/common.descriptions';
 
 export const description: INodeProperties[] = [installationLocator];
 

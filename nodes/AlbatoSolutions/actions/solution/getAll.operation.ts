@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { listSolutions } from '../../api/solution';
-import { limited, readLimit } from '../../helpers/list';
-import type { AlbatoClient } from '../../transport';
-import { returnAllOrLimit } from '../common.descriptions';
+import { listSolutions } from '../../../shared/api/solution';
+import { limited, readLimit } from '../list';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { returnAllOrLimit } from '../../../shared/descriptions/common.descriptions';
 
 export const description: INodeProperties[] = [...returnAllOrLimit()];
 

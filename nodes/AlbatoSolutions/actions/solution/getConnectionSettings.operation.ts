@@ -1,9 +1,13 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { fetchConnectionSettings } from '../../api/solution';
-import { idParameter, objectParameter } from '../../helpers/params';
-import type { AlbatoClient } from '../../transport';
-import { autoSelectSingleOption, optionsCollection, solutionLocator } from '../common.descriptions';
+import { fetchConnectionSettings } from '../../../shared/api/solution';
+import { idParameter, objectParameter } from '../params';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import {
+	autoSelectSingleOption,
+	optionsCollection,
+	solutionLocator,
+} from '../../../shared/descriptions/common.descriptions';
 
 export const description: INodeProperties[] = [
 	solutionLocator,

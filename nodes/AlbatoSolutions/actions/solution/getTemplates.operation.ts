@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { solutionTemplates } from '../../api/solution';
-import { idParameter } from '../../helpers/params';
-import type { AlbatoClient } from '../../transport';
-import { solutionLocator } from '../common.descriptions';
+import { solutionTemplates } from '../../../shared/api/solution';
+import { idParameter } from '../params';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { solutionLocator } from '../../../shared/descriptions/common.descriptions';
 
 export const description: INodeProperties[] = [solutionLocator];
 

@@ -2,7 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 
 import { listInstallations } from '../api/installation';
 import { listSolutions } from '../api/solution';
-import { ACTIVE, idOf, PAUSED, statusOf } from '../helpers/shapes';
+import { ACTIVE, idOf, PAUSED, statusOf } from '../readers/shapes';
 import { load } from './load';
 
 /** Entries as `Title (id)`, filtered by the search text (in the name, or the exact id). The service has no search. */

@@ -3,7 +3,7 @@
  * Albato's pages disagree on the response, so every variant is read here, in one place.
  */
 import { tokenExpiry } from './token';
-import { isObject } from './values';
+import { isObject } from './shapes';
 
 export interface MintedToken {
 	token: string;

@@ -11,9 +11,10 @@ import {
 	PAUSED,
 	sameId,
 	statusOf,
-} from '../helpers/shapes';
-import type { AlbatoClient } from '../transport';
-import { segment } from '../transport';
+} from '../readers/shapes';
+import type { AlbatoClient } from '../transport/client';
+import { AlbatoApiError, outcomeOf, passOn } from '../transport/errors';
+import { segment } from '../transport/wire';
 
 /** The expand the service documents, sent literally: its `+` must reach the service unencoded. */
 export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
@@ -71,6 +72,26 @@ export async function getInstallation(
 	return installation;
 }
 
+/** Detail calls in flight at once, when a list lacks what a caller needs (Get Many's filters, the trigger). */
+export const DETAIL_CONCURRENCY = 4;
+
+/** The installation's detail merged over its list item; undefined when it is gone (404). */
+export async function detailOrGone(
+	client: AlbatoClient,
+	item: IDataObject,
+	{ withStatus, itemIndex }: { withStatus: boolean; itemIndex?: number },
+): Promise<IDataObject | undefined> {
+	try {
+		return {
+			...item,
+			...(await getInstallation(client, String(item.id), { withStatus, itemIndex })),
+		};
+	} catch (error) {
+		if (outcomeOf(error) === 'notFound') return undefined;
+		throw passOn(error);
+	}
+}
+
 /** Bundles of an expanded installation: a map keyed by bundle id (documented) or a list. */
 export function bundlesOf(installation: IDataObject): IDataObject[] {
 	const bundles = installation.bundles;
@@ -114,7 +135,8 @@ export async function setStatus(
 			(error: unknown) => ({ error }),
 		);
 	if ('installation' in answer) return answer.installation;
-	if (!(answer.error as { unreadable?: boolean }).unreadable) throw answer.error;
+	if (!(answer.error instanceof AlbatoApiError) || answer.error.answer !== 'unreadable')
+		throw answer.error;
 	const installation = await getInstallation(client, installationId, { itemIndex }).catch(
 		() => undefined,
 	);

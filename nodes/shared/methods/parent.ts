@@ -1,6 +1,7 @@
 import type { ILoadOptionsFunctions } from 'n8n-workflow';
 
-import { positiveIdOf } from '../helpers/shapes';
+import { locatorValue } from '../descriptions/common.descriptions';
+import { positiveIdOf } from '../readers/shapes';
 
 /**
  * The value of a parent parameter (locator or plain), or undefined while it is empty or still an
@@ -13,7 +14,5 @@ export function parentId(ctx: ILoadOptionsFunctions, name: string): number | und
 	} catch {
 		return undefined;
 	}
-	if (value && typeof value === 'object' && 'value' in value)
-		value = (value as { value: unknown }).value;
-	return positiveIdOf(value);
+	return positiveIdOf(locatorValue(value));
 }

@@ -1,5 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { isObject } from '../readers/shapes';
+
 const ID_PATTERN = {
 	type: 'regex' as const,
 	properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'An ID is a whole number' },
@@ -105,4 +107,12 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 		default: {},
 		options,
 	};
+}
+
+/**
+ * The value of a resource locator as a collection or a picker holds it (`{ __rl, mode, value }`), or
+ * the value itself: the one locator rule where n8n's `extractValue` does not reach.
+ */
+export function locatorValue(raw: unknown): unknown {
+	return isObject(raw) && raw.__rl === true ? raw.value : raw;
 }

@@ -1,8 +1,10 @@
-import type { ILoadOptionsFunctions, JsonObject } from 'n8n-workflow';
+import type { ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { AlbatoClient } from '../transport';
-import { authenticationOf, PARTNER_API } from '../transport/endUserTokens';
+import { AlbatoClient } from '../transport/client';
+import { retold, shownOf } from '../transport/errors';
+import { PARTNER_API } from '../constants';
+import { authenticationOf } from '../transport/partnerSession';
 
 // n8n-core's words when the node has no credential selected (LoadOptionsContext.getCredentials).
 const NO_CREDENTIAL = /does not have any credentials set|Credentials not found/i;
@@ -40,11 +42,11 @@ export async function load<T>(
 		if (!(error instanceof NodeApiError))
 			throw new NodeOperationError(ctx.getNode(), error as Error);
 		const message = `Could not load ${what}: ${error.message}`;
-		const httpCode = error.httpCode ?? undefined;
-		throw new NodeApiError(ctx.getNode(), { message, httpCode: httpCode ?? null } as JsonObject, {
-			message,
-			description: error.description ?? undefined,
-			httpCode,
-		});
+		throw retold(
+			ctx.getNode(),
+			error,
+			{ message, description: error.description ?? undefined },
+			{ message, httpCode: shownOf(error).httpCode ?? null },
+		);
 	}
 }

@@ -1,9 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-
-import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from './transportOptions';
-
-export type RunOptions = TransportOptions;
+import type { INodeProperties } from 'n8n-workflow';
 
 /** Items in Flight's ceiling: enough to match n8n's HTTP Request node (all items at once) on a real network. */
 export const MAX_ITEMS_IN_FLIGHT = 64;
@@ -53,48 +48,3 @@ export const runOptionsProperty: INodeProperties = {
 		},
 	],
 };
-
-export function readRunOptions(ctx: IExecuteFunctions): RunOptions {
-	const raw = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
-	// Messages name each option as the UI shows it.
-	const number = (
-		name: string,
-		label: string,
-		fallback: number,
-		min: number,
-		max = Number.MAX_SAFE_INTEGER,
-	) => {
-		const value = raw[name] ?? fallback;
-		if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Request Options → ${label} must be a number from ${min} to ${max}, got ${String(value)}`,
-				{ itemIndex: 0 },
-			);
-		}
-		return value;
-	};
-	return {
-		concurrency: Math.floor(
-			number(
-				'concurrency',
-				'Items in Flight',
-				DEFAULT_TRANSPORT_OPTIONS.concurrency,
-				1,
-				MAX_ITEMS_IN_FLIGHT,
-			),
-		),
-		maxRetries: Math.floor(
-			number('maxRetries', 'Max Retries', DEFAULT_TRANSPORT_OPTIONS.maxRetries, 0, 10),
-		),
-		retryBudget:
-			number(
-				'retryBudget',
-				'Retry Time Budget (Seconds)',
-				DEFAULT_TRANSPORT_OPTIONS.retryBudget / 1000,
-				0,
-			) * 1000,
-		timeout:
-			number('timeout', 'Timeout (Seconds)', DEFAULT_TRANSPORT_OPTIONS.timeout / 1000, 0.1) * 1000,
-	};
-}

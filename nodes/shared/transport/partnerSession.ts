@@ -7,7 +7,7 @@
  * share a token. A token with an expiry is reused by later executions until shortly before it
  * expires; one without is kept for the current execution only (every node of it; forgotten after
  * 10 minutes unused; pickers and polls: for the one call). Concurrent requests for the same
- * user wait for one mint. Losing the cache costs one token call per user, nothing else.
+ * user wait for one mint. The cache itself is tokenCache.ts.
  */
 import type {
 	IAdditionalCredentialOptions,
@@ -16,52 +16,36 @@ import type {
 	ILoadOptionsFunctions,
 	INode,
 	IPollFunctions,
-	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { ACCESS_TOKEN, PARTNER_CREDENTIAL_TYPE } from '../constants';
 import {
 	checkEndUserId,
 	checkPartnerName,
 	fingerprint,
 	type MintedToken,
-	refreshMargin,
 	tokenFromResponse,
-} from '../helpers/endUserToken';
-import { baseUrlProblem } from '../helpers/baseUrl';
-
-export const PARTNER_CREDENTIAL_TYPE = 'albatoPartnerApi';
-
-/** Values of the node's and the trigger's `authentication` parameter. */
-export const ACCESS_TOKEN = 'accessToken';
-export const PARTNER_API = 'partnerApi';
+} from '../readers/mintedToken';
+import { baseUrlProblem } from './baseUrl';
+import { readError } from './errors';
+import {
+	cachedExpiry,
+	cachedToken,
+	dropCached,
+	dropLocal,
+	keepLocal,
+	localToken,
+	sharedMint,
+	storeToken,
+} from './tokenCache';
 
 type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
 /** Sends the token call for one end user and answers the response's data (the client's job). */
 export type MintRequest = (userId: string, itemIndex: number | undefined) => Promise<unknown>;
 
-interface CacheEntry {
-	token: string;
-	mintedAt: number;
-	expiresAt: number;
-}
-
-// Module level on purpose: shared by every execution in this n8n process, never persisted.
-const cache = new Map<string, CacheEntry>();
-const minting = new Map<string, Promise<MintedToken>>();
-/** Tokens without an expiry, by execution (every node of it): dropped after this long unused. */
-const perExecution = new Map<string, { token: string; usedAt: number }>();
-const EXECUTION_IDLE = 10 * 60_000;
-const MAX_ENTRIES = 5_000;
 let sessions = 0;
-
-/** Empties the token cache (tests: "a new n8n process"). */
-export function clearEndUserTokenCache(): void {
-	cache.clear();
-	minting.clear();
-	perExecution.clear();
-}
 
 /** A parameter as the context reads it: per item when executing, the editor's value in pickers. */
 function parameter(
@@ -202,24 +186,9 @@ export class PartnerSession {
 		};
 	}
 
-	/** What to do about a failed call in partner mode, where it differs from the usual hint. */
-	hint(status: number, path: string): string | undefined {
-		const partnerCall = path.startsWith('/wl/');
-		// Which one, when a workflow has several (staging, production): its name, never its data.
-		const name = this.credentialOptions.credentialsDecrypted?.name;
-		const credential = `the Albato Partner API credential${name ? ` "${name}"` : ''}`;
-		if (status === 401) {
-			return partnerCall
-				? `The service refused the master token. Check Master Token, Partner Name and Send Master Token As in ${credential}.`
-				: `The service refused the end user's token even after one fresh token. Check ${credential} and that the end user exists.`;
-		}
-		if (status === 403 && partnerCall)
-			return `The master token is not valid for this Partner Name: check both in ${credential}.`;
-		if (status === 404 && path.endsWith('/get-user-session-token'))
-			return 'No end user with this End User ID: create it first (End User → Create).';
-		if (status === 404 && partnerCall)
-			return `No such partner endpoint: check Base URL and Partner Name in ${credential}.`;
-		return undefined;
+	/** The credential's name (never its data), for hints when a workflow has several. */
+	get credentialName(): string {
+		return this.credentialOptions.credentialsDecrypted?.name ?? '';
 	}
 
 	/**
@@ -241,18 +210,17 @@ export class PartnerSession {
 	async token(userId: string, itemIndex: number | undefined, stale?: string): Promise<string> {
 		const key = `${this.key}\n${userId}`;
 		if (stale !== undefined) {
-			if (cache.get(key)?.token === stale) cache.delete(key);
-			if (this.local(userId) === stale) perExecution.delete(`${this.scope}\n${userId}`);
+			dropCached(key, stale);
+			if (this.local(userId) === stale) dropLocal(`${this.scope}\n${userId}`);
 		}
 		const local = this.local(userId);
 		if (local) return this.use(local);
-		const cached = cache.get(key);
-		if (cached && Date.now() < cached.expiresAt - refreshMargin(cached.mintedAt, cached.expiresAt))
-			return this.use(cached.token);
+		const cached = cachedToken(key);
+		if (cached) return this.use(cached);
 
 		let minted: MintedToken;
 		try {
-			minted = await this.shared(key, userId, itemIndex);
+			minted = await sharedMint(key, async () => await this.mintNow(key, userId, itemIndex));
 		} catch (error) {
 			throw forItem(error, itemIndex);
 		}
@@ -267,43 +235,13 @@ export class PartnerSession {
 
 	/** When the cached token of this end user expires (epoch ms), if known. */
 	expiresAt(userId: string): number | undefined {
-		return this.local(userId) !== undefined
-			? undefined
-			: cache.get(`${this.key}\n${userId}`)?.expiresAt;
+		return this.local(userId) !== undefined ? undefined : cachedExpiry(`${this.key}\n${userId}`);
 	}
 
 	/** Keeps a token the service handed out with a new user (add-user), so no token call follows. */
 	remember(userId: string, data: unknown): void {
 		const minted = tokenFromResponse(data);
 		if (minted) this.store(`${this.key}\n${userId}`, userId, minted);
-	}
-
-	/**
-	 * One token call for every concurrent caller. Callers that waited on a call that failed join (or
-	 * start) one more, also shared: a failing service gets two calls, not one per waiting item.
-	 */
-	private async shared(
-		key: string,
-		userId: string,
-		itemIndex: number | undefined,
-	): Promise<MintedToken> {
-		const pending = minting.get(key);
-		if (!pending) return await this.start(key, userId, itemIndex);
-		try {
-			return await pending;
-		} catch {
-			return await this.start(key, userId, itemIndex);
-		}
-	}
-
-	private start(key: string, userId: string, itemIndex: number | undefined): Promise<MintedToken> {
-		const running = minting.get(key);
-		if (running) return running;
-		const pending: Promise<MintedToken> = this.mintNow(key, userId, itemIndex).finally(() => {
-			if (minting.get(key) === pending) minting.delete(key);
-		});
-		minting.set(key, pending);
-		return pending;
 	}
 
 	private async mintNow(
@@ -315,11 +253,14 @@ export class PartnerSession {
 		const minted = tokenFromResponse(data);
 		if (!minted) {
 			const message = 'The service answered the token request without a token';
-			throw new NodeApiError(this.node, { message } as JsonObject, {
+			const path = this.path('get-user-session-token');
+			throw readError(
+				this.node,
 				message,
-				description: `POST ${this.path('get-user-session-token')} for End User ID "${userId}" returned neither sessionToken, token nor permanentToken. Check that the end user exists (End User → Create) and your partner settings.`,
+				{ method: 'POST', path },
 				itemIndex,
-			});
+				`POST ${path} for End User ID "${userId}" returned neither sessionToken, token nor permanentToken. Check that the end user exists (End User → Create) and your partner settings.`,
+			);
 		}
 		this.store(key, userId, minted);
 		return minted;
@@ -331,31 +272,17 @@ export class PartnerSession {
 			this.keepLocal(userId, minted.token);
 			return;
 		}
-		if (cache.size >= MAX_ENTRIES) evict();
-		cache.set(key, { token: minted.token, mintedAt: Date.now(), expiresAt: minted.expiresAt });
+		storeToken(key, minted.token, minted.expiresAt);
 	}
 
 	/** This execution's token of the user that has no expiry, if any (kept while used). */
 	private local(userId: string): string | undefined {
-		const entry = perExecution.get(`${this.scope}\n${userId}`);
-		if (!entry) return undefined;
-		const now = Date.now();
-		if (now - entry.usedAt > EXECUTION_IDLE) {
-			perExecution.delete(`${this.scope}\n${userId}`);
-			return undefined;
-		}
-		entry.usedAt = now;
-		return entry.token;
+		return localToken(`${this.scope}\n${userId}`);
 	}
 
-	/** Keeps a token without an expiry for this execution; forgets those of executions idle too long. */
+	/** Keeps a token without an expiry for this execution. */
 	private keepLocal(userId: string, token: string): void {
-		const now = Date.now();
-		for (const [key, entry] of perExecution)
-			if (now - entry.usedAt > EXECUTION_IDLE) perExecution.delete(key);
-		while (perExecution.size >= MAX_ENTRIES)
-			perExecution.delete(perExecution.keys().next().value as string);
-		perExecution.set(`${this.scope}\n${userId}`, { token, usedAt: now });
+		keepLocal(`${this.scope}\n${userId}`, token);
 	}
 
 	private use(token: string): string {
@@ -377,11 +304,4 @@ function forItem(error: unknown, itemIndex: number | undefined): unknown {
 	) as Error;
 	(copy as unknown as { context: Record<string, unknown> }).context = { ...context, itemIndex };
 	return copy;
-}
-
-/** Drops expired entries, then the oldest, to keep the cache bounded. */
-function evict(): void {
-	const now = Date.now();
-	for (const [key, entry] of cache) if (entry.expiresAt <= now) cache.delete(key);
-	while (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
 }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { AlbatoClient } from '../transport';
-import type { PartnerSession } from '../transport/endUserTokens';
+import type { AlbatoClient } from '../transport/client';
+import type { PartnerSession } from '../transport/partnerSession';
 
 /** POST /wl/{partner}/add-user */
 export async function addUser(

@@ -1,5 +1,4 @@
-import type { IDataObject, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import {
 	choicesQuery,
@@ -7,10 +6,11 @@ import {
 	resolveChoices,
 	type Resolution,
 	type SettingStep,
-} from '../helpers/connectionSettings';
-import { holdsList, listOrMap, SETTING_STEP_KEYS, withNumericIds } from '../helpers/shapes';
-import type { AlbatoClient } from '../transport';
-import { segment } from '../transport';
+} from '../readers/connectionSettings';
+import { holdsList, listOrMap, SETTING_STEP_KEYS, withNumericIds } from '../readers/shapes';
+import type { AlbatoClient } from '../transport/client';
+import { AlbatoApiError, passOn } from '../transport/errors';
+import { segment } from '../transport/wire';
 
 /** GET /solution/apps — the latest published version of each solution (a list, wrapped, or keyed by id; ids as numbers). */
 export async function listSolutions(
@@ -76,9 +76,8 @@ export async function fetchConnectionSettings(
 		try {
 			steps = await fetchSteps(sent);
 		} catch (error) {
-			if (refused || Object.keys(sent).length === 0 || !isRefusal(error)) {
-				throw new NodeApiError(client.node, error as JsonObject);
-			}
+			const rejected = error instanceof AlbatoApiError && error.rejectsValues;
+			if (refused || Object.keys(sent).length === 0 || !rejected) throw passOn(error);
 			// Start again from the top, sending only what each level shows to be valid.
 			refused = true;
 			sent = {};
@@ -93,10 +92,4 @@ export async function fetchConnectionSettings(
 		}
 		sent = { ...reached };
 	}
-}
-
-/** 400/422: the service rejected the choices themselves (not auth, not a missing solution). */
-function isRefusal(error: unknown): boolean {
-	const code = String((error as { httpCode?: unknown }).httpCode ?? '');
-	return code === '400' || code === '422';
 }

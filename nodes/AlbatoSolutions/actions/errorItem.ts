@@ -1,5 +1,7 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
+import { shownOf } from '../../shared/transport/errors';
+
 /**
  * What a failed item carries under continueOnFail: `error` (the message) and `message` (the call,
  * the status and a hint). With "Continue (using error output)" n8n sends an item to the error output
@@ -9,10 +11,7 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
  * plain "Continue" the item stays in place and also carries `httpCode`.
  */
 export function errorItem(node: INode, error: Error, itemIndex: number): INodeExecutionData {
-	const { description, httpCode } = error as Error & {
-		description?: string | null;
-		httpCode?: string | null;
-	};
+	const { description, httpCode } = shownOf(error);
 	const json: IDataObject = { error: error.message || 'The operation failed' };
 	if (description) json.message = description;
 	if (httpCode && node.onError !== 'continueErrorOutput') json.httpCode = httpCode;

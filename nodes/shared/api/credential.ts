@@ -1,9 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { normalizeSchema, type PartnerField } from '../helpers/partnerSchema';
-import { isObject } from '../helpers/shapes';
-import type { AlbatoClient } from '../transport';
-import { segment } from '../transport';
+import { normalizeSchema, type PartnerField } from '../readers/partnerSchema';
+import { isObject } from '../readers/shapes';
+import type { AlbatoClient } from '../transport/client';
+import { segment } from '../transport/wire';
 
 /** A schema is an object or a list of fields; an empty body or `null` is no schema (not "no fields"). */
 const PARTNER_META = {

@@ -3,7 +3,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 import { bundleData } from '../api/bundleData';
 import { bundlesOf, getInstallation, stepsOf } from '../api/installation';
 import { solutionTemplates } from '../api/solution';
-import { idOf, isObject, sameId } from '../helpers/shapes';
+import { idOf, isObject, sameId } from '../readers/shapes';
 import { load } from './load';
 import { parentId } from './parent';
 

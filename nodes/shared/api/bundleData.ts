@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { bundleRecordsOf, idOf, isObject } from '../helpers/shapes';
-import type { AlbatoClient } from '../transport';
-import { segment } from '../transport';
+import { bundleRecordsOf, idOf, isObject } from '../readers/shapes';
+import type { AlbatoClient } from '../transport/client';
+import { segment } from '../transport/wire';
 
 /** GET /bundle/data?filter[bundleId]= — the field values of every step of one bundle (records as a list, fields as a list). */
 export async function bundleData(

@@ -9,8 +9,8 @@ import type {
 import { bundleData } from '../api/bundleData';
 import { partnerSchema } from '../api/credential';
 import { fetchConnectionSettings } from '../api/solution';
-import type { SettingStep } from '../helpers/connectionSettings';
-import { isObject, sameId } from '../helpers/shapes';
+import type { SettingStep } from '../readers/connectionSettings';
+import { isObject, sameId } from '../readers/shapes';
 import { load } from './load';
 import { parentId } from './parent';
 

@@ -1,16 +1,16 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { ACCESS_TOKEN, PARTNER_API } from '../transport/endUserTokens';
+import { ACCESS_TOKEN, PARTNER_API, PARTNER_CREDENTIAL_TYPE, CREDENTIAL_TYPE } from '../constants';
 
 /** The node and the trigger accept either credential; Access Token stays the default for existing workflows. */
 export const credentials: INodeCredentialDescription[] = [
 	{
-		name: 'albatoSolutionsApi',
+		name: CREDENTIAL_TYPE,
 		required: true,
 		displayOptions: { show: { authentication: [ACCESS_TOKEN] } },
 	},
 	{
-		name: 'albatoPartnerApi',
+		name: PARTNER_CREDENTIAL_TYPE,
 		required: true,
 		displayOptions: { show: { authentication: [PARTNER_API] } },
 	},

@@ -1,7 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeParameterResourceLocator } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isObject, positiveIdOf } from './shapes';
+import { locatorValue } from '../../shared/descriptions/common.descriptions';
+
+import { isObject, positiveIdOf } from '../../shared/readers/shapes';
 
 /** Reads an id parameter (number, numeric string or resource locator) as a positive integer, or explains why not. */
 export function idParameter(
@@ -32,15 +34,6 @@ export function toId(
 		);
 	}
 	return id;
-}
-
-function isLocator(value: unknown): value is INodeParameterResourceLocator {
-	return isObject(value) && value.__rl === true;
-}
-
-/** The value of a resource locator (as a collection holds it), or the value itself. */
-export function locatorValue(raw: unknown): unknown {
-	return isLocator(raw) ? raw.value : raw;
 }
 
 /** A JSON object parameter: accepts an object (from an expression) or a JSON text. */

@@ -1,0 +1,92 @@
+/** Reading a list whole, page after page, as the service's paging signals allow. */
+import type { IDataObject, INode } from 'n8n-workflow';
+
+import { nextPageOf } from '../readers/pagination';
+import { holdsList, listOrMap } from '../readers/shapes';
+import type { CallOptions } from './client';
+import { type ApiMethod, readError } from './errors';
+import { itemKey } from './wire';
+
+/** Pages read for one list at most (Yii's default page size is 20): beyond it the read fails, never ends short. */
+export const MAX_PAGES = 200;
+
+export type ListOptions = CallOptions & { what: string; listKeys?: string[] };
+
+/** One call with retries: the answer's headers, its parsed body, and the data inside the envelope. */
+export type Exchange = (
+	method: ApiMethod,
+	path: string,
+	options: CallOptions,
+) => Promise<{ headers: IDataObject; body: unknown; data: unknown }>;
+
+/**
+ * GET of a list, whole. One request; when its answer signals more pages (see helpers/pagination),
+ * the next ones too, combined into one list (items met again are left out, by id). Without a
+ * signal the answer is returned as it came. A read that cannot be completed fails: a list cut
+ * short would make installations look removed, or new ones look old. So does a 2xx that holds no
+ * list (an empty body, `data: null`, an object without a list): read as "none", it would make the
+ * trigger report every installation removed, or Get Many answer nothing without a word.
+ * `what` names the list in that error ("installations").
+ */
+export async function readWholeList(
+	exchange: Exchange,
+	node: INode,
+	path: string,
+	options: ListOptions,
+): Promise<unknown> {
+	// Every page must hold a list, or the read fails as unreadable.
+	const expect = {
+		what: `list of ${options.what}`,
+		holds: (data: unknown) => holdsList(data, options.listKeys),
+	};
+	const read = { ...options, expect };
+	const first = await exchange('GET', path, read);
+	let next = nextPageOf(first.headers, first.body, 1);
+	if (!next) return first.data;
+	const items = listOrMap(first.data, options.listKeys);
+	const seen = new Set(items.map(itemKey));
+	for (let page = 2; next; page++) {
+		if (page > MAX_PAGES) {
+			throw listError(
+				node,
+				`The list has more than ${MAX_PAGES} pages`,
+				path,
+				options.itemIndex,
+				'The node stops there rather than loop; nothing was changed.',
+			);
+		}
+		const answer = await exchange('GET', path, {
+			...read,
+			query: { ...next, ...options.query },
+		});
+		const fresh = listOrMap(answer.data, options.listKeys).filter(
+			(item) => !seen.has(itemKey(item)),
+		);
+		next = nextPageOf(answer.headers, answer.body, page);
+		if (fresh.length === 0 && next) {
+			// The same items again while more pages are promised: the service ignores the page asked for.
+			throw listError(
+				node,
+				`Page ${page} of the list repeats what was already read`,
+				path,
+				options.itemIndex,
+				'The service seems to ignore the page parameter, so the whole list cannot be read. Nothing was changed; report this with the output of `npm run probe`.',
+			);
+		}
+		for (const item of fresh) {
+			seen.add(itemKey(item));
+			items.push(item);
+		}
+	}
+	return items;
+}
+
+function listError(
+	node: INode,
+	message: string,
+	path: string,
+	itemIndex: number | undefined,
+	more: string,
+): Error {
+	return readError(node, message, { method: 'GET', path }, itemIndex, `GET ${path}: ${more}`);
+}

@@ -1,0 +1,108 @@
+/**
+ * The in-memory cache of minted end-user tokens (see partnerSession.ts for who keys it and why).
+ * Module level on purpose: shared by every execution in this n8n process, never persisted.
+ * Losing it costs one token call per user, nothing else.
+ */
+import { type MintedToken, refreshMargin } from '../readers/mintedToken';
+
+interface CacheEntry {
+	token: string;
+	mintedAt: number;
+	expiresAt: number;
+}
+
+const cache = new Map<string, CacheEntry>();
+const minting = new Map<string, Promise<MintedToken>>();
+/** Tokens without an expiry, by execution (every node of it): dropped after this long unused. */
+const perExecution = new Map<string, { token: string; usedAt: number }>();
+const EXECUTION_IDLE = 10 * 60_000;
+const MAX_ENTRIES = 5_000;
+
+/** Empties the token cache (tests: "a new n8n process"). */
+export function clearEndUserTokenCache(): void {
+	cache.clear();
+	minting.clear();
+	perExecution.clear();
+}
+
+/** The cached token under `key` while it is not due for a refresh. */
+export function cachedToken(key: string): string | undefined {
+	const cached = cache.get(key);
+	if (cached && Date.now() < cached.expiresAt - refreshMargin(cached.mintedAt, cached.expiresAt))
+		return cached.token;
+	return undefined;
+}
+
+/** When the cached token under `key` expires (epoch ms), if known. */
+export function cachedExpiry(key: string): number | undefined {
+	return cache.get(key)?.expiresAt;
+}
+
+/** Drops the token under `key` if it is `stale` (the one the service just refused). */
+export function dropCached(key: string, stale: string): void {
+	if (cache.get(key)?.token === stale) cache.delete(key);
+}
+
+/** Keeps a token with an expiry; drops expired entries, then the oldest, to stay bounded. */
+export function storeToken(key: string, token: string, expiresAt: number): void {
+	if (cache.size >= MAX_ENTRIES) {
+		const now = Date.now();
+		for (const [old, entry] of cache) if (entry.expiresAt <= now) cache.delete(old);
+		while (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+	}
+	cache.set(key, { token, mintedAt: Date.now(), expiresAt });
+}
+
+/** An execution's token without an expiry (kept while used), under `key`. */
+export function localToken(key: string): string | undefined {
+	const entry = perExecution.get(key);
+	if (!entry) return undefined;
+	const now = Date.now();
+	if (now - entry.usedAt > EXECUTION_IDLE) {
+		perExecution.delete(key);
+		return undefined;
+	}
+	entry.usedAt = now;
+	return entry.token;
+}
+
+export function dropLocal(key: string): void {
+	perExecution.delete(key);
+}
+
+/** Keeps a token without an expiry for an execution; forgets those of executions idle too long. */
+export function keepLocal(key: string, token: string): void {
+	const now = Date.now();
+	for (const [old, entry] of perExecution)
+		if (now - entry.usedAt > EXECUTION_IDLE) perExecution.delete(old);
+	while (perExecution.size >= MAX_ENTRIES)
+		perExecution.delete(perExecution.keys().next().value as string);
+	perExecution.set(key, { token, usedAt: now });
+}
+
+/**
+ * One token call for every concurrent caller. Callers that waited on a call that failed join (or
+ * start) one more, also shared: a failing service gets two calls, not one per waiting item.
+ */
+export async function sharedMint(
+	key: string,
+	mint: () => Promise<MintedToken>,
+): Promise<MintedToken> {
+	const pending = minting.get(key);
+	if (!pending) return await start(key, mint);
+	try {
+		return await pending;
+	} catch {
+		return await start(key, mint);
+	}
+}
+
+function start(key: string, mint: () => Promise<MintedToken>): Promise<MintedToken> {
+	const running = minting.get(key);
+	if (running) return running;
+	const pending: Promise<MintedToken> = mint().finally(() => {
+		if (minting.get(key) === pending) minting.delete(key);
+	});
+	minting.set(key, pending);
+	return pending;
+}
