@@ -285,6 +285,6 @@ const FIXTURE_RUNS: RunInput[] = [
 export const FIXTURE_RUN_IDS = {
 	user1Succeeded: 3061464101,
 	user1Failed: 3061464102,
-	user1Paused: 3061464103,
+	user1Bundle7003: 3061464103,
 	user2Failed: 3061464104,
 } as const;
