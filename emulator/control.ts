@@ -2,6 +2,7 @@
 import type { EmulatorCore } from './core';
 import { faultFromJson, faultToJson } from './faults';
 import { listLagOf, type ListLag } from './listLag';
+import { RUN_CONTROL_ROUTES, handleRunControl } from './runControl';
 import type { ErrorStyle, PartnerSettings, RateLimitRule, TokenClaims, Variants } from './types';
 
 export const CONTROL_ROUTES = [
@@ -22,6 +23,7 @@ export const CONTROL_ROUTES = [
 	'POST   /__emulator/rate-limit          {"maxConcurrent", "retryAfterSeconds"? = 1, "serviceMs"? = 0}: 429 above it',
 	'GET    /__emulator/rate-limit          the rule and its counters (active, peak, admitted, rejected), or null',
 	'DELETE /__emulator/rate-limit          lift it',
+	...RUN_CONTROL_ROUTES,
 ];
 
 interface ControlResult {
@@ -48,6 +50,8 @@ export function handleControl(
 	}
 	try {
 		const route = `${method} ${path.replace(/\/+$/, '')}`;
+		const runs = handleRunControl(core.state, core.partner.name, route, body);
+		if (runs) return runs;
 		const removal = /^DELETE \/__emulator\/installations\/(\d+)$/.exec(route);
 		if (removal) {
 			core.removeInstallation(Number(removal[1]));

@@ -4,6 +4,8 @@ import qs from 'qs';
 
 import { authenticate, signToken } from './auth';
 import { authenticatePartner } from './handlers/partner';
+import { runsOf } from './handlers/runs';
+import { assertNotDeleted, lifecycleOf } from './handlers/userLifecycle';
 import { handleControl } from './control';
 import { ApiError, renderError, type FieldError, type RenderedBody } from './errors';
 import { describeFault, FaultStore } from './faults';
@@ -140,6 +142,8 @@ export class EmulatorCore {
 		listLagOf(this.state).clear();
 		this.partner = { ...this.partnerDefaults };
 		this.rateLimit = null;
+		runsOf(this.state).reset();
+		lifecycleOf(this.state).reset();
 	}
 
 	setRateLimit(rule: RateLimitRule | null): void {
@@ -294,7 +298,10 @@ export class EmulatorCore {
 			// The /wl endpoints take the partner's master token; the log names the partner as the user.
 			const user = route.partner
 				? authenticatePartner(headers.authorization, this.partner, route.segment)
-				: authenticate(headers.authorization, this.secret, this.state.permanentTokens);
+				: assertNotDeleted(
+						this.state,
+						authenticate(headers.authorization, this.secret, this.state.permanentTokens),
+					);
 			entry.user = user;
 			const body = route.readsBody ? parseJsonObject(rawBody, headers['content-type']) : undefined;
 			const result = route.handler({

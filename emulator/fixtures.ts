@@ -2,6 +2,7 @@
  * Fixtures: solutions, connection settings, templates, partner schemas and the
  * pre-existing installations. Exported so tests elsewhere can reference ids and values.
  */
+import type { PlanFixture } from './runTypes';
 import type { BundleStepRecord, EmulatorState, FieldRecord, InstallationRecord } from './types';
 
 export const USER_1 = 'user-1';
@@ -10,6 +11,17 @@ export const DEFAULT_SECRET = 'albato-emulator-secret';
 export const DEFAULT_PARTNER = 'acme-saas';
 export const DEFAULT_MASTER_TOKEN = 'emu-master-7f3a9c2e41d84b6f';
 const FIRST_END_USER = 70001;
+
+// ------------------------------------------------------- billing plans (issue 22)
+
+/** The partner's billing plans (set-user-plan's `planId`); `trxLimit` is transactions a month. */
+export const PLANS: PlanFixture[] = [
+	{ id: 1, title: 'Free', trxLimit: 1000 },
+	{ id: 23, title: 'Pro', trxLimit: 10000 },
+	{ id: 24, title: 'Business', trxLimit: 100000 },
+];
+/** The plan of a user created by add-user (its answer says planId 1, trxLimit 1000). */
+export const DEFAULT_PLAN_ID = 1;
 
 // ---------------------------------------------------------------- solutions
 

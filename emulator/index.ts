@@ -12,6 +12,9 @@ import { EmulatorCore } from './core';
 import { DEFAULT_MASTER_TOKEN, DEFAULT_PARTNER, DEFAULT_SECRET } from './fixtures';
 import { createFront } from './front';
 import { listLagOf } from './listLag';
+import { recordRun } from './runControl';
+import { runsOf } from './handlers/runs';
+import { setTransactionsUsed } from './handlers/userLifecycle';
 import type { Emulator, EmulatorOptions } from './types';
 
 export * from './types';
@@ -80,6 +83,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		removeInstallation: (id) => core.removeInstallation(id),
 		setRateLimit: (rule) => core.setRateLimit(rule),
 		rateLimit: () => core.rateLimit?.stats ?? null,
+		recordRun: (run) => recordRun(core.state, run),
+		runs: () => [...runsOf(core.state).runs.values()],
+		setTransactionsUsed: (id, used) => setTransactionsUsed(core.state, core.partner.name, id, used),
 		reset: () => core.reset(),
 		close: () =>
 			new Promise<void>((resolve) => {

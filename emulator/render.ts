@@ -22,6 +22,10 @@ export const DEFAULT_VARIANTS: Variants = {
 	credentialBody: 'flat',
 	pagination: 'none',
 	pageParam: 'page',
+	runSteps: 'levels',
+	runDates: 'utc',
+	profileShape: 'billing',
+	profileTransactions: 'object',
 };
 
 /** Every value each variant may take (validated by setVariants; the probe test walks them all). */
@@ -46,6 +50,10 @@ export const VARIANT_CHOICES: { [K in keyof Variants]: ReadonlyArray<Variants[K]
 	partnerTokens: ['both', 'session', 'permanent', 'token'],
 	pagination: ['none', 'headers', 'link', 'body'],
 	pageParam: ['page', 'p'],
+	runSteps: ['levels', 'flat'],
+	runDates: ['utc', 'userOffset', 'iso'],
+	profileShape: ['billing', 'basic'],
+	profileTransactions: ['object', 'none'],
 };
 
 /** The envelope's `success` flag as the variant renders it: true/false, "true"/"false", or 1/0. */

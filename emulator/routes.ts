@@ -5,7 +5,9 @@ import type { Handler } from './handlers/context';
 import { createCredential, credentialMeta } from './handlers/credentials';
 import { getInstallation, listInstallations, pause, play } from './handlers/installations';
 import { addUser, getUserSessionToken } from './handlers/partner';
+import { getRunStep, listRuns } from './handlers/runs';
 import { credentialists, install, listApps, listTemplates } from './handlers/solutions';
+import { deleteUser, getUserProfile, setUserPlan } from './handlers/userLifecycle';
 
 interface Route {
 	/** Group 1, when present, is the numeric {id}. */
@@ -63,6 +65,21 @@ export const ROUTES: Route[] = [
 		withBody: ['POST'],
 		partner: true,
 	},
+	// Issue 22: run history (end-user token) and user lifecycle (master token).
+	{ pattern: /^\/bundle\/events$/, methods: { GET: listRuns }, list: true },
+	{ pattern: new RegExp(`^/bundle/events/steps/${ID}$`), methods: { GET: getRunStep } },
+	...(['get-user-profile', 'set-user-plan', 'delete-user'] as const).map((name) => ({
+		pattern: new RegExp(`^/wl/([^/]+)/${name}$`),
+		methods: {
+			POST: {
+				'get-user-profile': getUserProfile,
+				'set-user-plan': setUserPlan,
+				'delete-user': deleteUser,
+			}[name],
+		},
+		withBody: ['POST'],
+		partner: true,
+	})),
 ];
 
 export interface Match {

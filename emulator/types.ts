@@ -1,7 +1,17 @@
 /** Public types of the emulator (options, control surface, state records). */
 import type { RateLimitRule, RateLimitStats } from './rateLimit';
+import type { RunInput, RunRecord } from './runTypes';
 
 export type { RateLimitRule, RateLimitStats };
+export type {
+	PlanFixture,
+	RunDateInput,
+	RunInput,
+	RunOutcome,
+	RunRecord,
+	RunStepInput,
+	RunStepRecord,
+} from './runTypes';
 
 export interface EmulatorOptions {
 	/** 0 = a free port (default). */
@@ -149,6 +159,15 @@ export interface Variants {
 	pagination: 'none' | 'headers' | 'link' | 'body';
 	/** The query parameter the pager reads: 'page' (Yii's default) or 'p' (a renamed pageParam; `page` is then ignored). */
 	pageParam: 'page' | 'p';
+	// Run history and user lifecycle (issue 22; README "Variants").
+	/** GET /bundle/events?expand=steps: `steps` as levels (list of lists, as documented) or one flat list. */
+	runSteps: 'levels' | 'flat';
+	/** Run and step dates: "YYYY-MM-DD HH:MM:SS" in UTC (default), the same in the end user's timezoneOffset, or ISO 8601 with +00:00. */
+	runDates: 'utc' | 'userOffset' | 'iso';
+	/** get-user-profile: with planId and trxLimit (billing plans on; default) or without (the docs' example). */
+	profileShape: 'billing' | 'basic';
+	/** get-user-profile?expand=transactions: adds {transactions: {limit, used, left}} (default) or nothing. */
+	profileTransactions: 'object' | 'none';
 }
 
 /** A field of a bundle step; `type` is internal (used to validate updates), never rendered. */
@@ -261,6 +280,12 @@ export interface Emulator {
 	setRateLimit(rule: RateLimitRule | null): void;
 	/** The rate limit's rule and counters (peak, admitted, rejected), or null. */
 	rateLimit(): RateLimitStats | null;
+	/** Records a run (bundle event) for a bundle; throws on an unknown bundle or a bad input. */
+	recordRun(run: RunInput): RunRecord;
+	/** Every recorded run (fixture runs included), any user. */
+	runs(): RunRecord[];
+	/** Sets an end user's transactions used this month (by the partner's own id of the user). */
+	setTransactionsUsed(id: string, used: number): void;
 	/** Back to the fixtures; clears the log, faults, variants, error style and rate limit. */
 	reset(): void;
 	close(): Promise<void>;

@@ -7,6 +7,7 @@
 import type { ErrorStyle, Variants } from '../../emulator/types';
 import { pagingStyleOf } from '../../nodes/shared/readers/pagination';
 import { successFlagOf, unwrapEnvelope } from '../../nodes/shared/readers/shapes';
+import { probeRuns } from './runs';
 
 export interface ProbeOptions {
 	baseUrl: string;
@@ -321,6 +322,9 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 			);
 		} else unknown('error bodies', `status ${missing.status}, ${describe(missing.body)}`);
 	} else unknown('error bodies', `GET /solution/installation/0 answered ${missing.status}`);
+
+	// 6. Run history (issue 22): steps as levels or flat, dates with or without a zone.
+	await probeRuns(get, data, report.variants, say, unknown);
 	return report;
 }
 

@@ -31,6 +31,7 @@ const READABLE: Array<keyof Variants> = [
 	'metaRequired',
 	'metaExtraTypes',
 	'pagination',
+	'runSteps',
 ];
 
 describe('the probe reports each variant', () => {
@@ -54,6 +55,8 @@ describe('the probe reports each variant', () => {
 			metaRequired: true,
 			metaExtraTypes: false,
 			pagination: 'none',
+			runSteps: 'levels',
+			runDates: 'utc',
 		});
 		expect(report.errorStyle).toBe('errors');
 		expect(emu.requests.every((r) => r.method === 'GET')).toBe(true);
@@ -67,6 +70,11 @@ describe('the probe reports each variant', () => {
 		const report = await probe();
 		expect(report.variants[key]).toEqual(value);
 		expect(report.unknown).toEqual([]);
+	});
+
+	it('run dates: ISO with a zone', async () => {
+		emu.setVariants({ runDates: 'iso' });
+		expect((await probe()).variants.runDates).toBe('iso');
 	});
 
 	it('plain-string values', async () => {

@@ -1,0 +1,290 @@
+/**
+ * Run history (issue 22; docs.albato.com "Getting Solution History"), with the end-user token:
+ *   GET /bundle/events?expand=steps[&bundleId=N | &filter[bundleId]=N]   the runs, newest first
+ *   GET /bundle/events/steps/{id}                                          one step's detail
+ * Runs are recorded by the control surface (`emu.recordRun`, `POST /__emulator/runs`); a few
+ * fixture runs exist for user-1 and user-2. A user sees only runs of bundles of their own
+ * installations: a removed installation's runs disappear with it.
+ */
+import { ApiError, notFound } from '../errors';
+import type {
+	RunDateInput,
+	RunInput,
+	RunOutcome,
+	RunRecord,
+	RunStepInput,
+	RunStepRecord,
+} from '../runTypes';
+import type { EmulatorState, Variants } from '../types';
+import { isPlainObject, ownBundle, type Handler, type HandlerContext } from './context';
+
+/**
+ * Run and step status codes. Albato's page shows only `status: 1` (a run and steps that
+ * succeeded) and gives no names: 2 (failed) and 0 (in progress) are the emulator's choices.
+ */
+export const RUN_STATUS: Record<RunOutcome, number> = { inProgress: 0, succeeded: 1, failed: 2 };
+/** The event code of Albato's example (meaning not documented): the emulator's default. */
+export const DEFAULT_RUN_EVENT = 6;
+
+const FIRST_RUN = 3061464101;
+const FIRST_RUN_STEP = 3944029301;
+
+class RunStore {
+	readonly runs = new Map<number, RunRecord>();
+	readonly steps = new Map<number, RunStepRecord>();
+	nextRun = FIRST_RUN;
+	nextStep = FIRST_RUN_STEP;
+	constructor(private readonly state: EmulatorState) {
+		this.reset();
+	}
+
+	reset(): void {
+		this.runs.clear();
+		this.steps.clear();
+		this.nextRun = FIRST_RUN;
+		this.nextStep = FIRST_RUN_STEP;
+		for (const run of FIXTURE_RUNS) this.record(run);
+	}
+
+	/** Records a run (validated: the bundle must exist); returns the stored record. */
+	record(input: RunInput): RunRecord {
+		if (!isPlainObject(input)) throw new Error('a run must be an object');
+		const bundle = this.state.bundles.get(Number(input.bundleId));
+		if (!bundle) throw new Error(`unknown bundle ${String(input.bundleId)}`);
+		const id = input.id ?? this.nextRun;
+		if (!Number.isSafeInteger(id) || id <= 0) throw new Error('id must be a positive integer');
+		if (this.runs.has(id)) throw new Error(`run ${id} already exists`);
+		if (input.outcome !== undefined && !(input.outcome in RUN_STATUS))
+			throw new Error('outcome must be "succeeded", "failed" or "inProgress"');
+		for (const key of ['status', 'event'] as const)
+			if (input[key] !== undefined && !Number.isInteger(input[key]))
+				throw new Error(`${key} must be an integer`);
+		const date = toMillis(input.dateCreated ?? Date.now(), 'dateCreated');
+		const levels = input.steps ?? defaultSteps(bundle.stepIds, input.outcome ?? 'succeeded');
+		if (!Array.isArray(levels) || !levels.every((l) => Array.isArray(l) && l.every(isPlainObject)))
+			throw new Error('steps must be a list of lists of step objects');
+		const outcome = input.outcome ?? outcomeOf(levels);
+		const steps = levels.map((level, i) =>
+			level.map((s, j) => this.step(s, id, i + 1, j, bundle.stepIds, date)),
+		);
+		const run: RunRecord = {
+			id,
+			bundleId: bundle.id,
+			status: input.status ?? RUN_STATUS[outcome],
+			event: input.event ?? DEFAULT_RUN_EVENT,
+			dateCreated: date,
+			steps,
+		};
+		this.runs.set(id, run);
+		for (const step of steps.flat()) this.steps.set(step.id, step);
+		this.nextRun = Math.max(this.nextRun, id + 1);
+		return run;
+	}
+
+	private step(
+		s: RunStepInput,
+		eventId: number,
+		level: number,
+		index: number,
+		stepIds: number[],
+		runDate: number,
+	): RunStepRecord {
+		const status = typeof s.status === 'number' ? s.status : RUN_STATUS[s.status ?? 'succeeded'];
+		if (status === undefined) throw new Error('a step status must be an outcome name or a number');
+		const failed = status === RUN_STATUS.failed;
+		const id = this.nextStep++;
+		const date =
+			s.dateCreated === undefined ? runDate : toMillis(s.dateCreated, 'step dateCreated');
+		return {
+			id,
+			eventId,
+			triggerActionId: s.triggerActionId ?? stepIds[level - 1] ?? 100000 + level,
+			resultMessage:
+				s.resultMessage !== undefined ? s.resultMessage : failed ? null : `Step ${level} done`,
+			status,
+			error: s.error !== undefined ? s.error : failed ? 'Emulated step error' : null,
+			hasActiveRerun: s.hasActiveRerun ?? false,
+			dateCreated: date,
+			behaviourType:
+				s.behaviourType !== undefined ? s.behaviourType : level === 1 ? 'webhook' : null,
+			token: `${Math.floor(runDate / 1000)}_v78_AN_z_${level + index}`,
+			warning: s.warning ?? null,
+			warningData: s.warningData ?? [],
+			stepLevel: level,
+			detail: s.detail ?? {
+				requestData: { level, attempt: 1 },
+				responseData: failed ? { error: 'Emulated step error' } : { ok: true },
+			},
+		};
+	}
+}
+
+function defaultSteps(stepIds: number[], outcome: RunOutcome): RunStepInput[][] {
+	const ids = stepIds.length ? stepIds : [0];
+	return ids.map((_, i) => [
+		{ status: i === ids.length - 1 && outcome !== 'succeeded' ? outcome : 'succeeded' },
+	]);
+}
+
+function outcomeOf(levels: RunStepInput[][]): RunOutcome {
+	const statuses = levels.flat().map((s) => s.status ?? 'succeeded');
+	if (statuses.some((s) => s === 'failed' || s === RUN_STATUS.failed)) return 'failed';
+	if (statuses.some((s) => s === 'inProgress' || s === RUN_STATUS.inProgress)) return 'inProgress';
+	return 'succeeded';
+}
+
+const NAIVE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;
+
+/** Epoch ms of a date input; "YYYY-MM-DD HH:MM:SS" without a zone is read as UTC. */
+function toMillis(value: RunDateInput, name: string): number {
+	let ms = NaN;
+	if (value instanceof Date) ms = value.getTime();
+	else if (typeof value === 'number') ms = value;
+	else if (typeof value === 'string')
+		ms = Date.parse(NAIVE.test(value) ? `${value.replace(' ', 'T')}Z` : value);
+	if (!Number.isFinite(ms)) throw new Error(`${name} must be a date`);
+	return ms;
+}
+
+const stores = new WeakMap<EmulatorState, RunStore>();
+
+/** The runs of one emulator (keyed by its state, as the list lag is). */
+export function runsOf(state: EmulatorState): RunStore {
+	let store = stores.get(state);
+	if (!store) stores.set(state, (store = new RunStore(state)));
+	return store;
+}
+
+// ------------------------------------------------------------------ rendering
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * A date as the `runDates` variant renders it: 'utc' "YYYY-MM-DD HH:MM:SS" in UTC (Albato's form,
+ * no zone); 'userOffset' the same form in the end user's time zone (`timezoneOffset` minutes east of
+ * UTC, as add-user takes it; 0 for users without one); 'iso' "YYYY-MM-DDTHH:MM:SS+00:00".
+ */
+export function renderRunDate(ms: number, variants: Variants, offsetMinutes: number): string {
+	if (variants.runDates === 'iso') return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
+	const d = new Date(ms + (variants.runDates === 'userOffset' ? offsetMinutes * 60000 : 0));
+	return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
+}
+
+/** The token subject's `timezoneOffset` (end users created through /wl), else 0. */
+function offsetOf(ctx: HandlerContext): number {
+	for (const user of ctx.state.endUsers.values())
+		if (user.sub === ctx.user) return user.timezoneOffset ?? 0;
+	return 0;
+}
+
+function renderStep(step: RunStepRecord, ctx: HandlerContext, offset: number) {
+	return {
+		id: step.id,
+		triggerActionId: step.triggerActionId,
+		resultMessage: step.resultMessage,
+		status: step.status,
+		error: step.error,
+		hasActiveRerun: step.hasActiveRerun,
+		dateCreated: renderRunDate(step.dateCreated, ctx.variants, offset),
+		behaviourType: step.behaviourType,
+		token: step.token,
+		warning: step.warning,
+		warningData: step.warningData,
+		stepLevel: step.stepLevel,
+	};
+}
+
+/** A run; `steps` only with expand=steps, as levels (list of lists) or flat (variant `runSteps`). */
+export function renderRun(
+	run: RunRecord,
+	ctx: HandlerContext,
+	withSteps: boolean,
+	offset = offsetOf(ctx),
+) {
+	const out: Record<string, unknown> = {
+		id: run.id,
+		bundleId: run.bundleId,
+		status: run.status,
+		event: run.event,
+		dateCreated: renderRunDate(run.dateCreated, ctx.variants, offset),
+	};
+	if (withSteps) {
+		const levels = run.steps.map((level) => level.map((s) => renderStep(s, ctx, offset)));
+		out.steps = ctx.variants.runSteps === 'flat' ? levels.flat() : levels;
+	}
+	return out;
+}
+
+// ------------------------------------------------------------------ handlers
+
+/** Whether the run's bundle belongs to one of the user's installations (else it is invisible). */
+function owns(ctx: HandlerContext, bundleId: number): boolean {
+	const bundle = ctx.state.bundles.get(bundleId);
+	const inst = bundle && ctx.state.installations.get(bundle.installationId);
+	return !!inst && inst.userId === ctx.user;
+}
+
+/** `bundleId` or `filter[bundleId]` (the form GET /bundle/data uses); both given must agree. */
+function bundleFilter(ctx: HandlerContext): number | undefined {
+	const filter = ctx.query.filter;
+	const given = [ctx.query.bundleId, isPlainObject(filter) ? filter.bundleId : undefined].filter(
+		(v) => v !== undefined,
+	);
+	if (given.length === 0) return undefined;
+	const bad = () =>
+		new ApiError(422, [{ field: 'bundleId', message: 'bundleId must be an integer' }]);
+	if (!given.every((v) => typeof v === 'string' && /^\d{1,15}$/.test(v))) throw bad();
+	if (new Set(given).size > 1)
+		throw new ApiError(422, [
+			{ field: 'bundleId', message: 'bundleId and filter[bundleId] name different bundles' },
+		]);
+	return ownBundle(ctx, Number(given[0])).id;
+}
+
+function expandsSteps(ctx: HandlerContext): boolean {
+	const raw = ctx.query.expand;
+	return typeof raw === 'string' && raw.split(',').some((name) => name.trim() === 'steps');
+}
+
+/** GET /bundle/events: the user's runs, newest first (date, then id), optionally of one bundle. */
+export const listRuns: Handler = (ctx) => {
+	const bundleId = bundleFilter(ctx);
+	const withSteps = expandsSteps(ctx);
+	const offset = offsetOf(ctx);
+	const runs = [...runsOf(ctx.state).runs.values()]
+		.filter((r) => (bundleId === undefined ? owns(ctx, r.bundleId) : r.bundleId === bundleId))
+		.sort((a, b) => b.dateCreated - a.dateCreated || b.id - a.id);
+	return { data: runs.map((r) => renderRun(r, ctx, withSteps, offset)) };
+};
+
+/** GET /bundle/events/steps/{id}: the step as listed, plus eventId, bundleId and its detail. */
+export const getRunStep: Handler = (ctx) => {
+	const store = runsOf(ctx.state);
+	const step = store.steps.get(ctx.id);
+	const run = step && store.runs.get(step.eventId);
+	if (!step || !run || !owns(ctx, run.bundleId)) throw notFound(`Event step ${ctx.id}`);
+	return {
+		data: {
+			...renderStep(step, ctx, offsetOf(ctx)),
+			eventId: run.id,
+			bundleId: run.bundleId,
+			...step.detail,
+		},
+	};
+};
+
+/** Fixture runs: user-1's bundles 7001 and 7003, user-2's 7004 (rendered newest first). */
+const FIXTURE_RUNS: RunInput[] = [
+	{ bundleId: 7001, outcome: 'succeeded', dateCreated: '2024-05-01 10:00:00' },
+	{ bundleId: 7001, outcome: 'failed', dateCreated: '2024-05-01 11:00:00' },
+	{ bundleId: 7003, outcome: 'succeeded', dateCreated: '2024-05-02 09:30:00' },
+	{ bundleId: 7004, outcome: 'failed', dateCreated: '2024-05-02 12:00:00' },
+];
+
+/** Ids of the fixture runs (in the order recorded). */
+export const FIXTURE_RUN_IDS = {
+	user1Succeeded: 3061464101,
+	user1Failed: 3061464102,
+	user1Bundle7003: 3061464103,
+	user2Failed: 3061464104,
+} as const;

@@ -1,0 +1,173 @@
+/**
+ * End-user lifecycle (issue 22; wiki.albato.com Embedded API Documentation), authorised by the
+ * partner's master token exactly as add-user is (see partner.ts):
+ *   POST /wl/{partner}/get-user-profile[?expand=transactions]  {id}  → {id, email, language, timezoneOffset, planId?, trxLimit?}
+ *   POST /wl/{partner}/set-user-plan                          {id, planId} → []
+ *   POST /wl/{partner}/delete-user                            {id} → []
+ * Deleting a user removes their installations (with bundles, bundle data and runs), credentials,
+ * plan and usage, and makes every token of theirs answer 401.
+ */
+import { ApiError } from '../errors';
+import { DEFAULT_PLAN_ID, PLANS } from '../fixtures';
+import type { EmulatorState, EndUserRecord } from '../types';
+import { isPlainObject, type Handler, type HandlerContext } from './context';
+
+class LifecycleStore {
+	/** Token subject → plan id (absent: DEFAULT_PLAN_ID, the plan add-user answers). */
+	readonly plans = new Map<string, number>();
+	/** Token subject → transactions used this month. */
+	readonly used = new Map<string, number>();
+	/** Subjects of deleted users. */
+	readonly deleted = new Set<string>();
+
+	reset(): void {
+		this.plans.clear();
+		this.used.clear();
+		this.deleted.clear();
+	}
+}
+
+const stores = new WeakMap<EmulatorState, LifecycleStore>();
+
+export function lifecycleOf(state: EmulatorState): LifecycleStore {
+	let store = stores.get(state);
+	if (!store) stores.set(state, (store = new LifecycleStore()));
+	return store;
+}
+
+/**
+ * Throws 401 when the token's subject is a deleted end user (unless a user with the same id was
+ * added again since). Called after the end-user token is verified.
+ */
+export function assertNotDeleted(state: EmulatorState, sub: string): string {
+	if (!lifecycleOf(state).deleted.has(sub)) return sub;
+	for (const user of state.endUsers.values()) if (user.sub === sub) return sub;
+	throw new ApiError(401, 'This end user was deleted: their tokens no longer work');
+}
+
+const key = (partner: string, id: string) => `${partner}\n${id}`;
+
+/** The body's `id` (string or number), or a 400. */
+function bodyId(
+	ctx: HandlerContext,
+	extra: Array<{ field: string; message: string }> = [],
+): string {
+	const body = isPlainObject(ctx.body) ? ctx.body : {};
+	const id = body.id;
+	const text =
+		typeof id === 'number' && Number.isFinite(id)
+			? String(id)
+			: typeof id === 'string' && id.trim() !== ''
+				? id.trim()
+				: undefined;
+	const errors = [...extra];
+	if (text === undefined)
+		errors.unshift({ field: 'id', message: 'id is required (your own id of the user)' });
+	if (errors.length) throw new ApiError(400, errors);
+	return text!;
+}
+
+function userOf(ctx: HandlerContext, id: string): EndUserRecord {
+	const user = ctx.state.endUsers.get(key(ctx.partner.settings.name, id));
+	if (!user) throw new ApiError(404, `End user with id "${id}" not found`);
+	return user;
+}
+
+export function planOf(state: EmulatorState, user: EndUserRecord) {
+	const planId = lifecycleOf(state).plans.get(user.sub) ?? DEFAULT_PLAN_ID;
+	return PLANS.find((p) => p.id === planId)!;
+}
+
+/** Transactions left this month: the plan's limit minus those used (never below 0). */
+export function trxLeft(state: EmulatorState, user: EndUserRecord): number {
+	return Math.max(0, planOf(state, user).trxLimit - (lifecycleOf(state).used.get(user.sub) ?? 0));
+}
+
+function expandsTransactions(ctx: HandlerContext): boolean {
+	const raw = ctx.query.expand;
+	return typeof raw === 'string' && raw.split(',').some((n) => n.trim() === 'transactions');
+}
+
+export const getUserProfile: Handler = (ctx) => {
+	const user = userOf(ctx, bodyId(ctx));
+	const plan = planOf(ctx.state, user);
+	const used = lifecycleOf(ctx.state).used.get(user.sub) ?? 0;
+	const data: Record<string, unknown> = {
+		id: user.albatoId,
+		email: user.email,
+		language: user.language ?? 'en',
+		timezoneOffset: user.timezoneOffset ?? 0,
+	};
+	if (ctx.variants.profileShape === 'billing') {
+		data.planId = plan.id;
+		data.trxLimit = trxLeft(ctx.state, user);
+	}
+	if (expandsTransactions(ctx) && ctx.variants.profileTransactions === 'object')
+		data.transactions = { limit: plan.trxLimit, used, left: trxLeft(ctx.state, user) };
+	return { data };
+};
+
+export const setUserPlan: Handler = (ctx) => {
+	const body = isPlainObject(ctx.body) ? ctx.body : {};
+	const extra = [];
+	if (body.planId === undefined) extra.push({ field: 'planId', message: 'planId is required' });
+	else if (!Number.isInteger(body.planId))
+		extra.push({ field: 'planId', message: 'planId must be an integer' });
+	else if (!PLANS.some((p) => p.id === body.planId))
+		extra.push({
+			field: 'planId',
+			message: `Unknown plan ${String(body.planId)}; plans: ${PLANS.map((p) => p.id).join(', ')}`,
+		});
+	const user = userOf(ctx, bodyId(ctx, extra));
+	lifecycleOf(ctx.state).plans.set(user.sub, body.planId as number);
+	return { data: [] };
+};
+
+export const deleteUser: Handler = (ctx) => {
+	const user = userOf(ctx, bodyId(ctx));
+	removeEndUser(ctx.state, user);
+	return { data: [] };
+};
+
+/** Removes an end user and everything of theirs; their tokens answer 401 from now on. */
+export function removeEndUser(state: EmulatorState, user: EndUserRecord): void {
+	for (const inst of [...state.installations.values()]) {
+		if (inst.userId !== user.sub) continue;
+		for (const bundleId of inst.bundleIds) {
+			for (const stepId of state.bundles.get(bundleId)?.stepIds ?? [])
+				state.bundleData.delete(stepId);
+			state.bundles.delete(bundleId);
+		}
+		state.installations.delete(inst.id);
+	}
+	for (const cred of [...state.credentials.values()])
+		if (cred.userId === user.sub) state.credentials.delete(cred.id);
+	state.endUsers.delete(key(user.partner, user.id));
+	state.permanentTokens.delete(user.permanentToken);
+	const store = lifecycleOf(state);
+	store.plans.delete(user.sub);
+	store.used.delete(user.sub);
+	store.deleted.add(user.sub);
+}
+
+/** Sets an end user's transactions used this month (control surface). */
+export function setTransactionsUsed(
+	state: EmulatorState,
+	partner: string,
+	id: string,
+	used: number,
+): void {
+	if (!Number.isInteger(used) || used < 0) throw new Error('used must be an integer ≥ 0');
+	const user = state.endUsers.get(key(partner, String(id)));
+	if (!user) throw new Error(`unknown end user "${id}"`);
+	lifecycleOf(state).used.set(user.sub, used);
+}
+
+/** Counts one transaction for the owner of a bundle, when the owner is an end user created through /wl. */
+export function countTransaction(state: EmulatorState, bundleId: number): void {
+	const bundle = state.bundles.get(bundleId);
+	const sub = bundle && state.installations.get(bundle.installationId)?.userId;
+	if (!sub || ![...state.endUsers.values()].some((u) => u.sub === sub)) return;
+	const store = lifecycleOf(state);
+	store.used.set(sub, (store.used.get(sub) ?? 0) + 1);
+}

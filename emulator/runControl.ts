@@ -1,0 +1,40 @@
+/** Control routes for run history and end-user usage (issue 22); kept apart from control.ts. */
+import { runsOf } from './handlers/runs';
+import { countTransaction, setTransactionsUsed } from './handlers/userLifecycle';
+import type { RunInput, RunRecord } from './runTypes';
+import type { EmulatorState } from './types';
+
+export const RUN_CONTROL_ROUTES = [
+	'POST   /__emulator/runs                record a run {"bundleId", "outcome"?, "status"?, "event"?, "dateCreated"?, "steps"?: [[{…}]], "id"?} → 201 the run',
+	'GET    /__emulator/runs                every recorded run (all users)',
+	'POST   /__emulator/end-users/transactions  {"id", "used"}: an end user\'s transactions used this month',
+];
+
+/** Records a run and counts it as one transaction of its owner (when a /wl end user). */
+export function recordRun(state: EmulatorState, input: RunInput): RunRecord {
+	const run = runsOf(state).record(input);
+	countTransaction(state, run.bundleId);
+	return run;
+}
+
+/** Answers `route` ("METHOD /path") when it is one of these control routes; throws Error → 400. */
+export function handleRunControl(
+	state: EmulatorState,
+	partner: string,
+	route: string,
+	body: unknown,
+): { status: number; body: unknown } | undefined {
+	switch (route) {
+		case 'POST /__emulator/runs':
+			return { status: 201, body: recordRun(state, body as RunInput) };
+		case 'GET /__emulator/runs':
+			return { status: 200, body: [...runsOf(state).runs.values()] };
+		case 'POST /__emulator/end-users/transactions': {
+			const { id, used } = body as { id: string; used: number };
+			setTransactionsUsed(state, partner, id, used);
+			return { status: 200, body: { ok: true } };
+		}
+		default:
+			return undefined;
+	}
+}

@@ -1,0 +1,65 @@
+/**
+ * The probe's run-history part (issue 22): one read of GET /bundle/events?expand=steps, reporting
+ * the `runSteps` and `runDates` shapes (keys and types only, never values).
+ */
+import type { Variants } from '../../emulator/types';
+
+type Get = (path: string) => Promise<{ status: number; body: unknown }>;
+const isObject = (v: unknown): v is Record<string, unknown> =>
+	typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Runs from a body: a list, {items}, or a map keyed by id. */
+function runsOf(data: unknown): Array<Record<string, unknown>> {
+	if (Array.isArray(data)) return data.filter(isObject);
+	if (isObject(data)) {
+		if (Array.isArray(data.items)) return data.items.filter(isObject);
+		return Object.values(data).filter(isObject);
+	}
+	return [];
+}
+
+export async function probeRuns(
+	get: Get,
+	unwrap: (body: unknown) => unknown,
+	variants: Partial<Variants>,
+	say: (shape: string, what: string) => void,
+	unknown: (shape: string, what: string) => void,
+): Promise<void> {
+	const res = await get('/bundle/events?expand=steps');
+	if (res.status >= 400) return unknown('run history', `GET /bundle/events answered ${res.status}`);
+	const runs = runsOf(unwrap(res.body));
+	const run = runs.find((r) => Array.isArray(r.steps) && r.steps.length > 0) ?? runs[0];
+	if (!run) return unknown('run history', 'no runs for this user');
+	say('run keys', Object.keys(run).sort().join(', '));
+	const date = run.dateCreated;
+	if (typeof date === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(date)) {
+		// Whether the service means UTC or the user's offset cannot be told from one read.
+		variants.runDates = 'utc';
+		say(
+			'run dates',
+			'"YYYY-MM-DD HH:MM:SS" without a time zone (UTC or the user\'s offset: not told)',
+		);
+	} else if (typeof date === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}/.test(date)) {
+		variants.runDates = 'iso';
+		say('run dates', 'ISO 8601 with a zone');
+	} else unknown('run dates', typeof date);
+	const steps = run.steps;
+	if (!Array.isArray(steps) || steps.length === 0)
+		return unknown('run steps', Array.isArray(steps) ? 'an empty list' : typeof steps);
+	if (steps.every(Array.isArray)) {
+		variants.runSteps = 'levels';
+		const step = (steps as unknown[][]).flat().find(isObject);
+		say(
+			'run steps',
+			`levels (a list of lists) of {${step ? Object.keys(step).sort().join(', ') : ''}}`,
+		);
+	} else if (steps.every(isObject)) {
+		variants.runSteps = 'flat';
+		say(
+			'run steps',
+			`one flat list of {${Object.keys(steps[0] as object)
+				.sort()
+				.join(', ')}}`,
+		);
+	} else unknown('run steps', 'neither levels nor a flat list');
+}
