@@ -1,5 +1,6 @@
 /** The control surface under /__emulator/ (outside the spec; no auth; never logged). */
 import type { EmulatorCore } from './core';
+import { CONNECTIONS_CONTROL_ROUTES, handleConnectionsControl } from './connectionsControl';
 import { faultFromJson, faultToJson } from './faults';
 import { listLagOf, type ListLag } from './listLag';
 import type { ErrorStyle, PartnerSettings, RateLimitRule, TokenClaims, Variants } from './types';
@@ -22,6 +23,7 @@ export const CONTROL_ROUTES = [
 	'POST   /__emulator/rate-limit          {"maxConcurrent", "retryAfterSeconds"? = 1, "serviceMs"? = 0}: 429 above it',
 	'GET    /__emulator/rate-limit          the rule and its counters (active, peak, admitted, rejected), or null',
 	'DELETE /__emulator/rate-limit          lift it',
+	...CONNECTIONS_CONTROL_ROUTES,
 ];
 
 interface ControlResult {
@@ -53,6 +55,8 @@ export function handleControl(
 			core.removeInstallation(Number(removal[1]));
 			return ok();
 		}
+		const connections = handleConnectionsControl(core.state, route, body);
+		if (connections) return connections;
 		switch (route) {
 			case 'GET /__emulator':
 				return ok({ routes: CONTROL_ROUTES });

@@ -22,6 +22,12 @@ export const DEFAULT_VARIANTS: Variants = {
 	credentialBody: 'flat',
 	pagination: 'none',
 	pageParam: 'page',
+	linkDateCreated: 'iso',
+	linkExpiredStatus: 'waiting',
+	linkDeleteAnswer: 'envelope',
+	updateUserDataAuth: 'either',
+	ownMetadataAuth: 'either',
+	connectionExtraFields: false,
 };
 
 /** Every value each variant may take (validated by setVariants; the probe test walks them all). */
@@ -46,6 +52,12 @@ export const VARIANT_CHOICES: { [K in keyof Variants]: ReadonlyArray<Variants[K]
 	partnerTokens: ['both', 'session', 'permanent', 'token'],
 	pagination: ['none', 'headers', 'link', 'body'],
 	pageParam: ['page', 'p'],
+	linkDateCreated: ['iso', 'null'],
+	linkExpiredStatus: ['waiting', 'expired'],
+	linkDeleteAnswer: ['envelope', 'noContent'],
+	updateUserDataAuth: ['either', 'master', 'user'],
+	ownMetadataAuth: ['either', 'user', 'master'],
+	connectionExtraFields: [false, true],
 };
 
 /** The envelope's `success` flag as the variant renders it: true/false, "true"/"false", or 1/0. */

@@ -4,7 +4,22 @@ import { bundleData, updateBundleData } from './handlers/bundles';
 import type { Handler } from './handlers/context';
 import { createCredential, credentialMeta } from './handlers/credentials';
 import { getInstallation, listInstallations, pause, play } from './handlers/installations';
+import {
+	authenticateUpdateUserData,
+	authenticateUserOrMaster,
+	createLink,
+	deleteLink,
+	getLink,
+	renewLink,
+	updateUserData,
+} from './handlers/links';
+import {
+	getOwnCredential,
+	getOwnCredentialMetadata,
+	upsertOwnCredential,
+} from './handlers/ownCredential';
 import { addUser, getUserSessionToken } from './handlers/partner';
+import type { PartnerSettings, Variants } from './types';
 import { credentialists, install, listApps, listTemplates } from './handlers/solutions';
 
 interface Route {
@@ -17,7 +32,20 @@ interface Route {
 	partner?: boolean;
 	/** A list the `pagination` variant pages. */
 	list?: boolean;
+	/** Its own authentication (instead of the end-user token, or the master token with `partner`); returns the log's user. */
+	auth?: RouteAuth;
 }
+
+/** What a route's own authentication may look at. */
+export interface AuthEnv {
+	secret: string;
+	permanentTokens: Map<string, string>;
+	partner: PartnerSettings;
+	variants: Variants;
+	/** Group 1 of the path, decoded (the {partner-name} of /wl routes). */
+	segment: string;
+}
+export type RouteAuth = (header: string | undefined, env: AuthEnv) => string;
 
 const ID = '(\\d{1,15})';
 
@@ -63,6 +91,36 @@ export const ROUTES: Route[] = [
 		withBody: ['POST'],
 		partner: true,
 	},
+	// Issue 21: connection by link, update-user-data, the partner's own connection (handlers/links.ts, ownCredential.ts).
+	{
+		pattern: /^\/credentials\/grant-access-sharing$/,
+		methods: { POST: createLink },
+		withBody: ['POST'],
+	},
+	{
+		pattern: new RegExp(`^/credentials/grant-access-sharing/${ID}$`),
+		methods: { GET: getLink, PUT: renewLink, PATCH: renewLink, DELETE: deleteLink },
+		withBody: ['PUT', 'PATCH'],
+	},
+	{
+		pattern: new RegExp(`^/credentials/${ID}/${ID}/update-user-data$`),
+		methods: { POST: updateUserData },
+		auth: authenticateUpdateUserData,
+	},
+	{
+		pattern: /^\/wl\/([^/]+)\/upsert-own-credential$/,
+		methods: { POST: upsertOwnCredential },
+		withBody: ['POST'],
+	},
+	{
+		pattern: /^\/wl\/([^/]+)\/get-own-credential$/,
+		methods: { POST: getOwnCredential, GET: getOwnCredential },
+	},
+	{
+		pattern: /^\/wl\/([^/]+)\/get-own-credential-metadata$/,
+		methods: { GET: getOwnCredentialMetadata, POST: getOwnCredentialMetadata },
+		auth: authenticateUserOrMaster,
+	},
 ];
 
 export interface Match {
@@ -73,6 +131,9 @@ export interface Match {
 	list: boolean;
 	/** Group 1 as text (the {partner-name} of /wl routes). */
 	segment: string;
+	/** Every group of the path, decoded (e.g. both ids of update-user-data). */
+	params: string[];
+	auth?: RouteAuth;
 }
 
 const safeDecode = (text: string) => {
@@ -102,6 +163,8 @@ export function match(method: string, path: string): Match {
 			partner: route.partner ?? false,
 			list: route.list ?? false,
 			segment: m[1] ? safeDecode(m[1]) : '',
+			params: m.slice(1).map((g) => safeDecode(g ?? '')),
+			auth: route.auth,
 		};
 	}
 	throw new ApiError(404, `No endpoint at ${path}`);
