@@ -23,9 +23,13 @@ interface ControlResult {
 function linkView(state: EmulatorState, id: number) {
 	const store = connectionsOf(state);
 	const link = store.links.get(id)!;
-	const { token: _secret, ...rest } = link;
 	return {
-		...rest,
+		id: link.id,
+		userId: link.userId,
+		partnerId: link.partnerId,
+		title: link.title,
+		credentialId: link.credentialId,
+		createdAt: new Date(link.createdAt).toISOString(),
 		expiresAt: new Date(store.expiresAt(link)).toISOString(),
 		expired: store.isExpired(link),
 	};
