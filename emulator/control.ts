@@ -1,5 +1,6 @@
 /** The control surface under /__emulator/ (outside the spec; no auth; never logged). */
 import type { EmulatorCore } from './core';
+import { CONNECTIONS_CONTROL_ROUTES, handleConnectionsControl } from './connectionsControl';
 import { faultFromJson, faultToJson } from './faults';
 import { listLagOf, type ListLag } from './listLag';
 import { RUN_CONTROL_ROUTES, handleRunControl } from './runControl';
@@ -24,6 +25,7 @@ export const CONTROL_ROUTES = [
 	'GET    /__emulator/rate-limit          the rule and its counters (active, peak, admitted, rejected), or null',
 	'DELETE /__emulator/rate-limit          lift it',
 	...RUN_CONTROL_ROUTES,
+	...CONNECTIONS_CONTROL_ROUTES,
 ];
 
 interface ControlResult {
@@ -57,6 +59,8 @@ export function handleControl(
 			core.removeInstallation(Number(removal[1]));
 			return ok();
 		}
+		const connections = handleConnectionsControl(core.state, route, body);
+		if (connections) return connections;
 		switch (route) {
 			case 'GET /__emulator':
 				return ok({ routes: CONTROL_ROUTES });

@@ -10,6 +10,7 @@ import { handleControl } from './control';
 import { ApiError, renderError, type FieldError, type RenderedBody } from './errors';
 import { describeFault, FaultStore } from './faults';
 import { listLagOf } from './listLag';
+import { connectionsOf } from './connections';
 import { createState, DEFAULT_MASTER_TOKEN, DEFAULT_PARTNER, loadFixtures } from './fixtures';
 import { customMethodOf, trackRequestEnd } from './front';
 import { RateLimit, type RateLimitRule } from './rateLimit';
@@ -140,6 +141,7 @@ export class EmulatorCore {
 		this.errorStyle = 'errors';
 		this.variants = { ...DEFAULT_VARIANTS };
 		listLagOf(this.state).clear();
+		connectionsOf(this.state).clear();
 		this.partner = { ...this.partnerDefaults };
 		this.rateLimit = null;
 		runsOf(this.state).reset();
@@ -296,18 +298,31 @@ export class EmulatorCore {
 		try {
 			const route = match(method, path);
 			// The /wl endpoints take the partner's master token; the log names the partner as the user.
-			const user = route.partner
-				? authenticatePartner(headers.authorization, this.partner, route.segment)
-				: assertNotDeleted(
+			const user = route.auth
+				? // A deleted user's token stops working on these routes too.
+					assertNotDeleted(
 						this.state,
-						authenticate(headers.authorization, this.secret, this.state.permanentTokens),
-					);
+						route.auth(headers.authorization, {
+							secret: this.secret,
+							permanentTokens: this.state.permanentTokens,
+							partner: this.partner,
+							variants: this.variants,
+							segment: route.segment,
+						}),
+					)
+				: route.partner
+					? authenticatePartner(headers.authorization, this.partner, route.segment)
+					: assertNotDeleted(
+							this.state,
+							authenticate(headers.authorization, this.secret, this.state.permanentTokens),
+						);
 			entry.user = user;
 			const body = route.readsBody ? parseJsonObject(rawBody, headers['content-type']) : undefined;
 			const result = route.handler({
 				user,
 				state: this.state,
 				id: route.id,
+				params: route.params,
 				query,
 				body,
 				variants: this.variants,
@@ -322,6 +337,8 @@ export class EmulatorCore {
 					headers: page.headers,
 				};
 			}
+			if (result.status === 204)
+				return { status: 204, body: { contentType: 'application/json; charset=utf-8', text: '' } };
 			const data = route.list ? renderList(result.data, this.variants) : result.data;
 			return { status: result.status ?? 200, body: jsonBody(successBody(data, this.variants)) };
 		} catch (err) {

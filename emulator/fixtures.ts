@@ -123,6 +123,8 @@ export interface StepFixture {
 	id: string;
 	title: string;
 	values: StepValueFixture[];
+	/** The user's connections (credentials) to this partner are offered as values too ("<credentialId>"). */
+	partnerId?: number;
 }
 
 /** Solution 101 nests three levels deep (crm → hubspotPipeline → hubspotStage / hubspotQueue). */
@@ -131,6 +133,7 @@ export const CREDENTIALISTS: Record<number, StepFixture[]> = {
 		{
 			id: 'crm',
 			title: 'CRM',
+			partnerId: 201,
 			values: [
 				{
 					value: 'hubspot',
@@ -239,6 +242,7 @@ export const CREDENTIALISTS: Record<number, StepFixture[]> = {
 		{
 			id: 'chat',
 			title: 'Chat',
+			partnerId: 202,
 			values: [
 				{ value: 'slack', title: 'Slack' },
 				{ value: 'telegram', title: 'Telegram' },

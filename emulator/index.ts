@@ -8,7 +8,10 @@
 import http from 'http';
 import type net from 'net';
 
+import { connectionsOf } from './connections';
 import { EmulatorCore } from './core';
+import { completeLink, LinkCompletionError, linkUrl } from './handlers/links';
+import { addOwnCredential, ownCredentialsOf } from './handlers/ownCredential';
 import { DEFAULT_MASTER_TOKEN, DEFAULT_PARTNER, DEFAULT_SECRET } from './fixtures';
 import { createFront } from './front';
 import { listLagOf } from './listLag';
@@ -21,6 +24,8 @@ export * from './types';
 export type { ListLag } from './listLag';
 export * as fixtures from './fixtures';
 export { METHOD_HEADER } from './front';
+export { LinkCompletionError };
+export { LINK_LIFETIME_MS } from './connections';
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
 	const core = new EmulatorCore(
@@ -86,6 +91,34 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		recordRun: (run) => recordRun(core.state, run),
 		runs: () => [...runsOf(core.state).runs.values()],
 		setTransactionsUsed: (id, used) => setTransactionsUsed(core.state, core.partner.name, id, used),
+		links: {
+			complete: (id, opts) => completeLink(core.state, id, opts),
+			get: (id) => connectionsOf(core.state).links.get(id),
+			list: () => [...connectionsOf(core.state).links.values()],
+			url: (id) => {
+				const link = connectionsOf(core.state).links.get(id);
+				if (!link) throw new Error(`Sharing ${id} not found`);
+				return linkUrl(link);
+			},
+			expiresAt: (id) => {
+				const link = connectionsOf(core.state).links.get(id);
+				if (!link) throw new Error(`Sharing ${id} not found`);
+				return connectionsOf(core.state).expiresAt(link);
+			},
+		},
+		clock: {
+			now: () => connectionsOf(core.state).now(),
+			advance: (ms) => connectionsOf(core.state).advance(ms),
+			set: (at) => connectionsOf(core.state).setNow(at),
+		},
+		setUpdateUserData: (rule) => connectionsOf(core.state).setRefresh(rule),
+		ownCredentials: {
+			add: (sub, values, title) => addOwnCredential(core.state, sub, values, title),
+			list: (sub) =>
+				sub === undefined
+					? [...connectionsOf(core.state).ownCredentials.values()]
+					: ownCredentialsOf(core.state, sub),
+		},
 		reset: () => core.reset(),
 		close: () =>
 			new Promise<void>((resolve) => {

@@ -26,6 +26,12 @@ export const DEFAULT_VARIANTS: Variants = {
 	runDates: 'utc',
 	profileShape: 'billing',
 	profileTransactions: 'object',
+	linkDateCreated: 'iso',
+	linkExpiredStatus: 'waiting',
+	linkDeleteAnswer: 'envelope',
+	updateUserDataAuth: 'either',
+	ownMetadataAuth: 'either',
+	connectionExtraFields: false,
 };
 
 /** Every value each variant may take (validated by setVariants; the probe test walks them all). */
@@ -54,6 +60,12 @@ export const VARIANT_CHOICES: { [K in keyof Variants]: ReadonlyArray<Variants[K]
 	runDates: ['utc', 'userOffset', 'iso'],
 	profileShape: ['billing', 'basic'],
 	profileTransactions: ['object', 'none'],
+	linkDateCreated: ['iso', 'null'],
+	linkExpiredStatus: ['waiting', 'expired'],
+	linkDeleteAnswer: ['envelope', 'noContent'],
+	updateUserDataAuth: ['either', 'master', 'user'],
+	ownMetadataAuth: ['either', 'user', 'master'],
+	connectionExtraFields: [false, true],
 };
 
 /** The envelope's `success` flag as the variant renders it: true/false, "true"/"false", or 1/0. */

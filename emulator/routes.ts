@@ -4,8 +4,23 @@ import { bundleData, updateBundleData } from './handlers/bundles';
 import type { Handler } from './handlers/context';
 import { createCredential, credentialMeta } from './handlers/credentials';
 import { getInstallation, listInstallations, pause, play } from './handlers/installations';
+import {
+	authenticateUpdateUserData,
+	authenticateUserOrMaster,
+	createLink,
+	deleteLink,
+	getLink,
+	renewLink,
+	updateUserData,
+} from './handlers/links';
+import {
+	getOwnCredential,
+	getOwnCredentialMetadata,
+	upsertOwnCredential,
+} from './handlers/ownCredential';
 import { addUser, getUserSessionToken } from './handlers/partner';
 import { getRunStep, listRuns } from './handlers/runs';
+import type { PartnerSettings, Variants } from './types';
 import { credentialists, install, listApps, listTemplates } from './handlers/solutions';
 import { deleteUser, getUserProfile, setUserPlan } from './handlers/userLifecycle';
 
@@ -19,7 +34,20 @@ interface Route {
 	partner?: boolean;
 	/** A list the `pagination` variant pages. */
 	list?: boolean;
+	/** Its own authentication (instead of the end-user token, or the master token with `partner`); returns the log's user. */
+	auth?: RouteAuth;
 }
+
+/** What a route's own authentication may look at. */
+export interface AuthEnv {
+	secret: string;
+	permanentTokens: Map<string, string>;
+	partner: PartnerSettings;
+	variants: Variants;
+	/** Group 1 of the path, decoded (the {partner-name} of /wl routes). */
+	segment: string;
+}
+export type RouteAuth = (header: string | undefined, env: AuthEnv) => string;
 
 const ID = '(\\d{1,15})';
 
@@ -65,7 +93,7 @@ export const ROUTES: Route[] = [
 		withBody: ['POST'],
 		partner: true,
 	},
-	// Issue 22: run history (end-user token) and user lifecycle (master token).
+	// Run history (end-user token) and user lifecycle (master token).
 	{ pattern: /^\/bundle\/events$/, methods: { GET: listRuns }, list: true },
 	{ pattern: new RegExp(`^/bundle/events/steps/${ID}$`), methods: { GET: getRunStep } },
 	...(['get-user-profile', 'set-user-plan', 'delete-user'] as const).map((name) => ({
@@ -80,6 +108,36 @@ export const ROUTES: Route[] = [
 		withBody: ['POST'],
 		partner: true,
 	})),
+	// Connection by link, update-user-data, the partner's own connection (handlers/links.ts, ownCredential.ts).
+	{
+		pattern: /^\/credentials\/grant-access-sharing$/,
+		methods: { POST: createLink },
+		withBody: ['POST'],
+	},
+	{
+		pattern: new RegExp(`^/credentials/grant-access-sharing/${ID}$`),
+		methods: { GET: getLink, PUT: renewLink, PATCH: renewLink, DELETE: deleteLink },
+		withBody: ['PUT', 'PATCH'],
+	},
+	{
+		pattern: new RegExp(`^/credentials/${ID}/${ID}/update-user-data$`),
+		methods: { POST: updateUserData },
+		auth: authenticateUpdateUserData,
+	},
+	{
+		pattern: /^\/wl\/([^/]+)\/upsert-own-credential$/,
+		methods: { POST: upsertOwnCredential },
+		withBody: ['POST'],
+	},
+	{
+		pattern: /^\/wl\/([^/]+)\/get-own-credential$/,
+		methods: { POST: getOwnCredential, GET: getOwnCredential },
+	},
+	{
+		pattern: /^\/wl\/([^/]+)\/get-own-credential-metadata$/,
+		methods: { GET: getOwnCredentialMetadata, POST: getOwnCredentialMetadata },
+		auth: authenticateUserOrMaster,
+	},
 ];
 
 export interface Match {
@@ -90,6 +148,9 @@ export interface Match {
 	list: boolean;
 	/** Group 1 as text (the {partner-name} of /wl routes). */
 	segment: string;
+	/** Every group of the path, decoded (e.g. both ids of update-user-data). */
+	params: string[];
+	auth?: RouteAuth;
 }
 
 const safeDecode = (text: string) => {
@@ -119,6 +180,8 @@ export function match(method: string, path: string): Match {
 			partner: route.partner ?? false,
 			list: route.list ?? false,
 			segment: m[1] ? safeDecode(m[1]) : '',
+			params: m.slice(1).map((g) => safeDecode(g ?? '')),
+			auth: route.auth,
 		};
 	}
 	throw new ApiError(404, `No endpoint at ${path}`);

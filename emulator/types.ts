@@ -1,4 +1,6 @@
 /** Public types of the emulator (options, control surface, state records). */
+import type { LinkRecord, OwnCredentialRecord, RefreshRule } from './connections';
+import type { CompleteLinkOptions } from './handlers/links';
 import type { RateLimitRule, RateLimitStats } from './rateLimit';
 import type { RunInput, RunRecord } from './runTypes';
 
@@ -12,6 +14,7 @@ export type {
 	RunStepInput,
 	RunStepRecord,
 } from './runTypes';
+export type { CompleteLinkOptions, LinkRecord, OwnCredentialRecord, RefreshRule };
 
 export interface EmulatorOptions {
 	/** 0 = a free port (default). */
@@ -168,6 +171,19 @@ export interface Variants {
 	profileShape: 'billing' | 'basic';
 	/** get-user-profile?expand=transactions: adds {transactions: {limit, used, left}} (default) or nothing. */
 	profileTransactions: 'object' | 'none';
+	// Connection by link, update-user-data, own connection: see README "Connections".
+	/** A sharing's `dateCreated`: an ISO time (default), or null as the docs' example shows. */
+	linkDateCreated: 'iso' | 'null';
+	/** An expired, unused sharing reads status 0 like a waiting one (default; nothing documented says otherwise), or 2. */
+	linkExpiredStatus: 'waiting' | 'expired';
+	/** DELETE of a sharing answers 200 {id} in the envelope (default), or 204 with no body (Yii's REST default). */
+	linkDeleteAnswer: 'envelope' | 'noContent';
+	/** update-user-data takes the master token as Bearer or the owner's end-user token (default), only the master token, or only end-user tokens. */
+	updateUserDataAuth: 'either' | 'master' | 'user';
+	/** get-own-credential-metadata takes an end-user token or the master token as Basic (default, as the page says), only the user's, or only the master's. */
+	ownMetadataAuth: 'either' | 'user' | 'master';
+	/** Unknown extra fields in the sharing, update-user-data and own-connection answers. */
+	connectionExtraFields: boolean;
 }
 
 /** A field of a bundle step; `type` is internal (used to validate updates), never rendered. */
@@ -286,6 +302,27 @@ export interface Emulator {
 	runs(): RunRecord[];
 	/** Sets an end user's transactions used this month (by the partner's own id of the user). */
 	setTransactionsUsed(id: string, used: number): void;
+	/** Connection by link (issue 21): the sharings, and the control call that completes one. */
+	links: {
+		/** As if the customer connected: creates the credential; throws (status 404/409) when unknown, expired or used. */
+		complete(id: number, options?: CompleteLinkOptions): CredentialRecord;
+		get(id: number): LinkRecord | undefined;
+		list(): LinkRecord[];
+		/** https://connect.integrations-hub.com?id=<id>&token=<token> */
+		url(id: number): string;
+		/** Emulator-clock ms at which the link stops working. */
+		expiresAt(id: number): number;
+	};
+	/** The emulator's clock (link expiry and dateCreated only); reset() puts it back to real time. */
+	clock: { now(): number; advance(ms: number): void; set(at: string | number): void };
+	/** What successive update-user-data calls answer: {mode: 'progress'} 1→2→3 (default), {mode: 'requeued'} 4, or {sequence}. */
+	setUpdateUserData(rule: { mode?: 'progress' | 'requeued'; sequence?: number[] }): RefreshRule;
+	/** The partners' own connections (upsert-own-credential), stored unmasked. */
+	ownCredentials: {
+		/** Seeds one more own connection for a user (token subject), e.g. to have several. */
+		add(sub: string, values: Record<string, string | number>, title?: string): OwnCredentialRecord;
+		list(sub?: string): OwnCredentialRecord[];
+	};
 	/** Back to the fixtures; clears the log, faults, variants, error style and rate limit. */
 	reset(): void;
 	close(): Promise<void>;

@@ -1,5 +1,5 @@
 /**
- * npm run probe -- --base-url https://api.albato.com [--partner-id 201] [--solution-id 101]
+ * npm run probe -- --base-url https://api.albato.com [--partner-id 201] [--solution-id 101] [--link-id 61] [--partner partner-name]
  *
  * Read-only: only GET calls. The end user's token comes from the ALBATO_TOKEN environment variable,
  * never from an argument (arguments land in shell history and process lists). Prints a report to
@@ -8,12 +8,14 @@
 import { formatReport, runProbe } from './probe/index';
 
 const USAGE =
-	'Usage: ALBATO_TOKEN=<end-user JWT> npm run probe -- --base-url https://api.albato.com [--partner-id N] [--solution-id N]';
+	'Usage: ALBATO_TOKEN=<end-user JWT> npm run probe -- --base-url https://api.albato.com [--partner-id N] [--solution-id N] [--link-id N] [--partner NAME]';
 
 export function parseArgs(argv: string[]): {
 	baseUrl: string;
 	partnerId?: number;
 	solutionId?: string;
+	linkId?: number;
+	partner?: string;
 } {
 	const args: Record<string, string> = {};
 	for (let i = 0; i < argv.length; i++) {
@@ -26,7 +28,7 @@ export function parseArgs(argv: string[]): {
 		args[flag.slice(2)] = inline ?? argv[++i] ?? '';
 	}
 	for (const name of Object.keys(args))
-		if (!['base-url', 'partner-id', 'solution-id'].includes(name))
+		if (!['base-url', 'partner-id', 'solution-id', 'link-id', 'partner'].includes(name))
 			throw new Error(`Unknown option --${name}. ${USAGE}`);
 	const baseUrl = (args['base-url'] ?? '').trim();
 	if (!/^https?:\/\/[^/]/i.test(baseUrl))
@@ -34,7 +36,13 @@ export function parseArgs(argv: string[]): {
 	const partnerId = args['partner-id'] === undefined ? undefined : Number(args['partner-id']);
 	if (partnerId !== undefined && !(Number.isInteger(partnerId) && partnerId > 0))
 		throw new Error('--partner-id must be a positive whole number');
-	return { baseUrl, partnerId, solutionId: args['solution-id'] };
+	const linkId = args['link-id'] === undefined ? undefined : Number(args['link-id']);
+	if (linkId !== undefined && !(Number.isInteger(linkId) && linkId > 0))
+		throw new Error('--link-id must be a positive whole number');
+	const partner = args.partner === undefined ? undefined : args.partner.trim();
+	if (partner !== undefined && !/^[\w.-]+$/.test(partner))
+		throw new Error('--partner must be the partner name of the /wl paths');
+	return { baseUrl, partnerId, solutionId: args['solution-id'], linkId, partner };
 }
 
 async function main() {

@@ -15,6 +15,8 @@ export interface HandlerContext {
 	state: EmulatorState;
 	/** Numeric path parameter ({id}), when the route has one. */
 	id: number;
+	/** Every path parameter as text (e.g. {partnerId} and {credentialId}; the {partner-name} of /wl). */
+	params?: string[];
 	query: Record<string, unknown>;
 	body: unknown;
 	variants: Variants;

@@ -9,6 +9,7 @@ import {
 	type StepFixture,
 } from '../fixtures';
 import { listLagOf } from '../listLag';
+import { offerConnections } from './links';
 import { wrapInstallation } from '../render';
 import type { InstallationRecord, Variants } from '../types';
 import { isPlainObject, nowIso, type Handler, type HandlerContext } from './context';
@@ -91,7 +92,7 @@ const offered = (step: StepFixture) => step.values.map((v) => v.value).join(', '
 
 /** GET /solution/{id}/credentialists: data = array of top-level steps; nested steps of chosen values filled in. */
 export const credentialists: Handler = (ctx) => {
-	const steps = CREDENTIALISTS[listedSolution(ctx.id)];
+	const steps = offerConnections(CREDENTIALISTS[listedSolution(ctx.id)], ctx.state, ctx.user);
 	const choices = ctx.query.credentialData ?? {};
 	if (!isPlainObject(choices))
 		throw new ApiError(422, [
@@ -126,7 +127,10 @@ function validateCredentialData(steps: StepFixture[], data: Record<string, unkno
 				errors.push({ field, message: `is required; choose one of: ${offered(step)}` });
 				continue;
 			}
-			const chosen = step.values.find((v) => v.value === value);
+			// A connection is offered as "<credentialId>"; its id as a number is accepted too.
+			const chosen = step.values.find(
+				(v) => v.value === value || (typeof value === 'number' && v.value === String(value)),
+			);
 			if (!chosen) {
 				errors.push({
 					field,
@@ -190,7 +194,13 @@ function validateInstall(ctx: HandlerContext, solutionId: number): FieldError[] 
 			field: 'credentialData',
 			message: 'must be an object mapping step ids to values',
 		});
-	else errors.push(...validateCredentialData(CREDENTIALISTS[solutionId], credentialData));
+	else
+		errors.push(
+			...validateCredentialData(
+				offerConnections(CREDENTIALISTS[solutionId], ctx.state, ctx.user),
+				credentialData,
+			),
+		);
 
 	if (settings !== undefined && !isPlainObject(settings))
 		errors.push({ field: 'settings', message: 'must be an object when given' });

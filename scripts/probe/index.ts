@@ -16,6 +16,10 @@ export interface ProbeOptions {
 	partnerId?: number;
 	/** A solution to read; default the first listed. */
 	solutionId?: string;
+	/** A sharing (connection by link) to read: GET /credentials/grant-access-sharing/{id}; skipped when absent. */
+	linkId?: number;
+	/** The {partner-name} whose own-connection GETs to read (get-own-credential-metadata, get-own-credential); skipped when absent. */
+	partner?: string;
 	fetchImpl?: typeof fetch;
 }
 
@@ -309,6 +313,41 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 		}
 	} else say('credential meta', 'not read (pass --partner-id N)');
 	say('credential create body', 'not probed: it is a write call (see Options → Body Layout)');
+
+	// 4b. Issue 21's GET endpoints (read-only: no link is created, no connection written).
+	if (options.linkId !== undefined) {
+		const sharing = await get(`/credentials/grant-access-sharing/${options.linkId}`);
+		const body = data(sharing.body);
+		if (isObject(body) && 'status' in body) {
+			report.variants.linkDateCreated = body.dateCreated === null ? 'null' : 'iso';
+			say(
+				'sharing',
+				`{${keys(body)}}; status ${typeof body.status} ${typeof body.status === 'number' ? body.status : '(text)'}; dateCreated ${body.dateCreated === null ? 'null' : typeof body.dateCreated}; credentialId ${body.credentialId === null ? 'null' : typeof body.credentialId}`,
+			);
+		} else unknown('sharing', `status ${sharing.status}, ${describe(body)}`);
+	} else say('sharing', 'not read (pass --link-id N)');
+	if (options.partner !== undefined) {
+		const name = encodeURIComponent(options.partner);
+		const meta = await get(`/wl/${name}/get-own-credential-metadata`);
+		const metaBody = data(meta.body);
+		const fields =
+			isObject(metaBody) && Array.isArray(metaBody.fields) ? metaBody.fields.filter(isObject) : [];
+		if (fields.length)
+			say(
+				'own connection metadata',
+				`fields {${keys(fields[0])}}; required ${fields.some((f) => 'required' in f) ? 'given' : 'absent'}; types ${[...new Set(fields.map((f) => f.type))].map(String).join(', ')}`,
+			);
+		else unknown('own connection metadata', `status ${meta.status}, ${describe(metaBody)}`);
+		const own = await get(`/wl/${name}/get-own-credential`);
+		const ownBody = data(own.body);
+		if (own.status < 300 && isObject(ownBody))
+			say(
+				'own connection',
+				`keys {${keys(ownBody)}}; webhookUrl ${'webhookUrl' in ownBody ? 'given' : 'absent'} (values not shown)`,
+			);
+		else if (own.status === 404) say('own connection', 'none for this end user (404)');
+		else unknown('own connection', `status ${own.status}, ${describe(ownBody)}`);
+	} else say('own connection', 'not read (pass --partner NAME)');
 
 	// 5. Error body style: a read of an installation that cannot exist.
 	const missing = await get('/solution/installation/0');

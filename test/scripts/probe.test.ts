@@ -3,6 +3,7 @@ import { startEmulator, type Emulator, type ErrorStyle, type Variants } from '..
 import { VARIANT_CHOICES } from '../../emulator/render';
 import { parseArgs } from '../../scripts/probe';
 import { formatReport, runProbe } from '../../scripts/probe/index';
+import { call } from '../emulator/helpers';
 
 let emu: Emulator;
 beforeAll(async () => {
@@ -138,6 +139,38 @@ describe('arguments', () => {
 			baseUrl: 'https://api.albato.com',
 			partnerId: 201,
 			solutionId: undefined,
+		});
+	});
+});
+
+describe('issue 21 GET endpoints', () => {
+	it('reports the sharing and the own connection shapes, read-only', async () => {
+		await call(emu, 'POST', '/credentials/grant-access-sharing', {
+			body: { partnerId: 201, title: 'Probe link' },
+		});
+		emu.ownCredentials.add('user-1', { userId: 7, secretKey: 'abcdef123456' });
+		emu.setVariants({ linkDateCreated: 'null' });
+		const before = emu.requests.length;
+		const report = await runProbe({
+			baseUrl: emu.baseUrl,
+			token: emu.token(),
+			linkId: 301,
+			partner: emu.partner.name,
+		});
+		expect(report.unknown).toEqual([]);
+		expect(report.variants.linkDateCreated).toBe('null');
+		expect(report.lines.join('\n')).toMatch(/sharing: \{id, partnerId, token, status/);
+		expect(report.lines.join('\n')).toMatch(/own connection metadata: fields \{id, type, label/);
+		expect(report.lines.join('\n')).toMatch(
+			/own connection: keys \{title, userId, secretKey, webhookUrl\}/,
+		);
+		expect(report.lines.join('\n')).not.toContain('abcdef123456');
+		expect(emu.requests.slice(before).every((r) => r.method === 'GET')).toBe(true);
+		expect(
+			parseArgs(['--base-url', 'http://x', '--link-id', '61', '--partner', 'acme']),
+		).toMatchObject({
+			linkId: 61,
+			partner: 'acme',
 		});
 	});
 });

@@ -1,0 +1,166 @@
+/**
+ * State of the issue-21 endpoints (connection by link, update-user-data, the partner's own
+ * connection) and the emulator's clock. Kept beside the state (keyed by it, as listLag.ts does) so
+ * the shared state and handler context need nothing new; `reset()` clears it with `.clear()`.
+ *
+ * The clock: `now()` is the real time plus an offset that tests move (`emu.clock.advance(ms)`).
+ * Only what this file times uses it: link expiry (48 h) and the links' `dateCreated`. Token `exp`
+ * is still checked against the real time.
+ */
+import { randomBytes } from 'crypto';
+
+import type { EmulatorState } from './types';
+
+/** How long a link works after creation (or renewal): 48 h, as both Albato pages say. */
+export const LINK_LIFETIME_MS = 48 * 3600 * 1000;
+/** First sharing id given out (the docs' example answers id 61). */
+export const FIRST_LINK_ID = 301;
+
+/** A sharing entity (connection by link). */
+export interface LinkRecord {
+	id: number;
+	/** Token subject of the end user who created it. */
+	userId: string;
+	partnerId: number;
+	title: string;
+	/** The one-time link token (secret everywhere but in the link itself). */
+	token: string;
+	/** Emulator-clock ms of creation or the last renewal; the link expires LINK_LIFETIME_MS later. */
+	createdAt: number;
+	/** Set when the link is completed into a credential. */
+	credentialId: number | null;
+}
+
+/** The partner's own connection (upsert-own-credential) of one end user. */
+export interface OwnCredentialRecord {
+	id: number;
+	userId: string;
+	title: string;
+	/** Stored in full; answers mask the secret fields. */
+	values: Record<string, string | number>;
+	webhookUrl: string;
+}
+
+/** update-user-data: what successive calls answer for one credential (see README). */
+export interface RefreshRule {
+	/** updateStatus values answered by successive calls. After the last: 3 ends the cycle (the next call starts again), anything else repeats. */
+	sequence: number[];
+}
+
+export const REFRESH_PRESETS = { progress: [1, 2, 3], requeued: [4] } as const;
+
+const linkToken = () =>
+	randomBytes(16)
+		.toString('base64')
+		.replace(/[^A-Za-z]/g, '')
+		.slice(0, 10)
+		.padEnd(10, 'x');
+
+export class ConnectionsStore {
+	clockOffsetMs = 0;
+	readonly links = new Map<number, LinkRecord>();
+	nextLinkId = FIRST_LINK_ID;
+	readonly ownCredentials = new Map<number, OwnCredentialRecord>();
+	nextOwnCredentialId = 1;
+	refresh: RefreshRule = { sequence: [...REFRESH_PRESETS.progress] };
+	/** Position in the refresh sequence, by credential id. */
+	readonly refreshPosition = new Map<number, number>();
+
+	now(): number {
+		return Date.now() + this.clockOffsetMs;
+	}
+
+	nowIso(): string {
+		return new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+	}
+
+	advance(ms: number): void {
+		if (typeof ms !== 'number' || !Number.isFinite(ms))
+			throw new Error('the clock moves by a finite number of milliseconds');
+		this.clockOffsetMs += ms;
+	}
+
+	setNow(iso: string | number): void {
+		const at = typeof iso === 'number' ? iso : Date.parse(iso);
+		if (!Number.isFinite(at)) throw new Error(`cannot set the clock to ${JSON.stringify(iso)}`);
+		this.clockOffsetMs = at - Date.now();
+	}
+
+	createLink(userId: string, partnerId: number, title: string): LinkRecord {
+		const link: LinkRecord = {
+			id: this.nextLinkId++,
+			userId,
+			partnerId,
+			title,
+			token: linkToken(),
+			createdAt: this.now(),
+			credentialId: null,
+		};
+		this.links.set(link.id, link);
+		return link;
+	}
+
+	renewLink(link: LinkRecord): void {
+		link.token = linkToken();
+		link.createdAt = this.now();
+	}
+
+	expiresAt(link: LinkRecord): number {
+		return link.createdAt + LINK_LIFETIME_MS;
+	}
+
+	isExpired(link: LinkRecord): boolean {
+		return link.credentialId === null && this.now() >= this.expiresAt(link);
+	}
+
+	setRefresh(rule: { mode?: keyof typeof REFRESH_PRESETS; sequence?: number[] }): RefreshRule {
+		for (const key of Object.keys(rule))
+			if (!['mode', 'sequence'].includes(key))
+				throw new Error(`unknown update-user-data setting "${key}"; use mode or sequence`);
+		let sequence: number[];
+		if (rule.sequence !== undefined) sequence = rule.sequence;
+		else if (rule.mode && rule.mode in REFRESH_PRESETS) sequence = [...REFRESH_PRESETS[rule.mode]];
+		else throw new Error('give "mode": "progress" | "requeued", or "sequence": [1, 2, 3]');
+		if (
+			!Array.isArray(sequence) ||
+			sequence.length === 0 ||
+			!sequence.every((s) => Number.isInteger(s) && s >= 0 && s <= 4)
+		)
+			throw new Error('"sequence" must be a non-empty list of updateStatus values 0–4');
+		this.refresh = { sequence: [...sequence] };
+		this.refreshPosition.clear();
+		return this.refresh;
+	}
+
+	/** The updateStatus one update-user-data call answers for a credential, advancing its position. */
+	nextUpdateStatus(credentialId: number): number {
+		const { sequence } = this.refresh;
+		const at = this.refreshPosition.get(credentialId) ?? 0;
+		const status = sequence[Math.min(at, sequence.length - 1)];
+		if (at >= sequence.length - 1) {
+			// The last value: 3 (updated) ends the cycle, so the next call starts a new refresh.
+			if (status === 3) this.refreshPosition.delete(credentialId);
+			else this.refreshPosition.set(credentialId, sequence.length - 1);
+		} else this.refreshPosition.set(credentialId, at + 1);
+		return status;
+	}
+
+	clear(): void {
+		this.clockOffsetMs = 0;
+		this.links.clear();
+		this.nextLinkId = FIRST_LINK_ID;
+		this.ownCredentials.clear();
+		this.nextOwnCredentialId = 1;
+		this.refresh = { sequence: [...REFRESH_PRESETS.progress] };
+		this.refreshPosition.clear();
+	}
+}
+
+const stores = new WeakMap<EmulatorState, ConnectionsStore>();
+
+/** The issue-21 state of one emulator (keyed by its state, so handlers need nothing new in their context). */
+export function connectionsOf(state: EmulatorState): ConnectionsStore {
+	let store = stores.get(state);
+	if (!store) stores.set(state, (store = new ConnectionsStore()));
+	return store;
+}

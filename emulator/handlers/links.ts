@@ -1,0 +1,303 @@
+/**
+ * Connection by link and refreshed user data (issue 21; outside the spec, from Albato's docs):
+ *   POST   /credentials/grant-access-sharing        {partnerId, title}   end-user token
+ *   GET    /credentials/grant-access-sharing/{id}                        end-user token
+ *   PUT    /credentials/grant-access-sharing/{id}   (renew; PATCH too)   end-user token
+ *   DELETE /credentials/grant-access-sharing/{id}                        end-user token
+ *   POST   /credentials/{partnerId}/{credentialId}/update-user-data      Bearer master token or the owner's token
+ * A link is completed into a credential by the control call (completeLink); the solutions'
+ * credentialists then offer that credential (offerConnections).
+ */
+import { randomBytes } from 'crypto';
+
+import { authenticate } from '../auth';
+import { connectionsOf, type LinkRecord } from '../connections';
+import { ApiError, notFound, type FieldError } from '../errors';
+import { PARTNERS, type StepFixture } from '../fixtures';
+import type { CredentialRecord, EmulatorState, PartnerSettings, Variants } from '../types';
+import { isPlainObject, type Handler, type HandlerContext } from './context';
+import { renderCredential } from './credentials';
+import { authenticatePartner } from './partner';
+
+/** The link the customer opens (Albato's format). */
+export const linkUrl = (link: { id: number; token: string }) =>
+	`https://connect.integrations-hub.com?id=${link.id}&token=${link.token}`;
+
+/** 0 waiting, 1 connected (credentialId set), 2 expired (only with the `linkExpiredStatus: 'expired'` variant). */
+export function linkStatus(state: EmulatorState, link: LinkRecord, variants: Variants): number {
+	if (link.credentialId !== null) return 1;
+	if (connectionsOf(state).isExpired(link) && variants.linkExpiredStatus === 'expired') return 2;
+	return 0;
+}
+
+const LINK_WORDS = ['waiting', 'connected', 'expired'];
+const UPDATE_WORDS = ['new', 'queued', 'updating', 'updated', 'requeued'];
+
+/** A numeric status as `statusShape` renders it: 1, "1", or a word. */
+function shaped(status: number, words: string[], variants: Variants): number | string {
+	if (variants.statusShape === 'string') return String(status);
+	if (variants.statusShape === 'word') return words[status] ?? String(status);
+	return status;
+}
+
+function renderLink(ctx: HandlerContext, link: LinkRecord) {
+	const store = connectionsOf(ctx.state);
+	const out: Record<string, unknown> = {
+		id: link.id,
+		partnerId: link.partnerId,
+		token: link.token,
+		status: shaped(linkStatus(ctx.state, link, ctx.variants), LINK_WORDS, ctx.variants),
+		credentialId: link.credentialId,
+		title: link.title,
+		dateCreated:
+			ctx.variants.linkDateCreated === 'null'
+				? null
+				: new Date(link.createdAt).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+	};
+	if (ctx.variants.connectionExtraFields) {
+		out.userId = 70000 + link.id;
+		out.dateUpdated = store.nowIso();
+		out.sharingType = 'link';
+	}
+	return out;
+}
+
+function ownLink(ctx: HandlerContext): LinkRecord {
+	const link = connectionsOf(ctx.state).links.get(ctx.id);
+	if (!link || link.userId !== ctx.user) throw notFound(`Sharing ${ctx.id}`);
+	return link;
+}
+
+function checkTitle(title: unknown, errors: FieldError[], required: boolean): void {
+	if (title === undefined || title === null) {
+		if (required) errors.push({ field: 'title', message: 'is required (the connection name)' });
+	} else if (typeof title !== 'string')
+		errors.push({ field: 'title', message: 'must be a string' });
+	else if (title.trim() === '') errors.push({ field: 'title', message: 'must not be empty' });
+	else if (title.length > 255)
+		errors.push({ field: 'title', message: 'must be at most 255 characters' });
+}
+
+/** POST /credentials/grant-access-sharing {partnerId, title} → 201 the sharing (status 0, credentialId null). Unknown keys are ignored. */
+export const createLink: Handler = (ctx) => {
+	const body = ctx.body as Record<string, unknown>;
+	const errors: FieldError[] = [];
+	const { partnerId, title } = body;
+	if (partnerId === undefined || partnerId === null)
+		errors.push({ field: 'partnerId', message: 'is required (the app to connect)' });
+	else if (typeof partnerId !== 'number' || !Number.isInteger(partnerId) || partnerId <= 0)
+		errors.push({ field: 'partnerId', message: 'must be a positive integer' });
+	else if (!PARTNERS[partnerId])
+		errors.push({ field: 'partnerId', message: `unknown partner (app) ${partnerId}` });
+	checkTitle(title, errors, true);
+	if (errors.length) throw new ApiError(400, errors);
+	const link = connectionsOf(ctx.state).createLink(ctx.user, partnerId as number, title as string);
+	return { status: 201, data: renderLink(ctx, link) };
+};
+
+/** GET /credentials/grant-access-sharing/{id}: status 0 waiting / 1 connected (with credentialId). */
+export const getLink: Handler = (ctx) => ({ data: renderLink(ctx, ownLink(ctx)) });
+
+/** PUT (or PATCH) /credentials/grant-access-sharing/{id} [{title}]: a new token and 48 h from now. A used link → 422. */
+export const renewLink: Handler = (ctx) => {
+	const link = ownLink(ctx);
+	const body = isPlainObject(ctx.body) ? ctx.body : {};
+	const errors: FieldError[] = [];
+	checkTitle(body.title, errors, false);
+	if (errors.length) throw new ApiError(400, errors);
+	if (link.credentialId !== null)
+		throw new ApiError(422, [
+			{
+				field: null,
+				message: `Sharing ${link.id} was already used (credential ${link.credentialId}): create a new one`,
+			},
+		]);
+	connectionsOf(ctx.state).renewLink(link);
+	if (typeof body.title === 'string') link.title = body.title;
+	return { data: renderLink(ctx, link) };
+};
+
+/** DELETE /credentials/grant-access-sharing/{id} → 200 {id} (or 204 with `linkDeleteAnswer: 'noContent'`). The credential it made stays. */
+export const deleteLink: Handler = (ctx) => {
+	const link = ownLink(ctx);
+	connectionsOf(ctx.state).links.delete(link.id);
+	if (ctx.variants.linkDeleteAnswer === 'noContent') return { status: 204, data: null };
+	return { data: { id: link.id } };
+};
+
+// ------------------------------------------------------------ completion
+
+export interface CompleteLinkOptions {
+	/** The partner's field values the customer "entered"; generated when absent. */
+	values?: Record<string, string>;
+	/** The connection name; default the link's title. */
+	title?: string;
+}
+
+/** Raised by completeLink: `status` 404 (unknown or deleted) or 409 (expired, already used). */
+export class LinkCompletionError extends Error {
+	constructor(
+		readonly status: number,
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+function generatedValues(partnerId: number): Record<string, string> {
+	const values: Record<string, string> = {};
+	for (const f of PARTNERS[partnerId].fields) {
+		if (f.type === 3) values[f.id] = randomBytes(16).toString('hex');
+		else if (f.allowedValues) values[f.id] = Object.keys(f.allowedValues)[0];
+		else values[f.id] = `linked-${f.id}`;
+	}
+	return values;
+}
+
+/** As if the customer opened the link and connected: a credential of the link's user and partner. Works once, before expiry. */
+export function completeLink(
+	state: EmulatorState,
+	id: number,
+	options: CompleteLinkOptions = {},
+): CredentialRecord {
+	const store = connectionsOf(state);
+	const link = store.links.get(id);
+	if (!link)
+		throw new LinkCompletionError(404, `Sharing ${id} not found (never created, or deleted)`);
+	if (link.credentialId !== null)
+		throw new LinkCompletionError(
+			409,
+			`Sharing ${id} was already used (credential ${link.credentialId}): a link works once`,
+		);
+	if (store.isExpired(link))
+		throw new LinkCompletionError(
+			409,
+			`Sharing ${id} expired at ${new Date(store.expiresAt(link)).toISOString()} (48 h after creation): renew it first`,
+		);
+	const fields = PARTNERS[link.partnerId].fields;
+	const values = { ...generatedValues(link.partnerId), ...(options.values ?? {}) };
+	for (const key of Object.keys(values))
+		if (!fields.some((f) => f.id === key))
+			throw new LinkCompletionError(400, `unknown field "${key}" for partner ${link.partnerId}`);
+	const record: CredentialRecord = {
+		id: state.nextIds.credential++,
+		userId: link.userId,
+		partnerId: link.partnerId,
+		title: options.title ?? link.title,
+		values,
+		dateCreated: store.nowIso(),
+	};
+	state.credentials.set(record.id, record);
+	link.credentialId = record.id;
+	return record;
+}
+
+export { renderCredential };
+
+// ------------------------------------------------ credentialists offer connections
+
+/**
+ * The solution's steps with the user's connections offered: each step tied to a partner
+ * (`partnerId` in the fixtures) also offers every credential of that partner owned by the user
+ * (made by link or by Credential → Create), as `{value: "<credentialId>", title: <its title>}`.
+ */
+export function offerConnections(
+	steps: StepFixture[],
+	state: EmulatorState,
+	user: string,
+): StepFixture[] {
+	const own = [...state.credentials.values()].filter((c) => c.userId === user);
+	if (own.length === 0) return steps;
+	const walk = (level: StepFixture[]): StepFixture[] =>
+		level.map((step) => ({
+			...step,
+			values: [
+				...step.values.map((v) => (v.nested ? { ...v, nested: walk(v.nested) } : v)),
+				...(step.partnerId === undefined
+					? []
+					: own
+							.filter((c) => c.partnerId === step.partnerId)
+							.map((c) => ({ value: String(c.id), title: c.title }))),
+			],
+		}));
+	return walk(steps);
+}
+
+// ------------------------------------------------------------ update-user-data
+
+interface AuthEnv {
+	secret: string;
+	permanentTokens: Map<string, string>;
+	partner: PartnerSettings;
+	variants: Variants;
+	segment: string;
+}
+
+/**
+ * update-user-data's page says "Authorization: Bearer <master account token>". The master
+ * account's token is the partner's master token (the one /wl takes as Basic), sent as Bearer.
+ * `updateUserDataAuth`: 'either' (default) also takes the credential owner's end-user token;
+ * 'master' only the master token; 'user' only end-user tokens. Basic is refused.
+ */
+export function authenticateUpdateUserData(header: string | undefined, env: AuthEnv): string {
+	const mode = env.variants.updateUserDataAuth;
+	const bearer = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
+	if (bearer && bearer[1] === env.partner.masterToken) {
+		if (mode === 'user')
+			throw new ApiError(401, 'This call takes the end user\'s token ("Bearer <token>")');
+		return `partner:${env.partner.name}`;
+	}
+	if (header && /^Basic\s/i.test(header))
+		throw new ApiError(
+			401,
+			'Send the master account token as "Authorization: Bearer <master token>", not Basic',
+		);
+	if (mode === 'master')
+		throw new ApiError(
+			401,
+			header
+				? 'This call takes the master account token: "Authorization: Bearer <master token>"'
+				: 'Missing Authorization header: send "Authorization: Bearer <master token>"',
+		);
+	return authenticate(header, env.secret, env.permanentTokens);
+}
+
+/** Also used by get-own-credential-metadata: Bearer end-user token or Basic master token (`ownMetadataAuth`). */
+export function authenticateUserOrMaster(header: string | undefined, env: AuthEnv): string {
+	const mode = env.variants.ownMetadataAuth;
+	if (header && /^Basic\s/i.test(header)) {
+		if (mode === 'user')
+			throw new ApiError(401, 'This call takes the end user\'s token ("Bearer <token>")');
+		return authenticatePartner(header, env.partner, env.segment);
+	}
+	if (mode === 'master')
+		throw new ApiError(
+			401,
+			'This call takes the master token: "Authorization: Basic <master token>"',
+			{ 'WWW-Authenticate': 'Basic realm="partner"' },
+		);
+	return authenticate(header, env.secret, env.permanentTokens);
+}
+
+/** POST /credentials/{partnerId}/{credentialId}/update-user-data (no body) → {updateStatus}; successive calls step through the rule. */
+export const updateUserData: Handler = (ctx) => {
+	const [partnerText, credentialText] = ctx.params ?? [];
+	const partnerId = Number(partnerText);
+	const credentialId = Number(credentialText);
+	if (!PARTNERS[partnerId]) throw notFound(`Partner ${partnerId}`);
+	const credential = ctx.state.credentials.get(credentialId);
+	const master = ctx.user.startsWith('partner:');
+	if (!credential || (!master && credential.userId !== ctx.user))
+		throw notFound(`Credential ${credentialId}`);
+	if (credential.partnerId !== partnerId)
+		throw notFound(`Credential ${credentialId} of partner ${partnerId}`);
+	const status = connectionsOf(ctx.state).nextUpdateStatus(credentialId);
+	const out: Record<string, unknown> = {
+		updateStatus: shaped(status, UPDATE_WORDS, ctx.variants),
+	};
+	if (ctx.variants.connectionExtraFields) {
+		out.credentialId = credentialId;
+		out.partnerId = partnerId;
+	}
+	return { data: out };
+};
