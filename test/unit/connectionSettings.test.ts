@@ -1,10 +1,7 @@
-import {
-	choicesQuery,
-	normalizeSteps,
-	resolveChoices,
-} from '../../nodes/shared/readers/connectionSettings';
+import { choicesQuery, resolveChoices } from '../../nodes/shared/readers/connectionSettings';
+import { settingStepsOf } from '../../nodes/shared/readers/shapes';
 
-const tree = normalizeSteps([
+const tree = settingStepsOf([
 	{
 		id: 'crm',
 		title: 'CRM',
@@ -17,15 +14,15 @@ const tree = normalizeSteps([
 	{ id: 'region', title: 'Region', values: [{ value: 7, title: 'EU' }], nested: [] },
 ]);
 
-describe('normalizeSteps', () => {
+describe('settingStepsOf', () => {
 	it('accepts values as objects or plain strings, and wrapped lists', () => {
 		expect(tree[0].values[0]).toEqual({ value: 'hubspot', title: 'HubSpot' });
 		expect(tree[0].nested[0].values).toEqual([
 			{ value: 'a1', title: 'a1' },
 			{ value: 'a2', title: 'a2' },
 		]);
-		expect(normalizeSteps({ items: [{ id: 5, values: [] }] })[0].id).toBe('5');
-		expect(normalizeSteps({ steps: [{ id: 'x', values: [] }] })[0].id).toBe('x');
+		expect(settingStepsOf({ items: [{ id: 5, values: [] }] })[0].id).toBe('5');
+		expect(settingStepsOf({ steps: [{ id: 'x', values: [] }] })[0].id).toBe('x');
 	});
 });
 

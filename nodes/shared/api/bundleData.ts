@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { bundleRecordsOf, idOf, isObject } from '../readers/shapes';
+import { bundleRecordsOf, isObject, withNumericIds } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
 import { segment } from '../transport/wire';
 
@@ -30,7 +30,5 @@ export async function updateStepData(
 		body: { data },
 		itemIndex,
 	});
-	if (!isObject(result)) return {};
-	const id = idOf(result.id);
-	return id === undefined ? result : { ...result, id };
+	return isObject(result) ? withNumericIds(result) : {};
 }

@@ -13,7 +13,7 @@ import {
 	statusOf,
 } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
-import { AlbatoApiError, outcomeOf, passOn } from '../transport/errors';
+import { AlbatoApiError, outcomeOf } from '../transport/errors';
 import { segment } from '../transport/wire';
 
 /** The expand the service documents, sent literally: its `+` must reach the service unencoded. */
@@ -88,7 +88,7 @@ export async function detailOrGone(
 		};
 	} catch (error) {
 		if (outcomeOf(error) === 'notFound') return undefined;
-		throw passOn(error);
+		throw error as Error;
 	}
 }
 

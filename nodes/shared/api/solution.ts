@@ -1,15 +1,16 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { choicesQuery, resolveChoices, type Resolution } from '../readers/connectionSettings';
 import {
-	choicesQuery,
-	normalizeSteps,
-	resolveChoices,
-	type Resolution,
+	holdsList,
+	listOrMap,
+	SETTING_STEP_KEYS,
+	settingStepsOf,
 	type SettingStep,
-} from '../readers/connectionSettings';
-import { holdsList, listOrMap, SETTING_STEP_KEYS, withNumericIds } from '../readers/shapes';
+	withNumericIds,
+} from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
-import { AlbatoApiError, passOn } from '../transport/errors';
+import { AlbatoApiError } from '../transport/errors';
 import { segment } from '../transport/wire';
 
 /** GET /solution/apps — the latest published version of each solution (a list, wrapped, or keyed by id; ids as numbers). */
@@ -59,7 +60,7 @@ export async function fetchConnectionSettings(
 ): Promise<{ steps: SettingStep[]; resolution: Resolution }> {
 	const path = `/solution/${segment(solutionId)}/credentialists`;
 	const fetchSteps = async (sent: IDataObject) =>
-		normalizeSteps(
+		settingStepsOf(
 			await client.request('GET', path, {
 				query: choicesQuery(sent),
 				itemIndex: options.itemIndex,
@@ -77,7 +78,7 @@ export async function fetchConnectionSettings(
 			steps = await fetchSteps(sent);
 		} catch (error) {
 			const rejected = error instanceof AlbatoApiError && error.rejectsValues;
-			if (refused || Object.keys(sent).length === 0 || !rejected) throw passOn(error);
+			if (refused || Object.keys(sent).length === 0 || !rejected) throw error as Error;
 			// Start again from the top, sending only what each level shows to be valid.
 			refused = true;
 			sent = {};

@@ -4,7 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { AlbatoClient } from '../transport/client';
 import { retold, shownOf } from '../transport/errors';
 import { PARTNER_API } from '../constants';
-import { authenticationOf } from '../transport/partnerSession';
+import { authenticationOf } from '../transport/partnerCredential';
 
 // n8n-core's words when the node has no credential selected (LoadOptionsContext.getCredentials).
 const NO_CREDENTIAL = /does not have any credentials set|Credentials not found/i;

@@ -9,7 +9,7 @@ import type {
 import { bundleData } from '../api/bundleData';
 import { partnerSchema } from '../api/credential';
 import { fetchConnectionSettings } from '../api/solution';
-import type { SettingStep } from '../readers/connectionSettings';
+import type { SettingStep } from '../readers/shapes';
 import { isObject, sameId } from '../readers/shapes';
 import { load } from './load';
 import { parentId } from './parent';

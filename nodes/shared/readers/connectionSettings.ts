@@ -1,14 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { settingStepsOf, type SettingStep } from './shapes';
-
-export type { SettingStep } from './shapes';
-
-/** The steps of a credentialists answer in any of the service's layouts (see shapes.ts). */
-export function normalizeSteps(data: unknown, choices: IDataObject = {}): SettingStep[] {
-	return settingStepsOf(data, choices);
-}
+import type { SettingStep } from './shapes';
 
 export interface Resolution {
 	/** Every step reached, mapped to the service's own value for the choice made. */

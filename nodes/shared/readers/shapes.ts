@@ -139,10 +139,6 @@ export function solutionIdOf(installation: IDataObject): number | string | undef
 	return idOf(installation.solutionId) ?? idOf(installation.appId);
 }
 
-/**
- * The installation in an answer: the object itself (bare or from the envelope) or wrapped as
- * `{ installation }`; its id, appId, solutionId and status as numbers, other fields as sent.
- */
 /** A copy of `raw` with the given id fields as numbers when they are numeric (`"101"` → 101). */
 export function withNumericIds(raw: IDataObject, keys: string[] = ['id']): IDataObject {
 	const out: IDataObject = { ...raw };
@@ -153,6 +149,10 @@ export function withNumericIds(raw: IDataObject, keys: string[] = ['id']): IData
 	return out;
 }
 
+/**
+ * The installation in an answer: the object itself (bare or from the envelope) or wrapped as
+ * `{ installation }`; its id, appId, solutionId and status as numbers, other fields as sent.
+ */
 export function installationOf(data: unknown): IDataObject {
 	const raw =
 		isObject(data) && isObject(data.installation) && data.id === undefined
@@ -279,15 +279,8 @@ export function fieldsOf(raw: unknown): FieldEntry[] {
 
 /** Bundle step data records (list, wrapped, or keyed by step id), with ids as numbers and `data` as a list of fields. */
 export function bundleRecordsOf(data: unknown): IDataObject[] {
-	return listOrMap(data).map((record) => {
-		const out: IDataObject = {
-			...record,
-			data: fieldsOf(record.data ?? record.fields) as unknown as IDataObject[],
-		};
-		for (const key of ['id', 'bundleId']) {
-			const id = idOf(record[key]);
-			if (id !== undefined) out[key] = id;
-		}
-		return out;
-	});
+	return listOrMap(data).map((record) => ({
+		...withNumericIds(record, ['id', 'bundleId']),
+		data: fieldsOf(record.data ?? record.fields) as unknown as IDataObject[],
+	}));
 }

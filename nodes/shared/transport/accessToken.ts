@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants';
 import { tokenExpiry } from '../readers/token';
-import type { ApiContext } from './client';
-import { baseUrlProblem } from './baseUrl';
+import type { ApiContext } from './callOptions';
+import { baseUrlOf, baseUrlProblem } from './baseUrl';
 
 /** Reads and checks the Albato Solutions API credential: raises before any request is sent. */
 export async function readAccessToken(
@@ -13,9 +13,7 @@ export async function readAccessToken(
 	const credentials = await ctx.getCredentials<{ baseUrl?: string; accessToken?: string }>(
 		CREDENTIAL_TYPE,
 	);
-	const baseUrl = String(credentials.baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '');
+	const baseUrl = baseUrlOf(credentials.baseUrl);
 	const token = String(credentials.accessToken ?? '').trim();
 	const problem = baseUrlProblem(baseUrl);
 	if (problem) {

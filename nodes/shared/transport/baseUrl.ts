@@ -1,3 +1,10 @@
+/** A credential's Base URL as the calls use it: trimmed, without a trailing slash. */
+export function baseUrlOf(raw: unknown): string {
+	return String(raw ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+}
+
 /**
  * What is wrong with a credential's Base URL, or undefined when it is usable. Only a plain
  * http(s) address with an optional path is accepted: a query or fragment would be glued in front of

@@ -2,60 +2,31 @@ import type {
 	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
 	IDataObject,
-	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IPollFunctions,
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, PARTNER_API, PARTNER_CREDENTIAL_TYPE } from '../constants';
-import { successFlagOf, unwrapEnvelope } from '../readers/shapes';
 import { principalOf, redact } from '../readers/token';
 import { readAccessToken } from './accessToken';
 import {
-	AlbatoApiError,
-	type ApiMethod,
-	type Call,
 	type ErrorSource,
 	networkError,
 	networkFailure,
 	statusError,
-	passOn,
-} from './errors';
+	successData,
+} from './answers';
+import { type ApiContext, type CallOptions, callOf } from './callOptions';
+import { AlbatoApiError, type ApiMethod } from './errors';
 import { InFlightLimiter } from './limiter';
-import { describeBody, INVALID_JSON } from './serviceMessage';
+import { INVALID_JSON } from './serviceMessage';
 import { type ListOptions, readWholeList } from './pages';
-import { authenticationOf, PartnerSession } from './partnerSession';
-import { RetryBudget, retryAfter } from './retry';
+import { authenticationOf } from './partnerCredential';
+import { PartnerSession } from './partnerSession';
+import { RETRYABLE_STATUS, RetryBudget, retryAfter } from './retry';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from './settings';
 import { parseBody, queryString } from './wire';
-
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
-
-/** One call's options (not the UI's Request Options: those are the client's TransportOptions). */
-export interface CallOptions {
-	/** Query parameters, encoded here. */
-	query?: Record<string, string | number>;
-	/** A query string sent exactly as given (the service reads some parameters literally, e.g. `+bundles.steps`). */
-	rawQuery?: string;
-	body?: IDataObject;
-	itemIndex?: number;
-	/** Partner mode: sent with the master token (the /wl endpoints) instead of as the item's end user. */
-	asPartner?: boolean;
-	/** A POST that changes nothing (the token call): retried like GET. */
-	idempotent?: boolean;
-	/**
-	 * What a 2xx answer must hold to be used (e.g. a list, an installation). One that does not (an empty
-	 * body, `data: null`, another shape) fails as unreadable: it is never taken for "none" or "done".
-	 */
-	expect?: { what: string; holds: (data: unknown) => boolean };
-}
-
-// Calls that change nothing when repeated: safe to retry. POST (install, create credential) only after a 429, which applied nothing.
-const IDEMPOTENT = new Set<ApiMethod>(['GET', 'PUT', 'PLAY', 'PAUSE']);
-const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
 /**
  * The one place that talks to the service: base URL, Bearer auth (through the credential's
@@ -116,7 +87,7 @@ export class AlbatoClient {
 				} catch (error) {
 					// A lost answer of the token call is not a lost answer of the end user's call (never sent).
 					if (error instanceof AlbatoApiError) error.lost = undefined;
-					throw passOn(error);
+					throw error as Error;
 				}
 			});
 			return client;
@@ -170,21 +141,14 @@ export class AlbatoClient {
 		options: CallOptions,
 	): Promise<{ headers: IDataObject; body: unknown; data: unknown }> {
 		const url = (this.partner?.baseUrl ?? this.baseUrl) + path + queryString(options);
-		const retryable = IDEMPOTENT.has(method) || options.idempotent === true;
-		const call: Call = {
-			method,
-			path,
-			itemIndex: options.itemIndex,
-			safe: retryable,
-			changesNothing: method === 'GET' || options.idempotent === true,
-		};
+		const call = callOf(method, path, options);
 		// Partner mode: the item's end user and their token (checked and minted before the call).
 		const session = options.asPartner ? undefined : this.partner;
 		const userId = session?.endUserId(options.itemIndex);
 		let token =
 			session && userId !== undefined ? await session.token(userId, options.itemIndex) : undefined;
 		let refreshed = false;
-		const retries = new RetryBudget(retryable, this.options.maxRetries, this.options.retryBudget);
+		const retries = new RetryBudget(call.safe, this.options.maxRetries, this.options.retryBudget);
 		for (let attempt = 0; ; attempt++) {
 			let response: { statusCode: number; headers: IDataObject; body: unknown };
 			const sentAt = Date.now();
@@ -203,21 +167,7 @@ export class AlbatoClient {
 			const { statusCode, headers } = response;
 			const body = parseBody(response.body);
 			if (statusCode >= 200 && statusCode < 300) {
-				if (body === INVALID_JSON) {
-					throw this.unreadableError(
-						statusCode,
-						'The service answered with a body that is not valid JSON',
-						call,
-					);
-				}
-				if (successFlagOf(body) === false) {
-					throw statusError(this.errorSource, statusCode, body, call);
-				}
-				const data = unwrapEnvelope(body);
-				if (options.expect && !options.expect.holds(data)) {
-					const message = `The service's ${options.expect.what} could not be read: it answered ${describeBody(data)}`;
-					throw this.unreadableError(statusCode, message, call);
-				}
+				const data = successData(this.errorSource, statusCode, body, options.expect, call);
 				return { headers: headers ?? {}, body, data };
 			}
 			// A minted token refused: nothing was applied, so one fresh token and one more try is safe.
@@ -294,11 +244,6 @@ export class AlbatoClient {
 		} finally {
 			this.limiter.release();
 		}
-	}
-
-	/** A 2xx whose body cannot be used: probably applied; Installation → Create looks for what it made. */
-	private unreadableError(status: number, message: string, call: Call): AlbatoApiError {
-		return statusError(this.errorSource, status, message, call, 0, true);
 	}
 
 	/** What the errors of this client need to know of it. */

@@ -6,8 +6,6 @@
 import type { IHttpRequestMethods, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { hint, partnerHint, serviceMessage } from './serviceMessage';
-
 /** PLAY and PAUSE are the service's own methods; n8n's type lists only the standard ones. */
 export type ApiMethod = IHttpRequestMethods | 'PLAY' | 'PAUSE';
 
@@ -185,94 +183,6 @@ export function shownOf(error: Error): { description?: string | null; httpCode?:
 	return { description, httpCode };
 }
 
-/** Said of a call that is not safe to repeat (POST) when its outcome is unknown. */
-const MAY_BE_APPLIED =
-	'The service may have applied it: it was not sent again (not safe to repeat); check before running this item again.';
-
-/** What the client lends its errors: the node, its redaction, its timeout and (partner mode) the credential's name. */
-export interface ErrorSource {
-	node: INode;
-	redact(text: string): string;
-	timeout: number;
-	/** Partner mode: the Albato Partner API credential's name ('' when it has none). */
-	partnerCredential?: string;
-}
-
-/** The status of an answer as an error; `unreadable`: a 2xx whose body cannot be used (probably applied). */
-export function statusError(
-	source: ErrorSource,
-	status: number,
-	body: unknown,
-	{ method, path, itemIndex, safe, changesNothing }: Call,
-	retries = 0,
-	unreadable = false,
-): AlbatoApiError {
-	// Redacted before serviceMessage cuts a text body short: a cut could split the token.
-	const text = typeof body === 'string' ? source.redact(body) : body;
-	const message = source.redact(serviceMessage(text) ?? `The service answered ${status}`);
-	const retried = retries > 0 ? ` (after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
-	const success = status >= 200 && status < 300;
-	const outcome: Outcome =
-		(unreadable || status >= 500) && !safe
-			? 'unknown'
-			: status === 404
-				? 'notFound'
-				: status === 429
-					? 'rateLimited'
-					: status >= 400 && status < 500
-						? 'refused'
-						: 'failed';
-	return new AlbatoApiError(source.node, {
-		call: { method, path },
-		status,
-		outcome,
-		answer: unreadable ? 'unreadable' : success ? 'declined' : 'status',
-		response: { message, httpCode: String(status) },
-		message,
-		description: `${method} ${path} → ${status}${retried}. ${
-			!safe && (status >= 500 || unreadable)
-				? MAY_BE_APPLIED
-				: unreadable
-					? changesNothing
-						? 'This call changes nothing; try again later.'
-						: `The service may have applied it; ${method} is safe to send again: run this item again.`
-					: (partnerHint(source.partnerCredential, status, path) ?? hint(status, message))
-		}`,
-		httpCode: String(status),
-		itemIndex,
-	});
-}
-
-export function networkError(
-	source: ErrorSource,
-	failure: NetworkFailure,
-	{ method, path, itemIndex, safe }: Call,
-	retries: number,
-): AlbatoApiError {
-	const message = failure.timedOut
-		? `The service did not answer within ${source.timeout} ms`
-		: `The request failed before the service answered: ${source.redact(failure.message)}`;
-	const retried = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
-	const mayBeApplied = !safe && !failure.neverSent;
-	return new AlbatoApiError(source.node, {
-		call: { method, path },
-		outcome: mayBeApplied ? 'unknown' : 'failed',
-		answer: 'none',
-		// Lets Installation → Create tell "no answer" apart from "refused" and look for what it created.
-		lost: failure,
-		response: { message, code: failure.code ?? null },
-		message,
-		description: `${method} ${path}${retried}. ${
-			mayBeApplied
-				? MAY_BE_APPLIED
-				: failure.timedOut
-					? 'Raise the Timeout option if the service is slow, or try again later.'
-					: `Check the Base URL of the credential and that the service is reachable.`
-		}`,
-		itemIndex,
-	});
-}
-
 /** A read that cannot be completed (a list too long, or whose pages repeat): nothing was changed. */
 export function readError(
 	node: INode,
@@ -292,22 +202,7 @@ export function readError(
 	});
 }
 
-/** The network failure behind an error thrown by n8n's request helper. */
-export function networkFailure(error: unknown, tookTimeout: boolean): NetworkFailure {
-	const { message, code, cause } = (error ?? {}) as {
-		message?: string;
-		code?: string;
-		cause?: { code?: string };
-	};
-	const errorCode = code ?? cause?.code;
-	const timedOut = tookTimeout || errorCode === 'ETIMEDOUT' || /timeout/i.test(String(message));
-	return new NetworkFailure(String(message ?? 'unknown network error'), errorCode, timedOut);
-}
-
-/**
- * A caught error, passed on as it is: the transport's errors are NodeApiErrors already, with their
- * outcome and status (wrapping them again, as n8n's lint suggests for raw errors, returns the same error).
- */
+/** Rethrows a caught error unchanged; prefer `throw error as Error`, which n8n's require-node-api-error accepts. */
 export function passOn(error: unknown): Error {
 	return error as Error;
 }

@@ -3,7 +3,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 
 import { nextPageOf } from '../readers/pagination';
 import { holdsList, listOrMap } from '../readers/shapes';
-import type { CallOptions } from './client';
+import type { CallOptions } from './callOptions';
 import { type ApiMethod, readError } from './errors';
 import { itemKey } from './wire';
 

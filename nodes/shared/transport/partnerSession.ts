@@ -9,59 +9,35 @@
  * 10 minutes unused; pickers and polls: for the one call). Concurrent requests for the same
  * user wait for one mint. The cache itself is tokenCache.ts.
  */
-import type {
-	IAdditionalCredentialOptions,
-	ICredentialDataDecryptedObject,
-	IExecuteFunctions,
-	ILoadOptionsFunctions,
-	INode,
-	IPollFunctions,
-} from 'n8n-workflow';
+import type { IAdditionalCredentialOptions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ACCESS_TOKEN, PARTNER_CREDENTIAL_TYPE } from '../constants';
+import { PARTNER_CREDENTIAL_TYPE } from '../constants';
 import {
 	checkEndUserId,
-	checkPartnerName,
 	fingerprint,
 	type MintedToken,
 	tokenFromResponse,
 } from '../readers/mintedToken';
-import { baseUrlProblem } from './baseUrl';
+import type { ApiContext } from './callOptions';
 import { readError } from './errors';
+import { parameter, type PartnerCredential, readPartnerCredential } from './partnerCredential';
 import {
 	cachedExpiry,
 	cachedToken,
 	dropCached,
 	dropLocal,
+	forItem,
 	keepLocal,
 	localToken,
 	sharedMint,
 	storeToken,
 } from './tokenCache';
 
-type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
-
 /** Sends the token call for one end user and answers the response's data (the client's job). */
 export type MintRequest = (userId: string, itemIndex: number | undefined) => Promise<unknown>;
 
 let sessions = 0;
-
-/** A parameter as the context reads it: per item when executing, the editor's value in pickers. */
-function parameter(
-	ctx: Context,
-	name: string,
-	itemIndex: number | undefined,
-	fallback: unknown,
-): unknown {
-	if ('getCurrentNodeParameter' in ctx) return ctx.getCurrentNodeParameter(name) ?? fallback;
-	if ('getInputData' in ctx) return ctx.getNodeParameter(name, itemIndex ?? 0, fallback);
-	return (ctx as IPollFunctions).getNodeParameter(name, fallback);
-}
-
-export function authenticationOf(ctx: Context): string {
-	return String(parameter(ctx, 'authentication', 0, ACCESS_TOKEN));
-}
 
 /** What a client in partner mode needs: the credential, the current end user, and the tokens. */
 export class PartnerSession {
@@ -83,16 +59,14 @@ export class PartnerSession {
 	private readonly used = new Set<string>();
 
 	private constructor(
-		private readonly ctx: Context,
+		private readonly ctx: ApiContext,
 		private readonly node: INode,
-		credentials: ICredentialDataDecryptedObject,
+		{ baseUrl, partnerName, masterToken, credentials }: PartnerCredential,
 		private readonly mint: MintRequest,
 	) {
-		this.baseUrl = String(credentials.baseUrl ?? '')
-			.trim()
-			.replace(/\/+$/, '');
-		this.partnerName = String(credentials.partnerName ?? '').trim();
-		this.masterToken = String(credentials.masterToken ?? '').trim();
+		this.baseUrl = baseUrl;
+		this.partnerName = partnerName;
+		this.masterToken = masterToken;
 		const { id, name } = node.credentials?.[PARTNER_CREDENTIAL_TYPE] ?? {};
 		this.credentialOptions = {
 			credentialsDecrypted: {
@@ -103,9 +77,9 @@ export class PartnerSession {
 			},
 		};
 		const data = JSON.stringify([
-			this.baseUrl,
-			this.partnerName,
-			this.masterToken,
+			baseUrl,
+			partnerName,
+			masterToken,
 			credentials.basicAuthStyle ?? '',
 		]);
 		this.key = `${id ?? ''}\n${fingerprint(data)}`;
@@ -114,35 +88,8 @@ export class PartnerSession {
 	}
 
 	/** Reads and checks the Albato Partner API credential: raises before any request is sent. */
-	static async create(ctx: Context, mint: MintRequest): Promise<PartnerSession> {
-		const credentials = await ctx.getCredentials(PARTNER_CREDENTIAL_TYPE);
-		const node = ctx.getNode();
-		const problem = (message: string, description: string) =>
-			new NodeOperationError(node, message, { description });
-		const baseUrl = baseUrlProblem(
-			String(credentials.baseUrl ?? '')
-				.trim()
-				.replace(/\/+$/, ''),
-		);
-		if (baseUrl) {
-			throw problem(
-				`The credential's Base URL ${baseUrl}`,
-				'Set Base URL in the Albato Partner API credential, e.g. https://api.albato.com',
-			);
-		}
-		if (!checkPartnerName(credentials.partnerName)) {
-			throw problem(
-				`The credential's Partner Name "${String(credentials.partnerName ?? '')}" is not valid`,
-				'Set Partner Name in the Albato Partner API credential to the {partner-name} of your partner URLs (letters, digits, - _ . ~)',
-			);
-		}
-		if (!String(credentials.masterToken ?? '').trim()) {
-			throw problem(
-				'The credential has no Master Token',
-				'Paste the master token from the Embedded panel into the Albato Partner API credential',
-			);
-		}
-		return new PartnerSession(ctx, node, credentials, mint);
+	static async create(ctx: ApiContext, mint: MintRequest): Promise<PartnerSession> {
+		return new PartnerSession(ctx, ctx.getNode(), await readPartnerCredential(ctx), mint);
 	}
 
 	/** Whom an item acts for (service, partner, end user; never a token): keys in-process bookkeeping. */
@@ -289,19 +236,4 @@ export class PartnerSession {
 		this.used.add(token);
 		return token;
 	}
-}
-
-/**
- * A failed token call is shared by every caller that waited on it (possibly in another execution):
- * each gets it with its own item index, so no error names another item.
- */
-function forItem(error: unknown, itemIndex: number | undefined): unknown {
-	const context = (error as { context?: Record<string, unknown> } | undefined)?.context;
-	if (!(error instanceof Error) || !context || context.itemIndex === itemIndex) return error;
-	const copy = Object.create(
-		Object.getPrototypeOf(error) as object,
-		Object.getOwnPropertyDescriptors(error),
-	) as Error;
-	(copy as unknown as { context: Record<string, unknown> }).context = { ...context, itemIndex };
-	return copy;
 }

@@ -1,5 +1,8 @@
 /** When a failed call is tried again: backoff, Retry-After, and the time one call may spend waiting. */
 
+/** Statuses worth another try: 429 (nothing applied) and the gateway's 502–504. */
+export const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
+
 const BASE_DELAY = 250;
 const MAX_DELAY = 8_000;
 

@@ -106,3 +106,18 @@ function start(key: string, mint: () => Promise<MintedToken>): Promise<MintedTok
 	minting.set(key, pending);
 	return pending;
 }
+
+/**
+ * A failed token call is shared by every caller that waited on it (possibly in another execution):
+ * each gets it with its own item index, so no error names another item.
+ */
+export function forItem(error: unknown, itemIndex: number | undefined): unknown {
+	const context = (error as { context?: Record<string, unknown> } | undefined)?.context;
+	if (!(error instanceof Error) || !context || context.itemIndex === itemIndex) return error;
+	const copy = Object.create(
+		Object.getPrototypeOf(error) as object,
+		Object.getOwnPropertyDescriptors(error),
+	) as Error;
+	(copy as unknown as { context: Record<string, unknown> }).context = { ...context, itemIndex };
+	return copy;
+}

@@ -1,7 +1,7 @@
 /** What goes on the wire and comes back: path segments, query strings, bodies. */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { CallOptions } from './client';
+import type { CallOptions } from './callOptions';
 import { INVALID_JSON } from './serviceMessage';
 
 /** What identifies a list item across pages: its id, else the whole item. */

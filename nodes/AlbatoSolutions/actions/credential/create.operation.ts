@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 import { describeValue, mappedOrJson, textParameter, toId, unsafeKeyPath } from '../params';
 import { checkValues, maskSecrets } from '../../../shared/readers/partnerSchema';
-import { idOf } from '../../../shared/readers/shapes';
+import { withNumericIds } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, retold } from '../../../shared/transport/errors';
 import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
@@ -132,11 +132,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		throw layoutHint(this, error, bodyLayout, itemIndex);
 	}
 	const secrets = new Set(schema.filter((field) => field.secret).map((field) => field.id));
-	const masked = maskSecrets(created ?? {}, secrets) as IDataObject;
-	// Ids as numbers whatever the service sends.
-	for (const key of ['id', 'partnerId'])
-		if (idOf(masked[key]) !== undefined) masked[key] = idOf(masked[key]);
-	return masked;
+	return withNumericIds(maskSecrets(created ?? {}, secrets) as IDataObject, ['id', 'partnerId']);
 }
 
 type BodyLayout = 'flat' | 'fields';

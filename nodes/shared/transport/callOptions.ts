@@ -1,0 +1,44 @@
+/** What one call is given, and in what context it runs. */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	ILoadOptionsFunctions,
+	IPollFunctions,
+} from 'n8n-workflow';
+
+import type { ApiMethod, Call } from './errors';
+
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+/** One call's options (not the UI's Request Options: those are the client's TransportOptions). */
+export interface CallOptions {
+	/** Query parameters, encoded here. */
+	query?: Record<string, string | number>;
+	/** A query string sent exactly as given (the service reads some parameters literally, e.g. `+bundles.steps`). */
+	rawQuery?: string;
+	body?: IDataObject;
+	itemIndex?: number;
+	/** Partner mode: sent with the master token (the /wl endpoints) instead of as the item's end user. */
+	asPartner?: boolean;
+	/** A POST that changes nothing (the token call): retried like GET. */
+	idempotent?: boolean;
+	/**
+	 * What a 2xx answer must hold to be used (e.g. a list, an installation). One that does not (an empty
+	 * body, `data: null`, another shape) fails as unreadable: it is never taken for "none" or "done".
+	 */
+	expect?: { what: string; holds: (data: unknown) => boolean };
+}
+
+// Calls that change nothing when repeated: safe to retry. POST (install, create credential) only after a 429, which applied nothing.
+const IDEMPOTENT = new Set<ApiMethod>(['GET', 'PUT', 'PLAY', 'PAUSE']);
+
+/** One call as its retries and errors see it. */
+export function callOf(method: ApiMethod, path: string, options: CallOptions): Call {
+	return {
+		method,
+		path,
+		itemIndex: options.itemIndex,
+		safe: IDEMPOTENT.has(method) || options.idempotent === true,
+		changesNothing: method === 'GET' || options.idempotent === true,
+	};
+}
