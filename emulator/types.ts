@@ -131,7 +131,7 @@ export interface Variants {
 	wrapLists: boolean;
 	/** The token fields of the /wl responses. Default 'both'. */
 	partnerTokens: PartnerTokenVariant;
-	// Shapes the public docs leave open (see README "Variants"); defaults are the documented choices.
+	// Shapes the public docs leave open (see emulator/README.md "Variants"); defaults are the documented choices.
 	/** Credentialist values: [{value,title}] (default), [{id,title}], [{id,value}] or an {id: title} map. plainValues wins. */
 	valuesShape: 'valueTitle' | 'idTitle' | 'idValue' | 'map';
 	/** Nested steps under the step (default) or under each value ({..., nested}); a map of values keeps them under the step. */
@@ -162,7 +162,7 @@ export interface Variants {
 	pagination: 'none' | 'headers' | 'link' | 'body';
 	/** The query parameter the pager reads: 'page' (Yii's default) or 'p' (a renamed pageParam; `page` is then ignored). */
 	pageParam: 'page' | 'p';
-	// Run history and user lifecycle (issue 22; README "Variants").
+	// Run history and user lifecycle (issue 22; emulator/README.md "Variants").
 	/** GET /bundle/events?expand=steps: `steps` as levels (list of lists, as documented) or one flat list. */
 	runSteps: 'levels' | 'flat';
 	/** Run and step dates: "YYYY-MM-DD HH:MM:SS" in UTC (default), the same in the end user's timezoneOffset, or ISO 8601 with +00:00. */
@@ -171,7 +171,7 @@ export interface Variants {
 	profileShape: 'billing' | 'basic';
 	/** get-user-profile?expand=transactions: adds {transactions: {limit, used, left}} (default) or nothing. */
 	profileTransactions: 'object' | 'none';
-	// Connection by link, update-user-data, own connection: see README "Connections".
+	// Connection by link, update-user-data, own connection: see emulator/README.md "Connections".
 	/** A sharing's `dateCreated`: an ISO time (default), or null as the docs' example shows. */
 	linkDateCreated: 'iso' | 'null';
 	/** An expired, unused sharing reads status 0 like a waiting one (default; nothing documented says otherwise), or 2. */

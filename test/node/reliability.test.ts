@@ -1,6 +1,6 @@
 /**
  * Every fault kind of the emulator, driven through n8n-core's engine: the calls made, the final state,
- * no duplicates, statuses restored. (The fault table in the README comes from these cases.)
+ * no duplicates, statuses restored. (The fault table in docs/reliability.md comes from these cases.)
  */
 import { byId, guardedUpdateFromItems, installParams, runNode, useEmulator } from './setup';
 

@@ -1,7 +1,7 @@
 /**
  * Bundle Data → Update with "Pause, Update, Then Start Again" when things half-fail or overlap, through
- * n8n-core against the emulator: each case asserts the calls made and the final state. The README's
- * fault table rows for the update operation come from here.
+ * n8n-core against the emulator: each case asserts the calls made and the final state. The fault
+ * table rows of docs/reliability.md for the update operation come from here.
  */
 import type { INodeParameters } from 'n8n-workflow';
 

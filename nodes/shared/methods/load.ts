@@ -6,7 +6,8 @@ import { retold, shownOf } from '../transport/errors';
 import { PARTNER_API } from '../constants';
 import { authenticationOf } from '../transport/partnerCredential';
 
-// n8n-core's words when the node has no credential selected (LoadOptionsContext.getCredentials).
+// n8n-core's own words (NodeExecutionContext.getCredentials) when no credential is selected, never the
+// service's: AlbatoClient.create only reads the credential and sends no request.
 const NO_CREDENTIAL = /does not have any credentials set|Credentials not found/i;
 
 /**

@@ -2,14 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
-import { describeValue, mappedOrJson, textParameter, toId, unsafeKeyPath } from '../params';
+import { describeValue, mappedOrJson, textParameter, unsafeKeyPath } from '../params';
 import { checkValues, maskSecrets } from '../../../shared/readers/partnerSchema';
 import { withNumericIds } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, retold } from '../../../shared/transport/errors';
 import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { createCredential, partnerSchema } from '../../../shared/api/credential';
-import { partnerIdProperty } from './partnerId';
+import { partnerIdOf, partnerIdProperty } from './partnerId';
 
 export const description: INodeProperties[] = [
 	partnerIdProperty,
@@ -74,12 +74,7 @@ export const description: INodeProperties[] = [
  * (GET /credentials/{partnerId}/meta), and secret values never appear in the output.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partnerId = toId(
-		this,
-		this.getNodeParameter('partnerId', itemIndex, ''),
-		'Partner ID',
-		itemIndex,
-	);
+	const partnerId = partnerIdOf(this, itemIndex);
 	const title = textParameter(this, 'title', 'Connection Name', itemIndex);
 	const values = mappedOrJson(
 		this,

@@ -1,20 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { toId } from '../params';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { partnerMeta } from '../../../shared/api/credential';
-import { partnerIdProperty } from './partnerId';
+import { partnerIdOf, partnerIdProperty } from './partnerId';
 
 export const description: INodeProperties[] = [partnerIdProperty];
 
 /** GET /credentials/{partnerId}/meta — the fields a credential for that partner needs. */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partnerId = toId(
-		this,
-		this.getNodeParameter('partnerId', itemIndex, ''),
-		'Partner ID',
-		itemIndex,
-	);
+	const partnerId = partnerIdOf(this, itemIndex);
 	const schema = await partnerMeta(client, partnerId, itemIndex);
 	// partnerId last: the parameter's number, whatever type the service echoes.
 	return { ...(Array.isArray(schema) ? { fields: schema } : (schema as IDataObject)), partnerId };
