@@ -20,7 +20,7 @@ export type Exchange = (
 ) => Promise<{ headers: IDataObject; body: unknown; data: unknown }>;
 
 /**
- * GET of a list, whole. One request; when its answer signals more pages (see helpers/pagination),
+ * GET of a list, whole. One request; when its answer signals more pages (see readers/pagination.ts),
  * the next ones too, combined into one list (items met again are left out, by id). Without a
  * signal the answer is returned as it came. A read that cannot be completed fails: a list cut
  * short would make installations look removed, or new ones look old. So does a 2xx that holds no

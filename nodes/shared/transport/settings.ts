@@ -1,4 +1,4 @@
-/** How the transport sends requests; set per execution from Request Options (helpers/requestOptions.ts). */
+/** How the transport sends requests; set per execution from Request Options (actions/runOptions.ts). */
 export interface TransportOptions {
 	/** Milliseconds before a request that has not answered is abandoned. */
 	timeout: number;
