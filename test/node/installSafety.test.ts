@@ -46,6 +46,7 @@ describe('same title, several at once', () => {
 		});
 		expect(titled('Only once')).toHaveLength(1);
 		expect(run.json[0]).toMatchObject({ id: titled('Only once')[0].id });
+		expect(run.json).toHaveLength(4);
 		for (const json of run.json.slice(1))
 			expect(json.error).toBe(
 				`An installation titled "Only once" already exists (ID ${titled('Only once')[0].id})`,
