@@ -1,6 +1,7 @@
 /**
- * Half-failures found by a fault hunt, each driven through n8n-core's engine against the emulator:
- * install answers that arrive but cannot be used, rate limits on POST, and a title whose install outcome is unknown.
+ * Half-failures, each driven through n8n-core's engine against the emulator: install answers that
+ * arrive but cannot be used, rate limits on POST, a title whose install outcome is unknown, and
+ * seeded rounds of faults on installs and on pause-and-resume updates.
  */
 import type { IDataObject } from 'n8n-workflow';
 

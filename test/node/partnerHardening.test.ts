@@ -1,5 +1,5 @@
 /**
- * Partner mode under adversarial conditions (review findings): failed token calls with many items
+ * Partner mode under adversarial conditions: failed token calls with many items
  * waiting, a lost token call inside an install, and secrets echoed back by the service.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
