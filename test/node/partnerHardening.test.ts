@@ -35,7 +35,7 @@ describe('a failed token call with many items waiting', () => {
 		);
 		expect(run.json).toHaveLength(10);
 		expect(run.json.every((json) => json.httpCode === '500')).toBe(true);
-		// One call, and one shared retry by the items that waited on it (was: one per item).
+		// One call, and one shared retry by the items that waited on it (not one per item).
 		expect(tokenCalls(run)).toBe(2);
 		expect(run.calls).toHaveLength(2);
 	});

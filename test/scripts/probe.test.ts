@@ -56,6 +56,7 @@ describe('the probe reports each variant', () => {
 			pagination: 'none',
 		});
 		expect(report.errorStyle).toBe('errors');
+		expect(emu.requests.length).toBeGreaterThan(0);
 		expect(emu.requests.every((r) => r.method === 'GET')).toBe(true);
 	});
 
