@@ -122,8 +122,8 @@ describe('custom methods', () => {
 
 	it("work from n8n-core's request helper", async () => {
 		// Deep import: n8n-core does not re-export httpRequest from its index.
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
 		const { httpRequest } =
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
 			require('n8n-core/dist/execution-engine/node-execution-context/utils/request-helper-functions') as {
 				httpRequest: (
 					o: Record<string, unknown>,
