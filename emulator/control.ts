@@ -1,10 +1,39 @@
 /** The control surface under /__emulator/ (outside the spec; no auth; never logged). */
-import type { EmulatorCore } from './core';
 import { CONNECTIONS_CONTROL_ROUTES, handleConnectionsControl } from './connectionsControl';
-import { faultFromJson, faultToJson } from './faults';
-import { listLagOf, type ListLag } from './listLag';
 import { RUN_CONTROL_ROUTES, handleRunControl } from './runControl';
-import type { ErrorStyle, PartnerSettings, RateLimitRule, TokenClaims, Variants } from './types';
+import { faultFromJson, faultToJson, type FaultStore } from './faults';
+import { listLagOf, type ListLag } from './listLag';
+import type { RateLimit } from './rateLimit';
+import type {
+	EmulatorState,
+	ErrorStyle,
+	PartnerSettings,
+	RateLimitRule,
+	RequestLogEntry,
+	TokenClaims,
+	Variants,
+} from './types';
+
+/** What the control surface drives: the emulator's core, described here so this file needs no import of it. */
+export interface Controlled {
+	readonly state: EmulatorState;
+	readonly faults: FaultStore;
+	readonly requests: RequestLogEntry[];
+	readonly variants: Variants;
+	readonly partner: PartnerSettings;
+	readonly rateLimit: RateLimit | null;
+	removeInstallation(id: number): void;
+	reset(): void;
+	setErrorStyle(style: ErrorStyle): void;
+	setVariants(variants: Partial<Variants>): void;
+	token(claims?: TokenClaims): string;
+	setPartner(settings: Partial<PartnerSettings>): void;
+	setRateLimit(rule: RateLimitRule | null): void;
+}
+
+/** Whether a path belongs to the control surface rather than to the service. */
+export const isControlPath = (path: string) =>
+	path === '/__emulator' || path.startsWith('/__emulator/');
 
 export const CONTROL_ROUTES = [
 	'GET    /__emulator/requests            the request log',
@@ -37,7 +66,7 @@ const ok = (body: unknown = { ok: true }): ControlResult => ({ status: 200, body
 const bad = (message: string): ControlResult => ({ status: 400, body: { error: message } });
 
 export function handleControl(
-	core: EmulatorCore,
+	core: Controlled,
 	method: string,
 	path: string,
 	raw: Buffer,
@@ -117,7 +146,7 @@ export function handleControl(
 	}
 }
 
-function stateAsJson(core: EmulatorCore) {
+function stateAsJson(core: Controlled) {
 	const { state } = core;
 	return {
 		installations: [...state.installations.values()],

@@ -6,7 +6,6 @@ import { authenticate, signToken } from './auth';
 import { authenticatePartner } from './handlers/partner';
 import { runsOf } from './handlers/runs';
 import { assertNotDeleted, lifecycleOf } from './handlers/userLifecycle';
-import { handleControl } from './control';
 import { ApiError, renderError, type FieldError, type RenderedBody } from './errors';
 import { describeFault, FaultStore } from './faults';
 import { listLagOf } from './listLag';
@@ -43,6 +42,15 @@ const ERROR_STYLES: ErrorStyle[] = [
 	'fieldMap',
 	'yiiData',
 ];
+
+/** One request as it entered: the method (custom ones restored), the path, the raw query and body. */
+export interface ReceivedRequest {
+	method: string;
+	url: string;
+	path: string;
+	rawQuery: string;
+	rawBody: Buffer;
+}
 
 interface Outcome {
 	status: number;
@@ -152,7 +160,14 @@ export class EmulatorCore {
 		this.rateLimit = rule ? new RateLimit(rule) : null;
 	}
 
-	async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+	/**
+	 * Reads one request where it enters (custom method, path, query, body). When the body cannot be
+	 * read it answers the error itself and gives undefined.
+	 */
+	async receive(
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+	): Promise<ReceivedRequest | undefined> {
 		trackRequestEnd(req, res);
 		const custom = customMethodOf(req);
 		// Rewritten requests close their connection: the next request then starts on a fresh socket.
@@ -169,17 +184,23 @@ export class EmulatorCore {
 		} catch (err) {
 			if (!(err instanceof ApiError)) throw err;
 			res.setHeader('Connection', 'close');
-			return send(res, {
+			send(res, {
 				status: err.status,
 				body: renderError(this.errorStyle, err.status, err.errors, this.variants.successFlag),
 			});
+			return undefined;
 		}
 
-		if (path === '/__emulator' || path.startsWith('/__emulator/')) {
-			const out = handleControl(this, method, path, rawBody);
-			return send(res, { status: out.status, body: jsonBody(out.body) });
-		}
+		return { method, url, path, rawQuery, rawBody };
+	}
 
+	/** Answers one service request (spec routes and partner routes): log, faults, routing, auth. */
+	async respond(
+		request: ReceivedRequest,
+		req: http.IncomingMessage,
+		res: http.ServerResponse,
+	): Promise<void> {
+		const { method, url, path, rawQuery, rawBody } = request;
 		const started = Date.now();
 		const query = parseQuery(rawQuery);
 		const entry: RequestLogEntry = {
@@ -401,6 +422,11 @@ function readBody(req: http.IncomingMessage): Promise<Buffer> {
 		);
 		req.on('error', reject);
 	});
+}
+
+/** Answers with a JSON body (the control surface's answers). */
+export function sendJson(res: http.ServerResponse, status: number, value: unknown): void {
+	send(res, { status, body: jsonBody(value) });
 }
 
 function send(res: http.ServerResponse, out: Outcome): void {

@@ -9,7 +9,8 @@ import http from 'http';
 import type net from 'net';
 
 import { connectionsOf } from './connections';
-import { EmulatorCore } from './core';
+import { handleControl, isControlPath } from './control';
+import { EmulatorCore, sendJson } from './core';
 import { completeLink, LinkCompletionError, linkUrl } from './handlers/links';
 import { addOwnCredential, ownCredentialsOf } from './handlers/ownCredential';
 import { DEFAULT_MASTER_TOKEN, DEFAULT_PARTNER, DEFAULT_SECRET } from './fixtures';
@@ -41,7 +42,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		},
 	);
 	const httpServer = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
-		core.handle(req, res).catch(() => res.destroy());
+		serveRequest(core, req, res).catch(() => res.destroy());
 	});
 	const front = createFront(httpServer, options.tls);
 	// Track sockets so close() does not wait for idle keep-alive connections.
@@ -126,4 +127,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 				for (const socket of sockets) socket.destroy();
 			}),
 	};
+}
+
+/** Where requests enter: control routes (`/__emulator/...`) go to the control surface, the rest to the service. */
+async function serveRequest(
+	core: EmulatorCore,
+	req: http.IncomingMessage,
+	res: http.ServerResponse,
+): Promise<void> {
+	const request = await core.receive(req, res);
+	if (!request) return;
+	if (isControlPath(request.path)) {
+		const out = handleControl(core, request.method, request.path, request.rawBody);
+		return sendJson(res, out.status, out.body);
+	}
+	await core.respond(request, req, res);
 }

@@ -347,6 +347,7 @@ describe('pollContext', () => {
 
 		// "Fetch test event" sees the latest event and leaves the state alone.
 		expect((await poll({}, 'manual'))?.[0].map((i) => i.json.id)).toEqual([3]);
+		expect(received.length).toBeGreaterThan(0);
 		expect(received.every((r) => r.authorization === 'Bearer tok-123')).toBe(true);
 	});
 });

@@ -81,6 +81,7 @@ describe('GET /solution/{id}/credentialists', () => {
 			'GET',
 			'/solution/102/credentialists?credentialData[shop]=shopify',
 		);
+		expect(flat.data.data.length).toBeGreaterThan(0);
 		expect(flat.data.data.every((s: { nested: unknown[] }) => s.nested.length === 0)).toBe(true);
 		const one = await call(
 			emu,

@@ -263,6 +263,21 @@ describe('bad input: a clear error and no request', () => {
 		expect(ctx.emu.requests).toEqual([]);
 	});
 
+	it('Title length: 255 characters are accepted and installed, 256 are refused before any request', async () => {
+		const longest = 'x'.repeat(255);
+		const accepted = await runNode(ctx.emu, { ...create, title: longest });
+		expect(accepted.error).toBeUndefined();
+		expect(accepted.json).toHaveLength(1);
+		expect(accepted.json[0]).toMatchObject({ title: longest });
+		expect(accepted.calls.filter((call) => call.startsWith('POST'))).toHaveLength(1);
+		expect([...ctx.emu.state.installations.values()].map((i) => i.title)).toContain(longest);
+
+		const refused = await runNode(ctx.emu, { ...create, title: longest + 'y' });
+		expect(refused.error?.message).toBe('Title is 256 characters long; at most 255 are allowed');
+		expect(refused.error?.name).toBe('NodeOperationError');
+		expect(refused.calls).toEqual([]);
+	});
+
 	it('names the item: the second item fails, the first is untouched by the error', async () => {
 		const run = await runNode(
 			ctx.emu,

@@ -46,6 +46,7 @@ describe('same title, several at once', () => {
 		});
 		expect(titled('Only once')).toHaveLength(1);
 		expect(run.json[0]).toMatchObject({ id: titled('Only once')[0].id });
+		expect(run.json).toHaveLength(4);
 		for (const json of run.json.slice(1))
 			expect(json.error).toBe(
 				`An installation titled "Only once" already exists (ID ${titled('Only once')[0].id})`,
@@ -93,6 +94,24 @@ describe('same title, several at once', () => {
 });
 
 describe('lost answers and a lagging or failing list', () => {
+	it('answer lost, an older installation with the same title already listed: the new one is reported, never the older one', async () => {
+		const older = ctx.emu.state.installations.get(5001)!; // the fixture "Leads for ACME", listed before the POST
+		ctx.emu.setListLag({ reads: 2 });
+		ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', reset: 'after' });
+		const run = await runNode(ctx.emu, install({ lostAnswerCheck: 1 }), {
+			inputItems: items(older.title, 1),
+		});
+		expect(run.error).toBeUndefined();
+		const made = titled(older.title).map((installation) => installation.id);
+		expect(made).toHaveLength(2);
+		const newer = made.filter((id) => id !== older.id);
+		expect(newer).toHaveLength(1);
+		expect(run.json).toHaveLength(1);
+		expect(run.json[0].id).toBe(newer[0]);
+		expect(run.json[0].id).not.toBe(older.id);
+		expect(posts(run.calls)).toHaveLength(1);
+	});
+
 	it('answer lost, list lags 2 reads: found on the 3rd read, never sent again', async () => {
 		ctx.emu.setListLag({ reads: 2 });
 		ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', reset: 'after' });

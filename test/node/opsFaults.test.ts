@@ -1,5 +1,5 @@
 /**
- * Fault review of the operations other than Installation → Create and Bundle Data → Update, each driven
+ * The operations other than Installation → Create and Bundle Data → Update under faults, each driven
  * through n8n-core's engine against the emulator: a 2xx whose body holds nothing usable must fail the
  * item readably (never be taken for "none", "done" or "no settings").
  */

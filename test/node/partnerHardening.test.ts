@@ -1,5 +1,5 @@
 /**
- * Partner mode under adversarial conditions (review findings): failed token calls with many items
+ * Partner mode under adversarial conditions: failed token calls with many items
  * waiting, a lost token call inside an install, and secrets echoed back by the service.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -35,7 +35,7 @@ describe('a failed token call with many items waiting', () => {
 		);
 		expect(run.json).toHaveLength(10);
 		expect(run.json.every((json) => json.httpCode === '500')).toBe(true);
-		// One call, and one shared retry by the items that waited on it (was: one per item).
+		// One call, and one shared retry by the items that waited on it (not one per item).
 		expect(tokenCalls(run)).toBe(2);
 		expect(run.calls).toHaveLength(2);
 	});

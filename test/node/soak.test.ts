@@ -117,6 +117,10 @@ it(`${ROUNDS * 52} mixed operations under random faults lose and duplicate nothi
 
 	expect(operations).toBeGreaterThanOrEqual(500);
 	const all = [...ctx.emu.state.installations.values()];
+	// Each check below loops over what the rounds recorded: none of them may be empty.
+	expect(installed.size).toBeGreaterThan(0);
+	expect(expectedStatus.size).toBeGreaterThan(0);
+	expect(expectedValue.size).toBeGreaterThan(0);
 	for (const [title, succeeded] of installed) {
 		expect([title, all.filter((installation) => installation.title === title).length]).toEqual([
 			title,

@@ -54,6 +54,8 @@ describe('node description', () => {
 			(option) => option.value,
 		);
 		expect(resourceValues.sort()).toEqual(Object.keys(resources).sort());
+		expect(resourceValues.length).toBeGreaterThan(0);
+		let actionsChecked = 0;
 		for (const value of resourceValues) {
 			const selector = properties.find(
 				(property) =>
@@ -64,7 +66,9 @@ describe('node description', () => {
 			expect(options.map((option) => option.value).sort()).toEqual(
 				Object.keys(resources[value as keyof typeof resources]).sort(),
 			);
+			expect(options.length).toBeGreaterThan(0);
 			for (const option of options) {
+				actionsChecked++;
 				expect(option.action).toMatch(/^[A-Z][a-z]/);
 				expect(option.action).toBe(
 					option.action![0] + option.action!.slice(1).toLowerCase().replace(/ id\b/g, ' ID'),
@@ -73,17 +77,22 @@ describe('node description', () => {
 			const names = options.map((option) => option.name);
 			expect(names).toEqual([...names].sort());
 		}
+		expect(actionsChecked).toBeGreaterThanOrEqual(resourceValues.length);
 	});
 
 	it('says "Get Many" (getAll), never "Get All"', () => {
+		let optionsChecked = 0;
 		for (const property of all) {
 			for (const option of (property.options ?? []) as INodePropertyOptions[]) {
+				optionsChecked++;
 				expect(String(option.name)).not.toMatch(/get all/i);
 			}
 		}
+		expect(optionsChecked).toBeGreaterThan(0);
 	});
 
 	it('gives every property a valid default, Title Case names and "ID" capitalised', () => {
+		expect(all.length).toBeGreaterThan(20);
 		for (const property of all) {
 			expect(property.default).not.toBeUndefined();
 			expect(property.displayName).toMatch(/^[A-Z0-9↳]/);
@@ -92,22 +101,29 @@ describe('node description', () => {
 	});
 
 	it('starts boolean descriptions with "Whether"', () => {
-		for (const property of all.filter((p) => p.type === 'boolean' && p.description)) {
+		const booleans = all.filter((p) => p.type === 'boolean' && p.description);
+		expect(booleans.length).toBeGreaterThan(0);
+		for (const property of booleans) {
 			expect(property.description).toMatch(/^Whether /);
 		}
 	});
 
 	it('names dynamic options "Name or ID" and explains expressions', () => {
-		for (const property of all.filter((p) => p.typeOptions?.loadOptionsMethod)) {
+		const dynamic = all.filter((p) => p.typeOptions?.loadOptionsMethod);
+		expect(dynamic.length).toBeGreaterThan(0);
+		for (const property of dynamic) {
 			expect(property.displayName).toMatch(/Names? or IDs?$/);
 			expect(property.description).toMatch(/Choose from the list, or specify (an ID|IDs) using an/);
 		}
 	});
 
 	it('sorts fixed options alphabetically and keeps defaults among them', () => {
-		for (const property of all.filter(
+		const fixed = all.filter(
 			(p) => p.type === 'options' && p.name !== 'operation' && Array.isArray(p.options),
-		)) {
+		);
+		expect(fixed.length).toBeGreaterThan(0);
+		let sortedChecked = 0;
+		for (const property of fixed) {
 			const options = property.options as INodePropertyOptions[];
 			if (
 				property.name.endsWith('Mode') ||
@@ -118,13 +134,17 @@ describe('node description', () => {
 			} else {
 				const names = options.map((option) => option.name);
 				expect(names).toEqual([...names].sort());
+				sortedChecked++;
 			}
 			expect(options.map((option) => option.value)).toContain(property.default);
 		}
+		expect(sortedChecked).toBeGreaterThan(0);
 	});
 
 	it('uses the standard Return All / Limit pair', () => {
-		for (const limit of all.filter((p) => p.name === 'limit')) {
+		const limits = all.filter((p) => p.name === 'limit');
+		expect(limits.length).toBeGreaterThan(0);
+		for (const limit of limits) {
 			expect(limit.default).toBe(50);
 			expect(limit.typeOptions?.minValue).toBe(1);
 			expect(limit.displayOptions?.show?.returnAll).toEqual([false]);
@@ -133,15 +153,28 @@ describe('node description', () => {
 
 	it('resolves every dynamic method it references', () => {
 		const methods = node.methods as Record<string, Record<string, unknown>>;
+		const resolved = { load: 0, mapper: 0, search: 0 };
 		for (const property of all) {
 			const load = property.typeOptions?.loadOptionsMethod;
-			if (load) expect(methods.loadOptions[load]).toBeInstanceOf(Function);
+			if (load) {
+				expect(methods.loadOptions[load]).toBeInstanceOf(Function);
+				resolved.load++;
+			}
 			const mapper = property.typeOptions?.resourceMapper?.resourceMapperMethod;
-			if (mapper) expect(methods.resourceMapping[mapper]).toBeInstanceOf(Function);
+			if (mapper) {
+				expect(methods.resourceMapping[mapper]).toBeInstanceOf(Function);
+				resolved.mapper++;
+			}
 			for (const mode of property.modes ?? []) {
 				const search = mode.typeOptions?.searchListMethod;
-				if (search) expect(methods.listSearch[search]).toBeInstanceOf(Function);
+				if (search) {
+					expect(methods.listSearch[search]).toBeInstanceOf(Function);
+					resolved.search++;
+				}
 			}
 		}
+		expect(resolved.load).toBeGreaterThan(0);
+		expect(resolved.mapper).toBeGreaterThan(0);
+		expect(resolved.search).toBeGreaterThan(0);
 	});
 });

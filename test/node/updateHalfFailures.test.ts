@@ -145,6 +145,7 @@ describe('PAUSE half-fails', () => {
 		fault({ method: 'PLAY', path: ACME, status: 503 });
 		const run = await update([SUBJECT_9002, TAG_9004], { continueOnFail: true });
 		expect(run.calls).toEqual([`GET ${ACME}`, `PAUSE ${ACME}`, `PLAY ${ACME}`]);
+		expect(run.json).toHaveLength(2);
 		for (const item of run.json) {
 			expect(item.error).toBe('Emulated fault: 503');
 			expect(
@@ -206,6 +207,7 @@ describe('PLAY half-fails', () => {
 		const run = await update([SUBJECT_9002, TAG_9004], { continueOnFail: true });
 		expect(run.error).toBeUndefined();
 		expect(run.calls.filter((call) => call.startsWith('PLAY'))).toHaveLength(1);
+		expect(run.json).toHaveLength(2);
 		for (const item of run.json) {
 			expect(item).toMatchObject({ pausedForUpdate: true, installationStatus: 0 });
 			expect(item.error).toBeUndefined();

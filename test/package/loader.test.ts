@@ -34,7 +34,9 @@ describe('the built package, as n8n loads it', () => {
 	});
 
 	it('resolves light and dark icons to files that exist in dist', () => {
-		for (const description of [...loader.types.nodes, ...loader.types.credentials]) {
+		const described = [...loader.types.nodes, ...loader.types.credentials];
+		expect(described.length).toBeGreaterThanOrEqual(4); // two nodes, two credentials
+		for (const description of described) {
 			const icons = (description as { iconUrl?: { light: string; dark: string } }).iconUrl;
 			expect(icons).toBeDefined();
 			for (const url of [icons!.light, icons!.dark]) {

@@ -60,6 +60,7 @@ describe('the probe reports each variant', () => {
 			runDates: 'utc',
 		});
 		expect(report.errorStyle).toBe('errors');
+		expect(emu.requests.length).toBeGreaterThan(0);
 		expect(emu.requests.every((r) => r.method === 'GET')).toBe(true);
 	});
 
