@@ -1,5 +1,5 @@
 /**
- * State of the issue-21 endpoints (connection by link, update-user-data, the partner's own
+ * State of connection by link, update-user-data, the partner's own
  * connection) and the emulator's clock. Kept beside the state (keyed by it, as listLag.ts does) so
  * the shared state and handler context need nothing new; `reset()` clears it with `.clear()`.
  *
@@ -9,43 +9,13 @@
  */
 import { randomBytes } from 'crypto';
 
+import type { LinkRecord, OwnCredentialRecord, RefreshRule } from './connectionTypes';
 import type { EmulatorState } from './types';
 
 /** How long a link works after creation (or renewal): 48 h, as both Albato pages say. */
 export const LINK_LIFETIME_MS = 48 * 3600 * 1000;
 /** First sharing id given out (the docs' example answers id 61). */
 export const FIRST_LINK_ID = 301;
-
-/** A sharing entity (connection by link). */
-export interface LinkRecord {
-	id: number;
-	/** Token subject of the end user who created it. */
-	userId: string;
-	partnerId: number;
-	title: string;
-	/** The one-time link token (secret everywhere but in the link itself). */
-	token: string;
-	/** Emulator-clock ms of creation or the last renewal; the link expires LINK_LIFETIME_MS later. */
-	createdAt: number;
-	/** Set when the link is completed into a credential. */
-	credentialId: number | null;
-}
-
-/** The partner's own connection (upsert-own-credential) of one end user. */
-export interface OwnCredentialRecord {
-	id: number;
-	userId: string;
-	title: string;
-	/** Stored in full; answers mask the secret fields. */
-	values: Record<string, string | number>;
-	webhookUrl: string;
-}
-
-/** update-user-data: what successive calls answer for one credential (see README). */
-export interface RefreshRule {
-	/** updateStatus values answered by successive calls. After the last: 3 ends the cycle (the next call starts again), anything else repeats. */
-	sequence: number[];
-}
 
 export const REFRESH_PRESETS = { progress: [1, 2, 3], requeued: [4] } as const;
 

@@ -1,6 +1,10 @@
 /** Public types of the emulator (options, control surface, state records). */
-import type { LinkRecord, OwnCredentialRecord, RefreshRule } from './connections';
-import type { CompleteLinkOptions } from './handlers/links';
+import type {
+	CompleteLinkOptions,
+	LinkRecord,
+	OwnCredentialRecord,
+	RefreshRule,
+} from './connectionTypes';
 import type { RateLimitRule, RateLimitStats } from './rateLimit';
 import type { RunInput, RunRecord } from './runTypes';
 

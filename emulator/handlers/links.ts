@@ -11,7 +11,8 @@
 import { randomBytes } from 'crypto';
 
 import { authenticate } from '../auth';
-import { connectionsOf, type LinkRecord } from '../connections';
+import { connectionsOf } from '../connections';
+import type { CompleteLinkOptions, LinkRecord } from '../connectionTypes';
 import { ApiError, notFound, type FieldError } from '../errors';
 import { PARTNERS, type StepFixture } from '../fixtures';
 import type { CredentialRecord, EmulatorState, PartnerSettings, Variants } from '../types';
@@ -126,13 +127,6 @@ export const deleteLink: Handler = (ctx) => {
 };
 
 // ------------------------------------------------------------ completion
-
-export interface CompleteLinkOptions {
-	/** The partner's field values the customer "entered"; generated when absent. */
-	values?: Record<string, string>;
-	/** The connection name; default the link's title. */
-	title?: string;
-}
 
 /** Raised by completeLink: `status` 404 (unknown or deleted) or 409 (expired, already used). */
 export class LinkCompletionError extends Error {

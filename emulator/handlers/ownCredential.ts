@@ -7,7 +7,8 @@
  */
 import { randomBytes } from 'crypto';
 
-import { connectionsOf, type OwnCredentialRecord } from '../connections';
+import { connectionsOf } from '../connections';
+import type { OwnCredentialRecord } from '../connectionTypes';
 import { ApiError, type FieldError } from '../errors';
 import type { PartnerField } from '../fixtures';
 import type { EmulatorState } from '../types';
