@@ -12,7 +12,7 @@ import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, PARTNER_API, PARTNER_CREDENTIAL_TYPE } from '../constants';
 import { successFlagOf, unwrapEnvelope } from '../readers/shapes';
-import { principalOf, redact } from '../readers/token';
+import { principalOf, redact, redactKeys } from '../readers/token';
 import { readAccessToken } from './accessToken';
 import {
 	AlbatoApiError,
@@ -51,6 +51,12 @@ export interface CallOptions {
 	 * body, `data: null`, another shape) fails as unreadable: it is never taken for "none" or "done".
 	 */
 	expect?: { what: string; holds: (data: unknown) => boolean };
+	/** Secrets of this one call (a link token, field values sent): redacted from its errors. */
+	secrets?: string[];
+	/** Answer keys whose values are secret (e.g. a link's `token`): redacted from this call's errors. */
+	secretKeys?: string[];
+	/** Partner mode: sent with the master token as `Bearer` (update-user-data, as Albato's page shows). */
+	asMaster?: boolean;
 }
 
 // Calls that change nothing when repeated: safe to retry. POST (install, create credential) only after a 429, which applied nothing.
@@ -179,7 +185,8 @@ export class AlbatoClient {
 			changesNothing: method === 'GET' || options.idempotent === true,
 		};
 		// Partner mode: the item's end user and their token (checked and minted before the call).
-		const session = options.asPartner ? undefined : this.partner;
+		const session = options.asPartner || options.asMaster ? undefined : this.partner;
+		const source = this.errorSourceFor(options);
 		const userId = session?.endUserId(options.itemIndex);
 		let token =
 			session && userId !== undefined ? await session.token(userId, options.itemIndex) : undefined;
@@ -189,7 +196,7 @@ export class AlbatoClient {
 			let response: { statusCode: number; headers: IDataObject; body: unknown };
 			const sentAt = Date.now();
 			try {
-				response = await this.send(method, url, options.body, token, options.asPartner);
+				response = await this.send(method, url, options.body, token, options);
 			} catch (error) {
 				// n8n-core rewrites the error's message; the time spent tells a timeout apart reliably.
 				const failure = networkFailure(error, Date.now() - sentAt >= this.options.timeout);
@@ -198,7 +205,7 @@ export class AlbatoClient {
 					await sleep(wait);
 					continue;
 				}
-				throw networkError(this.errorSource, failure, call, attempt);
+				throw networkError(source, failure, call, attempt);
 			}
 			const { statusCode, headers } = response;
 			const body = parseBody(response.body);
@@ -208,15 +215,16 @@ export class AlbatoClient {
 						statusCode,
 						'The service answered with a body that is not valid JSON',
 						call,
+						source,
 					);
 				}
 				if (successFlagOf(body) === false) {
-					throw statusError(this.errorSource, statusCode, body, call);
+					throw statusError(source, statusCode, body, call);
 				}
 				const data = unwrapEnvelope(body);
 				if (options.expect && !options.expect.holds(data)) {
 					const message = `The service's ${options.expect.what} could not be read: it answered ${describeBody(data)}`;
-					throw this.unreadableError(statusCode, message, call);
+					throw this.unreadableError(statusCode, message, call, source);
 				}
 				return { headers: headers ?? {}, body, data };
 			}
@@ -244,7 +252,7 @@ export class AlbatoClient {
 				}
 			}
 			throw statusError(
-				this.errorSource,
+				source,
 				statusCode,
 				body === INVALID_JSON ? response.body : body,
 				call,
@@ -257,8 +265,8 @@ export class AlbatoClient {
 		method: ApiMethod,
 		url: string,
 		body: IDataObject | undefined,
-		token?: string,
-		asPartner?: boolean,
+		token: string | undefined,
+		{ asPartner, asMaster }: CallOptions,
 	) {
 		const request: IHttpRequestOptions = {
 			method: method as IHttpRequestMethods,
@@ -279,7 +287,9 @@ export class AlbatoClient {
 			? [CREDENTIAL_TYPE, this.credentialOptions]
 			: asPartner
 				? [PARTNER_CREDENTIAL_TYPE, partner.credentialOptions]
-				: [CREDENTIAL_TYPE, partner.bearer(token ?? '', CREDENTIAL_TYPE)];
+				: asMaster
+					? [CREDENTIAL_TYPE, partner.masterBearer(CREDENTIAL_TYPE)]
+					: [CREDENTIAL_TYPE, partner.bearer(token ?? '', CREDENTIAL_TYPE)];
 		const ticket = await this.limiter.acquire();
 		try {
 			const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(
@@ -297,8 +307,13 @@ export class AlbatoClient {
 	}
 
 	/** A 2xx whose body cannot be used: probably applied; Installation → Create looks for what it made. */
-	private unreadableError(status: number, message: string, call: Call): AlbatoApiError {
-		return statusError(this.errorSource, status, message, call, 0, true);
+	private unreadableError(
+		status: number,
+		message: string,
+		call: Call,
+		source = this.errorSource,
+	): AlbatoApiError {
+		return statusError(source, status, message, call, 0, true);
 	}
 
 	/** What the errors of this client need to know of it. */
@@ -308,6 +323,20 @@ export class AlbatoClient {
 			redact: (text) => this.redact(text),
 			timeout: this.options.timeout,
 			partnerCredential: this.partner?.credentialName,
+		};
+	}
+
+	/** The error source of one call: also hides that call's own secrets and secret answer keys. */
+	private errorSourceFor({ secrets = [], secretKeys = [] }: CallOptions): ErrorSource {
+		const source = this.errorSource;
+		if (secrets.length === 0 && secretKeys.length === 0) return source;
+		return {
+			...source,
+			redact: (text) =>
+				redactKeys(
+					secrets.reduce((out, secret) => redact(out, secret), source.redact(text)),
+					secretKeys,
+				),
 		};
 	}
 
