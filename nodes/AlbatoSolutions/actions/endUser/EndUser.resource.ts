@@ -32,7 +32,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Own Connection',
 				value: 'getOwnConnection',
-				action: "Get the end user's connection to your system",
+				action: 'Get the connection of an end user to your system',
 				description:
 					"The end user's connection to your own app (secrets masked, listed in maskedFields)",
 			},
@@ -51,7 +51,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Set Own Connection',
 				value: 'setOwnConnection',
-				action: "Set the end user's connection to your system",
+				action: 'Set the connection of an end user to your system',
 				description:
 					"Create or update the end user's connection to your own app (one of them at random if there are several)",
 			},
