@@ -47,7 +47,7 @@ it('examples/customer-onboarding.workflow.json: the whole journey', async () => 
 // These two start from n8n's own nodes (Webhook, Schedule, Set, If), which only real n8n has:
 // `npm run e2e:n8n` runs them there. Here: every Albato node is wired for partner mode, with
 // parameters the node really has.
-it.each(['new-customer-onboarding', 'nightly-pause-resume'])(
+it.each(['new-customer-onboarding', 'nightly-pause-resume', 'connect-by-link'])(
 	'examples/%s.workflow.json: every Albato node acts as an end user',
 	(name) => {
 		const workflow = readExample(join(__dirname, '..', 'examples', `${name}.workflow.json`));

@@ -77,14 +77,51 @@ const partnerOperations: Record<string, Record<string, unknown>> = {
 	'endUser.getToken': {},
 };
 
+/** Outside the spec: connection by link, refreshed user data, the own connection (Albato's docs; issue 21). */
+const CONNECTION_ENDPOINTS = [
+	'DELETE /credentials/grant-access-sharing/{id}',
+	'GET /credentials/grant-access-sharing/{id}',
+	'GET /wl/{partner}/get-own-credential-metadata',
+	'POST /credentials/grant-access-sharing',
+	'POST /credentials/{id}/{id}/update-user-data',
+	'POST /wl/{partner}/get-own-credential',
+	'POST /wl/{partner}/upsert-own-credential',
+	'PUT /credentials/grant-access-sharing/{id}',
+];
+/** Each operation's parameters, given a link (sharing) of user-1 and the connection made with it. */
+const connectionOperations: Record<
+	string,
+	(made: { sharingId: number; credentialId: number; partner: string }) => Record<string, unknown>
+> = {
+	'credential.createLink': () => ({ linkPartnerId: 201, linkTitle: 'CRM' }),
+	'credential.getLinkStatus': ({ sharingId }) => ({ sharingId }),
+	'credential.renewLink': ({ sharingId }) => ({ sharingId }),
+	'credential.deleteLink': ({ sharingId }) => ({ sharingId, confirmDeleteLink: true }),
+	'credential.refreshUserData': ({ credentialId }) => ({
+		connectionPartnerId: 201,
+		connectionId: credentialId,
+	}),
+	'endUser.setOwnConnection': ({ partner }) => ({
+		ownPartnerName: partner,
+		ownFieldsMode: 'json',
+		ownFields: '{"userId": 1}',
+	}),
+	'endUser.getOwnConnection': ({ partner }) => ({ ownPartnerName: partner }),
+	'endUser.getOwnConnectionFields': ({ partner }) => ({ ownPartnerName: partner }),
+};
+
 describe('API coverage', () => {
 	it('lists every operation of the node', () => {
 		const all = Object.entries(resources).flatMap(([resource, ops]) =>
 			Object.keys(ops).map((op) => `${resource}.${op}`),
 		);
-		expect([...Object.keys(operations), ...Object.keys(partnerOperations)].sort()).toEqual(
-			all.sort(),
-		);
+		expect(
+			[
+				...Object.keys(operations),
+				...Object.keys(partnerOperations),
+				...Object.keys(connectionOperations),
+			].sort(),
+		).toEqual(all.sort());
 	});
 
 	it('has a manifest of the 12 endpoints, each covered or excluded with a reason', () => {
@@ -161,5 +198,32 @@ describe('API coverage', () => {
 		for (const call of run.calls)
 			reached.add(call.replace(`/wl/${ctx.emu.partner.name}/`, '/wl/{partner}/'));
 		expect([...reached].sort()).toEqual(PARTNER_ENDPOINTS);
+	});
+
+	it('reaches the connection endpoints (outside the spec), each from its operation', async () => {
+		const reached = new Set<string>();
+		for (const [name, parameters] of Object.entries(connectionOperations)) {
+			const [resource, operation] = name.split('.');
+			ctx.emu.reset();
+			const link = await runNode(ctx.emu, {
+				resource: 'credential',
+				operation: 'createLink',
+				linkPartnerId: 201,
+				linkTitle: 'Coverage',
+			});
+			const sharingId = link.json[0].sharingId as number;
+			const credentialId =
+				name === 'credential.refreshUserData' ? ctx.emu.links.complete(sharingId).id : 0;
+			if (name === 'endUser.getOwnConnection') ctx.emu.ownCredentials.add('user-1', { userId: 1 });
+			const run = await runNode(ctx.emu, {
+				resource,
+				operation,
+				...parameters({ sharingId, credentialId, partner: ctx.emu.partner.name }),
+			});
+			expect(run.error).toBeUndefined();
+			for (const call of run.calls)
+				reached.add(endpointOf(call).replace(`/wl/${ctx.emu.partner.name}/`, '/wl/{partner}/'));
+		}
+		expect([...reached].sort()).toEqual(CONNECTION_ENDPOINTS);
 	});
 });

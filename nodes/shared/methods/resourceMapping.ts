@@ -8,6 +8,9 @@ import type {
 
 import { bundleData } from '../api/bundleData';
 import { partnerSchema } from '../api/credential';
+import { ownCredentialMetadata } from '../api/ownConnection';
+import { checkPartnerName } from '../readers/mintedToken';
+import { normalizeSchema, type PartnerField } from '../readers/partnerSchema';
 import { fetchConnectionSettings } from '../api/solution';
 import type { SettingStep } from '../readers/shapes';
 import { isObject, sameId } from '../readers/shapes';
@@ -38,6 +41,21 @@ function shortText(value: unknown): string {
 	if (value === undefined || value === null || value === '') return 'empty';
 	const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
 	return text.length > 40 ? `${text.slice(0, 37)}…` : text;
+}
+
+/** A schema field as a mapper field: secrets marked, choices from allowedValues. */
+function schemaField(field: PartnerField, required: boolean): ResourceMapperField {
+	return {
+		id: field.id,
+		displayName: field.secret ? `${field.label} (secret)` : field.label,
+		required,
+		defaultMatch: false,
+		display: true,
+		type: field.allowedValues ? 'options' : 'string',
+		options: field.allowedValues
+			? Object.entries(field.allowedValues).map(([value, label]) => ({ name: label, value }))
+			: undefined,
+	};
 }
 
 export const resourceMapping = {
@@ -110,18 +128,24 @@ export const resourceMapping = {
 		return await load(this, "the partner's fields", async (client) => {
 			const schema = await partnerSchema(client, partnerId);
 			return {
-				fields: schema.map((field) => ({
-					id: field.id,
-					displayName: field.secret ? `${field.label} (secret)` : field.label,
-					required: field.required,
-					defaultMatch: false,
-					display: true,
-					type: field.allowedValues ? 'options' : 'string',
-					options: field.allowedValues
-						? Object.entries(field.allowedValues).map(([value, label]) => ({ name: label, value }))
-						: undefined,
-				})),
+				fields: schema.map((field) => schemaField(field, field.required)),
 				emptyFieldsNotice: 'This partner has no credential fields',
+			};
+		});
+	},
+
+	/** Fields of the connection to the partner's own system (get-own-credential-metadata), as the end user. */
+	async getOwnConnectionFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
+		return await load(this, 'the fields of your own connection', async (client) => {
+			const name = client.partner
+				? client.partner.partnerName
+				: checkPartnerName(this.getCurrentNodeParameter('ownPartnerName'));
+			if (!name) return { fields: [], emptyFieldsNotice: 'Set Partner Name first' };
+			if (client.partner) client.partner.endUserId(undefined);
+			const schema = normalizeSchema(await ownCredentialMetadata(client, name));
+			return {
+				fields: schema.map((field) => schemaField(field, false)),
+				emptyFieldsNotice: 'Your own connection has no fields',
 			};
 		});
 	},

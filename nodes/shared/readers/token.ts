@@ -67,3 +67,17 @@ export function principalOf(baseUrl: string, token: string): string {
 		hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193) >>> 0;
 	return `${baseUrl} token:${hash.toString(16)}`;
 }
+
+/**
+ * Hides the values of secret answer keys in a text, also in a body cut short or shown as a link:
+ * `"token": "…"` and `token=…` (e.g. a connection link's token).
+ */
+export function redactKeys(text: string, keys: string[]): string {
+	return keys.reduce((out, key) => {
+		const name = key.replace(/[^A-Za-z0-9_]/g, '');
+		if (!name) return out;
+		return out
+			.replace(new RegExp(`("${name}"\\s*:\\s*)"[^"]*"?`, 'g'), '$1"[redacted]"')
+			.replace(new RegExp(`([?&]${name}=)[^&\\s"']+`, 'g'), '$1[redacted]');
+	}, text);
+}

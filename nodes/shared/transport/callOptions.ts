@@ -27,6 +27,12 @@ export interface CallOptions {
 	 * body, `data: null`, another shape) fails as unreadable: it is never taken for "none" or "done".
 	 */
 	expect?: { what: string; holds: (data: unknown) => boolean };
+	/** Secrets of this one call (a link token, field values sent): redacted from its errors. */
+	secrets?: string[];
+	/** Answer keys whose values are secret (e.g. a link's `token`): redacted from this call's errors. */
+	secretKeys?: string[];
+	/** Partner mode: sent with the master token as `Bearer` (update-user-data, as Albato's page shows). */
+	asMaster?: boolean;
 }
 
 // Calls that change nothing when repeated: safe to retry. POST (install, create credential) only after a 429, which applied nothing.

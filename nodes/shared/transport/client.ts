@@ -8,7 +8,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, PARTNER_API, PARTNER_CREDENTIAL_TYPE } from '../constants';
-import { principalOf, redact } from '../readers/token';
+import { principalOf, redact, redactKeys } from '../readers/token';
 import { readAccessToken } from './accessToken';
 import {
 	type ErrorSource,
@@ -143,7 +143,8 @@ export class AlbatoClient {
 		const url = (this.partner?.baseUrl ?? this.baseUrl) + path + queryString(options);
 		const call = callOf(method, path, options);
 		// Partner mode: the item's end user and their token (checked and minted before the call).
-		const session = options.asPartner ? undefined : this.partner;
+		const session = options.asPartner || options.asMaster ? undefined : this.partner;
+		const source = this.errorSourceFor(options);
 		const userId = session?.endUserId(options.itemIndex);
 		let token =
 			session && userId !== undefined ? await session.token(userId, options.itemIndex) : undefined;
@@ -153,7 +154,7 @@ export class AlbatoClient {
 			let response: { statusCode: number; headers: IDataObject; body: unknown };
 			const sentAt = Date.now();
 			try {
-				response = await this.send(method, url, options.body, token, options.asPartner);
+				response = await this.send(method, url, options.body, token, options);
 			} catch (error) {
 				// n8n-core rewrites the error's message; the time spent tells a timeout apart reliably.
 				const failure = networkFailure(error, Date.now() - sentAt >= this.options.timeout);
@@ -162,12 +163,12 @@ export class AlbatoClient {
 					await sleep(wait);
 					continue;
 				}
-				throw networkError(this.errorSource, failure, call, attempt);
+				throw networkError(source, failure, call, attempt);
 			}
 			const { statusCode, headers } = response;
 			const body = parseBody(response.body);
 			if (statusCode >= 200 && statusCode < 300) {
-				const data = successData(this.errorSource, statusCode, body, options.expect, call);
+				const data = successData(source, statusCode, body, options.expect, call);
 				return { headers: headers ?? {}, body, data };
 			}
 			// A minted token refused: nothing was applied, so one fresh token and one more try is safe.
@@ -194,7 +195,7 @@ export class AlbatoClient {
 				}
 			}
 			throw statusError(
-				this.errorSource,
+				source,
 				statusCode,
 				body === INVALID_JSON ? response.body : body,
 				call,
@@ -207,8 +208,8 @@ export class AlbatoClient {
 		method: ApiMethod,
 		url: string,
 		body: IDataObject | undefined,
-		token?: string,
-		asPartner?: boolean,
+		token: string | undefined,
+		{ asPartner, asMaster }: CallOptions,
 	) {
 		const request: IHttpRequestOptions = {
 			method: method as IHttpRequestMethods,
@@ -229,7 +230,9 @@ export class AlbatoClient {
 			? [CREDENTIAL_TYPE, this.credentialOptions]
 			: asPartner
 				? [PARTNER_CREDENTIAL_TYPE, partner.credentialOptions]
-				: [CREDENTIAL_TYPE, partner.bearer(token ?? '', CREDENTIAL_TYPE)];
+				: asMaster
+					? [CREDENTIAL_TYPE, partner.masterBearer(CREDENTIAL_TYPE)]
+					: [CREDENTIAL_TYPE, partner.bearer(token ?? '', CREDENTIAL_TYPE)];
 		const ticket = await this.limiter.acquire();
 		try {
 			const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(
@@ -253,6 +256,20 @@ export class AlbatoClient {
 			redact: (text) => this.redact(text),
 			timeout: this.options.timeout,
 			partnerCredential: this.partner?.credentialName,
+		};
+	}
+
+	/** The error source of one call: also hides that call's own secrets and secret answer keys. */
+	private errorSourceFor({ secrets = [], secretKeys = [] }: CallOptions): ErrorSource {
+		const source = this.errorSource;
+		if (secrets.length === 0 && secretKeys.length === 0) return source;
+		return {
+			...source,
+			redact: (text) =>
+				redactKeys(
+					secrets.reduce((out, secret) => redact(out, secret), source.redact(text)),
+					secretKeys,
+				),
 		};
 	}
 

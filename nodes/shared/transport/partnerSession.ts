@@ -133,6 +133,11 @@ export class PartnerSession {
 		};
 	}
 
+	/** The master token as `Bearer` (update-user-data, as Albato's page shows it): the Access Token credential's `authenticate`. */
+	masterBearer(credentialType: string): IAdditionalCredentialOptions {
+		return this.bearer(this.masterToken, credentialType);
+	}
+
 	/** The credential's name (never its data), for hints when a workflow has several. */
 	get credentialName(): string {
 		return this.credentialOptions.credentialsDecrypted?.name ?? '';

@@ -1,0 +1,47 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { createLink } from '../../../shared/api/links';
+import { sharingOf } from '../../../shared/readers/links';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { textParameter, toId } from '../params';
+import { freshExpiry, sharingOutput } from './linkParams';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Partner ID',
+		name: 'linkPartnerId',
+		type: 'number',
+		default: 0,
+		required: true,
+		typeOptions: { minValue: 1 },
+		description: 'The app (partner) the customer connects through the link, e.g. 201',
+	},
+	{
+		displayName: 'Connection Name',
+		name: 'linkTitle',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. Acme CRM',
+		description: 'A name for the connection the customer makes with the link',
+	},
+];
+
+/**
+ * POST /credentials/grant-access-sharing as the end user. The output's `link` is the one place the
+ * link token appears: it works once, for 48 hours.
+ */
+export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const partnerId = toId(
+		this,
+		this.getNodeParameter('linkPartnerId', itemIndex, ''),
+		'Partner ID',
+		itemIndex,
+	);
+	const title = textParameter(this, 'linkTitle', 'Connection Name', itemIndex);
+	const sharing = sharingOf(await createLink(client, partnerId, title, itemIndex));
+	return {
+		...sharingOutput(this, sharing, itemIndex, { withLink: true }),
+		...freshExpiry(sharing),
+	};
+}

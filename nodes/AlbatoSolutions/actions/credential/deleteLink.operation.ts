@@ -1,0 +1,35 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { deleteLink } from '../../../shared/api/links';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { sharingIdParameter, sharingIdProperty } from './linkParams';
+
+export const description: INodeProperties[] = [
+	sharingIdProperty,
+	{
+		displayName: 'Confirm Delete Link',
+		name: 'confirmDeleteLink',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to delete the link for good: it stops working and cannot be renewed. A connection already made with it stays.',
+	},
+];
+
+/** DELETE /credentials/grant-access-sharing/{id}: `200 {id}` and `204` with no body both mean deleted. */
+export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const sharingId = sharingIdParameter(this, itemIndex);
+	if (this.getNodeParameter('confirmDeleteLink', itemIndex, false) !== true) {
+		throw new NodeOperationError(
+			this.getNode(),
+			'Confirm Delete Link is off: nothing was deleted',
+			{
+				itemIndex,
+				description: 'Deleting a link cannot be undone: turn on Confirm Delete Link to delete it',
+			},
+		);
+	}
+	await deleteLink(client, sharingId, itemIndex);
+	return { sharingId, deleted: true };
+}

@@ -1,0 +1,187 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
+
+import { PARTNER_API } from '../../../shared/constants';
+import { updateUserData } from '../../../shared/api/links';
+import {
+	describeUpdateStatus,
+	UPDATE_STATUS,
+	UPDATED,
+	updateStatusOf,
+} from '../../../shared/readers/links';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { describeValue, toId } from '../params';
+
+const MAX_WAIT = { default: 60, min: 1, max: 600 };
+const INTERVAL = { default: 5, min: 0.1, max: 60 };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Partner ID',
+		name: 'connectionPartnerId',
+		type: 'number',
+		default: 0,
+		required: true,
+		typeOptions: { minValue: 1 },
+		description: 'The app (partner) of the connection, e.g. 201',
+	},
+	{
+		displayName: 'Connection ID',
+		name: 'connectionId',
+		type: 'number',
+		default: 0,
+		required: true,
+		typeOptions: { minValue: 1 },
+		description:
+			'The connection (credential) to refresh, e.g. the credentialId of Credential → Get Link Status',
+	},
+	{
+		displayName: 'Wait Until Updated',
+		name: 'waitUntilUpdated',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to ask again until updateStatus is 3 (updated), up to Max Wait; without it the first answer is output',
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Authorize As',
+				name: 'authorizeAs',
+				type: 'options',
+				displayOptions: { show: { '/authentication': [PARTNER_API] } },
+				default: 'master',
+				description:
+					'Which token goes as Bearer (with an Access Token credential, its token is sent)',
+				options: [
+					{
+						name: 'End User',
+						value: 'endUser',
+						description: "The End User ID's token (the connection's owner)",
+					},
+					{
+						name: 'Master Token (Documented)',
+						value: 'master',
+						description: "The credential's master token as Bearer, as Albato's page shows",
+					},
+				],
+			},
+			{
+				displayName: 'Max Wait (Seconds)',
+				name: 'maxWait',
+				type: 'number',
+				default: 60,
+				typeOptions: { minValue: MAX_WAIT.min, maxValue: MAX_WAIT.max },
+				description: 'With Wait Until Updated: how long to keep asking before giving up',
+			},
+			{
+				displayName: 'Poll Interval (Seconds)',
+				name: 'pollInterval',
+				type: 'number',
+				default: 5,
+				typeOptions: { minValue: INTERVAL.min, maxValue: INTERVAL.max, numberPrecision: 1 },
+				description: 'With Wait Until Updated: the pause between two requests',
+			},
+		],
+	},
+];
+
+interface Options {
+	authorizeAs?: 'master' | 'endUser';
+	maxWait?: number;
+	pollInterval?: number;
+}
+
+function seconds(
+	ctx: IExecuteFunctions,
+	raw: unknown,
+	label: string,
+	range: { default: number; min: number; max: number },
+	itemIndex: number,
+): number {
+	const value = raw === undefined || raw === '' ? range.default : Number(raw);
+	if (!Number.isFinite(value) || value < range.min || value > range.max) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Options → ${label} must be a number of seconds from ${range.min} to ${range.max}, got ${describeValue(raw)}`,
+			{ itemIndex },
+		);
+	}
+	return value;
+}
+
+/**
+ * POST /credentials/{partnerId}/{credentialId}/update-user-data. Albato documents no read call, so
+ * the wait sends the same POST again ("if updateStatus is 1 or 2, wait and retry until it becomes 3").
+ */
+export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const partnerId = toId(
+		this,
+		this.getNodeParameter('connectionPartnerId', itemIndex, ''),
+		'Partner ID',
+		itemIndex,
+	);
+	const connectionId = toId(
+		this,
+		this.getNodeParameter('connectionId', itemIndex, ''),
+		'Connection ID',
+		itemIndex,
+	);
+	const wait = this.getNodeParameter('waitUntilUpdated', itemIndex, false) === true;
+	const options = this.getNodeParameter('options', itemIndex, {}) as Options;
+	const maxWait = seconds(this, options.maxWait, 'Max Wait (Seconds)', MAX_WAIT, itemIndex);
+	const interval = seconds(
+		this,
+		options.pollInterval,
+		'Poll Interval (Seconds)',
+		INTERVAL,
+		itemIndex,
+	);
+	if (options.authorizeAs !== undefined && !['master', 'endUser'].includes(options.authorizeAs)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Options → Authorize As must be "master" or "endUser", got ${describeValue(options.authorizeAs)}`,
+			{ itemIndex },
+		);
+	}
+	const asMaster = client.partner !== undefined && options.authorizeAs !== 'endUser';
+
+	const polls = wait ? Math.max(1, Math.floor(maxWait / interval)) + 1 : 1;
+	let status: number | undefined;
+	let requests = 0;
+	while (requests < polls) {
+		if (requests > 0) await sleep(interval * 1000);
+		status = updateStatusOf(
+			await updateUserData(client, partnerId, connectionId, asMaster, itemIndex),
+		);
+		requests++;
+		if (!wait || status === UPDATED) break;
+	}
+	if (wait && status !== UPDATED) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Connection ${connectionId} was not updated within ${maxWait} s: the last updateStatus was ${describeUpdateStatus(status)}`,
+			{
+				itemIndex,
+				description: `${requests} requests, ${interval} s apart. ${
+					status === 4
+						? 'Status 4 means re-queued: Albato asks to retry later.'
+						: 'Raise Options → Max Wait (Seconds), or run this item again later.'
+				}`,
+			},
+		);
+	}
+	return {
+		partnerId,
+		connectionId,
+		updateStatus: status ?? null,
+		updateStatusName: status === undefined ? null : (UPDATE_STATUS[status] ?? null),
+		updated: status === UPDATED,
+		requests,
+	};
+}

@@ -1,0 +1,87 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { upsertOwnCredential } from '../../../shared/api/ownConnection';
+import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
+import { isMasked, ownConnectionOutput } from '../../../shared/readers/ownConnection';
+import { isObject } from '../../../shared/readers/shapes';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { mappedOrJson } from '../params';
+import { ownPartnerName, ownPartnerNameProperty } from './ownConnection';
+
+export const description: INodeProperties[] = [
+	ownPartnerNameProperty,
+	...mapperOrJson({
+		mode: 'ownFieldsMode',
+		mapper: 'ownFieldMapper',
+		displayName: 'Connection Fields',
+		method: 'getOwnConnectionFields',
+		dependsOn: ['ownPartnerName', 'endUserId'],
+		singular: 'field',
+		plural: 'fields',
+		addAllFields: false,
+		json: {
+			displayName: 'Connection Fields (JSON)',
+			name: 'ownFields',
+			type: 'json',
+			default: '{}',
+			required: true,
+			description:
+				'The fields of the connection to your own system, e.g. {"userId": 87123, "accessToken": "…"}. End User → Get Own Connection Fields lists them.',
+		},
+	}),
+];
+
+/**
+ * POST /wl/{partner}/upsert-own-credential {fields} as the end user. If the end user has several
+ * such connections, Albato updates one of them at random (its docs say so). Values are checked
+ * before the request; no error names a value, only its field.
+ */
+export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const partnerName = ownPartnerName(this, client, itemIndex);
+	refuseUnreadableJson(this, itemIndex);
+	const fields = mappedOrJson(
+		this,
+		itemIndex,
+		{ mode: 'ownFieldsMode', mapper: 'ownFieldMapper', json: 'ownFields' },
+		'Connection Fields',
+		{ allowEmpty: false },
+	);
+	for (const [key, value] of Object.entries(fields)) {
+		if (isMasked(value)) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Connection Fields → "${key}" is a masked value, not the real one: nothing was sent`,
+				{
+					itemIndex,
+					description:
+						'Albato answers secrets masked (e.g. "••570f"). Give the real value, or leave the field out to keep it.',
+				},
+			);
+		}
+		if (value !== null && (isObject(value) || Array.isArray(value))) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Connection Fields → "${key}" must be a text, a number or a boolean, got ${Array.isArray(value) ? 'a list' : 'an object'}`,
+				{ itemIndex },
+			);
+		}
+	}
+	return ownConnectionOutput(await upsertOwnCredential(client, partnerName, fields, itemIndex));
+}
+
+/** JSON's own error quotes the text (which holds secrets): say only where it fails. */
+function refuseUnreadableJson(ctx: IExecuteFunctions, itemIndex: number): void {
+	if (ctx.getNodeParameter('ownFieldsMode', itemIndex, 'json') === 'mapper') return;
+	const raw = ctx.getNodeParameter('ownFields', itemIndex, '') as unknown;
+	if (typeof raw !== 'string' || raw.trim() === '') return;
+	try {
+		JSON.parse(raw);
+	} catch {
+		throw new NodeOperationError(ctx.getNode(), 'Connection Fields (JSON) is not valid JSON', {
+			itemIndex,
+			description:
+				'Write the fields as one JSON object, e.g. {"userId": 87123}. The text is not repeated here: it may hold secrets.',
+		});
+	}
+}

@@ -1,0 +1,86 @@
+/**
+ * Connection by link and refreshed user data (Albato's docs; outside the Solution spec). Each
+ * endpoint in one function, so a correction of a method or path (renew and delete are not
+ * confirmed by the docs) is one line.
+ */
+import { isObject } from '../readers/shapes';
+import type { AlbatoClient } from '../transport/client';
+import { segment } from '../transport/wire';
+
+const SHARINGS = '/credentials/grant-access-sharing';
+
+/** A sharing's answer carries the link token: it never appears in an error of these calls. */
+const SECRET_KEYS = ['token'];
+
+const SHARING = { what: 'connection link', holds: isObject };
+
+/** POST /credentials/grant-access-sharing {partnerId, title} (end-user token). */
+export async function createLink(
+	client: AlbatoClient,
+	partnerId: number,
+	title: string,
+	itemIndex: number,
+): Promise<unknown> {
+	return await client.request('POST', SHARINGS, {
+		body: { partnerId, title },
+		itemIndex,
+		expect: SHARING,
+		secretKeys: SECRET_KEYS,
+	});
+}
+
+/** GET /credentials/grant-access-sharing/{id}: 0 waiting; `credentialId` set once connected. */
+export async function getLink(
+	client: AlbatoClient,
+	sharingId: number,
+	itemIndex: number,
+): Promise<unknown> {
+	return await client.request('GET', `${SHARINGS}/${segment(sharingId)}`, {
+		itemIndex,
+		expect: SHARING,
+		secretKeys: SECRET_KEYS,
+	});
+}
+
+/** PUT /credentials/grant-access-sharing/{id}: a new token, 48 h again (method not confirmed by the docs). */
+export async function renewLink(
+	client: AlbatoClient,
+	sharingId: number,
+	itemIndex: number,
+): Promise<unknown> {
+	return await client.request('PUT', `${SHARINGS}/${segment(sharingId)}`, {
+		itemIndex,
+		expect: SHARING,
+		secretKeys: SECRET_KEYS,
+	});
+}
+
+/** DELETE /credentials/grant-access-sharing/{id}: `200 {id}` or `204` with no body, both fine. */
+export async function deleteLink(
+	client: AlbatoClient,
+	sharingId: number,
+	itemIndex: number,
+): Promise<unknown> {
+	return await client.request('DELETE', `${SHARINGS}/${segment(sharingId)}`, {
+		itemIndex,
+		secretKeys: SECRET_KEYS,
+	});
+}
+
+/**
+ * POST /credentials/{partnerId}/{credentialId}/update-user-data, no body. `asMaster` (partner
+ * mode): the master token as `Bearer`, as Albato's page shows; else the end user's token.
+ */
+export async function updateUserData(
+	client: AlbatoClient,
+	partnerId: number,
+	credentialId: number,
+	asMaster: boolean,
+	itemIndex: number,
+): Promise<unknown> {
+	return await client.request(
+		'POST',
+		`/credentials/${segment(partnerId)}/${segment(credentialId)}/update-user-data`,
+		{ itemIndex, asMaster, expect: { what: 'update status', holds: isObject } },
+	);
+}
