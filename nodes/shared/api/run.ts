@@ -19,6 +19,8 @@ export async function listRuns(
 		itemIndex,
 		what: 'runs',
 		listKeys: RUN_LIST_KEYS,
+		// An automation that never ran answers an empty list; under the map shape that is `{}`.
+		emptyObjectIsList: true,
 		query: { expand: 'steps', ...(bundleId === undefined ? {} : { bundleId: String(bundleId) }) },
 	});
 	return listOrMap(data, RUN_LIST_KEYS);

@@ -138,6 +138,11 @@ export function stepItem(step: IDataObject, offsetMinutes = 0): IDataObject {
 	return {
 		...rest,
 		id: idOf(step.id) ?? step.id ?? null,
+		...Object.fromEntries(
+			['triggerActionId', 'eventId', 'bundleId']
+				.filter((key) => step[key] !== undefined)
+				.map((key) => [key, idOf(step[key]) ?? step[key]]),
+		),
 		statusName: statusNameOf(step.status),
 		dateCreated: isoOfRunDate(step.dateCreated, offsetMinutes),
 		dateCreatedAsSent: step.dateCreated ?? null,
