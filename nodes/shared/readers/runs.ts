@@ -116,7 +116,8 @@ export const runIdOf = (run: IDataObject) => idOf(run.id);
 export function runItem(run: IDataObject, offsetMinutes = 0): IDataObject {
 	const steps = stepsOfRun(run);
 	const failed = failedStepOf(steps);
-	const { steps: _raw, ...rest } = run;
+	// `event` (a code whose meaning is not documented) is output as eventCode: the trigger's items use `event` for their event's name.
+	const { steps: _raw, event: eventCode, ...rest } = run;
 	return {
 		...rest,
 		id: runIdOf(run) ?? run.id ?? null,
@@ -124,7 +125,7 @@ export function runItem(run: IDataObject, offsetMinutes = 0): IDataObject {
 		status: run.status ?? null,
 		statusName: statusNameOf(run.status),
 		outcome: runOutcome(run, steps),
-		event: run.event ?? null,
+		eventCode: eventCode ?? null,
 		dateCreated: isoOfRunDate(run.dateCreated, offsetMinutes),
 		dateCreatedAsSent: run.dateCreated ?? null,
 		failedStep: failed ? stepItem(failed, offsetMinutes) : null,

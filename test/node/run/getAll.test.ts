@@ -41,7 +41,7 @@ describe('Run → Get Many', () => {
 			installationId: 5001,
 			status: 2,
 			statusName: null,
-			event: 6,
+			eventCode: 6,
 			dateCreated: '2024-05-01T11:00:00.000Z',
 			dateCreatedAsSent: '2024-05-01 11:00:00',
 			failedStep: { triggerActionId: 9002, stepLevel: 2, error: 'Emulated step error' },
