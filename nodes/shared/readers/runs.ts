@@ -117,7 +117,10 @@ export function runItem(run: IDataObject, offsetMinutes = 0): IDataObject {
 	const steps = stepsOfRun(run);
 	const failed = failedStepOf(steps);
 	// `event` (a code whose meaning is not documented) is output as eventCode: the trigger's items use `event` for their event's name.
-	const { steps: _raw, event: eventCode, ...rest } = run;
+	const rest: IDataObject = { ...run };
+	const eventCode = run.event;
+	delete rest.steps;
+	delete rest.event;
 	return {
 		...rest,
 		id: runIdOf(run) ?? run.id ?? null,
@@ -135,7 +138,8 @@ export function runItem(run: IDataObject, offsetMinutes = 0): IDataObject {
 
 /** One step with its date as ISO (the text as sent kept beside it); the `token` key left out. */
 export function stepItem(step: IDataObject, offsetMinutes = 0): IDataObject {
-	const { token: _runToken, ...rest } = step;
+	const rest: IDataObject = { ...step };
+	delete rest.token; // the run's internal token (e.g. "1747666698_v78_AN_z_1"), not the user's
 	return {
 		...rest,
 		id: idOf(step.id) ?? step.id ?? null,

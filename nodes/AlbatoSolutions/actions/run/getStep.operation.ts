@@ -14,7 +14,8 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 3944029339',
-		description: "The ID of one step of a run (a run's steps[].id, or failedStep.id)",
+		description:
+			'The ID of one step of a run, as Run → Get Many outputs it (in Steps or Failed Step)',
 	},
 	{
 		displayName: 'Options',
