@@ -3,7 +3,11 @@ import { addUsers, runPartner, usePartnerEmulator } from '../partnerSetup';
 import { callsTo, SET_PLAN_PATH } from './lifecycleSetup';
 
 const ctx = usePartnerEmulator();
-const setPlan = (planId: unknown) => ({ resource: 'endUser', operation: 'setPlan', planId });
+const setPlan = (planId: number | string) => ({
+	resource: 'endUser',
+	operation: 'setPlan',
+	planId,
+});
 
 describe('End User → Set Plan', () => {
 	beforeEach(async () => await addUsers(ctx.emu, ['john']));

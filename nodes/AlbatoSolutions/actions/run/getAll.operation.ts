@@ -12,10 +12,10 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { limited, readLimit } from '../list';
 import { idParameter, toId } from '../params';
 import {
-	dateOffsetOption,
 	readDateOffset,
 	readSince,
 	readStatusFilter,
+	runOptionsCollection,
 	type StatusFilter,
 } from './runFilters';
 
@@ -76,14 +76,7 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [dateOffsetOption],
-	},
+	runOptionsCollection,
 ];
 
 /**

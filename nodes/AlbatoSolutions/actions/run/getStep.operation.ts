@@ -4,7 +4,7 @@ import { getRunStep } from '../../../shared/api/run';
 import { stepItem } from '../../../shared/readers/runs';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { toId } from '../params';
-import { dateOffsetOption, readDateOffset } from './runFilters';
+import { readDateOffset, runOptionsCollection } from './runFilters';
 
 export const description: INodeProperties[] = [
 	{
@@ -17,14 +17,7 @@ export const description: INodeProperties[] = [
 		description:
 			'The ID of one step of a run, as Run → Get Many outputs it (in Steps or Failed Step)',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [dateOffsetOption],
-	},
+	runOptionsCollection,
 ];
 
 /** GET /bundle/events/steps/{id}: the step's detail as the service gives it, its date also as ISO. */

@@ -13,6 +13,16 @@ export const dateOffsetOption: INodeProperties = {
 		"Albato's run dates carry no time zone; they are read as UTC unless you set the account's offset here, as End User → Get gives it in timezoneOffset (e.g. -180 for UTC−3)",
 };
 
+/** Options of both Run operations: the account's time zone. */
+export const runOptionsCollection: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [dateOffsetOption],
+};
+
 /** The account's offset in minutes, checked: a whole number from -720 to 840. */
 export function readDateOffset(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
 	if (raw === undefined || raw === null || raw === '') return 0;
