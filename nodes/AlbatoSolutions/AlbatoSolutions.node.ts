@@ -58,6 +58,11 @@ export class AlbatoSolutions implements INodeType {
 						description: 'A solution installed for the end user',
 					},
 					{
+						name: 'Run',
+						value: 'run',
+						description: "History of the automations' runs, with their steps and errors",
+					},
+					{
 						name: 'Solution',
 						value: 'solution',
 						description: 'A packaged set of automations to install',

@@ -13,7 +13,7 @@ import {
 } from '../shared/descriptions/authentication.descriptions';
 import { solutionLocator } from '../shared/descriptions/common.descriptions';
 import { listSearch } from '../shared/methods/listSearch';
-import { pollEvents } from './poll';
+import { pollAll } from './pollAll';
 
 export class AlbatoSolutionsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,7 +27,7 @@ export class AlbatoSolutionsTrigger implements INodeType {
 		version: 1,
 		subtitle: '={{($parameter["events"] || []).join(", ")}}',
 		description:
-			"Starts the workflow when an end user's installation is created, started, paused or removed",
+			"Starts the workflow when an end user's installation is created, started, paused or removed, or one of their automations' runs fails or succeeds",
 		defaults: { name: 'Albato Solutions Trigger' },
 		polling: true,
 		inputs: [],
@@ -70,7 +70,29 @@ export class AlbatoSolutionsTrigger implements INodeType {
 						description:
 							'An installation went from paused to active, or was first seen already active',
 					},
+					{
+						name: 'Run Failed',
+						value: 'runFailed',
+						description:
+							"An automation's run ended with an error (reported once, when it has ended; not the runs before the first poll)",
+					},
+					{
+						name: 'Run Succeeded',
+						value: 'runSucceeded',
+						description:
+							"An automation's run ended without error (reported once, when it has ended; not the runs before the first poll)",
+					},
 				],
+			},
+			{
+				displayName: 'Installation ID (Run Events)',
+				name: 'runInstallationId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. 5001',
+				description:
+					"Run Failed / Run Succeeded: only runs of this installation's automations. Leave empty to watch every run of the end user.",
+				displayOptions: { show: { events: ['runFailed', 'runSucceeded'] } },
 			},
 			{
 				...solutionLocator,
@@ -89,6 +111,6 @@ export class AlbatoSolutionsTrigger implements INodeType {
 	 * leaves the baseline alone.
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollEvents(this);
+		return await pollAll(this);
 	}
 }

@@ -17,6 +17,7 @@ import {
 	type Snapshot,
 	type Watch,
 } from './installationEvents';
+import { RUN_EVENTS } from './runEvents';
 
 /** Where the trigger keeps its baseline: the workflow's static data of this node. */
 export interface TriggerStaticData extends IDataObject {
@@ -29,14 +30,17 @@ export interface TriggerStaticData extends IDataObject {
  * Whom the client watches, when it can be told: a token without a subject is known only by a digest,
  * and a new such token may be the same end user, so it is not compared (and not stored).
  */
-function ownerOf(client: AlbatoClient): string | undefined {
+export function ownerOf(client: AlbatoClient): string | undefined {
 	const principal = client.principal(undefined);
 	return / token:[0-9a-f]+$/.test(principal) ? undefined : principal;
 }
 
 export function readWatch(ctx: IPollFunctions): Watch {
 	const raw = ctx.getNodeParameter('events', []) as unknown;
-	const chosen = (Array.isArray(raw) ? raw : [raw]).map(String);
+	// Run events are runPoll.ts's.
+	const chosen = (Array.isArray(raw) ? raw : [raw])
+		.map(String)
+		.filter((event) => !(RUN_EVENTS as readonly string[]).includes(event));
 	const unknown = chosen.filter((event) => !(EVENTS as readonly string[]).includes(event));
 	if (chosen.length === 0 || unknown.length > 0) {
 		throw new NodeOperationError(
@@ -44,7 +48,7 @@ export function readWatch(ctx: IPollFunctions): Watch {
 			chosen.length === 0
 				? 'Choose at least one event to watch'
 				: `Unknown event ${unknown.map((e) => `"${e}"`).join(', ')}`,
-			{ description: `Events are ${EVENTS.join(', ')}` },
+			{ description: `Events are ${[...EVENTS, ...RUN_EVENTS].join(', ')}` },
 		);
 	}
 	const value = ctx.getNodeParameter('solutionId', '', { extractValue: true }) as unknown;

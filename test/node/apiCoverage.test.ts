@@ -70,11 +70,22 @@ const operations: Record<string, Record<string, unknown>> = {
 /** Outside the spec: the partner endpoints (Albato's public docs), reached with the Albato Partner API credential. */
 const PARTNER_ENDPOINTS = [
 	'POST /wl/{partner}/add-user',
+	'POST /wl/{partner}/delete-user',
+	'POST /wl/{partner}/get-user-profile',
 	'POST /wl/{partner}/get-user-session-token',
+	'POST /wl/{partner}/set-user-plan',
 ];
 const partnerOperations: Record<string, Record<string, unknown>> = {
 	'endUser.create': {},
 	'endUser.getToken': {},
+	'endUser.get': {},
+	'endUser.setPlan': { planId: 23 },
+	'endUser.delete': { confirmDelete: true },
+};
+/** Outside the spec: run history (docs.albato.com "Getting Solution History"), with the end user's token. */
+const historyOperations: Record<string, Record<string, unknown>> = {
+	'run.getAll': { installationId: { __rl: true, mode: 'id', value: '5001' }, returnAll: true },
+	'run.getStep': { stepId: '3944029301' },
 };
 
 /** Outside the spec: connection by link, refreshed user data, the own connection (Albato's docs; issue 21). */
@@ -120,6 +131,7 @@ describe('API coverage', () => {
 				...Object.keys(operations),
 				...Object.keys(partnerOperations),
 				...Object.keys(connectionOperations),
+				...Object.keys(historyOperations),
 			].sort(),
 		).toEqual(all.sort());
 	});
@@ -173,7 +185,23 @@ describe('API coverage', () => {
 		expect(actual).toEqual(expected);
 	});
 
-	it('reaches both partner endpoints', async () => {
+	it('reaches both run-history endpoints', async () => {
+		const reached = new Set<string>();
+		for (const [name, parameters] of Object.entries(historyOperations)) {
+			const [resource, operation] = name.split('.');
+			ctx.emu.reset();
+			const run = await runNode(ctx.emu, { resource, operation, ...parameters });
+			expect(run.error).toBeUndefined();
+			for (const call of run.calls) reached.add(call.replace(/\/\d+$/, '/{id}'));
+		}
+		expect([...reached].sort()).toEqual([
+			'GET /bundle/events',
+			'GET /bundle/events/steps/{id}',
+			'GET /solution/installation/{id}',
+		]);
+	});
+
+	it('reaches every partner endpoint', async () => {
 		ctx.emu.reset();
 		clearEndUserTokenCache();
 		const reached = new Set<string>();

@@ -2,6 +2,7 @@ import * as bundleData from './bundleData/BundleData.resource';
 import * as credential from './credential/Credential.resource';
 import * as endUser from './endUser/EndUser.resource';
 import * as installation from './installation/Installation.resource';
+import * as run from './run/Run.resource';
 import * as solution from './solution/Solution.resource';
 import type { Operation } from './types';
 
@@ -11,6 +12,7 @@ export const resources = {
 	credential: credential.operations,
 	endUser: endUser.operations,
 	installation: installation.operations,
+	run: run.operations,
 	solution: solution.operations,
 } satisfies Record<string, Record<string, Operation>>;
 
@@ -20,6 +22,7 @@ export const resourceDescriptions = [
 	...bundleData.description,
 	...credential.description,
 	...endUser.description,
+	...run.description,
 ];
 
 export function findOperation(resource: string, operation: string): Operation | undefined {

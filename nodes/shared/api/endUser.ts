@@ -30,3 +30,48 @@ export async function tokenByEmail(
 		asPartner: true,
 	});
 }
+
+/** POST /wl/{partner}/get-user-profile (`?expand=transactions` adds usage; what it adds is not documented). */
+export async function getUserProfile(
+	client: AlbatoClient,
+	partner: PartnerSession,
+	id: string,
+	{ transactions, itemIndex }: { transactions: boolean; itemIndex: number },
+): Promise<unknown> {
+	return await client.request('POST', partner.path('get-user-profile'), {
+		body: { id },
+		query: transactions ? { expand: 'transactions' } : undefined,
+		itemIndex,
+		asPartner: true,
+		idempotent: true,
+	});
+}
+
+/** POST /wl/{partner}/set-user-plan */
+export async function setUserPlan(
+	client: AlbatoClient,
+	partner: PartnerSession,
+	id: string,
+	planId: number,
+	itemIndex: number,
+): Promise<unknown> {
+	return await client.request('POST', partner.path('set-user-plan'), {
+		body: { id, planId },
+		itemIndex,
+		asPartner: true,
+	});
+}
+
+/** POST /wl/{partner}/delete-user (irreversible; the operation asks for confirmation first). */
+export async function deleteUser(
+	client: AlbatoClient,
+	partner: PartnerSession,
+	id: string,
+	itemIndex: number,
+): Promise<unknown> {
+	return await client.request('POST', partner.path('delete-user'), {
+		body: { id },
+		itemIndex,
+		asPartner: true,
+	});
+}

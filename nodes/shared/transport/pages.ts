@@ -10,7 +10,18 @@ import { itemKey } from './wire';
 /** Pages read for one list at most (Yii's default page size is 20): beyond it the read fails, never ends short. */
 export const MAX_PAGES = 200;
 
-export type ListOptions = CallOptions & { what: string; listKeys?: string[] };
+export type ListOptions = CallOptions & {
+	what: string;
+	listKeys?: string[];
+	/** `{}` is an empty map-shaped list (lists often empty, e.g. runs); else it fails as unreadable. */
+	emptyObjectIsList?: boolean;
+};
+
+const isEmptyObject = (data: unknown) =>
+	typeof data === 'object' &&
+	data !== null &&
+	!Array.isArray(data) &&
+	Object.keys(data).length === 0;
 
 /** One call with retries: the answer's headers, its parsed body, and the data inside the envelope. */
 export type Exchange = (
@@ -37,7 +48,9 @@ export async function readWholeList(
 	// Every page must hold a list, or the read fails as unreadable.
 	const expect = {
 		what: `list of ${options.what}`,
-		holds: (data: unknown) => holdsList(data, options.listKeys),
+		holds: (data: unknown) =>
+			holdsList(data, options.listKeys) ||
+			(options.emptyObjectIsList === true && isEmptyObject(data)),
 	};
 	const read = { ...options, expect };
 	const first = await exchange('GET', path, read);

@@ -27,6 +27,7 @@ import {
 	cachedToken,
 	dropCached,
 	dropLocal,
+	dropUser,
 	forItem,
 	keepLocal,
 	localToken,
@@ -188,6 +189,11 @@ export class PartnerSession {
 	/** When the cached token of this end user expires (epoch ms), if known. */
 	expiresAt(userId: string): number | undefined {
 		return this.local(userId) !== undefined ? undefined : cachedExpiry(`${this.key}\n${userId}`);
+	}
+
+	/** Forgets every token of this end user (after delete-user): none is sent again. */
+	forget(userId: string): void {
+		dropUser(`${this.key}\n${userId}`);
 	}
 
 	/** Keeps a token the service handed out with a new user (add-user), so no token call follows. */

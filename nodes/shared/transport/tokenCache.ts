@@ -43,6 +43,17 @@ export function dropCached(key: string, stale: string): void {
 	if (cache.get(key)?.token === stale) cache.delete(key);
 }
 
+/**
+ * Forgets every token of one user (`key`: credential key + user), cached or kept by any execution:
+ * after the user is deleted none of them may be sent again.
+ */
+export function dropUser(key: string): void {
+	cache.delete(key);
+	minting.delete(key);
+	for (const local of [...perExecution.keys()])
+		if (local.endsWith(`\n${key}`)) perExecution.delete(local);
+}
+
 /** Keeps a token with an expiry; drops expired entries, then the oldest, to stay bounded. */
 export function storeToken(key: string, token: string, expiresAt: number): void {
 	if (cache.size >= MAX_ENTRIES) {

@@ -1,0 +1,55 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { deleteUser } from '../../../shared/api/endUser';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { outcomeOf, passOn } from '../../../shared/transport/errors';
+import { partnerOf } from './partnerSession';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Confirm: Delete Permanently',
+		name: 'confirmDelete',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether you confirm that the end user is deleted for good, with all their installations, connections and tokens. While off, the item fails and nothing is sent.',
+	},
+];
+
+/**
+ * POST /wl/{partner}/delete-user, only with the confirmation on. Afterwards every cached token of the
+ * user is forgotten, so no later call (of this or another execution in this process) sends one.
+ */
+export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const partner = partnerOf(this, client, itemIndex);
+	const endUserId = partner.endUserId(itemIndex);
+	if (this.getNodeParameter('confirmDelete', itemIndex, false) !== true) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`Confirm: Delete Permanently is off: end user "${endUserId}" was not deleted`,
+			{
+				itemIndex,
+				description:
+					'Deleting an end user removes their installations, connections and tokens and cannot be undone. Turn on "Confirm: Delete Permanently" to delete; nothing was sent.',
+			},
+		);
+	}
+	try {
+		await deleteUser(client, partner, endUserId, itemIndex);
+	} catch (error) {
+		if (outcomeOf(error) !== 'notFound') throw passOn(error);
+		throw new NodeOperationError(
+			this.getNode(),
+			`End user "${endUserId}" does not exist: nothing was deleted`,
+			{
+				itemIndex,
+				description:
+					'The service answered 404 for this End User ID (never created, or already deleted, e.g. by an earlier delivery of the same webhook).',
+			},
+		);
+	} finally {
+		partner.forget(endUserId);
+	}
+	return { endUserId, deleted: true };
+}

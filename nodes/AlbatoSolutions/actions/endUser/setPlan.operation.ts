@@ -1,0 +1,27 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { setUserPlan } from '../../../shared/api/endUser';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { toId } from '../params';
+import { partnerOf } from './partnerSession';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Plan ID',
+		name: 'planId',
+		type: 'number',
+		required: true,
+		default: 0,
+		description:
+			'The billing plan to put the end user on (the ID of a plan in your Albato partner panel)',
+	},
+];
+
+/** POST /wl/{partner}/set-user-plan with End User ID and the plan (a whole number, checked first). */
+export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const partner = partnerOf(this, client, itemIndex);
+	const endUserId = partner.endUserId(itemIndex);
+	const planId = toId(this, this.getNodeParameter('planId', itemIndex, 0), 'Plan ID', itemIndex);
+	await setUserPlan(client, partner, endUserId, planId, itemIndex);
+	return { endUserId, planId, planSet: true };
+}

@@ -1,0 +1,140 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { bundlesOf, getInstallation } from '../../../shared/api/installation';
+import { listRuns } from '../../../shared/api/run';
+import {
+	bundleSelect,
+	installationLocator,
+	returnAllOrLimit,
+} from '../../../shared/descriptions/common.descriptions';
+import { runDateMs, runItem } from '../../../shared/readers/runs';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { limited, readLimit } from '../list';
+import { idParameter, toId } from '../params';
+import {
+	readDateOffset,
+	readSince,
+	readStatusFilter,
+	runOptionsCollection,
+	type StatusFilter,
+} from './runFilters';
+
+export const description: INodeProperties[] = [
+	{
+		...installationLocator,
+		description: 'The installation whose automations ran (and that lists the automations)',
+	},
+	{
+		displayName: 'Runs Of',
+		name: 'scope',
+		type: 'options',
+		default: 'installation',
+		options: [
+			{
+				name: 'Every Automation of the Installation',
+				value: 'installation',
+				description: 'Reads the installation, then the runs of each of its automations',
+			},
+			{ name: 'One Automation', value: 'bundle' },
+		],
+	},
+	{ ...bundleSelect, displayOptions: { show: { scope: ['bundle'] } } },
+	...returnAllOrLimit(),
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: [
+			{
+				displayName: 'Since',
+				name: 'since',
+				type: 'dateTime',
+				default: '',
+				description:
+					"Only runs created at or after this moment (inclusive). A date without a time zone is in the workflow's time zone.",
+			},
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: 'any',
+				options: [
+					{ name: 'Any', value: 'any' },
+					{
+						name: 'Failed',
+						value: 'failed',
+						description: 'A step has an error, or the run a failure code',
+					},
+					{
+						name: 'Succeeded',
+						value: 'succeeded',
+						description: 'Status 1 and no step with an error',
+					},
+				],
+			},
+		],
+	},
+	runOptionsCollection,
+];
+
+/**
+ * Runs of one installation (GET /solution/installation/{id} with its automations, then GET
+ * /bundle/events?expand=steps&bundleId=N for each) or of one automation. The service has no status or
+ * date filter and documents no order: every page is read, then filtered and ordered here (newest first).
+ */
+export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const installationId = idParameter(this, 'installationId', 'Installation', itemIndex);
+	const scope = this.getNodeParameter('scope', itemIndex, 'installation') as string;
+	const bundleId =
+		scope === 'bundle'
+			? toId(
+					this,
+					this.getNodeParameter('bundleId', itemIndex, ''),
+					'Automation (Bundle)',
+					itemIndex,
+				)
+			: undefined;
+	const limit = readLimit(this, itemIndex);
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const since = readSince(this, filters.since, itemIndex);
+	const status = readStatusFilter(this, filters.status, itemIndex);
+	const offset = readDateOffset(this, options.dateOffsetMinutes, itemIndex);
+
+	const runs: IDataObject[] = [];
+	if (bundleId !== undefined) {
+		for (const run of await listRuns(client, { bundleId, itemIndex }))
+			runs.push({ ...runItem(run, offset), installationId });
+	} else {
+		const installation = await getInstallation(client, installationId, {
+			withBundles: true,
+			withStatus: false,
+			itemIndex,
+		});
+		for (const bundle of bundlesOf(installation)) {
+			for (const run of await listRuns(client, { bundleId: String(bundle.id), itemIndex }))
+				runs.push({
+					...runItem(run, offset),
+					bundleTitle: bundle.title ?? null,
+					installationId,
+				});
+		}
+	}
+	return limited(newestFirst(runs.filter((run) => wanted(run, status, since, offset))), limit);
+}
+
+/** Status and Since, inclusive; a run whose date cannot be read is kept (it cannot be shown to be older). */
+function wanted(run: IDataObject, status: StatusFilter, since: number | undefined, offset: number) {
+	if (status !== 'any' && run.outcome !== status) return false;
+	if (since === undefined) return true;
+	const at = runDateMs(run.dateCreatedAsSent, offset);
+	return at === undefined || at >= since;
+}
+
+/** Newest first by date, then by id (the service's order is not documented). */
+function newestFirst(runs: IDataObject[]): IDataObject[] {
+	const at = (run: IDataObject) => Date.parse(String(run.dateCreated)) || 0;
+	return runs.sort((a, b) => at(b) - at(a) || Number(b.id ?? 0) - Number(a.id ?? 0));
+}

@@ -1,0 +1,83 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { DateTime } from 'luxon';
+
+import { describeValue } from '../params';
+
+export const dateOffsetOption: INodeProperties = {
+	displayName: 'Service Time Zone (Minutes East of UTC)',
+	name: 'dateOffsetMinutes',
+	type: 'number',
+	default: 0,
+	description:
+		"Albato's run dates carry no time zone; they are read as UTC unless you set the account's offset here, as End User → Get gives it in timezoneOffset (e.g. -180 for UTC−3)",
+};
+
+/** Options of both Run operations: the account's time zone. */
+export const runOptionsCollection: INodeProperties = {
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [dateOffsetOption],
+};
+
+/** The account's offset in minutes, checked: a whole number from -720 to 840. */
+export function readDateOffset(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
+	if (raw === undefined || raw === null || raw === '') return 0;
+	if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < -720 || raw > 840) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Options → Service Time Zone (Minutes East of UTC) must be a whole number from -720 to 840, got ${describeValue(raw)}`,
+			{ itemIndex },
+		);
+	}
+	return raw;
+}
+
+/**
+ * Filters → Since as epoch ms: a date with a zone as given, one without (the date picker's value) in
+ * the workflow's time zone; undefined when empty.
+ */
+export function readSince(
+	ctx: IExecuteFunctions,
+	raw: unknown,
+	itemIndex: number,
+): number | undefined {
+	if (raw === undefined || raw === null || raw === '') return undefined;
+	let date: DateTime | undefined;
+	if (DateTime.isDateTime(raw)) date = raw;
+	else if (raw instanceof Date) date = DateTime.fromJSDate(raw);
+	else if (typeof raw === 'string' && raw.trim() !== '')
+		date = DateTime.fromISO(raw.trim(), { zone: ctx.getTimezone(), setZone: true });
+	else if (typeof raw === 'number' && Number.isFinite(raw)) date = DateTime.fromMillis(raw);
+	if (!date?.isValid) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Filters → Since must be a date, got ${describeValue(raw)}`,
+			{
+				itemIndex,
+				description:
+					'Give a date such as 2024-05-01T11:00:00Z, or an expression such as {{ $now.minus({ hours: 1 }) }}',
+			},
+		);
+	}
+	return date.toMillis();
+}
+
+export type StatusFilter = 'any' | 'failed' | 'succeeded';
+
+export function readStatusFilter(
+	ctx: IExecuteFunctions,
+	raw: unknown,
+	itemIndex: number,
+): StatusFilter {
+	if (raw === undefined || raw === '') return 'any';
+	if (raw === 'any' || raw === 'failed' || raw === 'succeeded') return raw;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Filters → Status must be "any", "failed" or "succeeded", got ${describeValue(raw)}`,
+		{ itemIndex },
+	);
+}

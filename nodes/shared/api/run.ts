@@ -1,0 +1,40 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { isObject, listOrMap } from '../readers/shapes';
+import type { AlbatoClient } from '../transport/client';
+import { segment } from '../transport/wire';
+
+/** Lists that may wrap the runs (besides items/data/list/results). */
+export const RUN_LIST_KEYS = ['events', 'runs'];
+
+/**
+ * GET /bundle/events?expand=steps[&bundleId=N]: the end user's runs (of one automation), every
+ * page (paging is not documented: the list reader follows whatever signal comes back).
+ */
+export async function listRuns(
+	client: AlbatoClient,
+	{ bundleId, itemIndex }: { bundleId?: number | string; itemIndex?: number } = {},
+): Promise<IDataObject[]> {
+	const data = await client.requestList('/bundle/events', {
+		itemIndex,
+		what: 'runs',
+		listKeys: RUN_LIST_KEYS,
+		// An automation that never ran answers an empty list; under the map shape that is `{}`.
+		emptyObjectIsList: true,
+		query: { expand: 'steps', ...(bundleId === undefined ? {} : { bundleId: String(bundleId) }) },
+	});
+	return listOrMap(data, RUN_LIST_KEYS);
+}
+
+/** GET /bundle/events/steps/{id}: one step of a run, as the service gives it (not documented past "success"). */
+export async function getRunStep(
+	client: AlbatoClient,
+	stepId: number,
+	itemIndex?: number,
+): Promise<IDataObject> {
+	const data = await client.request('GET', `/bundle/events/steps/${segment(stepId)}`, {
+		itemIndex,
+		expect: { what: 'step', holds: isObject },
+	});
+	return data as IDataObject;
+}

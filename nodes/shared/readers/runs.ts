@@ -1,0 +1,155 @@
+/**
+ * Reading run history (GET /bundle/events?expand=steps), pure. Albato documents only `status: 1`
+ * (a run that succeeded, steps with `error: null`) and no names for any other code, and dates
+ * without a zone ("2025-05-19 17:58:18"). The rules that decide what a run is live here, once.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { idOf, isObject } from './shapes';
+
+/** The one status code Albato's page shows (a run that succeeded); every other code is given raw. */
+export const SUCCEEDED_CODE = 1;
+/** What the emulator uses for a run still going; Albato documents nothing (see docs/runs.md). */
+export const IN_PROGRESS_CODE = 0;
+
+export type RunOutcome = 'succeeded' | 'failed' | 'inProgress' | 'unknown';
+
+const hasError = (step: IDataObject) =>
+	step.error !== null &&
+	step.error !== undefined &&
+	step.error !== '' &&
+	!(Array.isArray(step.error) && step.error.length === 0);
+
+/**
+ * The rule (docs/runs.md): status 0 is in progress; a step with an error, or a status other than
+ * 0 or 1, is failed; status 1 without a failing step is succeeded. Without a status, the steps decide.
+ */
+export function runOutcome(run: IDataObject, steps: IDataObject[] = stepsOfRun(run)): RunOutcome {
+	const status = codeOf(run.status);
+	if (status === IN_PROGRESS_CODE) return 'inProgress';
+	const stepFailed = steps.some((step) => {
+		const code = codeOf(step.status);
+		return (
+			hasError(step) || (code !== undefined && code !== SUCCEEDED_CODE && code !== IN_PROGRESS_CODE)
+		);
+	});
+	if (stepFailed) return 'failed';
+	if (status === SUCCEEDED_CODE) return 'succeeded';
+	if (status !== undefined) return 'failed';
+	if (steps.length === 0) return 'unknown';
+	return steps.some((step) => codeOf(step.status) === IN_PROGRESS_CODE)
+		? 'inProgress'
+		: 'succeeded';
+}
+
+/** A numeric code as a number ("1" → 1); undefined when absent or not a whole number. */
+export function codeOf(value: unknown): number | undefined {
+	const id = idOf(value);
+	return typeof id === 'number' && Number.isInteger(id) ? id : undefined;
+}
+
+/** The documented name of a status code, or null (no other name is documented). */
+export const statusNameOf = (code: unknown): string | null =>
+	codeOf(code) === SUCCEEDED_CODE ? 'succeeded' : null;
+
+/**
+ * Steps in order, flat: the documented list of lists (one list per level), or a flat list. Each step
+ * keeps its `stepLevel`; steps without one get their list's level (1-based).
+ */
+export function stepsOfRun(run: IDataObject): IDataObject[] {
+	const raw = run.steps;
+	if (!Array.isArray(raw)) return [];
+	const out: IDataObject[] = [];
+	raw.forEach((entry, index) => {
+		const level = Array.isArray(entry) ? entry : [entry];
+		for (const step of level.filter(isObject))
+			out.push({
+				...step,
+				stepLevel: codeOf(step.stepLevel) ?? (Array.isArray(entry) ? index + 1 : null),
+			});
+	});
+	return out;
+}
+
+/** The first step that failed (see runOutcome), if any. */
+export function failedStepOf(steps: IDataObject[]): IDataObject | undefined {
+	return (
+		steps.find(hasError) ??
+		steps.find((step) => {
+			const code = codeOf(step.status);
+			return code !== undefined && code !== SUCCEEDED_CODE && code !== IN_PROGRESS_CODE;
+		})
+	);
+}
+
+const NAIVE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?$/;
+
+/**
+ * Epoch ms of a service date. A date without a zone is read as `offsetMinutes` east of UTC (0: UTC,
+ * the default assumption; -180: UTC−3, as Albato's `timezoneOffset`); a date with a zone as given.
+ */
+export function runDateMs(value: unknown, offsetMinutes = 0): number | undefined {
+	if (typeof value === 'number' && Number.isFinite(value))
+		return value < 1e11 ? value * 1000 : value;
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	const naive = NAIVE.exec(text);
+	if (naive) {
+		const [, y, mo, d, h, mi, s = '0', frac = ''] = naive;
+		const utc = Date.UTC(+y, +mo - 1, +d, +h, +mi, +s, frac ? Math.round(+frac * 1000) : 0);
+		return Number.isFinite(utc) ? utc - offsetMinutes * 60_000 : undefined;
+	}
+	const parsed = Date.parse(text);
+	return Number.isFinite(parsed) ? parsed : undefined;
+}
+
+/** A service date as ISO text (UTC), or null when it cannot be read. */
+export function isoOfRunDate(value: unknown, offsetMinutes = 0): string | null {
+	const ms = runDateMs(value, offsetMinutes);
+	return ms === undefined ? null : new Date(ms).toISOString();
+}
+
+/** The run ids as numbers when numeric (runs under the `stringIds` variant carry "3061464101"). */
+export const runIdOf = (run: IDataObject) => idOf(run.id);
+
+/** The run as one output item: ids normalised, steps flat with their level, dates ISO. */
+export function runItem(run: IDataObject, offsetMinutes = 0): IDataObject {
+	const steps = stepsOfRun(run);
+	const failed = failedStepOf(steps);
+	// `event` (a code whose meaning is not documented) is output as eventCode: the trigger's items use `event` for their event's name.
+	const rest: IDataObject = { ...run };
+	const eventCode = run.event;
+	delete rest.steps;
+	delete rest.event;
+	return {
+		...rest,
+		id: runIdOf(run) ?? run.id ?? null,
+		bundleId: idOf(run.bundleId) ?? run.bundleId ?? null,
+		status: run.status ?? null,
+		statusName: statusNameOf(run.status),
+		outcome: runOutcome(run, steps),
+		eventCode: eventCode ?? null,
+		dateCreated: isoOfRunDate(run.dateCreated, offsetMinutes),
+		dateCreatedAsSent: run.dateCreated ?? null,
+		failedStep: failed ? stepItem(failed, offsetMinutes) : null,
+		steps: steps.map((step) => stepItem(step, offsetMinutes)),
+	};
+}
+
+/** One step with its date as ISO (the text as sent kept beside it); the `token` key left out. */
+export function stepItem(step: IDataObject, offsetMinutes = 0): IDataObject {
+	const rest: IDataObject = { ...step };
+	delete rest.token; // the run's internal token (e.g. "1747666698_v78_AN_z_1"), not the user's
+	return {
+		...rest,
+		id: idOf(step.id) ?? step.id ?? null,
+		...Object.fromEntries(
+			['triggerActionId', 'eventId', 'bundleId']
+				.filter((key) => step[key] !== undefined)
+				.map((key) => [key, idOf(step[key]) ?? step[key]]),
+		),
+		statusName: statusNameOf(step.status),
+		dateCreated: isoOfRunDate(step.dateCreated, offsetMinutes),
+		dateCreatedAsSent: step.dateCreated ?? null,
+	};
+}
