@@ -11,8 +11,8 @@ import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { resources } from '../../nodes/AlbatoSolutions/actions';
 import manifest from '../apiCoverage.manifest.json';
 import { clearEndUserTokenCache } from '../../nodes/shared/transport/tokenCache';
-import { runPartner } from './partnerSetup';
-import { byId, runNode, useEmulator } from './setup';
+import { runPartner } from '../support/partnerSetup';
+import { byId, runNode, useEmulator } from '../support/setup';
 
 const ctx = useEmulator();
 

@@ -9,7 +9,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import type { ErrorStyle, Variants } from '../../emulator';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { VARIANT_CHOICES } from '../../emulator/render';
-import { byId, runNode, useEmulator, VALID } from './setup';
+import { byId, runNode, useEmulator, VALID } from '../support/setup';
 
 const ctx = useEmulator();
 

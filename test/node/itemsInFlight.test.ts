@@ -1,0 +1,188 @@
+/**
+ * Request Options → Items in Flight, through n8n-core's engine: output order and pairedItem stay
+ * those of the input, no more than the chosen number of requests is ever open at once, retries
+ * (429 + Retry-After) still apply, and failures behave as without concurrency.
+ *
+ * In-flight counts come from a small counting proxy in front of the emulator: it sees each request
+ * start and its response end, so the maximum is exact, not inferred from timings. The emulator's
+ * delayMs faults hold every request open long enough for the items to overlap when they may.
+ */
+import http from 'http';
+import type { AddressInfo } from 'net';
+import type { INodeParameters } from 'n8n-workflow';
+
+import { byId, runNode, useEmulator } from '../support/setup';
+
+const ctx = useEmulator();
+
+/** Forwards every request to the emulator and records how many were open at once. */
+async function countingProxy(target: string) {
+	const stats = { open: 0, max: 0, total: 0 };
+	const server = http.createServer((req, res) => {
+		stats.open++;
+		stats.total++;
+		stats.max = Math.max(stats.max, stats.open);
+		let done = false;
+		const finish = () => {
+			if (!done) stats.open--;
+			done = true;
+		};
+		res.on('close', finish);
+		const upstream = http.request(
+			new URL(req.url ?? '/', target),
+			{ method: req.method, headers: req.headers },
+			(answer) => {
+				res.writeHead(answer.statusCode ?? 502, answer.headers);
+				answer.pipe(res);
+			},
+		);
+		upstream.on('error', () => res.destroy());
+		req.pipe(upstream);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	return {
+		baseUrl: `http://127.0.0.1:${port}`,
+		stats,
+		close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+const IDS = [5001, 5002];
+const itemsOf = (n: number) =>
+	Array.from({ length: n }, (_, i) => ({ id: IDS[i % IDS.length], position: i }));
+const get = (requestOptions: INodeParameters = {}): INodeParameters => ({
+	resource: 'installation',
+	operation: 'get',
+	installationId: byId('id', '={{ $json.id }}'),
+	requestOptions,
+});
+/** Every GET of an installation answers only after `ms`. */
+const slowGets = (ms: number, times: number) =>
+	ctx.emu.faults.add({
+		method: 'GET',
+		path: /^\/solution\/installation\/\d+$/,
+		delayMs: ms,
+		times,
+	});
+
+describe('Items in Flight', () => {
+	it.each([1, 4, 8])(
+		'%i at once: output in input order, each item paired to its input',
+		async (concurrency) => {
+			// The first two answers are the slowest, so with concurrency they finish last.
+			ctx.emu.faults.add({ method: 'GET', path: '/solution/installation/5001', delayMs: 150 });
+			ctx.emu.faults.add({ method: 'GET', path: '/solution/installation/5002', delayMs: 100 });
+			const items = itemsOf(20);
+			const run = await runNode(ctx.emu, get({ concurrency }), { inputItems: items });
+			expect(run.error).toBeUndefined();
+			expect(run.json.map((json) => json.id)).toEqual(items.map((item) => item.id));
+			expect(run.pairedItems).toEqual(items.map((_, i) => ({ item: i })));
+			expect(run.calls).toHaveLength(20);
+		},
+	);
+
+	it.each([
+		['unset (default)', undefined, 8],
+		['1', 1, 1],
+		['3', 3, 3],
+		['8', 8, 8],
+	])(
+		'Items in Flight %s: never more requests open at once than the limit, and the limit reached when the service is slow',
+		async (_label, concurrency, expected) => {
+			const proxy = await countingProxy(ctx.emu.baseUrl);
+			try {
+				slowGets(40, 24);
+				const items = itemsOf(24);
+				const run = await runNode(ctx.emu, get(concurrency === undefined ? {} : { concurrency }), {
+					inputItems: items,
+					baseUrl: proxy.baseUrl,
+				});
+				expect(run.error).toBeUndefined();
+				expect(run.json.map((json) => json.id)).toEqual(items.map((item) => item.id));
+				expect(proxy.stats.total).toBe(24);
+				expect(proxy.stats.max).toBe(expected);
+			} finally {
+				await proxy.close();
+			}
+		},
+	);
+
+	it('one at a time sends the requests in item order', async () => {
+		const items = itemsOf(10);
+		const run = await runNode(ctx.emu, get({ concurrency: 1 }), { inputItems: items });
+		expect(run.calls).toEqual(items.map((item) => `GET /solution/installation/${item.id}`));
+	});
+
+	it('a 429 with Retry-After is waited out and retried for that item only; the others go on meanwhile', async () => {
+		ctx.emu.faults.add({
+			method: 'GET',
+			path: '/solution/installation/5002',
+			status: 429,
+			retryAfterSeconds: 1,
+		});
+		const items = itemsOf(8);
+		const run = await runNode(ctx.emu, get({ concurrency: 4 }), { inputItems: items });
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((json) => json.id)).toEqual(items.map((item) => item.id));
+		expect(run.pairedItems).toEqual(items.map((_, i) => ({ item: i })));
+
+		const log = ctx.emu.requests;
+		expect(log).toHaveLength(9); // 8 items + 1 retry
+		const limited = log.findIndex((entry) => entry.status === 429);
+		expect(limited).toBeGreaterThanOrEqual(0);
+		// The retry is the last request: the other seven items did not wait for it.
+		const retry = log[log.length - 1];
+		expect(retry).toMatchObject({
+			method: 'GET',
+			path: '/solution/installation/5002',
+			status: 200,
+		});
+		expect(log.slice(0, -1).filter((entry) => entry.status === 200)).toHaveLength(7);
+		// Retry-After: 1 was honoured (the clock of the log has millisecond steps).
+		expect(Date.parse(retry.at) - Date.parse(log[limited].at)).toBeGreaterThanOrEqual(950);
+	});
+
+	it('continueOnFail: failed items keep their place and pairing among the others', async () => {
+		const items = [
+			{ id: 5001 },
+			{ id: 999 },
+			{ id: 5002 },
+			{ id: 4242 },
+			{ id: 5001 },
+			{ id: 5002 },
+		];
+		const run = await runNode(ctx.emu, get({ concurrency: 3 }), {
+			inputItems: items,
+			continueOnFail: true,
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((json) => json.id ?? `error ${String(json.httpCode)}`)).toEqual([
+			5001,
+			'error 404',
+			5002,
+			'error 404',
+			5001,
+			5002,
+		]);
+		expect(run.pairedItems).toEqual(items.map((_, i) => ({ item: i })));
+	});
+
+	it('without continueOnFail the first failure stops the run: no new items are started', async () => {
+		slowGets(30, 40);
+		const items = [{ id: 999 }, ...itemsOf(39)];
+		const run = await runNode(ctx.emu, get({ concurrency: 4 }), { inputItems: items });
+		expect(run.error?.httpCode).toBe('404');
+		expect(run.json).toEqual([]);
+		// Item 0 fails at once; only the items already in flight (or started alongside) were sent.
+		expect(run.calls.length).toBeLessThanOrEqual(8);
+	});
+
+	// Bundle Data → Update within Items in Flight: bundleData/update.itemsInFlight.test.ts.
+
+	it('a number outside 1–64 is refused before any request', async () => {
+		const run = await runNode(ctx.emu, get({ concurrency: 0 }), { inputItems: itemsOf(2) });
+		expect(run.error?.message).toMatch(/Items in Flight must be a number from 1 to 64/);
+		expect(run.calls).toEqual([]);
+	});
+});
