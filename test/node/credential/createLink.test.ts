@@ -3,8 +3,8 @@
  * only place its token appears) and a computed expiry, in every shape the emulator serves.
  */
 import { LINK_LIFETIME_MS } from '../../../emulator';
-import { addUsers, runPartner, usePartnerEmulator } from '../partnerSetup';
-import { runNode } from '../setup';
+import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
+import { runNode } from '../../support/setup';
 import { createLinkParams, linkTokens, outsideLinks } from './linkSetup';
 
 const ctx = usePartnerEmulator();

@@ -3,7 +3,7 @@
  * appear in an output, an error or the console, under every fault kind of the emulator.
  */
 import type { FaultRule } from '../../../emulator';
-import { runNode, type NodeRun, useEmulator } from '../setup';
+import { runNode, type NodeRun, useEmulator } from '../../support/setup';
 import { createLinkParams, linkMade, sharingParams } from './linkSetup';
 
 const ctx = useEmulator();

@@ -2,7 +2,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { Emulator } from '../../../emulator';
-import { runNode, type NodeRun } from '../setup';
+import { runNode, type NodeRun } from '../../support/setup';
 
 export const createLinkParams = (extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'credential',

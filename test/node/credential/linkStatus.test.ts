@@ -3,8 +3,8 @@
  * used twice; and the chain from link to a started installation that uses the linked connection.
  */
 import { LINK_LIFETIME_MS } from '../../../emulator';
-import { addUsers, runPartner, usePartnerEmulator } from '../partnerSetup';
-import { byId, runNode } from '../setup';
+import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
+import { byId, runNode } from '../../support/setup';
 import { linkMade, outsideLinks, sharingParams } from './linkSetup';
 
 const ctx = usePartnerEmulator();

@@ -2,8 +2,8 @@
  * Credential → Refresh User Data: POST …/update-user-data, optionally repeated until updateStatus
  * is 3, bounded; the master token as Bearer in partner mode (Albato's page), else the end user's.
  */
-import { addUsers, runPartner, usePartnerEmulator } from '../partnerSetup';
-import { runNode } from '../setup';
+import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
+import { runNode } from '../../support/setup';
 import { linkMade } from './linkSetup';
 
 const ctx = usePartnerEmulator();

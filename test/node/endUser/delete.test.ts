@@ -2,8 +2,8 @@
  * End User → Delete: nothing is sent without the confirmation; with it the user, their installations
  * and their tokens are gone, and no cached token of theirs is sent again; an unknown user is said so.
  */
-import { addUsers, runPartner, TOKEN_PATH, usePartnerEmulator } from '../partnerSetup';
-import { byId } from '../setup';
+import { addUsers, runPartner, TOKEN_PATH, usePartnerEmulator } from '../../support/partnerSetup';
+import { byId } from '../../support/setup';
 import { callsTo, DELETE_PATH } from './lifecycleSetup';
 
 const ctx = usePartnerEmulator();

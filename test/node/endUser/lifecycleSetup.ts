@@ -1,5 +1,5 @@
 /** Helpers of the End User lifecycle tests: the /wl paths and one call per path. */
-import type { NodeRun } from '../setup';
+import type { NodeRun } from '../../support/setup';
 
 export const PROFILE_PATH = /^\/wl\/[^/]+\/get-user-profile$/;
 export const SET_PLAN_PATH = /^\/wl\/[^/]+\/set-user-plan$/;

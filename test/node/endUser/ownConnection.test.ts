@@ -2,8 +2,8 @@
  * End User → Set Own Connection, Get Own Connection, Get Own Connection Fields: the end user's
  * token on /wl/{partner}/…; masked values flagged and never sent back; no value in any error.
  */
-import { addUsers, runPartner, usePartnerEmulator } from '../partnerSetup';
-import { type NodeRun, runNode } from '../setup';
+import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
+import { type NodeRun, runNode } from '../../support/setup';
 
 const ctx = usePartnerEmulator();
 

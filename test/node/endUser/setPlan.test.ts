@@ -1,5 +1,5 @@
 /** End User → Set Plan: the documented body, the plan applied, bad plan ids refused before any request. */
-import { addUsers, runPartner, usePartnerEmulator } from '../partnerSetup';
+import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
 import { callsTo, SET_PLAN_PATH } from './lifecycleSetup';
 
 const ctx = usePartnerEmulator();

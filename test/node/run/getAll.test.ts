@@ -7,7 +7,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { FIXTURE_RUN_IDS } from '../../../emulator/handlers/runs';
-import { byId, runNode, useEmulator } from '../setup';
+import { byId, runNode, useEmulator } from '../../support/setup';
 import { RUN_VARIANTS } from './variants';
 
 const ctx = useEmulator();

@@ -1,6 +1,6 @@
 /** Run → Get Many with the Albato Partner API credential: the End User ID's token, and their offset. */
-import { runPartner, usePartnerEmulator, TOKEN_PATH } from '../partnerSetup';
-import { byId } from '../setup';
+import { runPartner, usePartnerEmulator, TOKEN_PATH } from '../../support/partnerSetup';
+import { byId } from '../../support/setup';
 
 const ctx = usePartnerEmulator();
 

@@ -4,8 +4,8 @@
  * errors and the console are searched for the master token and every end-user token.
  */
 import type { FaultRule } from '../../../emulator';
-import { addUsers, runPartner, usePartnerEmulator } from '../partnerSetup';
-import { byId } from '../setup';
+import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
+import { byId } from '../../support/setup';
 
 const ctx = usePartnerEmulator();
 
