@@ -22,9 +22,9 @@ describe('Credential', () => {
 			resource: 'credential',
 			operation: 'create',
 			partnerId: 201,
-			title: 'Initech CRM',
+			connectionName: 'Initech CRM',
 			fieldsMode: 'mapper',
-			fieldMapper: {
+			connectionFieldMapper: {
 				mappingMode: 'defineBelow',
 				value: {
 					apiUrl: 'https://crm.initech.example',
@@ -50,7 +50,7 @@ describe('Credential', () => {
 			resource: 'credential',
 			operation: 'create',
 			partnerId: 201,
-			title: 'Initech CRM',
+			connectionName: 'Initech CRM',
 			fieldsMode: 'json',
 			fields: '{"apiUrl": "https://x.example", "region": "mars"}',
 		});

@@ -7,12 +7,12 @@ import { partnerIdProperty } from './partnerId';
 
 export const description: INodeProperties[] = [partnerIdProperty];
 
-/** GET /credentials/{partnerId}/meta — the fields a credential for that partner needs. */
+/** GET /credentials/{partnerId}/meta — the fields a connection to that app needs. */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partnerId = toId(
 		this,
 		this.getNodeParameter('partnerId', itemIndex, ''),
-		'Partner ID',
+		'App ID',
 		itemIndex,
 	);
 	const schema = await partnerMeta(client, partnerId, itemIndex);

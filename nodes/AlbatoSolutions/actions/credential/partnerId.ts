@@ -1,11 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 export const partnerIdProperty: INodeProperties = {
-	displayName: 'Partner ID',
+	displayName: 'App ID',
 	name: 'partnerId',
-	type: 'number',
-	default: 0,
+	type: 'string',
+	default: '',
 	required: true,
-	typeOptions: { minValue: 1 },
-	description: 'The partner (connected app) the credential is for, e.g. 201',
+	placeholder: 'e.g. 201',
+	description:
+		"The app to connect (HubSpot, Mailchimp…), by its ID. Albato's API calls such an app a partner (partnerId); it is not your own partner account.",
 };
