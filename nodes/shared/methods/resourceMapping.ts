@@ -11,6 +11,7 @@ import { partnerSchema } from '../api/credential';
 import { fetchConnectionSettings } from '../api/solution';
 import type { SettingStep } from '../readers/connectionSettings';
 import { isObject, sameId } from '../readers/shapes';
+import { mapperFieldName } from '../readers/fieldLabel';
 import { load } from './load';
 import { parentId } from './parent';
 
@@ -84,7 +85,7 @@ export const resourceMapping = {
 			return {
 				fields: entries.map((field) => ({
 					id: String(field.name),
-					displayName: `${String(field.label ?? field.name)} (now: ${shortText(field.value)})`,
+					displayName: mapperFieldName(String(field.label ?? field.name), shortText(field.value)),
 					required: false,
 					defaultMatch: false,
 					display: true,
