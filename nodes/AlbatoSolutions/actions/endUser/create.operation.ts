@@ -97,7 +97,10 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	);
 	if ('error' in added) {
 		if (!refusedAsExisting(added.error)) throw added.error;
-		if (options.ifExists !== 'useExisting') throw existsHint(this, added.error, itemIndex);
+		if (options.ifExists !== 'useExisting')
+			throw added.error.outcome === 'refused'
+				? existsHint(this, added.error, itemIndex)
+				: added.error;
 		// Refused: if the service has a token for this id, the user exists (e.g. a webhook delivered twice).
 		const token = await partner.token(endUserId, itemIndex).then(
 			(value) => value,
@@ -128,7 +131,7 @@ function existsHint(ctx: IExecuteFunctions, error: AlbatoApiError, itemIndex: nu
 	return retold(ctx.getNode(), error, {
 		message: error.message,
 		description:
-			'If this customer may already exist (e.g. a webhook delivered twice), set Options → If the User Exists to "Continue With the Existing User".',
+			`${error.description ?? ''} If this customer may already exist (e.g. a webhook delivered twice), set Options → If the User Exists to "Continue With the Existing User".`.trim(),
 		itemIndex,
 	});
 }
