@@ -172,9 +172,10 @@ export class PartnerSession {
 		// The editor resolves expressions before a picker runs; one with no input data to read (e.g.
 		// {{ $json.customerId }} before the previous node ran) arrives empty, so say how to browse.
 		if (inEditor && 'problem' in checked && (raw === '' || raw === null || raw === undefined)) {
+			// The picker shows only the message: it says how to browse, too.
 			throw fail(
-				'has no value here: if it is an expression, it has nothing to resolve in the editor',
-				'To browse, type a fixed End User ID (switch back to the expression afterwards), or run the previous node so the expression has input data',
+				'has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID or run the previous node.',
+				'Type a fixed End User ID to browse (switch back to the expression afterwards), or run the previous node so the expression has input data',
 			);
 		}
 		if ('problem' in checked) throw fail(checked.problem);
