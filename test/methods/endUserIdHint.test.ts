@@ -35,7 +35,7 @@ describe('End User ID with nothing to resolve in the editor', () => {
 			'End User ID has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID or run the previous node.',
 		);
 		expect((error as { description?: string }).description).toMatch(
-			/type a fixed End User ID.*or run the previous node/,
+			/type a fixed End User ID.*or run the previous node/i,
 		);
 		expect(ctx.emu.requests).toEqual([]);
 	});

@@ -6,7 +6,13 @@ import { AlbatoPartnerApi } from '../../credentials/AlbatoPartnerApi.credentials
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { loadOptionsContext, pollContext, testCredentials } from '../../harness';
-import { addUsers, partnerCredential, TOKEN_PATH, usePartnerEmulator } from './partnerSetup';
+import {
+	addUsers,
+	installFor,
+	partnerCredential,
+	TOKEN_PATH,
+	usePartnerEmulator,
+} from './partnerSetup';
 
 const ctx = usePartnerEmulator();
 const calls = (from: number) => ctx.emu.requests.slice(from).map((r) => `${r.method} ${r.path}`);
@@ -69,31 +75,7 @@ describe('the trigger with the Partner API credential', () => {
 			);
 		expect(await poll()).toBeNull(); // the baseline
 		// c-1 installs something elsewhere (with its own token), user-1's installations stay invisible.
-		const token = (
-			(await await fetch(`${ctx.emu.baseUrl}/wl/acme-saas/get-user-session-token`, {
-				method: 'POST',
-				headers: {
-					Authorization: `Basic ${ctx.emu.partner.masterToken}`,
-					'Content-Type': 'application/json',
-				},
-				body: JSON.stringify({ id: 'c-1' }),
-			}).then((r) => r.json())) as { data: { sessionToken: string } }
-		).data.sessionToken;
-		const installed = await fetch(`${ctx.emu.baseUrl}/solution/101/installation`, {
-			method: 'POST',
-			headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-			body: JSON.stringify({
-				title: 'By c-1',
-				templateIds: [1011],
-				credentialData: {
-					crm: 'hubspot',
-					hubspotPipeline: 'sales',
-					hubspotStage: 'new',
-					mailer: 'mailchimp',
-				},
-			}),
-		});
-		expect(installed.status).toBe(201);
+		await installFor(ctx.emu, 'c-1', 'By c-1');
 		const before = ctx.emu.requests.length;
 		const events = await poll();
 		expect(events?.[0].map((item) => item.json.title)).toEqual(['By c-1']);

@@ -1,40 +1,18 @@
 /** The trigger in partner mode: every event item says which end user it was polled for. */
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { pollContext } from '../../harness';
-import { addUsers, partnerCredential, usePartnerEmulator } from '../node/partnerSetup';
+import {
+	addUsers,
+	installFor as install,
+	partnerCredential,
+	usePartnerEmulator,
+} from '../node/partnerSetup';
 
 const ctx = usePartnerEmulator();
 
 beforeEach(async () => addUsers(ctx.emu, ['c-7']));
 
-async function installFor(endUserId: string, title: string) {
-	const minted = (await fetch(`${ctx.emu.baseUrl}/wl/acme-saas/get-user-session-token`, {
-		method: 'POST',
-		headers: {
-			Authorization: `Basic ${ctx.emu.partner.masterToken}`,
-			'Content-Type': 'application/json',
-		},
-		body: JSON.stringify({ id: endUserId }),
-	}).then(async (r) => await r.json())) as { data: { sessionToken: string } };
-	const installed = await fetch(`${ctx.emu.baseUrl}/solution/101/installation`, {
-		method: 'POST',
-		headers: {
-			Authorization: `Bearer ${minted.data.sessionToken}`,
-			'Content-Type': 'application/json',
-		},
-		body: JSON.stringify({
-			title,
-			templateIds: [1011],
-			credentialData: {
-				crm: 'hubspot',
-				hubspotPipeline: 'sales',
-				hubspotStage: 'new',
-				mailer: 'mailchimp',
-			},
-		}),
-	});
-	expect(installed.status).toBe(201);
-}
+const installFor = (endUserId: string, title: string) => install(ctx.emu, endUserId, title);
 
 const poll = (mode: 'trigger' | 'manual', staticData = {}) => {
 	const trigger = new AlbatoSolutionsTrigger();

@@ -21,13 +21,13 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { ACCESS_TOKEN, PARTNER_CREDENTIAL_TYPE } from '../constants';
 import {
-	checkEndUserId,
 	checkPartnerName,
 	fingerprint,
 	type MintedToken,
 	tokenFromResponse,
 } from '../readers/mintedToken';
 import { baseUrlProblem } from './baseUrl';
+import { checkedEndUserId } from './endUserId';
 import { readError } from './errors';
 import {
 	cachedExpiry,
@@ -46,12 +46,6 @@ type Context = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 export type MintRequest = (userId: string, itemIndex: number | undefined) => Promise<unknown>;
 
 let sessions = 0;
-
-/** How to fill End User ID: in a node (per item) or in the trigger (no input: fixed or a variable). */
-const END_USER_ID_HINT = [
-	'Set End User ID to your own id of the customer, e.g. {{ $json.customerId }}: with the Albato Partner API credential every call acts as that end user',
-	'Set End User ID to your own id of the customer: a fixed ID, or a workflow variable such as {{ $vars.albatoEndUserId }} (a trigger has no input, so $json is empty)',
-];
 
 /** A parameter as the context reads it: per item when executing, the editor's value in pickers. */
 function parameter(
@@ -159,27 +153,13 @@ export class PartnerSession {
 	/** The partner's own id of the end user this item acts as (End User ID), checked. */
 	endUserId(itemIndex: number | undefined): string {
 		const raw = parameter(this.ctx, 'endUserId', itemIndex, '');
-		const inEditor = 'getCurrentNodeParameter' in this.ctx;
-		const inTrigger = !inEditor && !('getInputData' in this.ctx);
-		const fail = (problem: string, description = END_USER_ID_HINT[inTrigger ? 1 : 0]) =>
-			new NodeOperationError(this.node, `End User ID ${problem}`, { itemIndex, description });
-		if (inEditor && typeof raw === 'string' && raw.startsWith('=')) {
-			throw fail(
-				'is an expression: lists in the editor need a fixed End User ID (type one to browse, then switch back)',
-			);
-		}
-		const checked = checkEndUserId(raw);
-		// The editor resolves expressions before a picker runs; one with no input data to read (e.g.
-		// {{ $json.customerId }} before the previous node ran) arrives empty, so say how to browse.
-		if (inEditor && 'problem' in checked && (raw === '' || raw === null || raw === undefined)) {
-			// The picker shows only the message: it says how to browse, too.
-			throw fail(
-				'has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID or run the previous node.',
-				'Type a fixed End User ID to browse (switch back to the expression afterwards), or run the previous node so the expression has input data',
-			);
-		}
-		if ('problem' in checked) throw fail(checked.problem);
-		return checked.id;
+		const place =
+			'getCurrentNodeParameter' in this.ctx
+				? 'editor'
+				: 'getInputData' in this.ctx
+					? 'node'
+					: 'trigger';
+		return checkedEndUserId(this.node, raw, place, itemIndex);
 	}
 
 	/** `/wl/{partner}/<endpoint>` */

@@ -51,8 +51,7 @@ export interface UpdateJob {
 	stepId: number;
 	bundleId: number;
 	data: IDataObject;
-	/** Field code → the label it was picked by (mapper mode). */
-	labels?: Record<string, string>;
+	labels?: Record<string, string>; // field code → label picked by (mapper mode)
 	pauseAndResume: boolean;
 }
 
