@@ -22,7 +22,6 @@ import {
 	openOptions,
 	openOurNodeInPanel,
 	pickFromLocator,
-	pickOption,
 	shoot,
 	signIn,
 	UI_TIMEOUT,
@@ -81,11 +80,6 @@ async function saveAndReadTest(page) {
 		await page.waitForTimeout(400);
 	}
 	return text();
-}
-
-async function choose(page, parameter, option) {
-	await openOptions(page, parameter);
-	await pickOption(page, option);
 }
 
 /**
