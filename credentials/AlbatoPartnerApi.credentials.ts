@@ -1,4 +1,6 @@
 import type {
+	IAuthenticateRuleResponseCode,
+	IAuthenticateRuleResponseSuccessBody,
 	ICredentialDataDecryptedObject,
 	Icon,
 	IHttpRequestOptions,
@@ -6,6 +8,9 @@ import type {
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
+
+const NOT_ALBATO =
+	'Base URL did not answer like Albato\'s partner API (no JSON "success" indicator, e.g. a 404 page or an empty body). Check Base URL (e.g. https://api.albato.com) and Partner Name.';
 
 /** The user id the credential test asks a token for: no partner should have a customer with it. */
 export const CREDENTIAL_TEST_USER_ID = 'n8n-credential-test-no-such-user';
@@ -90,7 +95,10 @@ export class AlbatoPartnerApi implements ICredentialType {
 	}
 
 	// Asks a token for a user id that does not exist: nothing is created or changed. A master token the
-	// service rejects answers 401/403 (fails the test); an accepted one answers "no such user" (passes).
+	// service rejects answers 401/403 (fails the test). Any other answer passes only if it is
+	// recognisably Albato's: a JSON body with the "success" indicator Albato's docs put on every /wl
+	// answer, errors included ({"success": false, …} for the unknown user). A 404 page, HTML, an empty
+	// body or another server's JSON has none, and fails naming Base URL.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
@@ -101,6 +109,7 @@ export class AlbatoPartnerApi implements ICredentialType {
 			// 429: a rate-limited answer proves nothing about the token.
 			ignoreHttpStatusErrors: { ignore: true, except: [401, 403, 429, 500, 502, 503, 504] },
 		},
+		// n8n's type takes one kind of rule per list; its tester checks each rule by its own type.
 		rules: [
 			{
 				type: 'responseCode',
@@ -117,7 +126,17 @@ export class AlbatoPartnerApi implements ICredentialType {
 					message: 'The master token is not valid for this Partner Name (403). Check both.',
 				},
 			},
-		],
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'success', value: undefined, message: NOT_ALBATO },
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: { key: 'success', value: null, message: NOT_ALBATO },
+			},
+		] satisfies Array<
+			IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody
+		> as unknown as IAuthenticateRuleResponseCode[],
 	};
 }
 

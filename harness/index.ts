@@ -417,7 +417,12 @@ export async function testCredentials(
 			returnFullResponse: true,
 		})) as typeof response;
 	} catch (error) {
-		return { status: 'Error', message: (error as Error).message };
+		// As n8n's tester: a status it did not ignore fails with the responseCode rule's message, if any.
+		const status = Number((error as { httpCode?: unknown }).httpCode);
+		const rule = (test.rules ?? []).find(
+			(candidate) => candidate.type === 'responseCode' && candidate.properties.value === status,
+		);
+		return { status: 'Error', message: rule?.properties.message ?? (error as Error).message };
 	}
 	for (const rule of test.rules ?? []) {
 		if (rule.type === 'responseCode' && response.statusCode === rule.properties.value) {

@@ -11,7 +11,6 @@ import { router } from './actions/router';
 import {
 	authenticationProperty,
 	credentials,
-	endUserIdProperty,
 } from '../shared/descriptions/authentication.descriptions';
 import { runOptionsProperty } from '../shared/descriptions/requestOptions.descriptions';
 import { listSearch } from '../shared/methods/listSearch';
@@ -46,7 +45,11 @@ export class AlbatoSolutions implements INodeType {
 						value: 'bundleData',
 						description: 'Field values of the automations (bundles) of an installation',
 					},
-					{ name: 'Credential', value: 'credential', description: 'Connections to partner apps' },
+					{
+						name: 'Credential',
+						value: 'credential',
+						description: "The end user's connections to apps (HubSpot, Mailchimp…)",
+					},
 					{
 						name: 'End User',
 						value: 'endUser',
@@ -70,7 +73,6 @@ export class AlbatoSolutions implements INodeType {
 				],
 				default: 'installation',
 			},
-			endUserIdProperty,
 			...resourceDescriptions,
 			runOptionsProperty,
 		],

@@ -37,8 +37,9 @@ export class AlbatoSolutionsTrigger implements INodeType {
 			authenticationProperty,
 			{
 				...endUserIdProperty,
+				placeholder: 'e.g. customer-42 or {{ $vars.albatoEndUserId }}',
 				description:
-					"Your own ID of the customer whose installations are watched. The trigger gets that end user's token.",
+					'Your own ID of the customer whose installations are watched: a fixed ID, or a workflow variable ({{ $vars.… }}). A trigger has no input, so $json is empty here. Each event carries it as endUserId.',
 			},
 			{
 				displayName: 'Events',

@@ -5,6 +5,9 @@ import { DETAIL_CONCURRENCY, detailOrGone, listInstallations } from '../shared/a
 import { mapLimited } from '../shared/transport/mapLimited';
 import { isObject, positiveIdOf, solutionIdOf, statusOf } from '../shared/readers/shapes';
 import { AlbatoClient } from '../shared/transport/client';
+import { authenticationOf } from '../shared/transport/partnerCredential';
+import { checkEndUserId } from '../shared/readers/mintedToken';
+import { PARTNER_API } from '../shared/constants';
 import {
 	compareIds,
 	detectEvents,
@@ -80,6 +83,27 @@ const withDetail = async (client: AlbatoClient, item: IDataObject) =>
  * Static data is written only after every call succeeded, so a failed poll is simply retried.
  */
 export async function pollEvents(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	return await pollGuarded(ctx);
+}
+
+/**
+ * Every event item, whatever produced it (installation and run events), passes here: in partner
+ * mode it carries the End User ID it was polled for, so the next nodes can act as that end user
+ * with {{ $json.endUserId }}.
+ */
+export function withEndUser(
+	ctx: IPollFunctions,
+	output: INodeExecutionData[][] | null,
+): INodeExecutionData[][] | null {
+	if (output === null || authenticationOf(ctx) !== PARTNER_API) return output;
+	const checked = checkEndUserId(ctx.getNodeParameter('endUserId', ''));
+	if (!('id' in checked)) return output;
+	return output.map((items) =>
+		items.map((item) => ({ ...item, json: { ...item.json, endUserId: checked.id } })),
+	);
+}
+
+async function pollGuarded(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	if (ctx.getMode() === 'manual') return await pollOnce(ctx);
 	// n8n starts a poll at each Poll Times entry without waiting for the last one: two entries that
 	// fire together, or a poll slower than the interval, would compare the same baseline twice and

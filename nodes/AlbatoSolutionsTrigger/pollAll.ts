@@ -1,6 +1,6 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { pollEvents } from './poll';
+import { pollEvents, withEndUser } from './poll';
 import { RUN_EVENTS } from './runEvents';
 import { chosenRunEvents, pollRunEvents } from './runPoll';
 
@@ -18,5 +18,5 @@ export async function pollAll(ctx: IPollFunctions): Promise<INodeExecutionData[]
 	const installations = others.length > 0 || runWatch.size === 0 ? await pollEvents(ctx) : null;
 	runs?.commit();
 	const items = [...(installations?.[0] ?? []), ...ctx.helpers.returnJsonArray(runs?.items ?? [])];
-	return items.length > 0 ? [items] : null;
+	return withEndUser(ctx, items.length > 0 ? [items] : null);
 }

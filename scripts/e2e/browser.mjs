@@ -20,7 +20,7 @@ import { CREDENTIAL } from './lib/setup.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const SCREENSHOT_DIR = path.join(repoRoot, 'docs', 'screenshots');
-const UI_TIMEOUT = 20_000;
+export const UI_TIMEOUT = 20_000;
 
 /** The picks the test makes, and what the emulator's fixtures hold for them. */
 const SOLUTION = { id: 101, title: 'CRM Leads to Mailer' };
@@ -38,7 +38,7 @@ const CREDENTIAL_NAME = CREDENTIAL.name;
 
 // ---- editor helpers ---------------------------------------------------------------------
 
-async function signIn(page, baseUrl) {
+export async function signIn(page, baseUrl) {
 	await page.goto(`${baseUrl}/signin`);
 	await page.locator('#emailOrLdapLoginId').fill(OWNER.email);
 	await page.locator('#password').fill(OWNER.password);
@@ -47,7 +47,7 @@ async function signIn(page, baseUrl) {
 }
 
 /** Search the node panel for our node and open it (its triggers and actions). */
-async function openOurNodeInPanel(page, openPanel) {
+export async function openOurNodeInPanel(page, openPanel) {
 	await openPanel();
 	const panel = page.getByTestId('node-creator');
 	await panel.getByTestId('node-creator-search-bar').waitFor({ timeout: UI_TIMEOUT });
@@ -64,7 +64,7 @@ async function openOurNodeInPanel(page, openPanel) {
 		await actions.click();
 }
 
-async function addAction(page, actionName) {
+export async function addAction(page, actionName) {
 	await page
 		.getByTestId('node-creator')
 		.getByText(actionName, { exact: true })
@@ -77,7 +77,7 @@ async function addAction(page, actionName) {
  * n8n sets the credential or loads options that depend on another parameter; a click in that
  * moment opens nothing (seen in CI on a busy machine). So the click is retried, bounded.
  */
-async function openAndRead(page, opener, items) {
+export async function openAndRead(page, opener, items) {
 	const deadline = Date.now() + UI_TIMEOUT;
 	for (;;) {
 		await opener.click();
@@ -92,7 +92,7 @@ async function openAndRead(page, opener, items) {
 }
 
 /** Open a "From list" resource locator and return the texts of its items once loaded. */
-async function openLocatorList(page, parameter) {
+export async function openLocatorList(page, parameter) {
 	return openAndRead(
 		page,
 		page.getByTestId(`resource-locator-${parameter}`).getByTestId('rlc-input'),
@@ -100,12 +100,12 @@ async function openLocatorList(page, parameter) {
 	);
 }
 
-async function pickFromLocator(page, text) {
+export async function pickFromLocator(page, text) {
 	await page.getByTestId('rlc-item').filter({ hasText: text }).first().click();
 }
 
 /** Open an options / multi-options parameter and return its options' texts once loaded. */
-async function openOptions(page, parameter) {
+export async function openOptions(page, parameter) {
 	return openAndRead(
 		page,
 		page.getByTestId(`parameter-input-${parameter}`),
@@ -113,12 +113,12 @@ async function openOptions(page, parameter) {
 	);
 }
 
-async function pickOption(page, text) {
+export async function pickOption(page, text) {
 	await page.getByRole('option').filter({ hasText: text }).first().click();
 }
 
 /** The resource mapper's "Add field to send" menu: its items' texts. */
-async function openAddFieldMenu(page) {
+export async function openAddFieldMenu(page) {
 	return openAndRead(
 		page,
 		page.getByTestId('add-fields-select').getByRole('button'),
@@ -154,7 +154,7 @@ async function ensureCredential(page) {
 	}
 }
 
-async function shoot(page, name) {
+export async function shoot(page, name) {
 	// Menus and dropdowns fade in (~0.2 s): let them finish so the picture shows them.
 	await page.waitForTimeout(400);
 	const file = path.join(SCREENSHOT_DIR, name);
@@ -162,7 +162,7 @@ async function shoot(page, name) {
 	return path.relative(repoRoot, file);
 }
 
-const firstLine = (text) => text.split('\n')[0].trim();
+export const firstLine = (text) => text.split('\n')[0].trim();
 
 // ---- the test ---------------------------------------------------------------------------
 

@@ -49,7 +49,7 @@ export function callsPerUser(requests, pattern) {
 }
 
 /** The partner's own backend, talking to the emulator: a user with one installation, started or not. */
-async function prepareCustomer(emulator, partner, customerId, started) {
+export async function prepareCustomer(emulator, partner, customerId, started) {
 	const wl = await fetch(`${emulator.baseUrl}/wl/${partner.name}/add-user`, {
 		method: 'POST',
 		headers: { authorization: `Basic ${partner.masterToken}`, 'content-type': 'application/json' },

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { runBrowserTest } from './browser.mjs';
+import { runPartnerBrowserTest } from './browserPartner.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
 import { checkPartnerMode } from './partner.mjs';
 import { Checks } from './lib/checks.mjs';
@@ -277,6 +278,17 @@ async function main() {
 			await checks.group('Editor (Chromium)', () =>
 				timed('browser test (s)', async () => {
 					const shots = await runBrowserTest({
+						baseUrl: n8n.baseUrl,
+						emulator,
+						checks,
+						failureDir: n8n.userFolder,
+					});
+					console.log(`    screenshots: ${shots.join(', ')}`);
+				}),
+			);
+			await checks.group('Editor in partner mode (Chromium)', () =>
+				timed('partner browser test (s)', async () => {
+					const shots = await runPartnerBrowserTest({
 						baseUrl: n8n.baseUrl,
 						emulator,
 						checks,

@@ -371,9 +371,9 @@ describe('getPartnerFields (Credential → Create, Fields mapper)', () => {
 			resource: 'credential',
 			operation: 'create',
 			partnerId: 201,
-			title: 'Initech CRM',
+			connectionName: 'Initech CRM',
 			fieldsMode: 'mapper',
-			fieldMapper: mapperValue(picked, result.fields),
+			connectionFieldMapper: mapperValue(picked, result.fields),
 		} as INodeParameters);
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toEqual(['GET /credentials/201/meta', 'POST /credentials/201']);

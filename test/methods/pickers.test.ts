@@ -83,18 +83,18 @@ describe('searchInstallations (Installation locator, From List)', () => {
 });
 
 describe('getTemplates (Template Names or IDs)', () => {
-	it("names each template with its parent automation; the value is the template's id", async () => {
+	it("names each template 'Title (ID)' like the solutions, its parent automation once, in the description", async () => {
 		const { result, calls } = await options('getTemplates', PARENTS.getTemplates);
 		expect(result).toEqual([
 			{
-				name: 'New lead → welcome email (Lead welcome flow)',
+				name: 'New lead → welcome email (1011)',
 				value: 1011,
-				description: 'Parent automation 3011: Lead welcome flow',
+				description: 'Parent automation: Lead welcome flow (3011)',
 			},
 			{
-				name: 'Deal won → add tag (Deal won tagging)',
+				name: 'Deal won → add tag (1012)',
 				value: 1012,
-				description: 'Parent automation 3012: Deal won tagging',
+				description: 'Parent automation: Deal won tagging (3012)',
 			},
 		]);
 		expect(calls).toEqual(['GET /solution/101/templates']);

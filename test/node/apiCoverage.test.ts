@@ -61,7 +61,7 @@ const operations: Record<string, Record<string, unknown>> = {
 	'credential.getSchema': { partnerId: 202 },
 	'credential.create': {
 		partnerId: 202,
-		title: 'Chat',
+		connectionName: 'Chat',
 		fieldsMode: 'json',
 		fields: '{"token": "t0k3n-value"}',
 	},

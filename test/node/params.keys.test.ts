@@ -52,7 +52,7 @@ describe('keys that cannot travel as data', () => {
 		[
 			'credential fields',
 			{ ...credential, fields: '{"apiUrl": "https://x.example", "__proto__": "k"}' },
-			/^Fields has the key "__proto__"/,
+			/^Connection Fields has the key "__proto__"/,
 		],
 		[
 			'credential name field',

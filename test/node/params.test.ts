@@ -188,18 +188,22 @@ const cases: Array<[string, INodeParameters, RegExp]> = [
 	[
 		'schema: partner zero',
 		{ resource: 'credential', operation: 'getSchema', partnerId: 0 },
-		/^Partner ID must be a positive whole number, got 0/,
+		/^App ID must be a positive whole number, got 0/,
 	],
 	[
 		'schema: partner negative',
 		{ resource: 'credential', operation: 'getSchema', partnerId: -3 },
-		/^Partner ID must be/,
+		/^App ID must be/,
 	],
-	['credential: empty name', { ...credential, title: '={{ "" }}' }, /^Connection Name is empty/],
+	[
+		'credential: empty name',
+		{ ...credential, connectionName: '={{ "" }}' },
+		/^Connection Name is empty/,
+	],
 	[
 		'credential: fields a list',
 		{ ...credential, fields: '[]' },
-		/^Fields must be a JSON object, got a list/,
+		/^Connection Fields must be a JSON object, got a list/,
 	],
 	[
 		'solutions: limit zero',

@@ -286,7 +286,7 @@ async function scenario(variants: Partial<Variants>, gaps: Set<Gap>) {
 		resource: 'credential',
 		operation: 'create',
 		partnerId: 201,
-		title: 'Variant CRM',
+		connectionName: 'Variant CRM',
 		fieldsMode: 'json',
 		fields:
 			'{"apiUrl": "https://crm.example", "apiKey": "sk_live_0123456789abcdef", "region": "eu"}',
@@ -497,7 +497,7 @@ describe('Credential Create body layout', () => {
 			resource: 'credential',
 			operation: 'create',
 			partnerId: 202,
-			title: 'Chat',
+			connectionName: 'Chat',
 			fieldsMode: 'json',
 			fields: '{"token": "bot-token-0123456789"}',
 			options,

@@ -75,5 +75,36 @@ export async function addUsers(emu: Emulator, ids: string[]): Promise<void> {
 	emu.requests.length = 0;
 }
 
+/** The end user installs solution 101 elsewhere (with their own token, as the partner's backend would). */
+export async function installFor(emu: Emulator, endUserId: string, title: string): Promise<void> {
+	const minted = (await fetch(`${emu.baseUrl}/wl/${emu.partner.name}/get-user-session-token`, {
+		method: 'POST',
+		headers: {
+			Authorization: `Basic ${emu.partner.masterToken}`,
+			'Content-Type': 'application/json',
+		},
+		body: JSON.stringify({ id: endUserId }),
+	}).then(async (r) => await r.json())) as { data: { sessionToken: string } };
+	const installed = await fetch(`${emu.baseUrl}/solution/101/installation`, {
+		method: 'POST',
+		headers: {
+			Authorization: `Bearer ${minted.data.sessionToken}`,
+			'Content-Type': 'application/json',
+		},
+		body: JSON.stringify({
+			title,
+			templateIds: [1011],
+			credentialData: {
+				crm: 'hubspot',
+				hubspotPipeline: 'sales',
+				hubspotStage: 'new',
+				mailer: 'mailchimp',
+			},
+		}),
+	});
+	if (installed.status !== 201)
+		throw new Error(`install for ${endUserId}: ${installed.status} ${await installed.text()}`);
+}
+
 export const tokenCalls = (run: NodeRun) =>
 	run.calls.filter((call) => TOKEN_PATH.test(call.split(' ')[1])).length;

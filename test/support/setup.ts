@@ -150,7 +150,7 @@ export const VALID = {
 		resource: 'credential',
 		operation: 'create',
 		partnerId: 201,
-		title: 'Conn',
+		connectionName: 'Conn',
 		fieldsMode: 'json',
 		fields: '{"apiUrl": "https://x.example", "apiKey": "k", "region": "eu"}',
 	},

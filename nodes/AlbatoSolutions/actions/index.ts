@@ -5,6 +5,7 @@ import * as installation from './installation/Installation.resource';
 import * as run from './run/Run.resource';
 import * as solution from './solution/Solution.resource';
 import type { Operation } from './types';
+import { endUserIdProperty } from '../../shared/descriptions/authentication.descriptions';
 
 /** resource → operation → implementation: the node's dispatch table, checked by the compiler. */
 export const resources = {
@@ -16,13 +17,24 @@ export const resources = {
 	solution: solution.operations,
 } satisfies Record<string, Record<string, Operation>>;
 
-export const resourceDescriptions = [
+const described = [
 	...solution.description,
 	...installation.description,
 	...bundleData.description,
 	...credential.description,
 	...endUser.description,
 	...run.description,
+];
+
+/**
+ * Every resource's properties in n8n's order (HubSpot, Airtable): its Operation first, then End User
+ * ID (partner mode), then the operation's own fields. Each Operation is shown for its resource only,
+ * so listing them all first puts End User ID right after the one the user sees.
+ */
+export const resourceDescriptions = [
+	...described.filter((property) => property.name === 'operation'),
+	endUserIdProperty,
+	...described.filter((property) => property.name !== 'operation'),
 ];
 
 export function findOperation(resource: string, operation: string): Operation | undefined {

@@ -14,7 +14,20 @@ export function mapperOrJson(spec: {
 	plural: string;
 	addAllFields: boolean;
 	json: INodeProperties;
+	/** A notice shown above the mapper (e.g. how nested choices appear). */
+	notice?: string;
 }): INodeProperties[] {
+	const notice: INodeProperties[] = spec.notice
+		? [
+				{
+					displayName: spec.notice,
+					name: `${spec.mapper}Notice`,
+					type: 'notice',
+					default: '',
+					displayOptions: { show: { [spec.mode]: ['mapper'] } },
+				},
+			]
+		: [];
 	return [
 		{
 			displayName: `${spec.displayName} Input`,
@@ -42,6 +55,8 @@ export function mapperOrJson(spec: {
 				resourceMapper: {
 					resourceMapperMethod: spec.method,
 					mode: 'add',
+					// n8n heads a mapper "Values to Send"; say what these values are.
+					valuesLabel: spec.displayName,
 					fieldWords: { singular: spec.singular, plural: spec.plural },
 					addAllFields: spec.addAllFields,
 					multiKeyMatch: false,
@@ -50,6 +65,7 @@ export function mapperOrJson(spec: {
 			},
 			displayOptions: { show: { [spec.mode]: ['mapper'] } },
 		},
+		...notice,
 		{ ...spec.json, displayOptions: { show: { [spec.mode]: ['json'] } } },
 	];
 }

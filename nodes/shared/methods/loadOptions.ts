@@ -8,7 +8,7 @@ import { load } from './load';
 import { parentId } from './parent';
 
 export const loadOptions = {
-	/** Templates of the chosen solution, with the automation each one installs. One request. */
+	/** Templates of the chosen solution as "Title (ID)", with the automation each one installs. One request. */
 	async getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const solutionId = parentId(this, 'solutionId');
 		if (!solutionId) return [];
@@ -17,11 +17,13 @@ export const loadOptions = {
 			return templates.map((template) => {
 				const parent = isObject(template.parentAutomation) ? template.parentAutomation : undefined;
 				const title = String(template.title ?? template.name ?? `Template ${String(template.id)}`);
+				// "Title (ID)" as the solutions; the automation it installs named once, in the description.
+				const parentName = parent ? String(parent.title ?? 'Automation') : '';
 				return {
-					name: parent?.title ? `${title} (${String(parent.title)})` : title,
+					name: `${title} (${String(idOf(template.id) ?? template.id)})`,
 					value: idOf(template.id) as number,
 					description: parent
-						? `Parent automation ${String(parent.id ?? '')}: ${String(parent.title ?? '')}`
+						? `Parent automation: ${parentName}${parent.id !== undefined ? ` (${String(parent.id)})` : ''}`
 						: undefined,
 				};
 			});

@@ -14,6 +14,7 @@ import { normalizeSchema, type PartnerField } from '../readers/partnerSchema';
 import { fetchConnectionSettings } from '../api/solution';
 import type { SettingStep } from '../readers/shapes';
 import { isObject, sameId } from '../readers/shapes';
+import { mapperFieldName } from '../readers/fieldLabel';
 import { load } from './load';
 import { parentId } from './parent';
 
@@ -102,7 +103,7 @@ export const resourceMapping = {
 			return {
 				fields: entries.map((field) => ({
 					id: String(field.name),
-					displayName: `${String(field.label ?? field.name)} (now: ${shortText(field.value)})`,
+					displayName: mapperFieldName(String(field.label ?? field.name), shortText(field.value)),
 					required: false,
 					defaultMatch: false,
 					display: true,

@@ -10,16 +10,11 @@
  * user wait for one mint. The cache itself is tokenCache.ts.
  */
 import type { IAdditionalCredentialOptions, INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { PARTNER_CREDENTIAL_TYPE } from '../constants';
-import {
-	checkEndUserId,
-	fingerprint,
-	type MintedToken,
-	tokenFromResponse,
-} from '../readers/mintedToken';
+import { fingerprint, type MintedToken, tokenFromResponse } from '../readers/mintedToken';
 import type { ApiContext } from './callOptions';
+import { checkedEndUserId } from './endUserId';
 import { readError } from './errors';
 import { parameter, type PartnerCredential, readPartnerCredential } from './partnerCredential';
 import {
@@ -101,20 +96,13 @@ export class PartnerSession {
 	/** The partner's own id of the end user this item acts as (End User ID), checked. */
 	endUserId(itemIndex: number | undefined): string {
 		const raw = parameter(this.ctx, 'endUserId', itemIndex, '');
-		const fail = (problem: string) =>
-			new NodeOperationError(this.node, `End User ID ${problem}`, {
-				itemIndex,
-				description:
-					'Set End User ID to your own id of the customer, e.g. {{ $json.customerId }}: with the Albato Partner API credential every call acts as that end user',
-			});
-		if ('getCurrentNodeParameter' in this.ctx && typeof raw === 'string' && raw.startsWith('=')) {
-			throw fail(
-				'is an expression: lists in the editor need a fixed End User ID (type one to browse, then switch back)',
-			);
-		}
-		const checked = checkEndUserId(raw);
-		if ('problem' in checked) throw fail(checked.problem);
-		return checked.id;
+		const place =
+			'getCurrentNodeParameter' in this.ctx
+				? 'editor'
+				: 'getInputData' in this.ctx
+					? 'node'
+					: 'trigger';
+		return checkedEndUserId(this.node, raw, place, itemIndex);
 	}
 
 	/** `/wl/{partner}/<endpoint>` */

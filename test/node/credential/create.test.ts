@@ -9,9 +9,9 @@ describe('Credential → Create', () => {
 			resource: 'credential',
 			operation: 'create',
 			partnerId: 201,
-			title: 'Initech CRM',
+			connectionName: 'Initech CRM',
 			fieldsMode: 'mapper',
-			fieldMapper: {
+			connectionFieldMapper: {
 				mappingMode: 'defineBelow',
 				value: {
 					apiUrl: 'https://crm.initech.example',
@@ -37,7 +37,7 @@ describe('Credential → Create', () => {
 			resource: 'credential',
 			operation: 'create',
 			partnerId: 201,
-			title: 'Initech CRM',
+			connectionName: 'Initech CRM',
 			fieldsMode: 'json',
 			fields: '{"apiUrl": "https://x.example", "region": "mars"}',
 		});

@@ -68,9 +68,9 @@ describe('Credential → Create Link', () => {
 	});
 
 	it.each([
-		['Partner ID', { linkPartnerId: 0 }, /Partner ID must be a positive whole number/],
-		['Partner ID', { linkPartnerId: 'acme' }, /Partner ID must be a positive whole number/],
-		['Partner ID', { linkPartnerId: -3 }, /Partner ID must be a positive whole number/],
+		['App ID', { linkPartnerId: 0 }, /App ID must be a positive whole number/],
+		['App ID', { linkPartnerId: 'acme' }, /App ID must be a positive whole number/],
+		['App ID', { linkPartnerId: -3 }, /App ID must be a positive whole number/],
 		['Connection Name', { linkTitle: '  ' }, /Connection Name is empty/],
 		['Connection Name', { linkTitle: 'x'.repeat(300) }, /Connection Name is 300 characters/],
 	])('refuses a bad %s before any request', async (_name, extra, message) => {

@@ -84,7 +84,7 @@ describe('Credential → Refresh User Data', () => {
 	});
 
 	it.each([
-		['Partner ID', { connectionPartnerId: 'crm' }, /Partner ID must be a positive whole number/],
+		['App ID', { connectionPartnerId: 'crm' }, /App ID must be a positive whole number/],
 		['Connection ID', { connectionId: 0 }, /Connection ID must be a positive whole number/],
 		['Connection ID', { connectionId: 'x' }, /Connection ID must be a positive whole number/],
 		['Max Wait', { options: { maxWait: 0 } }, /Max Wait \(Seconds\) must be/],

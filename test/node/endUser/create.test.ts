@@ -40,9 +40,9 @@ describe('End User → Create', () => {
 		expect(ctx.emu.requests[0].body).toEqual({ id: 'c-1', timezoneOffset: -180, language: 'en' });
 		expect(run.json.map((j) => j.endUserId)).toEqual(['c-1', 'c-2']);
 		expect(run.json[0]).toMatchObject({
-			id: 70001,
+			albatoUserId: 70001,
 			email: expect.stringContaining('@'),
-			sessionTokenValidUntil: expect.any(Number),
+			tokenValidUntil: expect.stringMatching(/^\d{4}-/),
 		});
 		for (const json of run.json) {
 			expect(Object.keys(json)).not.toEqual(expect.arrayContaining(['token']));

@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { labelOfMapperField } from '../../../shared/readers/fieldLabel';
+import { isObject } from '../../../shared/readers/shapes';
 import { mappedOrJson } from '../params';
 
 /** The field values of Bundle Data → Update: a non-empty object keyed by field codes. */
@@ -19,4 +21,35 @@ export function fieldValuesParameter(ctx: IExecuteFunctions, itemIndex: number):
 		});
 	}
 	return data;
+}
+
+/**
+ * The labels the fields were picked by, from the mapper's saved schema (code → label). JSON mode
+ * gives codes only: no labels.
+ */
+export function fieldLabels(ctx: IExecuteFunctions, itemIndex: number): Record<string, string> {
+	if (ctx.getNodeParameter('fieldValuesMode', itemIndex, 'json') !== 'mapper') return {};
+	const schema = ctx.getNodeParameter('fieldMapper.schema', itemIndex, []) as unknown;
+	if (!Array.isArray(schema)) return {};
+	return Object.fromEntries(
+		schema
+			.filter(isObject)
+			.filter((field) => typeof field.id === 'string' && typeof field.displayName === 'string')
+			.map((field) => [field.id as string, labelOfMapperField(field.displayName as string)]),
+	);
+}
+
+/**
+ * What an update says it changed: `updated` keyed by field code (as sent; expressions may use it),
+ * and `updatedFields` naming each field by its label too (null when the label is not known).
+ */
+export function updatedOutput(data: IDataObject, labels: Record<string, string> = {}): IDataObject {
+	return {
+		updated: data,
+		updatedFields: Object.entries(data).map(([code, value]) => ({
+			label: Object.prototype.hasOwnProperty.call(labels, code) ? labels[code] : null,
+			code,
+			value,
+		})),
+	};
 }

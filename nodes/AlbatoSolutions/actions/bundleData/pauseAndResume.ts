@@ -40,6 +40,7 @@ import { ACTIVE, PAUSED, sameId, statusOf } from '../../../shared/readers/shapes
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, outcomeOf, retold } from '../../../shared/transport/errors';
 import type { OperationResult } from '../types';
+import { updatedOutput } from './fieldValues';
 
 /** Pauses (and PUT attempts) per item when other executions keep starting the installation again. */
 export const MAX_PAUSES = 5;
@@ -50,6 +51,7 @@ export interface UpdateJob {
 	stepId: number;
 	bundleId: number;
 	data: IDataObject;
+	labels?: Record<string, string>; // field code → label picked by (mapper mode)
 	pauseAndResume: boolean;
 }
 
@@ -84,7 +86,7 @@ async function put(run: UpdateRun, job: UpdateJob) {
 		id: response.id ?? job.stepId,
 		bundleId: job.bundleId,
 		installationId: job.installationId,
-		updated: job.data,
+		...updatedOutput(job.data, job.labels),
 	});
 }
 

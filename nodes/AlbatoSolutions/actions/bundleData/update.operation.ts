@@ -8,7 +8,7 @@ import {
 	bundleSelect,
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
-import { fieldValuesParameter } from './fieldValues';
+import { fieldLabels, fieldValuesParameter } from './fieldValues';
 import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from './pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 
@@ -121,6 +121,7 @@ function readJob(ctx: IExecuteFunctions, itemIndex: number): UpdateJob {
 		),
 		stepId: toId(ctx, ctx.getNodeParameter('stepId', itemIndex, ''), 'Step', itemIndex),
 		data: fieldValuesParameter(ctx, itemIndex),
+		labels: fieldLabels(ctx, itemIndex),
 		pauseAndResume: ctx.getNodeParameter('ifActive', itemIndex, 'fail') === 'pauseAndResume',
 	};
 }

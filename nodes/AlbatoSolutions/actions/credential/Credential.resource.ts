@@ -30,8 +30,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Create',
 				value: 'create',
-				action: 'Create a partner connection',
-				description: 'Create a credential for a partner connection',
+				action: 'Create a connection to an app',
+				description: "Create the end user's connection to an app, from the fields it needs",
 			},
 			{
 				name: 'Create Link',
@@ -55,8 +55,8 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Get Schema',
 				value: 'getSchema',
-				action: 'Get the credential schema of a partner',
-				description: 'Fields a credential for the partner needs',
+				action: 'Get the connection fields of an app',
+				description: 'The fields a connection to the app needs',
 			},
 			{
 				name: 'Refresh User Data',

@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
 	partnerIdProperty,
 	{
 		displayName: 'Connection Name',
-		name: 'title',
+		name: 'connectionName',
 		type: 'string',
 		default: '',
 		required: true,
@@ -24,21 +24,21 @@ export const description: INodeProperties[] = [
 	},
 	...mapperOrJson({
 		mode: 'fieldsMode',
-		mapper: 'fieldMapper',
-		displayName: 'Fields',
+		mapper: 'connectionFieldMapper',
+		displayName: 'Connection Fields',
 		method: 'getPartnerFields',
 		dependsOn: ['partnerId'],
 		singular: 'field',
 		plural: 'fields',
 		addAllFields: true,
 		json: {
-			displayName: 'Fields (JSON)',
+			displayName: 'Connection Fields (JSON)',
 			name: 'fields',
 			type: 'json',
 			default: '{}',
 			required: true,
 			description:
-				'The partner\'s fields, e.g. {"apiKey": "…", "region": "eu"}. Credential → Get Schema lists them.',
+				'The fields the app\'s connection needs, e.g. {"apiKey": "…", "region": "eu"}. Credential → Get Schema lists them.',
 		},
 	}),
 	optionsCollection([
@@ -75,12 +75,12 @@ export const description: INodeProperties[] = [
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partnerId = partnerIdOf(this, itemIndex);
-	const title = textParameter(this, 'title', 'Connection Name', itemIndex);
+	const title = textParameter(this, 'connectionName', 'Connection Name', itemIndex);
 	const values = mappedOrJson(
 		this,
 		itemIndex,
-		{ mode: 'fieldsMode', mapper: 'fieldMapper', json: 'fields' },
-		'Fields',
+		{ mode: 'fieldsMode', mapper: 'connectionFieldMapper', json: 'fields' },
+		'Connection Fields',
 	);
 	const { nameField = 'title', bodyLayout = 'flat' } = this.getNodeParameter(
 		'options',
@@ -107,7 +107,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	if (problems.length > 0) {
 		throw new NodeOperationError(
 			this.getNode(),
-			`Fields do not fit partner ${partnerId}: ${problems[0]}`,
+			`Connection Fields do not fit app ${partnerId}: ${problems[0]}`,
 			{
 				itemIndex,
 				description: `Nothing was created. ${problems.join('. ')}.`,

@@ -8,11 +8,12 @@ import { freshExpiry, sharingOutput } from './linkParams';
 
 export const description: INodeProperties[] = [
 	{
-		displayName: 'Partner ID',
+		displayName: 'App ID',
 		name: 'linkPartnerId',
-		type: 'number',
-		default: 0,
+		type: 'string',
+		default: '',
 		required: true,
+		placeholder: 'e.g. 201',
 		typeOptions: { minValue: 1 },
 		description: 'The app (partner) the customer connects through the link, e.g. 201',
 	},
@@ -35,7 +36,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const partnerId = toId(
 		this,
 		this.getNodeParameter('linkPartnerId', itemIndex, ''),
-		'Partner ID',
+		'App ID',
 		itemIndex,
 	);
 	const title = textParameter(this, 'linkTitle', 'Connection Name', itemIndex);

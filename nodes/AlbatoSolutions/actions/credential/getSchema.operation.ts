@@ -6,7 +6,7 @@ import { partnerIdOf, partnerIdProperty } from './partnerId';
 
 export const description: INodeProperties[] = [partnerIdProperty];
 
-/** GET /credentials/{partnerId}/meta — the fields a credential for that partner needs. */
+/** GET /credentials/{partnerId}/meta — the fields a connection to that app needs. */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partnerId = partnerIdOf(this, itemIndex);
 	const schema = await partnerMeta(client, partnerId, itemIndex);

@@ -7,8 +7,8 @@ import { toId } from '../params';
 export const sharingIdProperty: INodeProperties = {
 	displayName: 'Sharing ID',
 	name: 'sharingId',
-	type: 'number',
-	default: 0,
+	type: 'string',
+	default: '',
 	required: true,
 	typeOptions: { minValue: 1 },
 	description:

@@ -17,19 +17,20 @@ const INTERVAL = { default: 5, min: 0.1, max: 60 };
 
 export const description: INodeProperties[] = [
 	{
-		displayName: 'Partner ID',
+		displayName: 'App ID',
 		name: 'connectionPartnerId',
-		type: 'number',
-		default: 0,
+		type: 'string',
+		default: '',
 		required: true,
+		placeholder: 'e.g. 201',
 		typeOptions: { minValue: 1 },
 		description: 'The app (partner) of the connection, e.g. 201',
 	},
 	{
 		displayName: 'Connection ID',
 		name: 'connectionId',
-		type: 'number',
-		default: 0,
+		type: 'string',
+		default: '',
 		required: true,
 		typeOptions: { minValue: 1 },
 		description:
@@ -123,7 +124,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const partnerId = toId(
 		this,
 		this.getNodeParameter('connectionPartnerId', itemIndex, ''),
-		'Partner ID',
+		'App ID',
 		itemIndex,
 	);
 	const connectionId = toId(

@@ -2,11 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { addUser } from '../../../shared/api/endUser';
-import { tokenFromResponse, withoutTokens } from '../../../shared/readers/mintedToken';
+import { tokenFromResponse } from '../../../shared/readers/mintedToken';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { AlbatoApiError } from '../../../shared/transport/errors';
+import { AlbatoApiError, retold } from '../../../shared/transport/errors';
+import { endUserItem } from './endUserItem';
 import { partnerOf } from './partnerSession';
-import { includeTokenOption, isoOrNull } from './tokenOutput';
+import { includeTokenOption } from './tokenOutput';
 
 export const description: INodeProperties[] = [
 	{
@@ -95,36 +96,48 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		(error: unknown) => ({ error }),
 	);
 	if ('error' in added) {
-		if (options.ifExists !== 'useExisting' || !refusedAsExisting(added.error)) throw added.error;
+		if (!refusedAsExisting(added.error)) throw added.error;
+		if (options.ifExists !== 'useExisting')
+			throw added.error.outcome === 'refused'
+				? existsHint(this, added.error, itemIndex)
+				: added.error;
 		// Refused: if the service has a token for this id, the user exists (e.g. a webhook delivered twice).
 		const token = await partner.token(endUserId, itemIndex).then(
 			(value) => value,
 			() => undefined,
 		);
 		if (token === undefined) throw added.error;
-		return {
+		return endUserItem({
 			endUserId,
 			created: false,
-			...(options.includeToken
-				? { token, tokenValidUntil: isoOrNull(partner.expiresAt(endUserId)) }
-				: {}),
-		};
+			expiresAt: partner.expiresAt(endUserId),
+			token: options.includeToken ? token : undefined,
+		});
 	}
 	const data = added.data;
 	partner.remember(endUserId, data);
 	const minted = tokenFromResponse(data);
-	return {
+	return endUserItem({
 		endUserId,
 		created: true,
-		...withoutTokens(data),
-		...(options.includeToken
-			? { token: minted?.token ?? null, tokenValidUntil: isoOrNull(minted?.expiresAt) }
-			: {}),
-	};
+		data,
+		expiresAt: minted?.expiresAt,
+		token: options.includeToken ? (minted?.token ?? null) : undefined,
+	});
+}
+
+/** A refused add-user may be a duplicate id: point at the option that continues with that user. */
+function existsHint(ctx: IExecuteFunctions, error: AlbatoApiError, itemIndex: number) {
+	return retold(ctx.getNode(), error, {
+		message: error.message,
+		description:
+			`${error.description ?? ''} If this customer may already exist (e.g. a webhook delivered twice), set Options → If the User Exists to "Continue With the Existing User".`.trim(),
+		itemIndex,
+	});
 }
 
 /** A 4xx other than 401/403/429: what a duplicate id plausibly gets (the docs do not say which). */
-function refusedAsExisting(error: unknown): boolean {
+function refusedAsExisting(error: unknown): error is AlbatoApiError {
 	if (!(error instanceof AlbatoApiError) || error.deniedAccess) return false;
 	return error.outcome === 'refused' || error.outcome === 'notFound';
 }

@@ -9,9 +9,9 @@ export const description: INodeProperties[] = [
 	{
 		displayName: 'Plan ID',
 		name: 'planId',
-		type: 'number',
+		type: 'string',
 		required: true,
-		default: 0,
+		default: '',
 		description:
 			'The billing plan to put the end user on (the ID of a plan in your Albato partner panel)',
 	},
@@ -21,7 +21,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partner = partnerOf(this, client, itemIndex);
 	const endUserId = partner.endUserId(itemIndex);
-	const planId = toId(this, this.getNodeParameter('planId', itemIndex, 0), 'Plan ID', itemIndex);
+	const planId = toId(this, this.getNodeParameter('planId', itemIndex, ''), 'Plan ID', itemIndex);
 	await setUserPlan(client, partner, endUserId, planId, itemIndex);
 	return { endUserId, planId, planSet: true };
 }

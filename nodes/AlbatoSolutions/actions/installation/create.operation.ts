@@ -34,6 +34,9 @@ export const description: INodeProperties[] = [
 		singular: 'step',
 		plural: 'steps',
 		addAllFields: true,
+		// n8n reloads a mapper's fields only on request (reloading on its own value would clear it).
+		notice:
+			'Some choices have further steps (shown with ↳). After choosing a value, open the ⋮ menu → Refresh Step List to show the steps that depend on it.',
 		json: {
 			displayName: 'Connection Settings (JSON)',
 			name: 'credentialData',
