@@ -252,7 +252,7 @@ async function main() {
 
 		let workflows;
 		await checks.group("Import through n8n's CLI", async () => {
-			workflows = await checks.step('import:credentials and import:workflow (both examples)', () =>
+			workflows = await checks.step('import:credentials and import:workflow (the examples)', () =>
 				timed('imports (s)', () =>
 					importFixtures(n8n, repoRoot, emulator, (line) => console.log(`    ${line}`)),
 				),
