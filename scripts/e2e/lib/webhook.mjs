@@ -48,3 +48,16 @@ export function callWebhook(n8n, webhookPath, body, headers = {}) {
 		{ timeoutMs: 90_000, intervalMs: 1000 },
 	);
 }
+
+/** Without the Header Auth secret n8n refuses the call, and nothing reaches the service. */
+export async function checkRefusedWithoutSecret(checks, n8n, emulator, webhookPath, body, ignore) {
+	const logged = (await emulator.requests()).length;
+	const refused = await callWebhook(n8n, webhookPath, body);
+	checks.ok(
+		'webhook without the secret header → refused by n8n (401/403)',
+		[401, 403].includes(refused.status),
+		`${refused.status} ${refused.text.slice(0, 300)}`,
+	);
+	const reached = (await emulator.requests()).slice(logged).filter((r) => !ignore(r));
+	checks.equal('…and nothing reached the service', reached, []);
+}
