@@ -65,10 +65,21 @@ export async function openOurNodeInPanel(page, openPanel) {
 }
 
 export async function addAction(page, actionName) {
-	await page
-		.getByTestId('node-creator')
-		.getByText(actionName, { exact: true })
-		.click({ timeout: UI_TIMEOUT });
+	const creator = page.getByTestId('node-creator');
+	const action = creator.getByText(actionName, { exact: true });
+	// With many actions and triggers n8n may show both sections folded: unfold "Actions (N)".
+	const folded = creator.getByText(/^Actions \(\d+\)$/);
+	await Promise.race([
+		action.waitFor({ timeout: UI_TIMEOUT }),
+		folded.waitFor({ timeout: UI_TIMEOUT }),
+	]).catch(() => {});
+	// The section header shows before its items: give them a moment before taking it as folded.
+	const shown = await action.waitFor({ timeout: 3000 }).then(
+		() => true,
+		() => false,
+	);
+	if (!shown && (await folded.isVisible())) await folded.click();
+	await action.click({ timeout: UI_TIMEOUT });
 	await page.getByTestId('ndv').waitFor({ timeout: UI_TIMEOUT });
 }
 

@@ -48,15 +48,15 @@ export function callsPerUser(requests, pattern) {
 	return counts;
 }
 
-/** The partner's own backend, talking to the emulator: a user with one installation, started or not. */
-export async function prepareCustomer(emulator, partner, customerId, started) {
+/** The partner's own backend: add-user, then a function calling the service as that user. */
+export async function customerSession(emulator, partner, customerId) {
 	const wl = await fetch(`${emulator.baseUrl}/wl/${partner.name}/add-user`, {
 		method: 'POST',
 		headers: { authorization: `Basic ${partner.masterToken}`, 'content-type': 'application/json' },
 		body: JSON.stringify({ id: customerId }),
 	});
 	const { data } = await wl.json();
-	const asUser = async (method, urlPath, body) => {
+	return async (method, urlPath, body) => {
 		const response = await fetch(`${emulator.baseUrl}${urlPath}`, {
 			method,
 			headers: {
@@ -71,8 +71,12 @@ export async function prepareCustomer(emulator, partner, customerId, started) {
 			);
 		return (await response.json()).data;
 	};
+}
+
+/** One installation of solution 101 as the customer (`asUser` from customerSession), started or not. */
+export async function installFor(asUser, title, started) {
 	const installation = await asUser('POST', '/solution/101/installation', {
-		title: `${customerId} – lead sync`,
+		title,
 		templateIds: [1011],
 		credentialData: {
 			crm: 'hubspot',
@@ -83,6 +87,12 @@ export async function prepareCustomer(emulator, partner, customerId, started) {
 	});
 	if (started) await asUser('PLAY', `/solution/installation/${installation.id}`);
 	return installation.id;
+}
+
+/** A new user with one installation, started or not. */
+export async function prepareCustomer(emulator, partner, customerId, started) {
+	const asUser = await customerSession(emulator, partner, customerId);
+	return installFor(asUser, `${customerId} – lead sync`, started);
 }
 
 /** The partner credential (the emulator's partner) and both partner examples, through n8n's CLI (also used by `npm run dev`). */

@@ -7,6 +7,7 @@
 //  5. publish the trigger workflow, start n8n, change things in the emulator, and check that
 //     the trigger fired (n8n's REST API for the executions, the emulator's log for the calls)
 //  6. the editor in Chromium: node panel, pickers, field mapper (browser.mjs)
+//  7. partner mode (partner.mjs); runs, offboarding and connect-by-link examples (runs.mjs)
 //
 // Ends with `N passed, N failed`; exit code 1 when anything failed. Every child process is
 // killed on the way out. Env: N8N_E2E_SKIP_BROWSER=1 skips step 6, N8N_E2E_KEEP=1 keeps the
@@ -20,6 +21,7 @@ import { runBrowserTest } from './browser.mjs';
 import { runPartnerBrowserTest } from './browserPartner.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
 import { checkPartnerMode } from './partner.mjs';
+import { checkRunsAndConnections } from './runs.mjs';
 import { Checks } from './lib/checks.mjs';
 import { Emulator } from './lib/emulator.mjs';
 import { ensureN8n } from './lib/install.mjs';
@@ -251,7 +253,7 @@ async function main() {
 
 		let workflows;
 		await checks.group("Import through n8n's CLI", async () => {
-			workflows = await checks.step('import:credentials and import:workflow (both examples)', () =>
+			workflows = await checks.step('import:credentials and import:workflow (the examples)', () =>
 				timed('imports (s)', () =>
 					importFixtures(n8n, repoRoot, emulator, (line) => console.log(`    ${line}`)),
 				),
@@ -302,6 +304,13 @@ async function main() {
 		if (n8n.server)
 			await checks.group('Partner mode (webhook onboarding, nightly run)', () =>
 				timed('partner test (s)', () => checkPartnerMode(checks, n8n, emulator, repoRoot)),
+			);
+		// Needs the partner credential (imported above); several groups share one trigger wait.
+		if (n8n.server)
+			await checks.group('Customers: runs and connections (issues 21, 22)', () =>
+				timed('runs and connections (s)', () =>
+					checkRunsAndConnections(checks, n8n, emulator, repoRoot),
+				),
 			);
 	} catch (error) {
 		checks.ok('end-to-end run', false, error instanceof Error ? error.stack : String(error));

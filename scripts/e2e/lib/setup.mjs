@@ -18,26 +18,50 @@ export const CREDENTIAL = {
 export const WORKFLOWS = {
 	onboarding: { id: 'AlbatoOnboarding', file: 'examples/customer-onboarding.workflow.json' },
 	trigger: { id: 'AlbatoTriggerWf1', file: 'examples/installation-trigger.workflow.json' },
+	connectByLink: { id: 'AlbatoConnectLnk', file: 'examples/connect-by-link.workflow.json' },
+	failedRunsAlert: { id: 'AlbatoRunFailed1', file: 'examples/failed-runs-alert.workflow.json' },
+	offboarding: { id: 'AlbatoOffboard01', file: 'examples/customer-offboarding.workflow.json' },
+	runsSweep: { id: 'AlbatoRunsSweep1', file: 'examples/runs-sweep.workflow.json' },
 };
+
+/** The Header Auth credential every webhook example with `headerAuth` is pointed at on import. */
+export const HEADER_CREDENTIAL = {
+	id: '3',
+	name: 'Webhook secret header (e2e)',
+	type: 'httpHeaderAuth',
+	data: { name: 'X-Webhook-Secret', value: 'e2e-webhook-secret' },
+};
+
+/** Webhooks with Header Auth use HEADER_CREDENTIAL (the examples name a credential to fill in). */
+function withHeaderCredential(workflow) {
+	const { id, name } = HEADER_CREDENTIAL;
+	const nodes = workflow.nodes.map((node) =>
+		node.type === 'n8n-nodes-base.webhook' && node.parameters?.authentication === 'headerAuth'
+			? { ...node, credentials: { ...node.credentials, httpHeaderAuth: { id, name } } }
+			: node,
+	);
+	return { ...workflow, nodes };
+}
 
 export async function readExample(repoRoot, key) {
 	const { id, file } = WORKFLOWS[key];
 	const workflow = JSON.parse(await readFile(path.join(repoRoot, file), 'utf8'));
-	return { ...workflow, id };
+	return withHeaderCredential({ ...workflow, id });
 }
 
-/** Import the credential (data in plain JSON; n8n encrypts it on import) and both examples. */
+/** Import the credentials (data in plain JSON; n8n encrypts them on import) and the examples. */
 export async function importFixtures(n8n, repoRoot, emulator, log = console.log) {
 	await n8n.importCredentials([
 		{ ...CREDENTIAL, data: { baseUrl: emulator.baseUrl, accessToken: emulator.token } },
+		HEADER_CREDENTIAL,
 	]);
 	log(`imported credential "${CREDENTIAL.name}" → ${emulator.baseUrl}`);
 	const workflows = {};
-	for (const key of Object.keys(WORKFLOWS)) {
-		const workflow = await readExample(repoRoot, key);
-		await n8n.importWorkflow(workflow);
-		workflows[key] = workflow;
+	for (const key of Object.keys(WORKFLOWS)) workflows[key] = await readExample(repoRoot, key);
+	// One CLI call for all of them (each n8n start costs seconds).
+	const file = await n8n.writeJson('workflows.import.json', Object.values(workflows));
+	await n8n.cli(['import:workflow', `--input=${file}`]);
+	for (const workflow of Object.values(workflows))
 		log(`imported workflow ${workflow.id} "${workflow.name}"`);
-	}
 	return workflows;
 }
