@@ -85,7 +85,7 @@ const partnerOperations: Record<string, Record<string, unknown>> = {
 /** Outside the spec: run history (docs.albato.com "Getting Solution History"), with the end user's token. */
 const historyOperations: Record<string, Record<string, unknown>> = {
 	'run.getAll': { installationId: { __rl: true, mode: 'id', value: '5001' }, returnAll: true },
-	'run.getStep': { stepId: '3944029301' },
+	'run.getStep': { runStepId: '3944029301' },
 };
 
 /** Outside the spec: connection by link, refreshed user data, the own connection (Albato's docs; issue 21). */

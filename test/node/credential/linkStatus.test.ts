@@ -63,7 +63,7 @@ describe('Credential → Get Link Status', () => {
 	});
 
 	it("refuses a bad Sharing ID before any request, and reports another user's link as not found", async () => {
-		for (const bad of [0, 'abc', -2, '']) {
+		for (const bad of [0, 'abc', -2, '={{ "" }}']) {
 			const run = await runNode(ctx.emu, sharingParams('getLinkStatus', bad));
 			expect(run.error?.message).toMatch(/Sharing ID must be a positive whole number/);
 			expect(run.calls).toEqual([]);

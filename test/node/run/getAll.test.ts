@@ -54,7 +54,7 @@ describe('Run → Get Many', () => {
 	it('one automation: one list call, with the documented bundleId', async () => {
 		const run = await runNode(
 			ctx.emu,
-			getMany({ scope: 'bundle', bundleId: 7003, installationId: byId('id', 5002) }),
+			getMany({ runsOf: 'bundle', bundleId: 7003, installationId: byId('id', 5002) }),
 		);
 		expect(run.calls).toEqual(['GET /bundle/events']);
 		expect(ctx.emu.requests.at(-1)!.query).toEqual({ expand: 'steps', bundleId: '7003' });
@@ -158,7 +158,7 @@ describe('Run → Get Many', () => {
 		],
 		[
 			'Automation',
-			{ scope: 'bundle', bundleId: 'x' },
+			{ runsOf: 'bundle', bundleId: 'x' },
 			/Automation \(Bundle\) must be a positive whole number/,
 		],
 		['Limit', { returnAll: false, limit: 0 }, /Limit must be a whole number/],

@@ -17,7 +17,7 @@ describe('Run → Get Step', () => {
 		const run = await runNode(ctx.emu, {
 			resource: 'run',
 			operation: 'getStep',
-			stepId: String(step.id),
+			runStepId: String(step.id),
 		});
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toEqual([`GET /bundle/events/steps/${step.id}`]);
@@ -36,7 +36,7 @@ describe('Run → Get Step', () => {
 		const run = await runNode(ctx.emu, {
 			resource: 'run',
 			operation: 'getStep',
-			stepId: String(other.id),
+			runStepId: String(other.id),
 		});
 		expect(run.error?.message).toMatch(/not found/i);
 	});
@@ -46,7 +46,11 @@ describe('Run → Get Step', () => {
 		['negative', '-5'],
 		['zero', '0'],
 	])('a %s Step ID is refused before any request', async (_n, stepId) => {
-		const run = await runNode(ctx.emu, { resource: 'run', operation: 'getStep', stepId });
+		const run = await runNode(ctx.emu, {
+			resource: 'run',
+			operation: 'getStep',
+			runStepId: stepId,
+		});
 		expect(run.error?.message).toMatch(/Step ID must be a positive whole number/);
 		expect(run.calls).toEqual([]);
 	});

@@ -30,7 +30,7 @@ const OPERATIONS: Array<[string, RegExp | string, Record<string, unknown>]> = [
 	[
 		'Run → Get Step',
 		/^\/bundle\/events\/steps\//,
-		{ resource: 'run', operation: 'getStep', stepId: '={{ $json.step }}' },
+		{ resource: 'run', operation: 'getStep', runStepId: '={{ $json.step }}' },
 	],
 	['End User → Get', /get-user-profile$/, { resource: 'endUser', operation: 'get' }],
 	[

@@ -56,6 +56,7 @@ describe('mappers say what they hold', () => {
 			['Connection Settings', 'Connection Settings'],
 			['Field Values', 'Field Values'],
 			['Connection Fields', 'Connection Fields'],
+			['Own Connection Fields', 'Own Connection Fields'],
 		]);
 	});
 

@@ -14,14 +14,14 @@ export const description: INodeProperties[] = [
 	...mapperOrJson({
 		mode: 'ownFieldsMode',
 		mapper: 'ownFieldMapper',
-		displayName: 'Connection Fields',
+		displayName: 'Own Connection Fields',
 		method: 'getOwnConnectionFields',
 		dependsOn: ['ownPartnerName', 'endUserId'],
 		singular: 'field',
 		plural: 'fields',
 		addAllFields: false,
 		json: {
-			displayName: 'Connection Fields (JSON)',
+			displayName: 'Own Connection Fields (JSON)',
 			name: 'ownFields',
 			type: 'json',
 			default: '{}',
@@ -44,14 +44,14 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		this,
 		itemIndex,
 		{ mode: 'ownFieldsMode', mapper: 'ownFieldMapper', json: 'ownFields' },
-		'Connection Fields',
+		'Own Connection Fields',
 		{ allowEmpty: false },
 	);
 	for (const [key, value] of Object.entries(fields)) {
 		if (isMasked(value)) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`Connection Fields → "${key}" is a masked value, not the real one: nothing was sent`,
+				`Own Connection Fields → "${key}" is a masked value, not the real one: nothing was sent`,
 				{
 					itemIndex,
 					description:
@@ -62,7 +62,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		if (value !== null && (isObject(value) || Array.isArray(value))) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`Connection Fields → "${key}" must be a text, a number or a boolean, got ${Array.isArray(value) ? 'a list' : 'an object'}`,
+				`Own Connection Fields → "${key}" must be a text, a number or a boolean, got ${Array.isArray(value) ? 'a list' : 'an object'}`,
 				{ itemIndex },
 			);
 		}
@@ -78,7 +78,7 @@ function refuseUnreadableJson(ctx: IExecuteFunctions, itemIndex: number): void {
 	try {
 		JSON.parse(raw);
 	} catch {
-		throw new NodeOperationError(ctx.getNode(), 'Connection Fields (JSON) is not valid JSON', {
+		throw new NodeOperationError(ctx.getNode(), 'Own Connection Fields (JSON) is not valid JSON', {
 			itemIndex,
 			description:
 				'Write the fields as one JSON object, e.g. {"userId": 87123}. The text is not repeated here: it may hold secrets.',

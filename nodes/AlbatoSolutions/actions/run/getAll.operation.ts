@@ -26,7 +26,7 @@ export const description: INodeProperties[] = [
 	},
 	{
 		displayName: 'Runs Of',
-		name: 'scope',
+		name: 'runsOf',
 		type: 'options',
 		default: 'installation',
 		options: [
@@ -38,7 +38,7 @@ export const description: INodeProperties[] = [
 			{ name: 'One Automation', value: 'bundle' },
 		],
 	},
-	{ ...bundleSelect, displayOptions: { show: { scope: ['bundle'] } } },
+	{ ...bundleSelect, displayOptions: { show: { runsOf: ['bundle'] } } },
 	...returnAllOrLimit(),
 	{
 		displayName: 'Filters',
@@ -86,7 +86,7 @@ export const description: INodeProperties[] = [
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const installationId = idParameter(this, 'installationId', 'Installation', itemIndex);
-	const scope = this.getNodeParameter('scope', itemIndex, 'installation') as string;
+	const scope = this.getNodeParameter('runsOf', itemIndex, 'installation') as string;
 	const bundleId =
 		scope === 'bundle'
 			? toId(

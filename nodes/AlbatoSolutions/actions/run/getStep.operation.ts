@@ -9,7 +9,7 @@ import { readDateOffset, runOptionsCollection } from './runFilters';
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Step ID',
-		name: 'stepId',
+		name: 'runStepId',
 		type: 'string',
 		required: true,
 		default: '',
@@ -22,7 +22,12 @@ export const description: INodeProperties[] = [
 
 /** GET /bundle/events/steps/{id}: the step's detail as the service gives it, its date also as ISO. */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const stepId = toId(this, this.getNodeParameter('stepId', itemIndex, ''), 'Step ID', itemIndex);
+	const stepId = toId(
+		this,
+		this.getNodeParameter('runStepId', itemIndex, ''),
+		'Step ID',
+		itemIndex,
+	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as {
 		dateOffsetMinutes?: unknown;
 	};
