@@ -9,7 +9,7 @@ import { createLinkParams, linkMade, sharingParams } from './linkSetup';
 const ctx = useEmulator();
 
 const SECRET = 'cd98e8a3de9a7ee77daeb0e90bae570f';
-const requestOptions = { maxRetries: 0, timeout: 0.2 };
+const requestOptions = { maxRetries: 0, timeout: 0.2, retryBudget: 2 };
 
 const FAULTS: Array<[string, Omit<FaultRule, 'path'>]> = [
 	['400', { status: 400 }],
