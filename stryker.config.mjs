@@ -38,10 +38,11 @@ const UNIT_TESTS = ['<rootDir>/test/{unit,readers,transport}/**/*.test.ts'];
  */
 export const GROUPS = {
 	// Pure readers and the pure transport parts, against the unit tests: seconds per mutant.
-	readers: { mutate: [DECISION_LOGIC[1]], tests: UNIT_TESTS },
+	readers: { mutate: [DECISION_LOGIC[1]], tests: UNIT_TESTS, unit: true },
 	transport: {
 		mutate: ['nodes/shared/transport/{retry,limiter,tokenCache,serviceMessage,baseUrl}.ts'],
 		tests: UNIT_TESTS,
+		unit: true,
 	},
 	// Decision code that needs n8n-core and the emulator: the integration tests written for it.
 	install: {
@@ -73,6 +74,9 @@ const config = {
 		config: {
 			testMatch: group.tests,
 			testPathIgnorePatterns: ['/node_modules/', ...NEEDS_DIST],
+			// Unit tests never start n8n-core: skip the harness that releases it (loading it costs
+			// about 2 s per test run, i.e. per mutant).
+			...('unit' in group ? { setupFilesAfterEnv: [] } : {}),
 		},
 		enableFindRelatedTests: false,
 	},
