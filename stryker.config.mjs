@@ -48,7 +48,7 @@ export const GROUPS = {
 	install: {
 		mutate: [DECISION_LOGIC[3]],
 		tests: [
-			'<rootDir>/test/node/{installSafety,installation}.test.ts',
+			'<rootDir>/test/node/{installSafety,installation,reliability}.test.ts',
 			'<rootDir>/test/node/installation/**/*.test.ts',
 		],
 	},

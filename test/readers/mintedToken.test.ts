@@ -42,7 +42,7 @@ describe('tokenFromResponse', () => {
 
 describe('validUntil: units', () => {
 	it.each([
-		['1900000000.5', 1_900_000_000_500],
+		['1900000000.25', 1_900_000_000_250],
 		[' 1900000000 ', 1_900_000_000_000],
 		[1e12, 1e15],
 		[1e12 + 1, 1e12 + 1],
@@ -94,6 +94,9 @@ describe('fingerprint', () => {
 		expect(new Set(prints.map((p) => p.slice(0, 8))).size).toBe(3000);
 		expect(new Set(prints.map((p) => p.slice(8))).size).toBe(3000);
 		expect(fingerprint('ab')).not.toBe(fingerprint('ba'));
+		// The first lane is standard 32-bit FNV-1a.
+		expect(fingerprint('a').slice(0, 8)).toBe('e40c292c');
+		expect(fingerprint('').slice(0, 8)).toBe('811c9dc5');
 	});
 });
 
@@ -124,6 +127,7 @@ it('checkPartnerName: dots alone are path steps; 100 characters at most', () => 
 	expect(checkPartnerName('...')).toBeUndefined();
 	expect(checkPartnerName('a.b')).toBe('a.b');
 	expect(checkPartnerName('.a')).toBe('.a');
+	expect(checkPartnerName('a.')).toBe('a.');
 	expect(checkPartnerName('x'.repeat(100))).toBe('x'.repeat(100));
 	expect(checkPartnerName('A-z_0.9~')).toBe('A-z_0.9~');
 	expect(checkPartnerName(42)).toBeUndefined();
