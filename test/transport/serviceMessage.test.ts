@@ -101,3 +101,8 @@ describe('partnerHint: partner mode only', () => {
 		expect(partnerHint('P', 401, '/x/wl/acme')).toMatch(/end user's token/);
 	});
 });
+
+it('partnerHint: "no end user" is for a 404 only', () => {
+	expect(partnerHint('P', 500, '/wl/acme/get-user-session-token')).toBeUndefined();
+	expect(partnerHint('P', 400, '/wl/acme/get-user-session-token')).toBeUndefined();
+});

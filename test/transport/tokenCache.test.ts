@@ -182,3 +182,44 @@ describe('forItem', () => {
 		expect(forItem(undefined, 3)).toBeUndefined();
 	});
 });
+
+describe('clearEndUserTokenCache ("a new n8n process")', () => {
+	it('forgets cached tokens, execution tokens and token calls under way', async () => {
+		storeToken('k', 'T', T0 + 3_600_000);
+		keepLocal('run', 'R');
+		let release: (token: { token: string }) => void = () => {};
+		const first = sharedMint('m', () => new Promise((resolve) => (release = resolve)));
+		clearEndUserTokenCache();
+		expect(cachedToken('k')).toBeUndefined();
+		expect(localToken('run')).toBeUndefined();
+		expect((await sharedMint('m', async () => ({ token: 'fresh' }))).token).toBe('fresh');
+		release({ token: 'old' });
+		expect((await first).token).toBe('old');
+	});
+
+	it('a token call from before the clear does not end the sharing of the one after it', async () => {
+		let releaseOld: (token: { token: string }) => void = () => {};
+		let releaseNew: (token: { token: string }) => void = () => {};
+		let calls = 0;
+		const old = sharedMint('m', () => new Promise((resolve) => (releaseOld = resolve)));
+		clearEndUserTokenCache();
+		const fresh = sharedMint('m', () => {
+			calls++;
+			return new Promise((resolve) => (releaseNew = resolve));
+		});
+		releaseOld({ token: 'old' });
+		await old;
+		const joined = sharedMint('m', async () => {
+			calls++;
+			return { token: 'third' };
+		});
+		releaseNew({ token: 'new' });
+		expect([(await fresh).token, (await joined).token, calls]).toEqual(['new', 'new', 1]);
+	});
+});
+
+it('below the bound, storing sweeps nothing (an expired entry stays until it is asked for)', () => {
+	storeToken('old', 'O', T0);
+	storeToken('new', 'N', T0 + 3_600_000);
+	expect(cachedExpiry('old')).toBe(T0);
+});
