@@ -52,6 +52,14 @@ export const GROUPS = {
 			'<rootDir>/test/node/installation/**/*.test.ts',
 		],
 	},
+	// The parameter checks: the integration tests of bad input, through every operation that reads them.
+	params: {
+		mutate: [DECISION_LOGIC[2]],
+		tests: [
+			'<rootDir>/test/node/{badInput,secretsAndInputs,installation,bundleData}.test.ts',
+			'<rootDir>/test/node/{installation,bundleData}/**/*.test.ts',
+		],
+	},
 	poll: {
 		mutate: [DECISION_LOGIC[5]],
 		tests: ['<rootDir>/test/trigger/**/*.test.ts'],
