@@ -179,3 +179,30 @@ describe('Refuse Duplicate Title and an unlisted twin', () => {
 		expect(posts(again.calls)).toHaveLength(1);
 	});
 });
+
+describe('a 2xx answer that names no installation', () => {
+	it('is looked for as after a lost answer: found, not sent again', async () => {
+		lostPost({ emptyBody: true });
+		const run = await runNode(ctx.emu, install({ lostAnswerCheck: 0.5 }), {
+			inputItems: [{ title: 'Nameless' }],
+		});
+		expect(run.error).toBeUndefined();
+		expect(run.json[0].id).toBe(titled('Nameless')[0].id);
+		expect(posts(run.calls)).toHaveLength(1);
+	});
+
+	it('not found: "outcome unknown", saying the answer named no installation', async () => {
+		ctx.emu.setListLag({ reads: 50 });
+		lostPost({ emptyBody: true });
+		const run = await runNode(ctx.emu, install({ lostAnswerCheck: 0.5 }), {
+			inputItems: [{ title: 'Nameless' }],
+		});
+		expect(run.error?.message).toBe(
+			`The outcome of installing "Nameless" is unknown: the service's answer could not be read`,
+		);
+		expect(run.error?.description).toMatch(
+			/^POST \/solution\/102\/installation: the service answered without an installation ID\. /,
+		);
+		expect(posts(run.calls)).toHaveLength(1);
+	});
+});
