@@ -37,6 +37,10 @@ describe('holdsList / listOrMap', () => {
 		expect(listOrMap({})).toEqual([]);
 	});
 
+	it('a wrapper key holding nothing (null) is passed over', () => {
+		expect(listOrMap({ items: null, data: [{ id: 1 }] })).toEqual([{ id: 1 }]);
+	});
+
 	it('a wrapper whose values are not all records is itself one record of a map', () => {
 		expect(listOrMap({ items: { a: { x: 1 }, b: 2 } })).toEqual([
 			{ a: { x: 1 }, b: 2, id: 'items' },
@@ -105,6 +109,9 @@ describe('optionsOf', () => {
 
 	it('a list: empty entries skipped; `value` beside a title wins over an id', () => {
 		expect(optionsOf([null, 'x', undefined])).toEqual([{ value: 'x', title: 'x' }]);
+		expect(optionsOf([{ key: 'k', title: 'K' }])).toEqual([
+			{ value: 'k', title: 'K', nested: undefined },
+		]);
 		expect(optionsOf([{ value: 'v', title: 'T', id: 'i' }])).toEqual([
 			{ value: 'v', title: 'T', nested: undefined },
 		]);
