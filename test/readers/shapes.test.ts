@@ -109,6 +109,7 @@ describe('optionsOf', () => {
 
 	it('a list: empty entries skipped; `value` beside a title wins over an id', () => {
 		expect(optionsOf([null, 'x', undefined])).toEqual([{ value: 'x', title: 'x' }]);
+		expect(optionsOf([{ value: 'v' }])).toEqual([{ value: 'v', title: 'v', nested: undefined }]);
 		expect(optionsOf([{ key: 'k', title: 'K' }])).toEqual([
 			{ value: 'k', title: 'K', nested: undefined },
 		]);
