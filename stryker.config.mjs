@@ -28,29 +28,85 @@ export const DECISION_LOGIC = [
 /** Tests that need `npm run build` first (they load dist/): not run under Stryker. */
 const NEEDS_DIST = ['<rootDir>/test/package/'];
 
+/** The unit tests of pure code (they never start n8n-core or the emulator). */
+const UNIT_TESTS = [
+	'<rootDir>/test/readers/**/*.test.ts',
+	'<rootDir>/test/transport/{baseUrl,baseUrl.edges,endUserId,limiter,limiter.edges,retry.edges,serviceMessage,serviceMessage.edges,tokenCache}.test.ts',
+];
+
+/**
+ * The campaign in groups, each its own npm script (`npm run mutate:<group>`): the files it mutates
+ * and the tests it runs. A group runs fewer tests than the whole suite, so its score can only be
+ * lower than the whole suite's, never higher. `all` mutates everything with every test (days on 2 cores).
+ */
+export const GROUPS = {
+	// Pure readers and the pure transport parts, against the unit tests: seconds per mutant.
+	readers: { mutate: [DECISION_LOGIC[1]], tests: UNIT_TESTS, unit: true },
+	transport: {
+		mutate: ['nodes/shared/transport/{retry,limiter,tokenCache,serviceMessage,baseUrl}.ts'],
+		tests: UNIT_TESTS,
+		unit: true,
+	},
+	// Decision code that needs n8n-core and the emulator: the integration tests written for it.
+	install: {
+		mutate: [DECISION_LOGIC[3]],
+		tests: ['<rootDir>/test/node/installation/**/*.test.ts'],
+	},
+	// The parameter checks: the integration tests of bad input, through every operation that reads them.
+	params: {
+		mutate: [DECISION_LOGIC[2]],
+		tests: [
+			'<rootDir>/test/node/{params,params.keys}.test.ts',
+			'<rootDir>/test/node/{installation,bundleData}/**/*.test.ts',
+		],
+	},
+	poll: {
+		mutate: [DECISION_LOGIC[5]],
+		tests: ['<rootDir>/test/trigger/**/*.test.ts'],
+	},
+	all: { mutate: DECISION_LOGIC, tests: ['<rootDir>/test/**/*.test.ts'] },
+};
+
+const groupName = process.env.MUTATE_GROUP || 'all';
+const group = GROUPS[/** @type {keyof typeof GROUPS} */ (groupName)];
+if (!group)
+	throw new Error(`MUTATE_GROUP: no group "${groupName}" (${Object.keys(GROUPS).join(', ')})`);
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
 	packageManager: 'npm',
 	testRunner: 'jest',
 	jest: {
 		projectType: 'custom',
-		configFile: 'jest.config.js',
-		config: { testPathIgnorePatterns: ['/node_modules/', ...NEEDS_DIST] },
+		configFile: 'jest.mutate.config.js',
+		config: {
+			testMatch: group.tests,
+			testPathIgnorePatterns: ['/node_modules/', ...NEEDS_DIST],
+			// Unit tests never start n8n-core: skip the harness that releases it (loading it costs
+			// about 2 s per test run, i.e. per mutant).
+			...('unit' in group ? { setupFilesAfterEnv: [] } : {}),
+		},
 		enableFindRelatedTests: false,
 	},
 	coverageAnalysis: 'perTest',
+	// Mutants in module-level constants run every test: skipped (reported as ignored, not counted).
+	ignoreStatic: true,
 	checkers: ['typescript'],
 	tsconfigFile: 'tsconfig.json',
-	mutate: DECISION_LOGIC,
+	mutate: group.mutate,
+	// Each group keeps its own record: a rerun tests only mutants whose code or tests changed.
+	incremental: true,
+	incrementalFile: `reports/stryker-incremental/${groupName}.json`,
 	reporters: ['clear-text', 'progress', 'html', 'json'],
-	htmlReporter: { fileName: 'reports/mutation/mutation.html' },
-	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+	htmlReporter: { fileName: `reports/mutation/${groupName}.html` },
+	jsonReporter: { fileName: `reports/mutation/${groupName}.json` },
 	thresholds: { high: 90, low: 80, break: null },
 	// The CPU is shared: raise with --concurrency on a machine of your own.
-	concurrency: 2,
-	timeoutMS: 10000,
+	concurrency: 1,
+	// Beyond the dry run's time for the test: the integration tests wait on real HTTP and backoff.
+	timeoutMS: 15000,
 	// Outside the repository, so that lint and format checks never walk a sandbox mid-run.
-	tempDirName: path.join(os.tmpdir(), 'stryker-n8n-nodes-albato-solutions'),
+	tempDirName: path.join(os.tmpdir(), `stryker-n8n-nodes-albato-solutions-${groupName}`),
 	cleanTempDir: 'always',
 };
 

@@ -1,5 +1,6 @@
-// `npm run mutate`: Stryker over the decision logic (stryker.config.mjs), arguments passed on,
-// e.g. `npm run mutate -- --mutate nodes/AlbatoSolutions/transport/inFlightLimiter.ts --concurrency 1`.
+// `npm run mutate`: Stryker over the decision logic (stryker.config.mjs), group after group
+// (`GROUPS` there); `node scripts/mutate.mjs readers,install` runs the groups named; further
+// arguments go to Stryker, e.g. `npm run mutate:transport -- --mutate nodes/shared/transport/limiter.ts`.
 //
 // StrykerJS 10 needs Node >= 22; the project's Node is 20. On an older Node this runs Stryker on
 // Node 24 from the npm registry package `node` (the one `npm run e2e:n8n` uses): `STRYKER_NODE`
@@ -42,11 +43,33 @@ async function nodeForStryker() {
 	return bin;
 }
 
+const DEFAULT_GROUPS = ['readers', 'transport', 'params', 'install', 'poll'];
+
+const args = process.argv.slice(2);
+const groups = args[0] && !args[0].startsWith('-') ? args.shift().split(',') : DEFAULT_GROUPS;
 const node = await nodeForStryker();
-const child = spawn(node, [stryker, 'run', ...process.argv.slice(2)], {
-	cwd: root,
-	stdio: 'inherit',
-	// Stryker's workers and jest's start from PATH's `node` in places: the same Node for all.
-	env: { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}` },
-});
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+
+function runGroup(group) {
+	return new Promise((resolve) => {
+		console.log(`\n== mutation group "${group}" ==`);
+		const started = Date.now();
+		const child = spawn(node, [stryker, 'run', ...args], {
+			cwd: root,
+			stdio: 'inherit',
+			// Stryker's workers and jest's start from PATH's `node` in places: the same Node for all.
+			env: {
+				...process.env,
+				MUTATE_GROUP: group,
+				PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH}`,
+			},
+		});
+		child.on('exit', (code, signal) => {
+			console.log(`== "${group}" took ${Math.round((Date.now() - started) / 1000)} s ==`);
+			resolve(code ?? (signal ? 1 : 0));
+		});
+	});
+}
+
+let failed = 0;
+for (const group of groups) if ((await runGroup(group)) !== 0) failed++;
+process.exit(failed === 0 ? 0 : 1);

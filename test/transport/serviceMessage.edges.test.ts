@@ -1,0 +1,108 @@
+/** The transport's words on a failed call: what the body was, and what to do about each status. */
+import {
+	describeBody,
+	hint,
+	INVALID_JSON,
+	partnerHint,
+	serviceMessage,
+} from '../../nodes/shared/transport/serviceMessage';
+
+describe('describeBody: a few words, never the content', () => {
+	it.each([
+		[undefined, 'an empty body'],
+		['', 'an empty body'],
+		[null, 'null'],
+		[[1, 2], 'a list'],
+		[{}, 'an object (keys: none)'],
+		[{ a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 }, 'an object (keys: a, b, c, d, e)'],
+		['<html>', 'a string'],
+		[42, 'a number'],
+	])('%p → %p', (body, words) => expect(describeBody(body)).toBe(words));
+});
+
+describe('serviceMessage: edge cases', () => {
+	it('has nothing to say for unreadable JSON, null, or bodies without a message', () => {
+		expect(serviceMessage(INVALID_JSON)).toBeUndefined();
+		expect(serviceMessage(null)).toBeUndefined();
+		expect(serviceMessage('   ')).toBeUndefined();
+		expect(serviceMessage(42)).toBeUndefined();
+		expect(serviceMessage({ id: 1 })).toBeUndefined();
+		expect(serviceMessage({ success: true })).toBeUndefined();
+		expect(serviceMessage([])).toBeUndefined();
+		expect(serviceMessage([null, { field: 'x' }])).toBe('x: ');
+	});
+
+	it('plain text is trimmed and cut at 500 characters', () => {
+		expect(serviceMessage('  down  ')).toBe('down');
+		expect(serviceMessage('x'.repeat(600))).toBe('x'.repeat(500));
+	});
+
+	it('reads `error` entries, joins several, skips empty ones, and `error` as text', () => {
+		expect(serviceMessage({ errors: [{ error: 'bad' }, { message: 'worse' }, {}] })).toBe(
+			'bad; worse',
+		);
+		expect(serviceMessage({ error: 'Unauthorized' })).toBe('Unauthorized');
+		expect(serviceMessage({ errors: [], message: 'after an empty list' })).toBe(
+			'after an empty list',
+		);
+		expect(serviceMessage({ message: '', error: 'then error' })).toBe('then error');
+	});
+
+	it('field maps: lists joined, a field-less entry without a prefix', () => {
+		expect(serviceMessage({ errors: { title: ['a', 'b'], '': 'general', id: 7 } })).toBe(
+			'title: a, b; general; id: 7',
+		);
+	});
+});
+
+describe('hint: what to do about each status', () => {
+	it.each([
+		[401, '', /Access Token .* expired or invalid/],
+		[403, '', /end user of this token may not/],
+		[404, '', /Check the ID/],
+		[422, 'Pause it first', /Pause the installation first/],
+		[422, 'title is bad', /Check the values sent/],
+		[400, 'Pause', /Check the values sent/],
+		[429, '', /rate limiting: lower Items in Flight/],
+		[500, '', /service failed; try again later/],
+		[503, '', /service failed; try again later/],
+		[499, '', /^See the service message above\.$/],
+		[409, '', /^See the service message above\.$/],
+	])('%p %p → %p', (status, message, expected) => {
+		expect(hint(status, message)).toMatch(expected);
+	});
+});
+
+describe('partnerHint: partner mode only', () => {
+	it('has nothing to add outside partner mode', () => {
+		expect(partnerHint(undefined, 401, '/wl/acme/add-user')).toBeUndefined();
+	});
+
+	it('401: the master token on /wl calls, the end user token elsewhere; names the credential', () => {
+		expect(partnerHint('Prod', 401, '/wl/acme/add-user')).toBe(
+			'The service refused the master token. Check Master Token, Partner Name and Send Master Token As in the Albato Partner API credential "Prod".',
+		);
+		expect(partnerHint('', 401, '/solution/installation')).toBe(
+			"The service refused the end user's token even after one fresh token. Check the Albato Partner API credential and that the end user exists.",
+		);
+	});
+
+	it('403 and 404 on /wl calls; a missing end user on get-user-session-token', () => {
+		expect(partnerHint('P', 403, '/wl/acme/add-user')).toMatch(
+			/master token is not valid for this Partner Name/,
+		);
+		expect(partnerHint('P', 403, '/solution/installation')).toBeUndefined();
+		expect(partnerHint('P', 404, '/wl/acme/get-user-session-token')).toMatch(
+			/No end user with this End User ID/,
+		);
+		expect(partnerHint('P', 404, '/wl/acme/add-user')).toMatch(/No such partner endpoint/);
+		expect(partnerHint('P', 404, '/solution/installation')).toBeUndefined();
+		expect(partnerHint('P', 500, '/wl/acme/add-user')).toBeUndefined();
+		expect(partnerHint('P', 401, '/x/wl/acme')).toMatch(/end user's token/);
+	});
+});
+
+it('partnerHint: "no end user" is for a 404 only', () => {
+	expect(partnerHint('P', 500, '/wl/acme/get-user-session-token')).toBeUndefined();
+	expect(partnerHint('P', 400, '/wl/acme/get-user-session-token')).toBeUndefined();
+});

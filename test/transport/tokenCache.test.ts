@@ -1,0 +1,225 @@
+/** The in-memory cache of minted end-user tokens: refresh margin, bounds, idle executions, shared mints. */
+import {
+	cachedExpiry,
+	cachedToken,
+	clearEndUserTokenCache,
+	dropCached,
+	dropLocal,
+	forItem,
+	keepLocal,
+	localToken,
+	sharedMint,
+	storeToken,
+} from '../../nodes/shared/transport/tokenCache';
+
+const T0 = 1_700_000_000_000;
+let now = T0;
+beforeEach(() => {
+	clearEndUserTokenCache();
+	now = T0;
+	jest.spyOn(Date, 'now').mockImplementation(() => now);
+});
+afterEach(() => jest.restoreAllMocks());
+
+describe('cached tokens with an expiry', () => {
+	it('are used until a refresh margin before expiry (a minute, or half a short life)', () => {
+		storeToken('long', 'L', T0 + 3_600_000);
+		storeToken('short', 'S', T0 + 100_000);
+		now = T0 + 3_540_000 - 1;
+		expect(cachedToken('long')).toBe('L');
+		now = T0 + 3_540_000;
+		expect(cachedToken('long')).toBeUndefined();
+		now = T0 + 50_000 - 1;
+		expect(cachedToken('short')).toBe('S');
+		now = T0 + 50_000;
+		expect(cachedToken('short')).toBeUndefined();
+		expect(cachedExpiry('short')).toBe(T0 + 100_000);
+		expect(cachedExpiry('none')).toBeUndefined();
+		expect(cachedToken('none')).toBeUndefined();
+	});
+
+	it('a refused token is dropped, but not a newer one stored meanwhile', () => {
+		storeToken('k', 'new', T0 + 3_600_000);
+		dropCached('k', 'old');
+		expect(cachedToken('k')).toBe('new');
+		dropCached('k', 'new');
+		expect(cachedToken('k')).toBeUndefined();
+	});
+
+	it('stay bounded: expired entries go first, then the oldest', () => {
+		const live = T0 + 3_600_000;
+		storeToken('first', 'F', live);
+		storeToken('expired', 'E', T0);
+		for (let i = 2; i < 5_000; i++) storeToken(`k${i}`, 't', live);
+		storeToken('over', 'O', live);
+		expect(cachedExpiry('expired')).toBeUndefined();
+		expect(cachedToken('first')).toBe('F');
+		expect(cachedToken('over')).toBe('O');
+
+		storeToken('over2', 'O2', live);
+		expect(cachedExpiry('first')).toBeUndefined();
+		expect(cachedToken('k2')).toBe('t');
+		expect(cachedToken('over2')).toBe('O2');
+	});
+
+	it('are not evicted below the bound', () => {
+		const live = T0 + 3_600_000;
+		for (let i = 0; i < 4_999; i++) storeToken(`k${i}`, 't', live);
+		storeToken('last', 'L', live);
+		expect(cachedToken('k0')).toBe('t');
+		expect(cachedToken('last')).toBe('L');
+	});
+});
+
+describe("an execution's tokens without an expiry", () => {
+	it('are kept while used; ten idle minutes forget them', () => {
+		keepLocal('run', 'R');
+		now = T0 + 600_000;
+		expect(localToken('run')).toBe('R');
+		now = T0 + 1_200_000;
+		expect(localToken('run')).toBe('R');
+		now = T0 + 1_800_001;
+		expect(localToken('run')).toBeUndefined();
+		now = T0 + 1_200_000;
+		expect(localToken('run')).toBeUndefined();
+		expect(localToken('never')).toBeUndefined();
+	});
+
+	it('dropLocal forgets one', () => {
+		keepLocal('run', 'R');
+		dropLocal('run');
+		expect(localToken('run')).toBeUndefined();
+	});
+
+	it('keeping one forgets those of executions idle too long', () => {
+		keepLocal('idle', 'I');
+		keepLocal('edge', 'E');
+		now = T0 + 600_001;
+		keepLocal('new', 'N');
+		// Back in time: only the sweep in keepLocal can have dropped them.
+		now = T0;
+		expect(localToken('idle')).toBeUndefined();
+		expect(localToken('new')).toBe('N');
+	});
+
+	it('an entry idle exactly ten minutes is still kept', () => {
+		keepLocal('edge', 'E');
+		now = T0 + 600_000;
+		keepLocal('new', 'N');
+		now = T0;
+		expect(localToken('edge')).toBe('E');
+	});
+
+	it('stay bounded: the oldest goes first', () => {
+		for (let i = 0; i < 5_000; i++) keepLocal(`r${i}`, 't');
+		keepLocal('over', 'O');
+		expect(localToken('r0')).toBeUndefined();
+		expect(localToken('r1')).toBe('t');
+		expect(localToken('over')).toBe('O');
+	});
+
+	it('are not evicted below the bound', () => {
+		for (let i = 0; i < 4_999; i++) keepLocal(`r${i}`, 't');
+		keepLocal('last', 'L');
+		expect(localToken('r0')).toBe('t');
+	});
+});
+
+describe('sharedMint', () => {
+	it('one token call for every concurrent caller, a new one after it settled', async () => {
+		let calls = 0;
+		const mint = async () => ({ token: `T${++calls}` });
+		const [a, b] = await Promise.all([sharedMint('k', mint), sharedMint('k', mint)]);
+		expect([a.token, b.token, calls]).toEqual(['T1', 'T1', 1]);
+		expect((await sharedMint('k', mint)).token).toBe('T2');
+		expect((await sharedMint('other', mint)).token).toBe('T3');
+	});
+
+	it('callers that waited on a failed call share one more call; the first caller gets the failure', async () => {
+		let calls = 0;
+		const mint = async () => {
+			calls++;
+			if (calls === 1) throw new Error('service down');
+			return { token: `T${calls}` };
+		};
+		const results = await Promise.allSettled([
+			sharedMint('k', mint),
+			sharedMint('k', mint),
+			sharedMint('k', mint),
+		]);
+		expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+		expect(
+			results.slice(1).map((r) => (r as PromiseFulfilledResult<{ token: string }>).value.token),
+		).toEqual(['T2', 'T2']);
+		expect(calls).toBe(2);
+	});
+});
+
+describe('forItem', () => {
+	class ItemError extends Error {
+		constructor(public context: Record<string, unknown>) {
+			super('token call failed');
+		}
+	}
+
+	it('gives each waiting item the shared failure with its own item index', () => {
+		const error = new ItemError({ itemIndex: 0, call: 'mint' });
+		const copy = forItem(error, 3) as ItemError;
+		expect(copy).not.toBe(error);
+		expect(copy).toBeInstanceOf(ItemError);
+		expect(copy.message).toBe('token call failed');
+		expect(copy.context).toEqual({ itemIndex: 3, call: 'mint' });
+		expect(error.context.itemIndex).toBe(0);
+	});
+
+	it('leaves the error as it is when it already names the item, has no context, or is no Error', () => {
+		const error = new ItemError({ itemIndex: 3 });
+		expect(forItem(error, 3)).toBe(error);
+		const plain = new Error('x');
+		expect(forItem(plain, 3)).toBe(plain);
+		const notError = { context: { itemIndex: 0 } };
+		expect(forItem(notError, 3)).toBe(notError);
+		expect(forItem(undefined, 3)).toBeUndefined();
+	});
+});
+
+describe('clearEndUserTokenCache ("a new n8n process")', () => {
+	it('forgets cached tokens, execution tokens and token calls under way', async () => {
+		storeToken('k', 'T', T0 + 3_600_000);
+		keepLocal('run', 'R');
+		let release: (token: { token: string }) => void = () => {};
+		const first = sharedMint('m', () => new Promise((resolve) => (release = resolve)));
+		clearEndUserTokenCache();
+		expect(cachedToken('k')).toBeUndefined();
+		expect(localToken('run')).toBeUndefined();
+		expect((await sharedMint('m', async () => ({ token: 'fresh' }))).token).toBe('fresh');
+		release({ token: 'old' });
+		expect((await first).token).toBe('old');
+	});
+
+	it('a token call from before the clear does not end the sharing of the one after it', async () => {
+		let releaseOld: (token: { token: string }) => void = () => {};
+		let releaseNew: (token: { token: string }) => void = () => {};
+		let calls = 0;
+		const old = sharedMint('m', () => new Promise((resolve) => (releaseOld = resolve)));
+		clearEndUserTokenCache();
+		const fresh = sharedMint('m', () => {
+			calls++;
+			return new Promise((resolve) => (releaseNew = resolve));
+		});
+		releaseOld({ token: 'old' });
+		await old;
+		const joined = sharedMint('m', async () => {
+			calls++;
+			return { token: 'third' };
+		});
+		releaseNew({ token: 'new' });
+		expect([(await fresh).token, (await joined).token, calls]).toEqual(['new', 'new', 1]);
+	});
+});
+
+it('below the bound, storing sweeps nothing (an expired entry stays until it is asked for)', () => {
+	storeToken('old', 'O', T0);
+	storeToken('new', 'N', T0 + 3_600_000);
+	expect(cachedExpiry('old')).toBe(T0);
+});
