@@ -63,7 +63,7 @@ export const description: INodeProperties[] = [
 			typeOptions: { minValue: 0.5, maxValue: 120 },
 			default: 5,
 			description:
-				'When the service\'s answer to the install is lost, how long to look for the installation in the end user\'s list (at least 3 reads) before failing with "outcome unknown". It is never installed again blindly.',
+				'When the service\'s answer to the install is lost, how long to look for the installation in the end user\'s list (at least 3 reads) before failing with "outcome unknown". It is never installed again blindly. With Refuse Duplicate Title, also how long to watch the list after installing for a twin another worker installed at the same moment (the younger one is paused).',
 		},
 		{
 			displayName: 'Refuse Duplicate Title',
