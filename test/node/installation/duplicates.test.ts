@@ -5,7 +5,8 @@
  * created it and reported as a failed item (the error output) with `details.duplicateOf`. No worker pauses what it did not create.
  */
 import { startEmulator, type Emulator } from '../../../emulator';
-import { installParams } from '../setup';
+import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
+import { byId, installParams } from '../setup';
 import { runOn, separateWorker } from './workers';
 
 let emu: Emulator;
@@ -109,5 +110,51 @@ describe('Create + Refuse Duplicate Title, two workers at once', () => {
 		await Promise.all([runOn(separateWorker(), emu, plain), runOn(separateWorker(), emu, plain)]);
 		expect(titled('Wanted twice').map((i) => i.status)).toEqual([1, 1]);
 		expect(emu.requests.filter((r) => r.method === 'PAUSE')).toHaveLength(0);
+	});
+});
+
+describe('Installation → Ensure, two workers at once', () => {
+	const ensure = (title: string) => ({
+		resource: 'installation',
+		operation: 'ensure',
+		solutionId: byId('id', 102),
+		title,
+		connectionSettingsMode: 'json',
+		credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[102]),
+		templateIds: [1021],
+		desiredStatus: 'active',
+		options: { lostAnswerCheck: 1 },
+		requestOptions: { maxRetries: 0 },
+	});
+
+	it('a lagging list: one stays active, the younger is paused and reported, never started', async () => {
+		emu.setListLag({ reads: 2 });
+		const runs = await Promise.all([
+			runOn(separateWorker(), emu, ensure('Onboarded')),
+			runOn(separateWorker(), emu, ensure('Onboarded')),
+		]);
+		const [older, younger] = titled('Onboarded');
+		expect(titled('Onboarded')).toHaveLength(2); // the race really happened
+		expect([older.status, younger.status]).toEqual([1, 0]);
+		const plays = emu.requests.filter((r) => r.method === 'PLAY');
+		expect(plays.map((r) => r.path)).not.toContain(`/solution/installation/${younger.id}`);
+		const succeeded = runs.flatMap((run) => run.success);
+		expect(succeeded).toHaveLength(1);
+		expect(succeeded[0]).toMatchObject({
+			installation: { id: older.id, status: 1 },
+			created: true,
+		});
+		expect(runs.flatMap((run) => run.failed)).toEqual([
+			expect.objectContaining({
+				details: { duplicateOf: older.id, installationId: younger.id, paused: true },
+			}),
+		]);
+		// Running the younger's Ensure again converges on the older one.
+		const again = await runOn(separateWorker(), emu, ensure('Onboarded'));
+		expect(again.success[0]).toMatchObject({
+			installation: { id: older.id },
+			created: false,
+			unchanged: true,
+		});
 	});
 });

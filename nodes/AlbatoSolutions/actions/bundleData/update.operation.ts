@@ -10,7 +10,7 @@ import {
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
 import { fieldValuesParameter } from './fieldValues';
-import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from './pauseAndResume';
+import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from '../pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 
 export const description: INodeProperties[] = [

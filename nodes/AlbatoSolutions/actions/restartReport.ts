@@ -1,6 +1,6 @@
 import type { NodeApiError } from 'n8n-workflow';
 
-import { retold } from '../../../shared/transport/errors';
+import { retold } from '../../shared/transport/errors';
 import type { PauseGuard } from './pauseGuard';
 import type { UpdateJob, UpdateRun } from './updateRun';
 
