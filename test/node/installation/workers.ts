@@ -12,11 +12,8 @@ import { NODE_NAME } from '../setup';
 export function separateWorker(): typeof NodeClass {
 	let loaded!: typeof NodeClass;
 	jest.isolateModules(() => {
-		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		loaded = (
-			require('../../../nodes/AlbatoSolutions/AlbatoSolutions.node') as {
-				AlbatoSolutions: typeof NodeClass;
-			}
+		loaded = jest.requireActual<{ AlbatoSolutions: typeof NodeClass }>(
+			'../../../nodes/AlbatoSolutions/AlbatoSolutions.node',
 		).AlbatoSolutions;
 	});
 	return loaded;

@@ -27,7 +27,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Ensure',
 				value: 'ensure',
-				action: 'Ensure an installation exists in the desired state (safe to repeat)',
+				action: 'Ensure an installation exists in the desired state',
 				description:
 					'Install the solution if the end user has no installation with this title, change only the field values that differ, then start or pause it. Safe to repeat: never makes a second installation.',
 			},
