@@ -47,7 +47,7 @@ const WANTED = { active: ACTIVE, paused: PAUSED } as const;
  * Converges the end user's installation (end user, solution, title) to the desired state: installs
  * it when missing (installSafely, refusing a second one), changes only the field values that differ
  * (pausing and restarting an active installation around them), then starts or pauses it as asked.
- * Safe to repeat, and to run twice at once: see docs/reliability.md#installation--ensure.
+ * Safe to repeat, and to run twice at once: see docs/reliability.md (Installation → Ensure).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const input = readInstallInput(this, itemIndex);
