@@ -83,7 +83,7 @@ describe('Items in Flight', () => {
 	);
 
 	it.each([
-		// Auto: 8, then the 16 left (it would go on to 32).
+		// Auto: 8, then the 16 left (it would go on to 64).
 		['unset (default: Auto)', undefined, 16],
 		['1', 1, 1],
 		['3', 3, 3],

@@ -142,8 +142,8 @@ describe('InFlightLimiter, Auto (slow start)', () => {
 
 	it('grows GROWTH-fold with each window of answers, up to the cap (200 items, no rate limit)', async () => {
 		const perWindow = await windows(InFlightLimiter.forItemsInFlight(AUTO_IN_FLIGHT), 200);
-		expect(GROWTH).toBe(4);
-		expect(perWindow).toEqual([8, 32, 128, 32]);
+		expect(GROWTH).toBe(8);
+		expect(perWindow).toEqual([8, 64, 128]);
 	});
 
 	it('a run of 8 items or fewer never has more than 8 in flight', async () => {
@@ -156,10 +156,10 @@ describe('InFlightLimiter, Auto (slow start)', () => {
 
 	it('the first 429 halves and ends the slow start: then +1 per window (200 items, 10 served at once)', async () => {
 		const perWindow = await windows(InFlightLimiter.forItemsInFlight(AUTO_IN_FLIGHT), 200, 10);
-		// 8 pass; 32 meet the limit: halved to 16, then 8 (16 still hit it), then about +1 per
+		// 8 pass; 64 meet the limit: halved to 32, 16, then 8 (each still hit it), then about +1 per
 		// window until the limit is hit again, then halved (AIMD's saw-tooth).
-		expect(perWindow.slice(0, 9)).toEqual([8, 32, 16, 8, 9, 9, 10, 11, 6]);
-		expect(Math.max(...perWindow.slice(3))).toBe(11);
+		expect(perWindow.slice(0, 10)).toEqual([8, 64, 32, 16, 8, 9, 9, 10, 11, 6]);
+		expect(Math.max(...perWindow.slice(4))).toBe(11);
 	});
 
 	it('a fixed number keeps its meaning: that many from the start, halved on 429, never above', async () => {

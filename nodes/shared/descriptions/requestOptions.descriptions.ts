@@ -18,7 +18,7 @@ export const runOptionsProperty: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: MAX_ITEMS_IN_FLIGHT },
 			default: 0,
-			description: `How many requests are sent to the service at once. 0 is Auto: start with 4 and double with each round of answers, up to ${MAX_ITEMS_IN_FLIGHT}; on a 429 (rate limited) halve, then grow back slowly. A number from 1 to ${MAX_ITEMS_IN_FLIGHT} is a fixed cap, still halved on 429. Output order and item pairing stay the same.`,
+			description: `How many requests are sent to the service at once. 0 is Auto: start with 8 and grow eightfold with each round of answers, up to 128; on a 429 (rate limited) halve, then grow back slowly. A number from 1 to ${MAX_ITEMS_IN_FLIGHT} is a fixed cap, still halved on 429. Output order and item pairing stay the same.`,
 		},
 		{
 			displayName: 'Max Retries',

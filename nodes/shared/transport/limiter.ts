@@ -7,8 +7,8 @@ export const SLOW_START = 8;
  * new connections (a TLS handshake each), so fewer, bigger steps keep pace with n8n's HTTP Request
  * node (measured in docs/performance.md).
  */
-export const GROWTH = 4;
-/** Auto's ceiling: 200 items in four windows (8, 32, 128, 32). */
+export const GROWTH = 8;
+/** Auto's ceiling: 200 items in three windows (8, 64, 128). */
 export const AUTO_CAP = 128;
 
 /** Items (or groups) started at once: the client's limiter then holds their requests to its window. */
