@@ -12,7 +12,9 @@
 //  - our node at Items in Flight 32 and 64 too (extra keys `nodeAt32`, `nodeAt64`; `--extra-in-flight`),
 //    to show what raising it gives;
 //  - then again with the emulator rate-limiting: at most `--rate-limit` requests served at once,
-//    each taking 50 ms (so concurrency is real), 429 + Retry-After: 1 above that.
+//    each taking 50 ms (so concurrency is real), 429 + Retry-After: 1 above that;
+//  - and a run of 5 items at defaults, with a rate limit too high to refuse anything (1000 at
+//    once, 50 ms each): the emulator's peak of requests served at once must stay ≤ 8 (slow start).
 // `failed` counts the items that did not come out of the node (a node that stops on an error
 // outputs none).
 
@@ -37,6 +39,7 @@ function arg(name, fallback) {
 const ITEMS = Number(arg('--items', 200));
 const RTT = Number(arg('--rtt', 150));
 const RATE_LIMIT = Number(arg('--rate-limit', 10));
+const SMALL = 5;
 const OUT = path.resolve(arg('--out', 'bench-n8n.json'));
 // Extra runs of our node at these Items in Flight (keys nodeAt32, nodeAt64): what raising it gives.
 const EXTRA = String(arg('--extra-in-flight', '32,64')).split(',').filter(Boolean).map(Number);
@@ -81,8 +84,8 @@ async function parent() {
 
 // ---- the workflows ---------------------------------------------------------------------------------
 
-function workflow(id, name, nodeUnderTest) {
-	const ids = Array.from({ length: ITEMS }, (_, i) => 5001 + (i % 2)); // user-1's installations
+function workflow(id, name, nodeUnderTest, count = ITEMS) {
+	const ids = Array.from({ length: count }, (_, i) => 5001 + (i % 2)); // user-1's installations
 	const nodes = [
 		{
 			parameters: {},
@@ -154,7 +157,7 @@ const httpRequestNode = (baseUrl) => ({
 
 // ---- one measurement ---------------------------------------------------------------------------------
 
-async function measure(n8n, workflowId, nodeName) {
+async function measure(n8n, workflowId, nodeName, items = ITEMS) {
 	const executed = await n8n.execute(workflowId, { timeoutMs: 600_000 });
 	if (!executed.run)
 		throw new Error(
@@ -167,7 +170,7 @@ async function measure(n8n, workflowId, nodeName) {
 		);
 	const out = task.data?.main?.[0] ?? [];
 	const succeeded = out.filter((item) => item.json && item.json.error === undefined).length;
-	const result = { seconds: Math.round(task.executionTime) / 1000, failed: ITEMS - succeeded };
+	const result = { seconds: Math.round(task.executionTime) / 1000, failed: items - succeeded };
 	if (task.error) result.error = String(task.error.message ?? task.error).slice(0, 200);
 	return result;
 }
@@ -214,6 +217,9 @@ async function child() {
 				),
 			);
 		await n8n.importWorkflow(
+			workflow('BenchAlbatoSmall', `Bench: ${SMALL} Gets, Albato Solutions node`, ourNode(), SMALL),
+		);
+		await n8n.importWorkflow(
 			workflow(
 				'BenchHttpRequest',
 				`Bench: ${ITEMS} Gets, HTTP Request node`,
@@ -233,6 +239,13 @@ async function child() {
 			);
 			return result;
 		};
+		// A small run: how many requests were served at once (the emulator's peak), never more than 8.
+		await emulator.control('POST', '/rate-limit', { maxConcurrent: 1000, serviceMs: 50 });
+		await emulator.control('DELETE', '/requests');
+		const small = await measure(n8n, 'BenchAlbatoSmall', NODES.node, SMALL);
+		small.peakInFlight = (await emulator.control('GET', '/rate-limit')).peak;
+		await emulator.control('DELETE', '/rate-limit');
+		console.log(`${SMALL} items: ${small.seconds} s, at most ${small.peakInFlight} in flight`);
 		runs.node = await once('', 'node', 'BenchAlbatoNode');
 		runs.httpRequest = await once('', 'httpRequest', 'BenchHttpRequest');
 		for (const n of EXTRA) runs[`nodeAt${n}`] = await once('', `nodeAt${n}`, `BenchAlbatoAt${n}`);
@@ -267,6 +280,7 @@ async function child() {
 					value: Math.round((runs.node.seconds / runs.httpRequest.seconds) * 100) / 100,
 				},
 				nodeFailedUnderRateLimit: { target: 0, value: runs.rateLimited.node.failed },
+				smallRunPeakInFlight: { target: '≤ 8', items: SMALL, value: small.peakInFlight },
 				...Object.fromEntries(
 					EXTRA.map((n) => [
 						`nodeAt${n}VsHttpRequest`,
@@ -286,7 +300,7 @@ async function child() {
 		};
 		await writeFile(OUT, `${JSON.stringify(results, null, 2)}\n`);
 		console.log(
-			`\nnode / HTTP Request: ${results.targets.nodeVsHttpRequest.value}× (target ≤ 1.25); node items failed under the rate limit: ${runs.rateLimited.node.failed} (target 0)`,
+			`\nnode / HTTP Request: ${results.targets.nodeVsHttpRequest.value}× (target ≤ 1.25); node items failed under the rate limit: ${runs.rateLimited.node.failed} (target 0); ${SMALL}-item run: at most ${small.peakInFlight} in flight (target ≤ 8)`,
 		);
 		console.log(
 			`figures written to ${path.relative(process.cwd(), OUT) || OUT}; ${results.setup.benchSeconds} s in all`,

@@ -57,7 +57,7 @@ it.each(['new-customer-onboarding', 'nightly-pause-resume', 'connect-by-link'])(
 		const albato = workflow.nodes.filter(
 			(node) => node.type === 'n8n-nodes-albato-solutions.albatoSolutions',
 		);
-		expect(albato.length).toBeGreaterThanOrEqual(3);
+		expect(albato.length).toBeGreaterThanOrEqual(2);
 		for (const node of albato) {
 			expect([
 				node.name,

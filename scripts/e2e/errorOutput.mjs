@@ -92,4 +92,52 @@ export async function checkErrorOutput(checks, n8n, emulator, repoRoot) {
 		state.installations.find((i) => i.id === 5001)?.status,
 		1,
 	);
+
+	await checkRestartFailure(checks, n8n, emulator);
+}
+
+/**
+ * The same workflow with every PLAY of installation 5001 failing (503): its applied update must
+ * leave through the error output, saying it is left paused (n8n 2.41 routes only error/message).
+ */
+async function checkRestartFailure(checks, n8n, emulator) {
+	await emulator.reset();
+	await emulator.control('POST', '/faults', {
+		method: 'PLAY',
+		path: '/solution/installation/5001',
+		status: 503,
+		times: 20,
+	});
+	const result = await checks.step('n8n execute runs "error output" with PLAY failing', () =>
+		n8n.execute(ERROR_OUTPUT_WORKFLOW.id),
+	);
+	const runData = result.run?.data?.resultData?.runData ?? {};
+	const [updated, updateFailed] = outputs(runData, 'Update fields');
+	checks.equal(
+		'restart fails: success output → only the other installation (9006)',
+		(updated ?? []).map((json) => json.id),
+		[9006],
+	);
+	const leftPaused = (updateFailed ?? []).filter((json) =>
+		/^Installation 5001 is left paused/.test(json.error ?? ''),
+	);
+	checks.ok(
+		'restart fails: the applied update of 5001 is on the error output, "left paused", how to start it, what applied',
+		leftPaused.length === 1 &&
+			/Start it with Installation → Start/.test(leftPaused[0].message ?? '') &&
+			/step 9002 \(subject\)/.test(leftPaused[0].message ?? ''),
+		JSON.stringify(updateFailed),
+	);
+	checks.equal(
+		'restart fails: the No-Op on the error output received it (and the refused change)',
+		received(runData, 'Update failed').length,
+		2,
+	);
+	const state = await emulator.state();
+	checks.equal(
+		'emulator: installation 5001 is paused (its restart failed)',
+		state.installations.find((i) => i.id === 5001)?.status,
+		0,
+	);
+	await emulator.control('DELETE', '/faults');
 }

@@ -24,6 +24,28 @@ const ONBOARDING = {
 	id: 'AlbatoPartnerOnb',
 	file: 'examples/new-customer-onboarding.workflow.json',
 };
+/** The Header Auth credential the onboarding example's webhook references (the example ships it disabled). */
+export const WEBHOOK_SECRET = {
+	id: '3',
+	name: 'Onboarding webhook secret',
+	type: 'httpHeaderAuth',
+	data: { name: 'X-Onboarding-Secret', value: `e2e-${Math.random().toString(36).slice(2)}` },
+};
+export const WEBHOOK_HEADERS = {
+	'content-type': 'application/json',
+	[WEBHOOK_SECRET.data.name]: WEBHOOK_SECRET.data.value,
+};
+
+/** The onboarding example as a user sets it up: the Header Auth credential chosen, the webhook enabled. */
+export function enableWebhook(workflow) {
+	for (const node of workflow.nodes)
+		if (node.type === 'n8n-nodes-base.webhook') {
+			if (node.credentials?.httpHeaderAuth?.id !== WEBHOOK_SECRET.id)
+				throw new Error(`${node.name}: not protected by the "${WEBHOOK_SECRET.name}" credential`);
+			node.disabled = false;
+		}
+	return workflow;
+}
 const NIGHTLY = { id: 'AlbatoNightlyRun', file: 'examples/nightly-pause-resume.workflow.json' };
 export const TOKEN_CALL = /^\/wl\/[^/]+\/get-user-session-token$/;
 export const ADD_USER = /^\/wl\/[^/]+\/add-user$/;
@@ -98,9 +120,10 @@ export async function prepareCustomer(emulator, partner, customerId, started) {
 /** The partner credential (the emulator's partner) and both partner examples, through n8n's CLI (also used by `npm run dev`). */
 export async function importPartnerFixtures(n8n, emulator, repoRoot) {
 	const partner = await emulator.control('GET', '/partner');
-	const onboarding = await readWorkflow(repoRoot, ONBOARDING);
+	const onboarding = enableWebhook(await readWorkflow(repoRoot, ONBOARDING));
 	const nightly = await readWorkflow(repoRoot, NIGHTLY);
 	await n8n.importCredentials([
+		WEBHOOK_SECRET,
 		{
 			...PARTNER_CREDENTIAL,
 			data: {
@@ -119,6 +142,34 @@ export async function importPartnerFixtures(n8n, emulator, repoRoot) {
 		ids: [ONBOARDING.id, NIGHTLY.id],
 		credential: PARTNER_CREDENTIAL.name,
 	};
+}
+
+/** Without the header, or with a wrong one, n8n answers 403 and nothing reaches the service. */
+export async function checkWebhookRefused(checks, emulator, url) {
+	const before = (await emulator.requests()).length;
+	const stranger = { customerId: 'e2e-intruder', company: 'Intruder' };
+	const statuses = [];
+	for (const headers of [
+		{ 'content-type': 'application/json' },
+		{ 'content-type': 'application/json', [WEBHOOK_SECRET.data.name]: 'guessed' },
+	]) {
+		const answer = await fetch(url, { method: 'POST', headers, body: JSON.stringify(stranger) });
+		await answer.text();
+		statuses.push(answer.status);
+	}
+	checks.equal(
+		'the webhook without its header, or with a wrong one → 403 from n8n',
+		statuses,
+		[403, 403],
+	);
+	// The executions that were refused never ran: give a stray one time to show before counting.
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+	const after = await emulator.requests();
+	checks.equal(
+		'emulator: nothing reached the service from those calls',
+		after.slice(before).map((r) => `${r.method} ${r.path}`),
+		[],
+	);
 }
 
 export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
@@ -152,7 +203,7 @@ export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
 					async () => {
 						const answer = await fetch(`${n8n.baseUrl}/webhook/${webhookPath}`, {
 							method: 'POST',
-							headers: { 'content-type': 'application/json' },
+							headers: WEBHOOK_HEADERS,
 							body: JSON.stringify(customer),
 						});
 						const body = await answer.text();
@@ -191,6 +242,7 @@ export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
 			JSON.stringify({ owned, endUsers: state.endUsers }),
 		);
 	}
+	await checkWebhookRefused(checks, emulator, `${n8n.baseUrl}/webhook/${webhookPath}`);
 	let requests = await emulator.requests();
 	const addUsers = callsPerUser(requests, ADD_USER);
 	const tokenCalls = callsPerUser(requests, TOKEN_CALL);

@@ -29,7 +29,18 @@ import { N8nInstance } from './lib/n8n.mjs';
 import { freePort, killAll, startProcess, stop, tail, waitFor } from './lib/proc.mjs';
 import { ensureServices, servicesDir, startPostgres, startRedis } from './lib/services.mjs';
 import { CREDENTIAL, readExample } from './lib/setup.mjs';
-import { ADD_USER, callsPerUser, holdsToken, PARTNER_CREDENTIAL, TOKEN_CALL } from './partner.mjs';
+import {
+	ADD_USER,
+	callsPerUser,
+	checkWebhookRefused,
+	enableWebhook,
+	holdsToken,
+	PARTNER_CREDENTIAL,
+	TOKEN_CALL,
+	WEBHOOK_HEADERS,
+	WEBHOOK_SECRET,
+} from './partner.mjs';
+import { checkDeliveredTwice, TWICE, TWICE_CUSTOMERS } from './queueTwice.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CUSTOMERS = Number(process.env.QUEUE_E2E_CUSTOMERS) || 50;
@@ -145,10 +156,10 @@ async function triggerWorkflow() {
 
 // ---- checks --------------------------------------------------------------------------------
 
-async function post(url, body) {
+async function post(url, body, headers = { 'content-type': 'application/json' }) {
 	const response = await fetch(url, {
 		method: 'POST',
-		headers: { 'content-type': 'application/json' },
+		headers,
 		body: JSON.stringify(body),
 	});
 	const text = await response.text();
@@ -349,7 +360,9 @@ async function checkPartnerOnboarding(checks, webhookBase, emulator, partner) {
 	).nodes.find((node) => node.type === 'n8n-nodes-base.webhook').parameters.path;
 	const started = Date.now();
 	const responses = await Promise.all(
-		customers.map((customer) => post(`${webhookBase}/webhook/${webhookPath}`, customer)),
+		customers.map((customer) =>
+			post(`${webhookBase}/webhook/${webhookPath}`, customer, WEBHOOK_HEADERS),
+		),
 	);
 	timings[`${CUSTOMERS} partner webhook calls (s)`] = seconds(Date.now() - started);
 	const bad = responses
@@ -436,6 +449,11 @@ async function checkPartnerOnboarding(checks, webhookBase, emulator, partner) {
 		'emulator: no call was refused (no 401: tokens stayed valid across workers)',
 		refused,
 		[],
+	);
+	await checkWebhookRefused(
+		checks,
+		emulator,
+		`${webhookBase}/webhook/${JSON.parse(await readFile(path.join(repoRoot, PARTNER.file), 'utf8')).nodes.find((node) => node.type === 'n8n-nodes-base.webhook').parameters.path}`,
 	);
 }
 
@@ -585,10 +603,11 @@ async function main() {
 			`n8n ${N8N_VERSION} in queue mode: main, ${WORKERS} workers, webhook processor`,
 			async () => {
 				await checks.step(
-					'import both credentials and 4 workflows, publish them (n8n CLI on Postgres)',
+					'import the credentials and 6 workflows, publish them (n8n CLI on Postgres)',
 					() =>
 						timed('imports (s)', async () => {
 							await n8n.importCredentials([
+								WEBHOOK_SECRET,
 								{ ...CREDENTIAL, data: { baseUrl: emulator.baseUrl, accessToken: emulator.token } },
 								{
 									...PARTNER_CREDENTIAL,
@@ -603,7 +622,9 @@ async function main() {
 							const workflows = [
 								await readWorkflow(ONBOARDING.file, ONBOARDING.id),
 								await readWorkflow(UPDATE.file, UPDATE.id),
-								await readWorkflow(PARTNER.file, PARTNER.id),
+								enableWebhook(await readWorkflow(PARTNER.file, PARTNER.id)),
+								await readWorkflow(TWICE.ensure.file, TWICE.ensure.id),
+								await readWorkflow(TWICE.create.file, TWICE.create.id),
 								await triggerWorkflow(),
 							];
 							const folder = path.join(n8n.userFolder, 'import');
@@ -676,6 +697,14 @@ async function main() {
 		await checks.group('Trigger: active on main, each event once', () =>
 			timed('trigger (s)', () => checkTrigger(checks, n8n, installations)),
 		);
+		for (const kind of ['ensure', 'create'])
+			await checks.group(
+				`Delivered twice: ${TWICE_CUSTOMERS} onboardings, each twice at once, ${kind === 'ensure' ? 'Installation → Ensure' : 'Create + Refuse Duplicate Title'}`,
+				() =>
+					timed(`delivered twice, ${kind} (s)`, () =>
+						checkDeliveredTwice(checks, webhookBase, emulator, kind, post),
+					),
+			);
 		await checks.group('Executions: all succeeded, spread over both workers', () =>
 			checkExecutions(checks, postgres, workers),
 		);

@@ -83,7 +83,8 @@ describe('Items in Flight', () => {
 	);
 
 	it.each([
-		['unset (default)', undefined, 8],
+		// Auto: 8, then the 16 left (it would go on to 64).
+		['unset (default: Auto)', undefined, 16],
 		['1', 1, 1],
 		['3', 3, 3],
 		['8', 8, 8],
@@ -180,9 +181,9 @@ describe('Items in Flight', () => {
 
 	// Bundle Data → Update within Items in Flight: bundleData/update.itemsInFlight.test.ts.
 
-	it('a number outside 1–64 is refused before any request', async () => {
-		const run = await runNode(ctx.emu, get({ concurrency: 0 }), { inputItems: itemsOf(2) });
-		expect(run.error?.message).toMatch(/Items in Flight must be a number from 1 to 64/);
+	it('a number outside 0–64 is refused before any request', async () => {
+		const run = await runNode(ctx.emu, get({ concurrency: 65 }), { inputItems: itemsOf(2) });
+		expect(run.error?.message).toMatch(/Items in Flight must be a number from 0 to 64/);
 		expect(run.calls).toEqual([]);
 	});
 });

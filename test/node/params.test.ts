@@ -211,9 +211,9 @@ const cases: Array<[string, INodeParameters, RegExp]> = [
 		/^Limit must be a whole number of at least 1/,
 	],
 	[
-		'request options: no items in flight',
-		{ ...templates, requestOptions: { concurrency: 0 } },
-		/^Request Options → Items in Flight must be a number from 1 to 64/,
+		'request options: too many items in flight',
+		{ ...templates, requestOptions: { concurrency: 65 } },
+		/^Request Options → Items in Flight must be a number from 0 to 64/,
 	],
 	[
 		'installations: solution filter text',

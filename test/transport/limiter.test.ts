@@ -1,5 +1,12 @@
-/** The in-flight limiter alone: `max` at once in arrival order, halving on a 429 once per window, growing back, and its max checked. */
-import { InFlightLimiter } from '../../nodes/shared/transport/limiter';
+/** The in-flight limiter alone: slow start (Auto), a fixed cap, halving on a 429 once per window, growing back. */
+import {
+	AUTO_CAP,
+	AUTO_IN_FLIGHT,
+	GROWTH,
+	InFlightLimiter,
+	itemsAtOnce,
+	SLOW_START,
+} from '../../nodes/shared/transport/limiter';
 
 /** Acquires `n` slots without awaiting them; reports which have been granted so far. */
 function request(limiter: InFlightLimiter, n: number) {
@@ -98,5 +105,72 @@ describe('InFlightLimiter', () => {
 	it('refuses a max that is not a whole number ≥ 1', () => {
 		expect(() => new InFlightLimiter(0)).toThrow(RangeError);
 		expect(() => new InFlightLimiter(2.5)).toThrow(RangeError);
+	});
+});
+
+/**
+ * Runs `items` one-request items through the limiter window by window: every request in flight is
+ * answered (429 when more than `rateLimit` are in flight at once), then the next window goes out.
+ * Returns the number in flight in each window.
+ */
+async function windows(limiter: InFlightLimiter, items: number, rateLimit = Infinity) {
+	let left = items;
+	const perWindow: number[] = [];
+	while (left > 0) {
+		const size = Math.min(left, limiter.current);
+		const tickets = await Promise.all(Array.from({ length: size }, () => limiter.acquire()));
+		perWindow.push(limiter.active);
+		tickets.forEach((ticket, i) => {
+			if (i >= rateLimit) limiter.rateLimited(ticket);
+			else {
+				limiter.answered();
+				left--;
+			}
+		});
+		tickets.forEach(() => limiter.release());
+	}
+	return perWindow;
+}
+
+describe('InFlightLimiter, Auto (slow start)', () => {
+	it('Items in Flight 0 is Auto: starts at SLOW_START, capped at AUTO_CAP; a number is a fixed cap', () => {
+		const auto = InFlightLimiter.forItemsInFlight(AUTO_IN_FLIGHT);
+		expect([auto.current, auto.max]).toEqual([SLOW_START, AUTO_CAP]);
+		const fixed = InFlightLimiter.forItemsInFlight(8);
+		expect([fixed.current, fixed.max]).toEqual([8, 8]);
+		expect([itemsAtOnce(AUTO_IN_FLIGHT), itemsAtOnce(3)]).toEqual([AUTO_CAP, 3]);
+	});
+
+	it('grows GROWTH-fold with each window of answers, up to the cap (200 items, no rate limit)', async () => {
+		const perWindow = await windows(InFlightLimiter.forItemsInFlight(AUTO_IN_FLIGHT), 200);
+		expect(GROWTH).toBe(8);
+		expect(perWindow).toEqual([8, 64, 128]);
+	});
+
+	it('a run of 8 items or fewer never has more than 8 in flight', async () => {
+		for (let items = 1; items <= 8; items++) {
+			const perWindow = await windows(InFlightLimiter.forItemsInFlight(AUTO_IN_FLIGHT), items);
+			expect(Math.max(...perWindow)).toBeLessThanOrEqual(8);
+			expect(perWindow.reduce((a, b) => a + b, 0)).toBe(items);
+		}
+	});
+
+	it('the first 429 halves and ends the slow start: then +1 per window (200 items, 10 served at once)', async () => {
+		const perWindow = await windows(InFlightLimiter.forItemsInFlight(AUTO_IN_FLIGHT), 200, 10);
+		// 8 pass; 64 meet the limit: halved to 32, 16, then 8 (each still hit it), then about +1 per
+		// window until the limit is hit again, then halved (AIMD's saw-tooth).
+		expect(perWindow.slice(0, 10)).toEqual([8, 64, 32, 16, 8, 9, 9, 10, 11, 6]);
+		expect(Math.max(...perWindow.slice(4))).toBe(11);
+	});
+
+	it('a fixed number keeps its meaning: that many from the start, halved on 429, never above', async () => {
+		const perWindow = await windows(InFlightLimiter.forItemsInFlight(8), 40, 6);
+		expect(perWindow.slice(0, 3)).toEqual([8, 4, 5]);
+		expect(Math.max(...perWindow)).toBe(8);
+	});
+
+	it('refuses a start outside 1…max', () => {
+		expect(() => new InFlightLimiter(4, 0)).toThrow(RangeError);
+		expect(() => new InFlightLimiter(4, 5)).toThrow(RangeError);
 	});
 });

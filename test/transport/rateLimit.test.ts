@@ -1,6 +1,6 @@
 /**
  * A rate-limited service, through n8n-core's engine: the emulator serves at most 2 requests at once
- * and answers 429 + Retry-After above that. At its default settings (Items in Flight 8, default
+ * and answers 429 + Retry-After above that. At its default settings (Items in Flight Auto, default
  * retries) the node slows down to what the service takes, and no item fails.
  *
  * Retry-After: 0 makes the difference between adapting and not visible in the 429 count: a client
@@ -40,7 +40,7 @@ describe('rate-limited service (429 + Retry-After above 2 requests at once)', ()
 
 	it('Retry-After is honoured, and 429s do not use up Max Retries (the Retry Time Budget bounds them)', async () => {
 		ctx.emu.setRateLimit({ maxConcurrent: 1, retryAfterSeconds: 1, serviceMs: 50 });
-		const run = await runNode(ctx.emu, get({ requestOptions: { maxRetries: 0 } }), {
+		const run = await runNode(ctx.emu, get({ requestOptions: { maxRetries: 0, concurrency: 8 } }), {
 			inputItems: itemsOf(6),
 		});
 		expect(run.error).toBeUndefined();

@@ -15,5 +15,8 @@ export function errorItem(node: INode, error: Error, itemIndex: number): INodeEx
 	const json: IDataObject = { error: error.message || 'The operation failed' };
 	if (description) json.message = description;
 	if (httpCode && node.onError !== 'continueErrorOutput') json.httpCode = httpCode;
+	// What a failure reports beside its text (e.g. a paused duplicate's `duplicateOf`): n8n 2.x routes `details` too.
+	const { details } = error as Error & { details?: IDataObject };
+	if (details) json.details = details;
 	return { json, pairedItem: { item: itemIndex } };
 }

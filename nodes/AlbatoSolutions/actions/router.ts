@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { AlbatoClient } from '../../shared/transport/client';
+import { itemsAtOnce } from '../../shared/transport/limiter';
 import { mapLimited } from '../../shared/transport/mapLimited';
 import { errorItem } from './errorItem';
 import { findOperation } from './index';
@@ -80,16 +81,21 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	}
 	// Items in flight at once: 1 keeps the classic order of calls; more only overlaps the waiting.
-	await mapLimited(single, runOptions.concurrency, async ({ itemIndex, operation }) => {
-		try {
-			outcomes.set(itemIndex, await operation.execute.call(this, client, itemIndex));
-		} catch (error) {
-			outcomes.set(itemIndex, error as Error);
-			// Without continueOnFail the run stops at the first failure: start no further items.
-			return continueOnFail;
-		}
-		return true;
-	});
+	// Under Auto the client's slow start decides how many of their requests go out at once.
+	await mapLimited(
+		single,
+		itemsAtOnce(runOptions.concurrency),
+		async ({ itemIndex, operation }) => {
+			try {
+				outcomes.set(itemIndex, await operation.execute.call(this, client, itemIndex));
+			} catch (error) {
+				outcomes.set(itemIndex, error as Error);
+				// Without continueOnFail the run stops at the first failure: start no further items.
+				return continueOnFail;
+			}
+			return true;
+		},
+	);
 
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {

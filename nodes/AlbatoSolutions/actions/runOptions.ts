@@ -31,7 +31,7 @@ export function readRunOptions(ctx: IExecuteFunctions): TransportOptions {
 				'concurrency',
 				'Items in Flight',
 				DEFAULT_TRANSPORT_OPTIONS.concurrency,
-				1,
+				0,
 				MAX_ITEMS_IN_FLIGHT,
 			),
 		),

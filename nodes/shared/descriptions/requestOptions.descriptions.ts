@@ -16,9 +16,9 @@ export const runOptionsProperty: INodeProperties = {
 			displayName: 'Items in Flight',
 			name: 'concurrency',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: MAX_ITEMS_IN_FLIGHT },
-			default: 8,
-			description: `How many requests are sent to the service at once (at most ${MAX_ITEMS_IN_FLIGHT}). Fewer while the service answers 429 (rate limited), then back up. Output order and item pairing stay the same.`,
+			typeOptions: { minValue: 0, maxValue: MAX_ITEMS_IN_FLIGHT },
+			default: 0,
+			description: `How many requests are sent to the service at once. 0 is Auto: start with 8 and grow eightfold with each round of answers, up to 128; on a 429 (rate limited) halve, then grow back slowly. A number from 1 to ${MAX_ITEMS_IN_FLIGHT} is a fixed cap, still halved on 429. Output order and item pairing stay the same.`,
 		},
 		{
 			displayName: 'Max Retries',

@@ -60,7 +60,7 @@ export class AlbatoClient {
 				data: credentials,
 			},
 		};
-		this.limiter = new InFlightLimiter(options.concurrency);
+		this.limiter = InFlightLimiter.forItemsInFlight(options.concurrency);
 	}
 
 	static async create(

@@ -1,3 +1,5 @@
+import { AUTO_IN_FLIGHT } from './limiter';
+
 /** How the transport sends requests; set per execution from Request Options (actions/runOptions.ts). */
 export interface TransportOptions {
 	/** Milliseconds before a request that has not answered is abandoned. */
@@ -6,7 +8,7 @@ export interface TransportOptions {
 	maxRetries: number;
 	/** Total milliseconds that one call may spend waiting between its retries. */
 	retryBudget: number;
-	/** Most requests in flight at once (Items in Flight); fewer while the service answers 429. */
+	/** Items in Flight: a fixed cap on requests at once (fewer while the service answers 429), or AUTO_IN_FLIGHT (0): slow start. */
 	concurrency: number;
 }
 
@@ -15,5 +17,5 @@ export const DEFAULT_TRANSPORT_OPTIONS: TransportOptions = {
 	maxRetries: 3,
 	// Long enough to sit out Retry-After of a per-minute rate window.
 	retryBudget: 60_000,
-	concurrency: 8,
+	concurrency: AUTO_IN_FLIGHT,
 };

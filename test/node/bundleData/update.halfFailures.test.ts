@@ -227,7 +227,7 @@ describe('PLAY half-fails', () => {
 			'Installation 5001 was paused for the update and could not be started again: Emulated fault: 503',
 		);
 		expect(run.error?.description).toMatch(
-			/^The updates of items 0, 1 were applied\. Start it with Installation → Start\./,
+			/^The updates of items 0, 1 were applied: step 9002 \(subject\); step 9004 \(tag\)\. Start it with Installation → Start\./,
 		);
 		expect(value(9002, 'subject')).toBe('Half-failure proof');
 	});

@@ -38,18 +38,3 @@ export function fieldLabels(ctx: IExecuteFunctions, itemIndex: number): Record<s
 			.map((field) => [field.id as string, labelOfMapperField(field.displayName as string)]),
 	);
 }
-
-/**
- * What an update says it changed: `updated` keyed by field code (as sent; expressions may use it),
- * and `updatedFields` naming each field by its label too (null when the label is not known).
- */
-export function updatedOutput(data: IDataObject, labels: Record<string, string> = {}): IDataObject {
-	return {
-		updated: data,
-		updatedFields: Object.entries(data).map(([code, value]) => ({
-			label: Object.prototype.hasOwnProperty.call(labels, code) ? labels[code] : null,
-			code,
-			value,
-		})),
-	};
-}

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { idParameter, toId } from '../params';
+import { itemsAtOnce } from '../../../shared/transport/limiter';
 import { mapLimited } from '../../../shared/transport/mapLimited';
 import { readRunOptions } from '../runOptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
@@ -9,7 +10,7 @@ import {
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
 import { fieldLabels, fieldValuesParameter } from './fieldValues';
-import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from './pauseAndResume';
+import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from '../pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 
 export const description: INodeProperties[] = [
@@ -100,7 +101,7 @@ export async function executeBatch(
 		}
 	}
 	// Installations at once, up to Items in Flight; the client keeps all their requests within it too.
-	await mapLimited([...groups.values()], concurrency, async (jobs) => {
+	await mapLimited([...groups.values()], itemsAtOnce(concurrency), async (jobs) => {
 		if (jobs[0].pauseAndResume) await updateGuarded(run, jobs);
 		else await updateDirect(run, jobs);
 		return !run.stopped;
@@ -112,6 +113,7 @@ export async function executeBatch(
 function readJob(ctx: IExecuteFunctions, itemIndex: number): UpdateJob {
 	return {
 		itemIndex,
+		key: itemIndex,
 		installationId: idParameter(ctx, 'installationId', 'Installation', itemIndex),
 		bundleId: toId(
 			ctx,

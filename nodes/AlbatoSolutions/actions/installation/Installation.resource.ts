@@ -2,12 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../../shared/descriptions/forOperation';
 import * as create from './create.operation';
+import * as ensure from './ensure.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as pause from './pause.operation';
 import * as start from './start.operation';
 
-export const operations = { create, get, getAll, pause, start };
+export const operations = { create, ensure, get, getAll, pause, start };
 
 export const description: INodeProperties[] = [
 	{
@@ -22,6 +23,13 @@ export const description: INodeProperties[] = [
 				value: 'create',
 				action: 'Install a solution',
 				description: 'Install a solution for the end user',
+			},
+			{
+				name: 'Ensure',
+				value: 'ensure',
+				action: 'Ensure an installation exists in the desired state',
+				description:
+					'Install the solution if the end user has no installation with this title, change only the field values that differ, then start or pause it. Safe to repeat: never makes a second installation.',
 			},
 			{
 				name: 'Get',
@@ -51,6 +59,7 @@ export const description: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...forOperation('installation', 'create', create.description),
+	...forOperation('installation', 'ensure', ensure.description),
 	...forOperation('installation', 'get', get.description),
 	...forOperation('installation', 'getAll', getAll.description),
 	...forOperation('installation', 'pause', pause.description),

@@ -21,6 +21,7 @@ import {
 	getInstallation,
 	listInstallations,
 } from '../../../shared/api/installation';
+import { containDuplicates, recheckWaits } from './containDuplicates';
 import {
 	claim,
 	claimedWithTitle,
@@ -50,9 +51,20 @@ export interface InstallRequest {
 	checkWindow: number;
 }
 
-/** Waits before each of the (at least 3) list reads after a lost answer, spread over the window. */
-export function recheckWaits(windowMs: number): number[] {
-	return [0, 0.1, 0.3, 0.6].map((share) => Math.round(windowMs * share));
+/** Refuse Duplicate Title: the end user has an installation with this title (Ensure adopts it). */
+export class TitleTakenError extends NodeOperationError {
+	constructor(
+		ctx: IExecuteFunctions,
+		title: string,
+		readonly existingId: number | string,
+		itemIndex: number,
+	) {
+		super(ctx.getNode(), `An installation titled "${title}" already exists (ID ${existingId})`, {
+			itemIndex,
+			description:
+				'Nothing was installed. Choose another title, or turn off "Refuse Duplicate Title".',
+		});
+	}
 }
 
 export async function installSafely(
@@ -62,24 +74,14 @@ export async function installSafely(
 ): Promise<IDataObject> {
 	const principal = client.principal(request.itemIndex);
 	const { title, itemIndex } = request;
-	return await oneInstallAtATime(principal, title, async () => {
+	const installed = await oneInstallAtATime(principal, title, async () => {
 		// What existed before: tells a lost answer's installation apart from older ones, and finds duplicates.
 		const before = await listInstallations(client, itemIndex);
 		if (request.refuseDuplicateTitle) {
 			const twin =
 				before.find((installation) => installation.title === title)?.id ??
 				(await unlistedTwin(client, before, principal, title, itemIndex));
-			if (twin !== undefined) {
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`An installation titled "${title}" already exists (ID ${String(twin)})`,
-					{
-						itemIndex,
-						description:
-							'Nothing was installed. Choose another title, or turn off "Refuse Duplicate Title".',
-					},
-				);
-			}
+			if (twin !== undefined) throw new TitleTakenError(ctx, title, twin as number, itemIndex);
 			// An earlier install of this title whose outcome is unknown may still appear in the list.
 			const since = unknownSince(principal, title);
 			if (since !== undefined) {
@@ -114,6 +116,10 @@ export async function installSafely(
 		claim(principal, installation.id, title);
 		return installation;
 	});
+	// Other workers may have installed the same title at once: keep only the oldest running.
+	if (request.refuseDuplicateTitle && !(await containDuplicates(ctx, client, request, installed)))
+		installed.duplicateCheck = 'not done: the installation list could not be read';
+	return installed;
 }
 
 /**
@@ -241,11 +247,13 @@ function outcomeUnknown(
 	const seen =
 		candidateIds.length > 1
 			? `Several new installations titled "${title}" appeared (IDs ${candidateIds.join(', ')}); any of them may be this item's.`
-			: `No new installation titled "${title}" appeared in ${reads} read${reads === 1 ? '' : 's'} of the list over ${checkWindow / 1000} s` +
-				(failedReads
-					? ` (${failedReads} read${failedReads === 1 ? '' : 's'} failed: ${lastReadError})`
-					: '') +
-				'; the service may not have installed it, or its list may still lag behind.';
+			: reads === 0
+				? `The end user's installation list could not be read (${failedReads} read${failedReads === 1 ? '' : 's'} over ${checkWindow / 1000} s failed: ${lastReadError}), so nothing is known: the installation may exist.`
+				: `No new installation titled "${title}" appeared in ${reads} read${reads === 1 ? '' : 's'} of the list over ${checkWindow / 1000} s` +
+					(failedReads
+						? ` (${failedReads} read${failedReads === 1 ? '' : 's'} failed: ${lastReadError})`
+						: '') +
+					'; the service may not have installed it, or its list may still lag behind.';
 	const error = new NodeApiError(ctx.getNode(), { message } as JsonObject, {
 		message,
 		description:

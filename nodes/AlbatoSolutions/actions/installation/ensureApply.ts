@@ -1,0 +1,57 @@
+/**
+ * Installation → Ensure's field changes, through Bundle Data → Update's pause/update/restore contract
+ * (actions/pauseAndResume.ts): one PUT per step, an active installation paused once and started
+ * again once, whoever pauses starts again, a failed restart reported as "left paused".
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { updateGuarded } from '../pauseAndResume';
+import type { UpdateJob, UpdateRun } from '../updateRun';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import type { FieldChange } from './ensureFields';
+
+export async function applyFieldChanges(
+	ctx: IExecuteFunctions,
+	client: AlbatoClient,
+	installationId: number,
+	changes: FieldChange[],
+	itemIndex: number,
+): Promise<void> {
+	const steps = new Map<number, UpdateJob>();
+	for (const change of changes) {
+		const job = steps.get(change.stepId) ?? {
+			itemIndex,
+			key: steps.size,
+			installationId,
+			bundleId: change.bundleId,
+			stepId: change.stepId,
+			data: {} as IDataObject,
+			pauseAndResume: true,
+		};
+		job.data[change.code] = change.value as IDataObject[string];
+		steps.set(change.stepId, job);
+	}
+	const run: UpdateRun = {
+		ctx,
+		client,
+		continueOnFail: false, // the first failed step stops the others; the installation is still restored
+		results: new Map(),
+		stopped: false,
+		restartFailures: [],
+	};
+	const jobs = [...steps.values()];
+	await updateGuarded(run, jobs);
+	if (run.restartFailures.length) throw run.restartFailures[0];
+	const failed = jobs.find((job) => run.results.get(job.key) instanceof Error);
+	if (!failed) return;
+	const error = run.results.get(failed.key) as Error & { description?: string | null };
+	const applied = jobs.filter((job) => {
+		const result = run.results.get(job.key);
+		return result !== undefined && !(result instanceof Error);
+	});
+	if (applied.length) {
+		const list = applied.map((job) => `step ${job.stepId} (${Object.keys(job.data).join(', ')})`);
+		error.description = `${error.description ? `${error.description} ` : ''}Applied before the failure: ${list.join('; ')}. Running Ensure again changes only what still differs.`;
+	}
+	throw error;
+}
