@@ -201,8 +201,3 @@ export function readError(
 		itemIndex,
 	});
 }
-
-/** Rethrows a caught error unchanged; prefer `throw error as Error`, which n8n's require-node-api-error accepts. */
-export function passOn(error: unknown): Error {
-	return error as Error;
-}

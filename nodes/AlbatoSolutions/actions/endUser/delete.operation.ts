@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { deleteUser } from '../../../shared/api/endUser';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { outcomeOf, passOn } from '../../../shared/transport/errors';
+import { outcomeOf } from '../../../shared/transport/errors';
 import { partnerOf } from './partnerSession';
 
 export const description: INodeProperties[] = [
@@ -38,7 +38,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	try {
 		await deleteUser(client, partner, endUserId, itemIndex);
 	} catch (error) {
-		if (outcomeOf(error) !== 'notFound') throw passOn(error);
+		if (outcomeOf(error) !== 'notFound') throw error as Error;
 		throw new NodeOperationError(
 			this.getNode(),
 			`End user "${endUserId}" does not exist: nothing was deleted`,

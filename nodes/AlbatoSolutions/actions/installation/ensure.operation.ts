@@ -7,7 +7,6 @@ import {
 } from '../../../shared/descriptions/common.descriptions';
 import { ACTIVE, PAUSED, sameId, solutionIdOf, statusOf } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { passOn } from '../../../shared/transport/errors';
 import { applyFieldChanges } from './ensureApply';
 import { fieldValuesProperty, readDesiredFields, resolveFields, sameValue } from './ensureFields';
 import {
@@ -71,7 +70,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			created = true;
 		} catch (error) {
 			// Another item or execution installed it since the first read: converge that one.
-			if (!(error instanceof TitleTakenError)) throw passOn(error);
+			if (!(error instanceof TitleTakenError)) throw error as Error;
 			found = Number(error.existingId);
 		}
 	}

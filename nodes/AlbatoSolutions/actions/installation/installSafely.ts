@@ -15,7 +15,7 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { AlbatoApiError, outcomeOf, passOn } from '../../../shared/transport/errors';
+import { AlbatoApiError, outcomeOf } from '../../../shared/transport/errors';
 import {
 	createInstallation,
 	getInstallation,
@@ -103,7 +103,7 @@ export async function installSafely(
 			installation = await createInstallation(client, request.solutionId, request.body, itemIndex);
 		} catch (error) {
 			const why = whyUnknown(error);
-			if (why === undefined) throw passOn(error);
+			if (why === undefined) throw error as Error;
 			installation = await findOrUnknown(ctx, client, request, before, why);
 		}
 		if (installation.id === undefined || installation.id === null) {
@@ -161,7 +161,7 @@ async function findOrUnknown(
 		return await findLostInstallation(ctx, client, request, known, why);
 	} catch (error) {
 		markUnknown(client.principal(request.itemIndex), request.title);
-		throw passOn(error);
+		throw error as Error;
 	}
 }
 
@@ -183,7 +183,7 @@ async function unlistedTwin(
 			const installation = await getInstallation(client, id, { withStatus: false, itemIndex });
 			if (installation.title === undefined || installation.title === title) return id;
 		} catch (error) {
-			if (outcomeOf(error) !== 'notFound') throw passOn(error);
+			if (outcomeOf(error) !== 'notFound') throw error as Error;
 			forget(principal, id);
 		}
 	}
