@@ -53,7 +53,8 @@ describe('mappers say what they hold', () => {
 				mapper.typeOptions?.resourceMapper?.valuesLabel,
 			]),
 		).toEqual([
-			['Connection Settings', 'Connection Settings'],
+			['Connection Settings', 'Connection Settings'], // Installation → Create
+			['Connection Settings', 'Connection Settings'], // Installation → Ensure
 			['Field Values', 'Field Values'],
 			['Connection Fields', 'Connection Fields'],
 			['Own Connection Fields', 'Own Connection Fields'],
