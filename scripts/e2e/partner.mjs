@@ -13,6 +13,7 @@ import path from 'node:path';
 import { readFile } from 'node:fs/promises';
 
 import { waitFor } from './lib/proc.mjs';
+import { HEADER_CREDENTIAL } from './lib/setup.mjs';
 
 /** The partner credential the partner examples reference. */
 export const PARTNER_CREDENTIAL = {
@@ -24,13 +25,8 @@ const ONBOARDING = {
 	id: 'AlbatoPartnerOnb',
 	file: 'examples/new-customer-onboarding.workflow.json',
 };
-/** The Header Auth credential the onboarding example's webhook references (the example ships it disabled). */
-export const WEBHOOK_SECRET = {
-	id: '3',
-	name: 'Onboarding webhook secret',
-	type: 'httpHeaderAuth',
-	data: { name: 'X-Onboarding-Secret', value: `e2e-${Math.random().toString(36).slice(2)}` },
-};
+/** The Header Auth credential every webhook example is pointed at (the examples ship the webhook disabled). */
+export const WEBHOOK_SECRET = HEADER_CREDENTIAL;
 export const WEBHOOK_HEADERS = {
 	'content-type': 'application/json',
 	[WEBHOOK_SECRET.data.name]: WEBHOOK_SECRET.data.value,

@@ -32,12 +32,19 @@ export const HEADER_CREDENTIAL = {
 	data: { name: 'X-Webhook-Secret', value: 'e2e-webhook-secret' },
 };
 
-/** Webhooks with Header Auth use HEADER_CREDENTIAL (the examples name a credential to fill in). */
+/**
+ * Webhooks with Header Auth use HEADER_CREDENTIAL and are enabled, as a user sets them up (the
+ * examples name a credential to fill in and ship the webhook disabled until then).
+ */
 function withHeaderCredential(workflow) {
 	const { id, name } = HEADER_CREDENTIAL;
 	const nodes = workflow.nodes.map((node) =>
 		node.type === 'n8n-nodes-base.webhook' && node.parameters?.authentication === 'headerAuth'
-			? { ...node, credentials: { ...node.credentials, httpHeaderAuth: { id, name } } }
+			? {
+					...node,
+					disabled: false,
+					credentials: { ...node.credentials, httpHeaderAuth: { id, name } },
+				}
 			: node,
 	);
 	return { ...workflow, nodes };
