@@ -126,6 +126,18 @@ export const installParams = (title: string, extra: INodeParameters = {}): INode
 	...extra,
 });
 
+/** Installation → Create of solution 101 ("Initech – lead sync", both templates), picked from the list. */
+export const initechInstallParams = (overrides: Record<string, unknown> = {}) => ({
+	resource: 'installation',
+	operation: 'create',
+	solutionId: byId('list', 101),
+	title: 'Initech – lead sync',
+	connectionSettingsMode: 'json',
+	credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
+	templateIds: [1011, 1012],
+	...overrides,
+});
+
 /** Valid parameters of the writing operations, for tables that spoil one value at a time. */
 export const VALID = {
 	create: {

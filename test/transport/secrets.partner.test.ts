@@ -3,7 +3,6 @@
  * (session JWTs and permanent tokens) never appear in an output, an error or the console, under
  * every fault kind of the emulator, on the token call and on the end user's own call.
  */
-import type { FaultRule } from '../../emulator';
 import {
 	addUsers,
 	partnerCredential,
@@ -11,21 +10,11 @@ import {
 	TOKEN_PATH,
 	usePartnerEmulator,
 } from '../support/partnerSetup';
+import { captureConsole, expectNoPartnerSecret, PARTNER_FAULT_KINDS } from '../support/secrets';
 
 const ctx = usePartnerEmulator();
 
-const FAULTS: Array<[string, Omit<FaultRule, 'path'>]> = [
-	['401', { status: 401 }],
-	['429', { status: 429, retryAfterSeconds: 0 }],
-	['500', { status: 500 }],
-	['503', { status: 503 }],
-	['reset before', { reset: 'before' }],
-	['reset after', { reset: 'after' }],
-	['timeout', { delayMs: 400 }],
-	['malformed JSON', { malformedJson: true }],
-	['success: false', { successFalse: true }],
-	['400 quoting the Authorization header', { status: 400, echoAuthorization: true }],
-];
+const FAULTS = PARTNER_FAULT_KINDS;
 const TARGETS: Array<[string, RegExp | string]> = [
 	['the token call', TOKEN_PATH],
 	["the end user's call", '/solution/installation'],
@@ -35,36 +24,9 @@ const cases = TARGETS.flatMap(([target, path]) =>
 );
 
 describe('no token in outputs, errors or the console', () => {
-	let logged: string[] = [];
-	const spies: jest.SpyInstance[] = [];
-	beforeEach(async () => {
-		await addUsers(ctx.emu, ['c-1', 'c-2']);
-		logged = [];
-		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-			spies.push(
-				jest
-					.spyOn(console, method)
-					.mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
-			);
-		}
-		spies.push(
-			jest
-				.spyOn(process.stdout, 'write')
-				.mockImplementation((chunk: unknown) => (logged.push(String(chunk)), true)),
-		);
-	});
-	afterEach(() => spies.splice(0).forEach((spy) => spy.mockRestore()));
-
-	const secrets = () => [
-		ctx.emu.partner.masterToken,
-		...[...ctx.emu.state.endUsers.values()].map((user) => user.permanentToken),
-	];
-
-	function expectNoSecret(text: string) {
-		for (const secret of secrets()) expect(text).not.toContain(secret);
-		expect(text).not.toMatch(/eyJhbGci[\w-]*\.[\w-]+/); // any session JWT
-		expect(text).not.toContain(Buffer.from(`${ctx.emu.partner.masterToken}:`).toString('base64'));
-	}
+	beforeEach(async () => addUsers(ctx.emu, ['c-1', 'c-2']));
+	const logged = captureConsole({ stdout: true });
+	const expectNoSecret = (text: string) => expectNoPartnerSecret(ctx.emu, text);
 
 	it.each(cases)('%s', async (_name, rule) => {
 		ctx.emu.faults.add(rule);

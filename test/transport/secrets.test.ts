@@ -5,6 +5,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
+import { captureConsole } from '../support/secrets';
 import { byId, runNode, useEmulator } from '../support/setup';
 
 const ctx = useEmulator();
@@ -79,24 +80,7 @@ const scenarios: Array<[string, INodeParameters, (emu: typeof ctx.emu) => void]>
 ];
 
 describe('the token stays secret', () => {
-	let logged: string[] = [];
-	const spies: jest.SpyInstance[] = [];
-	beforeEach(() => {
-		logged = [];
-		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-			spies.push(
-				jest
-					.spyOn(console, method)
-					.mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
-			);
-		}
-		spies.push(
-			jest
-				.spyOn(process.stdout, 'write')
-				.mockImplementation((chunk: unknown) => (logged.push(String(chunk)), true)),
-		);
-	});
-	afterEach(() => spies.splice(0).forEach((spy) => spy.mockRestore()));
+	const logged = captureConsole({ stdout: true });
 
 	it.each(scenarios)(
 		'%s: not in the output, the error or the logs',

@@ -11,7 +11,7 @@ import http from 'http';
 import type { AddressInfo } from 'net';
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { startEmulator, type Emulator } from '../../emulator';
+import { startEmulator, type Emulator, type FaultRule } from '../../emulator';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { pollContext } from '../../harness';
 
@@ -134,6 +134,22 @@ describe('an unreadable list answer fails the poll and leaves the baseline alone
 });
 
 describe('Removed only when confirmed', () => {
+	/** 5002 is removed and its first confirmation read fails with `rule`: pending, asked again, then Removed once. */
+	async function removedAfterOneFailedConfirmation(rule: Omit<FaultRule, 'method' | 'path'>) {
+		const staticData: IDataObject = {};
+		await poll(staticData);
+		emu.removeInstallation(5002);
+		emu.faults.add({ method: 'GET', path: '/solution/installation/5002', ...rule });
+		const first = await poll(staticData);
+		expect(first).toEqual({ events: [], calls: [LIST, detail(5002)] });
+		const second = await poll(staticData);
+		expect(second).toEqual({
+			events: [[5002, 'installationRemoved']],
+			calls: [LIST, detail(5002)],
+		});
+		expect(await poll(staticData)).toEqual({ events: [], calls: [LIST] });
+	}
+
 	it('left out of one list (lag, paging) but still there: no Removed, and no Created when it is back', async () => {
 		const staticData: IDataObject = {};
 		await poll(staticData);
@@ -156,38 +172,11 @@ describe('Removed only when confirmed', () => {
 	});
 
 	it('the confirmation fails: pending, asked again next poll, then Removed exactly once', async () => {
-		const staticData: IDataObject = {};
-		await poll(staticData);
-		emu.removeInstallation(5002);
-		emu.faults.add({ method: 'GET', path: '/solution/installation/5002', status: 500 });
-		const first = await poll(staticData);
-		expect(first).toEqual({ events: [], calls: [LIST, detail(5002)] });
-		const second = await poll(staticData);
-		expect(second).toEqual({
-			events: [[5002, 'installationRemoved']],
-			calls: [LIST, detail(5002)],
-		});
-		expect(await poll(staticData)).toEqual({ events: [], calls: [LIST] });
+		await removedAfterOneFailedConfirmation({ status: 500 });
 	});
 
 	it('the confirmation answers 200 with an empty body: pending (not "still there"), then Removed exactly once', async () => {
-		const staticData: IDataObject = {};
-		await poll(staticData);
-		emu.removeInstallation(5002);
-		emu.faults.add({
-			method: 'GET',
-			path: '/solution/installation/5002',
-			emptyBody: true,
-			status: 200,
-		});
-		const first = await poll(staticData);
-		expect(first).toEqual({ events: [], calls: [LIST, detail(5002)] });
-		const second = await poll(staticData);
-		expect(second).toEqual({
-			events: [[5002, 'installationRemoved']],
-			calls: [LIST, detail(5002)],
-		});
-		expect(await poll(staticData)).toEqual({ events: [], calls: [LIST] });
+		await removedAfterOneFailedConfirmation({ emptyBody: true, status: 200 });
 	});
 
 	it('other changes of a poll are still reported while a removal is pending', async () => {

@@ -21,6 +21,8 @@ const SUBJECT_9002 = {
 	values: { subject: 'Half-failure proof' },
 };
 const TAG_9004 = { installation: 5001, bundle: 7002, step: 9004, values: { tag: 'vip' } };
+/** The calls of an update of SUBJECT_9002 that pauses ACME, up to and with its PUT. */
+const PAUSED_PUT_9002 = [`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002'];
 
 const update = (
 	items: object[],
@@ -62,12 +64,7 @@ describe('PAUSE half-fails', () => {
 		fault({ method: 'PAUSE', path: ACME, reset: 'after' });
 		const run = await update([SUBJECT_9002]);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([
-			`GET ${ACME}`,
-			`PAUSE ${ACME}`,
-			'PUT /bundle/data/9002',
-			`PLAY ${ACME}`,
-		]);
+		expect(run.calls).toEqual([...PAUSED_PUT_9002, `PLAY ${ACME}`]);
 		expect(run.json[0]).toMatchObject({ id: 9002, pausedForUpdate: true, installationStatus: 1 });
 		expect(status()).toBe(1);
 		expect(value(9002, 'subject')).toBe('Half-failure proof');
@@ -167,20 +164,19 @@ describe('PAUSE half-fails', () => {
 });
 
 describe('PLAY half-fails', () => {
-	it('answer unreadable (malformed JSON): a read confirms it started; no second PLAY, the update stays a success', async () => {
-		fault({ method: 'PLAY', path: ACME, malformedJson: true });
+	/** Updates SUBJECT_9002: a success, started again, with `afterPlay` the call after the first PLAY. */
+	async function expectStartedAgain(afterPlay: string) {
 		const run = await update([SUBJECT_9002]);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([
-			`GET ${ACME}`,
-			`PAUSE ${ACME}`,
-			'PUT /bundle/data/9002',
-			`PLAY ${ACME}`,
-			`GET ${ACME}`,
-		]);
+		expect(run.calls).toEqual([...PAUSED_PUT_9002, `PLAY ${ACME}`, afterPlay]);
 		expect(run.json[0]).toMatchObject({ id: 9002, pausedForUpdate: true, installationStatus: 1 });
 		expect(run.json[0]).not.toHaveProperty('restartError');
 		expect(status()).toBe(1);
+	}
+
+	it('answer unreadable (malformed JSON): a read confirms it started; no second PLAY, the update stays a success', async () => {
+		fault({ method: 'PLAY', path: ACME, malformedJson: true });
+		await expectStartedAgain(`GET ${ACME}`);
 	});
 
 	it.each([
@@ -188,18 +184,7 @@ describe('PLAY half-fails', () => {
 		['200 success: false', { successFalse: true }],
 	])('%s: PLAY is sent once more; the update stays a success', async (_label, rule) => {
 		fault({ method: 'PLAY', path: ACME, ...rule });
-		const run = await update([SUBJECT_9002]);
-		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([
-			`GET ${ACME}`,
-			`PAUSE ${ACME}`,
-			'PUT /bundle/data/9002',
-			`PLAY ${ACME}`,
-			`PLAY ${ACME}`,
-		]);
-		expect(run.json[0]).toMatchObject({ id: 9002, pausedForUpdate: true, installationStatus: 1 });
-		expect(run.json[0]).not.toHaveProperty('restartError');
-		expect(status()).toBe(1);
+		await expectStartedAgain(`PLAY ${ACME}`);
 	});
 
 	it('restart fails for good, Continue On Fail: the updates stay successes and say the restart failed', async () => {
@@ -237,12 +222,7 @@ describe('PLAY half-fails', () => {
 		const stop = whenReceived('PLAY', ACME, () => ctx.emu.removeInstallation(5001));
 		const run = await update([SUBJECT_9002]).finally(stop);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([
-			`GET ${ACME}`,
-			`PAUSE ${ACME}`,
-			'PUT /bundle/data/9002',
-			`PLAY ${ACME}`,
-		]);
+		expect(run.calls).toEqual([...PAUSED_PUT_9002, `PLAY ${ACME}`]);
 		expect(run.json[0]).toMatchObject({
 			id: 9002,
 			installationRemoved: true,
@@ -254,12 +234,7 @@ describe('PLAY half-fails', () => {
 		fault({ method: 'PUT', path: '/bundle/data/9002', delayMs: 300 });
 		const stop = whenReceived('PUT', '/bundle/data/9002', () => ctx.emu.removeInstallation(5001));
 		const run = await update([SUBJECT_9002], { continueOnFail: true }).finally(stop);
-		expect(run.calls).toEqual([
-			`GET ${ACME}`,
-			`PAUSE ${ACME}`,
-			'PUT /bundle/data/9002',
-			`PLAY ${ACME}`,
-		]);
+		expect(run.calls).toEqual([...PAUSED_PUT_9002, `PLAY ${ACME}`]);
 		expect(run.json[0]).toMatchObject({ httpCode: '404' });
 	});
 });
@@ -275,9 +250,7 @@ describe('another execution starts the installation again', () => {
 		const run = await update([SUBJECT_9002]).finally(stop);
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toEqual([
-			`GET ${ACME}`,
-			`PAUSE ${ACME}`,
-			'PUT /bundle/data/9002',
+			...PAUSED_PUT_9002,
 			`PAUSE ${ACME}`,
 			'PUT /bundle/data/9002',
 			`PLAY ${ACME}`,
@@ -315,12 +288,7 @@ describe('another execution starts the installation again', () => {
 		fault({ method: 'PUT', path: '/bundle/data/9002', status: 422 });
 		const run = await update([SUBJECT_9002], { continueOnFail: true });
 		expect(run.json[0]).toMatchObject({ error: 'Emulated fault: 422', httpCode: '422' });
-		expect(run.calls).toEqual([
-			`GET ${ACME}`,
-			`PAUSE ${ACME}`,
-			'PUT /bundle/data/9002',
-			`PLAY ${ACME}`,
-		]);
+		expect(run.calls).toEqual([...PAUSED_PUT_9002, `PLAY ${ACME}`]);
 	});
 
 	it('kept active by someone else on every try: gives up after 5 pauses, and still restores', async () => {
@@ -387,9 +355,7 @@ describe('status as the service sends it', () => {
 		]);
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toEqual([
-			`GET ${ACME}`,
-			`PAUSE ${ACME}`,
-			'PUT /bundle/data/9002',
+			...PAUSED_PUT_9002,
 			`PLAY ${ACME}`,
 			'GET /solution/installation/5002',
 			'PUT /bundle/data/9006',

@@ -2,7 +2,7 @@
  * The link token never appears outside the link itself, and the own-connection field values never
  * appear in an output, an error or the console, under every fault kind of the emulator.
  */
-import type { FaultRule } from '../../../emulator';
+import { captureConsole, faultKinds } from '../../support/secrets';
 import { runNode, type NodeRun, useEmulator } from '../../support/setup';
 import { createLinkParams, linkMade, sharingParams } from './linkSetup';
 
@@ -11,22 +11,7 @@ const ctx = useEmulator();
 const SECRET = 'cd98e8a3de9a7ee77daeb0e90bae570f';
 const requestOptions = { maxRetries: 0, timeout: 0.2, retryBudget: 2 };
 
-const FAULTS: Array<[string, Omit<FaultRule, 'path'>]> = [
-	['400', { status: 400 }],
-	['401', { status: 401 }],
-	['404', { status: 404 }],
-	['429', { status: 429, retryAfterSeconds: 0 }],
-	['500', { status: 500 }],
-	['503', { status: 503 }],
-	['reset before', { reset: 'before' }],
-	['reset after', { reset: 'after' }],
-	['timeout', { delayMs: 400 }],
-	['malformed JSON', { malformedJson: true }],
-	['malformed JSON on a 400', { malformedJson: true, status: 400 }],
-	['empty body', { emptyBody: true }],
-	['success: false', { successFalse: true }],
-	['400 quoting the Authorization header', { status: 400, echoAuthorization: true }],
-];
+const FAULTS = faultKinds();
 
 /** What a user can see: the output, and the error without the node's parameters; the links taken out. */
 function shown(run: NodeRun, logged: string[]): string {
@@ -86,19 +71,7 @@ const cases = TARGETS.flatMap(([target, prepare]) =>
 );
 
 describe('secrets of connections stay secret', () => {
-	let logged: string[] = [];
-	const spies: jest.SpyInstance[] = [];
-	beforeEach(() => {
-		logged = [];
-		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
-			spies.push(
-				jest
-					.spyOn(console, method)
-					.mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
-			);
-		}
-	});
-	afterEach(() => spies.splice(0).forEach((spy) => spy.mockRestore()));
+	const logged = captureConsole();
 
 	it.each(cases)('%s', async (_name, prepare, rule) => {
 		const { path, parameters } = await prepare();

@@ -16,26 +16,32 @@ const titled = (title: string) =>
 const posts = (calls: string[]) => calls.filter((call) => call.startsWith('POST'));
 const items = (title: string, n: number) => Array.from({ length: n }, () => ({ title }));
 
+/** `n` items titled `title` in flight at once, 2 answers lost, a list one read behind: each item gets its own installation. */
+async function lostAnswersWhileTheListLags(title: string, n: number) {
+	ctx.emu.setListLag({ reads: 1 });
+	ctx.emu.faults.add({
+		method: 'POST',
+		path: '/solution/102/installation',
+		reset: 'after',
+		times: 2,
+	});
+	const run = await runNode(ctx.emu, install({ lostAnswerCheck: 1 }, n), {
+		inputItems: items(title, n),
+	});
+	expect(run.error).toBeUndefined();
+	const ids = run.json.map((json) => json.id);
+	expect(new Set(ids).size).toBe(n);
+	expect(
+		titled(title)
+			.map((i) => i.id)
+			.sort(),
+	).toEqual([...ids].sort());
+	return run;
+}
+
 describe('same title, several at once', () => {
 	it('4 items in flight with the same title, 2 answers lost, a lagging list: 4 installations, each item its own', async () => {
-		ctx.emu.setListLag({ reads: 1 });
-		ctx.emu.faults.add({
-			method: 'POST',
-			path: '/solution/102/installation',
-			reset: 'after',
-			times: 2,
-		});
-		const run = await runNode(ctx.emu, install({ lostAnswerCheck: 1 }, 4), {
-			inputItems: items('Twins', 4),
-		});
-		expect(run.error).toBeUndefined();
-		const ids = run.json.map((json) => json.id);
-		expect(new Set(ids).size).toBe(4);
-		expect(
-			titled('Twins')
-				.map((i) => i.id)
-				.sort(),
-		).toEqual([...ids].sort());
+		await lostAnswersWhileTheListLags('Twins', 4);
 	});
 
 	it('Refuse Duplicate Title holds across items in flight, even while the list lags: 1 installed, 3 refused', async () => {
@@ -169,24 +175,7 @@ describe('lost answers and a lagging or failing list', () => {
 	});
 
 	it('two lost answers for the same title while the list lags: each item claims its own installation', async () => {
-		ctx.emu.setListLag({ reads: 1 });
-		ctx.emu.faults.add({
-			method: 'POST',
-			path: '/solution/102/installation',
-			reset: 'after',
-			times: 2,
-		});
-		const run = await runNode(ctx.emu, install({ lostAnswerCheck: 1 }, 2), {
-			inputItems: items('Lost twice', 2),
-		});
-		expect(run.error).toBeUndefined();
-		const ids = run.json.map((json) => json.id);
-		expect(new Set(ids).size).toBe(2);
-		expect(
-			titled('Lost twice')
-				.map((i) => i.id)
-				.sort(),
-		).toEqual([...ids].sort());
+		const run = await lostAnswersWhileTheListLags('Lost twice', 2);
 		expect(posts(run.calls)).toHaveLength(2);
 	});
 

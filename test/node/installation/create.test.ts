@@ -1,19 +1,10 @@
 /** Installation → Create: the settings check, the exact install body, the duplicate-title refusal and the service's refusals. */
 import { FIXTURE_IDS, VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
-import { byId, runNode, useEmulator } from '../../support/setup';
+import { byId, initechInstallParams, runNode, useEmulator } from '../../support/setup';
 
 const ctx = useEmulator();
 
-const install = (overrides: Record<string, unknown> = {}) => ({
-	resource: 'installation',
-	operation: 'create',
-	solutionId: byId('list', 101),
-	title: 'Initech – lead sync',
-	connectionSettingsMode: 'json',
-	credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
-	templateIds: [1011, 1012],
-	...overrides,
-});
+const install = initechInstallParams;
 
 describe('Installation → Create', () => {
 	it('checks the connection settings, then installs once, with the exact body', async () => {

@@ -1,19 +1,10 @@
 /** Installation → Get Many: the end user's installations, filtered by title, solution and status. */
 import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
-import { byId, runNode, useEmulator } from '../../support/setup';
+import { byId, initechInstallParams, runNode, useEmulator } from '../../support/setup';
 
 const ctx = useEmulator();
 
-const install = (overrides: Record<string, unknown> = {}) => ({
-	resource: 'installation',
-	operation: 'create',
-	solutionId: byId('list', 101),
-	title: 'Initech – lead sync',
-	connectionSettingsMode: 'json',
-	credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
-	templateIds: [1011, 1012],
-	...overrides,
-});
+const install = initechInstallParams;
 
 describe('Installation → Get Many', () => {
 	it('Get Many lists only the end user’s installations, filtered', async () => {

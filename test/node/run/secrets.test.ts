@@ -3,24 +3,13 @@
  * minted token) and End User → Get / Set Plan / Delete (the master token), in partner mode; outputs,
  * errors and the console are searched for the master token and every end-user token.
  */
-import type { FaultRule } from '../../../emulator';
 import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
+import { captureConsole, expectNoPartnerSecret, PARTNER_FAULT_KINDS } from '../../support/secrets';
 import { byId } from '../../support/setup';
 
 const ctx = usePartnerEmulator();
 
-const FAULTS: Array<[string, Omit<FaultRule, 'path'>]> = [
-	['401', { status: 401 }],
-	['429', { status: 429, retryAfterSeconds: 0 }],
-	['500', { status: 500 }],
-	['503', { status: 503 }],
-	['reset before', { reset: 'before' }],
-	['reset after', { reset: 'after' }],
-	['timeout', { delayMs: 400 }],
-	['malformed JSON', { malformedJson: true }],
-	['success: false', { successFalse: true }],
-	['400 quoting the Authorization header', { status: 400, echoAuthorization: true }],
-];
+const FAULTS = PARTNER_FAULT_KINDS;
 const OPERATIONS: Array<[string, RegExp | string, Record<string, unknown>]> = [
 	[
 		'Run → Get Many',
@@ -49,20 +38,11 @@ const cases = OPERATIONS.flatMap(([op, path, params]) =>
 );
 
 describe('no token in outputs, errors or the console (run history, user lifecycle)', () => {
-	let logged: string[] = [];
-	const spies: jest.SpyInstance[] = [];
 	beforeEach(async () => {
 		await addUsers(ctx.emu, ['c-1']);
 		ctx.emu.state.installations.get(5002)!.userId = `${ctx.emu.partner.name}:c-1`;
-		logged = [];
-		for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const)
-			spies.push(
-				jest
-					.spyOn(console, method)
-					.mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(' '))),
-			);
 	});
-	afterEach(() => spies.splice(0).forEach((spy) => spy.mockRestore()));
+	const logged = captureConsole();
 
 	it.each(cases)('%s', async (_name, params, rule) => {
 		const step = ctx.emu.runs().find((r) => r.bundleId === 7003)!.steps[0][0].id;
@@ -73,13 +53,6 @@ describe('no token in outputs, errors or the console (run history, user lifecycl
 			{ inputItems: [{ customer: 'c-1', step }], continueOnFail: true },
 		);
 		expect(run.calls.length).toBeGreaterThan(0);
-		const text = run.serialized + JSON.stringify(run.json) + logged.join('\n');
-		for (const secret of [
-			ctx.emu.partner.masterToken,
-			Buffer.from(`${ctx.emu.partner.masterToken}:`).toString('base64'),
-			...[...ctx.emu.state.endUsers.values()].map((user) => user.permanentToken),
-		])
-			expect(text).not.toContain(secret);
-		expect(text).not.toMatch(/eyJhbGci[\w-]*\.[\w-]+/);
+		expectNoPartnerSecret(ctx.emu, run.serialized + JSON.stringify(run.json) + logged.join('\n'));
 	});
 });
