@@ -9,9 +9,13 @@ import { createLinkParams, linkMade, sharingParams } from './linkSetup';
 const ctx = useEmulator();
 
 const SECRET = 'cd98e8a3de9a7ee77daeb0e90bae570f';
-const requestOptions = { maxRetries: 0, timeout: 0.2, retryBudget: 2 };
+// A 1 s timeout: on a loaded machine a sound answer can take longer than 0.2 s. The timeout fault
+// then waits longer than that, so it still times out.
+const requestOptions = { maxRetries: 0, timeout: 1, retryBudget: 2 };
 
-const FAULTS = faultKinds();
+const FAULTS = faultKinds().map(([name, rule]) =>
+	name === 'timeout' ? ([name, { ...rule, delayMs: 1500 }] as const) : ([name, rule] as const),
+);
 
 /** What a user can see: the output, and the error without the node's parameters; the links taken out. */
 function shown(run: NodeRun, logged: string[]): string {
