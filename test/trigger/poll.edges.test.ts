@@ -39,17 +39,19 @@ interface Setup {
 	solutionId?: unknown;
 	mode?: 'trigger' | 'manual';
 	token?: string;
+	extra?: INodeParameters;
 }
 
 function context(
 	staticData: IDataObject,
-	{ events = ALL, solutionId = '', mode = 'trigger', token = emu.token() }: Setup = {},
+	{ events = ALL, solutionId = '', mode = 'trigger', token = emu.token(), extra = {} }: Setup = {},
 ): IPollFunctions {
 	return pollContext({
 		nodeType: new AlbatoSolutionsTrigger(),
 		parameters: {
 			events,
 			solutionId: { __rl: true, mode: 'id', value: solutionId },
+			...extra,
 		} as INodeParameters,
 		credentials: { albatoSolutionsApi: { baseUrl: emu.baseUrl, accessToken: token } },
 		staticData,
@@ -166,6 +168,18 @@ describe('the trigger reads good parameters in every form', () => {
 		]);
 	});
 
+	it('with the Access Token credential, an End User ID left over from partner mode is not attached', async () => {
+		const staticData: IDataObject = {};
+		const extra = { endUserId: 'customer-left-over' };
+		expect((await poll(context(staticData, { extra }))).events).toEqual([]);
+		emu.removeInstallation(5002);
+		const output = await new AlbatoSolutionsTrigger().poll.call(context(staticData, { extra }));
+		expect(output?.[0].map((item) => item.json)).toEqual([
+			expect.objectContaining({ installationId: 5002, event: 'installationRemoved' }),
+		]);
+		expect(output?.[0][0].json).not.toHaveProperty('endUserId');
+	});
+
 	it('installation events together with a run event (the run event is not "unknown")', async () => {
 		const staticData: IDataObject = {};
 		const ctx = context(staticData, { events: ['installationRemoved', 'runFailed'] });
@@ -217,6 +231,28 @@ describe('polls one after the other on one baseline', () => {
 		expect((await poll(ctx)).events).toEqual([[5002, 'installationRemoved']]);
 		emu.removeInstallation(5001);
 		expect((await poll(ctx)).events).toEqual([[5001, 'installationRemoved']]);
+	});
+});
+
+describe('static data is written only when it changed', () => {
+	/** n8n saves a workflow's static data after a poll only when it was marked changed. */
+	const changed = (staticData: IDataObject) =>
+		(staticData as { __dataChanged?: boolean }).__dataChanged;
+
+	it('a poll that finds nothing new leaves static data untouched (no save per poll)', async () => {
+		const staticData: IDataObject = {};
+		expect((await poll(context(staticData))).events).toEqual([]);
+		expect(changed(staticData)).toBe(true); // the baseline is a change: the check can see one
+		expect((await poll(context(staticData))).events).toEqual([]);
+		expect(changed(staticData)).toBe(false);
+		emu.removeInstallation(5002);
+		expect((await poll(context(staticData))).events).toEqual([[5002, 'installationRemoved']]);
+		expect(changed(staticData)).toBe(true);
+
+		const opaque: IDataObject = {};
+		expect((await poll(context(opaque, { token: OPAQUE }))).events).toEqual([]);
+		expect((await poll(context(opaque, { token: OPAQUE }))).events).toEqual([]);
+		expect(changed(opaque)).toBe(false);
 	});
 });
 
