@@ -295,7 +295,7 @@ describe('how many detail calls a poll makes', () => {
 		});
 	});
 
-	it('Fetch Test Event skips an unwatched solution without asking, and asks when the solution is missing', async () => {
+	it('Fetch Test Event skips an unwatched solution without asking, and asks when the solution or status is missing', async () => {
 		const id = await install(102, 'Newest, other solution');
 		expect(await poll(context({}, { mode: 'manual', solutionId: '101' }))).toEqual({
 			events: [[5002, 'installationCreated']],
@@ -306,6 +306,12 @@ describe('how many detail calls a poll makes', () => {
 		const { events, calls } = await poll(context({}, { mode: 'manual' }));
 		expect(events).toEqual([[id, 'installationCreated']]);
 		expect(calls).toEqual([LIST, detail(id)]);
+		// A listed solution without a status: the detail is asked for the status.
+		plant(id, { status: undefined, title: 'Newest, status unknown' });
+		expect(await poll(context({}, { mode: 'manual' }))).toEqual({
+			events: [[id, 'installationCreated']],
+			calls: [LIST, detail(id)],
+		});
 	});
 });
 
