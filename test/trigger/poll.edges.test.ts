@@ -39,19 +39,17 @@ interface Setup {
 	solutionId?: unknown;
 	mode?: 'trigger' | 'manual';
 	token?: string;
-	extra?: INodeParameters;
 }
 
 function context(
 	staticData: IDataObject,
-	{ events = ALL, solutionId = '', mode = 'trigger', token = emu.token(), extra = {} }: Setup = {},
+	{ events = ALL, solutionId = '', mode = 'trigger', token = emu.token() }: Setup = {},
 ): IPollFunctions {
 	return pollContext({
 		nodeType: new AlbatoSolutionsTrigger(),
 		parameters: {
 			events,
 			solutionId: { __rl: true, mode: 'id', value: solutionId },
-			...extra,
 		} as INodeParameters,
 		credentials: { albatoSolutionsApi: { baseUrl: emu.baseUrl, accessToken: token } },
 		staticData,
@@ -166,18 +164,6 @@ describe('the trigger reads good parameters in every form', () => {
 		expect((await poll(context(all, { solutionId: null }))).events).toEqual([
 			[next, 'installationCreated'],
 		]);
-	});
-
-	it('with the Access Token credential, an End User ID left over from partner mode is not attached', async () => {
-		const staticData: IDataObject = {};
-		const extra = { endUserId: 'customer-left-over' };
-		expect((await poll(context(staticData, { extra }))).events).toEqual([]);
-		emu.removeInstallation(5002);
-		const output = await new AlbatoSolutionsTrigger().poll.call(context(staticData, { extra }));
-		expect(output?.[0].map((item) => item.json)).toEqual([
-			expect.objectContaining({ installationId: 5002, event: 'installationRemoved' }),
-		]);
-		expect(output?.[0][0].json).not.toHaveProperty('endUserId');
 	});
 
 	it('installation events together with a run event (the run event is not "unknown")', async () => {
