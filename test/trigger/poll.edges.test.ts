@@ -292,6 +292,12 @@ describe('how many detail calls a poll makes', () => {
 		const { events, calls } = await poll(context({}, { mode: 'manual' }));
 		expect(events).toEqual([[id, 'installationCreated']]);
 		expect(calls).toEqual([LIST, detail(id)]);
+		// An unwatched solution is skipped by its listed solution, even when the list lacks its status.
+		plant(id, { solutionId: 102, status: undefined, title: 'Newest, other solution, no status' });
+		expect(await poll(context({}, { mode: 'manual', solutionId: '101' }))).toEqual({
+			events: [[5002, 'installationCreated']],
+			calls: [LIST],
+		});
 		// A listed solution without a status: the detail is asked for the status.
 		plant(id, { status: undefined, title: 'Newest, status unknown' });
 		expect(await poll(context({}, { mode: 'manual' }))).toEqual({
