@@ -56,7 +56,7 @@ export const GROUPS = {
 	params: {
 		mutate: [DECISION_LOGIC[2]],
 		tests: [
-			'<rootDir>/test/node/{params,params.keys}.test.ts',
+			'<rootDir>/test/node/{params,params.keys,params.edges}.test.ts',
 			'<rootDir>/test/node/{installation,bundleData}/**/*.test.ts',
 		],
 	},
