@@ -55,7 +55,9 @@ export function readWatch(ctx: IPollFunctions): Watch {
 		);
 	}
 	const value = ctx.getNodeParameter('solutionId', '', { extractValue: true }) as unknown;
-	const text = value === undefined || value === null ? '' : String(value).trim();
+	// A locator with no value at all (n8n hands the locator object back): no solution chosen.
+	const text =
+		value === undefined || value === null || typeof value === 'object' ? '' : String(value).trim();
 	const solutionId = positiveIdOf(text);
 	if (text !== '' && solutionId === undefined) {
 		throw new NodeOperationError(

@@ -123,6 +123,21 @@ describe('the trigger refuses bad parameters before any request', () => {
 		expect(calls).toBe(0);
 	});
 
+	it('a Solution locator with no value at all watches every installation (no "[object Object]")', async () => {
+		const ctx = pollContext({
+			nodeType: new AlbatoSolutionsTrigger(),
+			parameters: { events: ALL, solutionId: { __rl: true, mode: 'list' } } as INodeParameters,
+			credentials: { albatoSolutionsApi: { baseUrl: emu.baseUrl, accessToken: emu.token() } },
+			staticData: {},
+			mode: 'trigger',
+		});
+		const first = emu.requests.length;
+		await expect(new AlbatoSolutionsTrigger().poll.call(ctx)).resolves.toBeNull(); // the baseline
+		expect(emu.requests.slice(first).map((r) => `${r.method} ${r.path}`)).toEqual([
+			'GET /solution/installation',
+		]);
+	});
+
 	it('a Solution that is no whole number: quotes it (at most 40 characters)', async () => {
 		const bad = await refused(context({}, { solutionId: ' abc ' }));
 		expect(bad.error?.message).toBe('Solution must be a solution ID (a whole number), got "abc"');
