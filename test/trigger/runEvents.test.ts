@@ -204,7 +204,7 @@ describe('Run events', () => {
 		for (const [id, installation] of emu.state.installations)
 			if (installation.userId === 'user-1') emu.state.installations.delete(id);
 		await expect(poll(context({}, { mode: 'manual', events }))).rejects.toThrow(
-			'No installations found for this end user; no finished runs of the chosen kind found',
+			'No finished runs of the chosen kind found; no installations found for this end user',
 		);
 	});
 

@@ -12,7 +12,9 @@ describe('Credential → Delete Link: not found', () => {
 		expect((await runNode(ctx.emu, params)).error).toBeUndefined();
 		const again = await runNode(ctx.emu, params);
 		expect(again.calls).toEqual([`DELETE /credentials/grant-access-sharing/${id}`]);
-		expect(again.error?.message).toBe(`Link ${id} does not exist (already deleted?): nothing was deleted`);
+		expect(again.error?.message).toBe(
+			`Link ${id} does not exist (already deleted?): nothing was deleted`,
+		);
 		expect(again.error?.description).toMatch(/answered 404/);
 	});
 });

@@ -86,7 +86,11 @@ describe('Credential → Refresh User Data', () => {
 	it('bounds the wait by the time passed, not by a count of requests (slow answers)', async () => {
 		const id = await linkedConnection();
 		ctx.emu.setUpdateUserData({ sequence: [1] });
-		ctx.emu.faults.add({ path: `/credentials/201/${id}/update-user-data`, delayMs: 1500, times: 5 });
+		ctx.emu.faults.add({
+			path: `/credentials/201/${id}/update-user-data`,
+			delayMs: 1500,
+			times: 5,
+		});
 		const started = Date.now();
 		const run = await runNode(
 			ctx.emu,
