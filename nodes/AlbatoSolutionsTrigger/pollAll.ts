@@ -21,7 +21,7 @@ export async function pollAll(ctx: IPollFunctions): Promise<INodeExecutionData[]
 		try {
 			return await read();
 		} catch (error) {
-			if (!(error instanceof NoSampleError)) throw error;
+			if (!(error instanceof NoSampleError)) throw error as Error;
 			missing.push(error);
 			return undefined;
 		}
