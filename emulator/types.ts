@@ -171,6 +171,8 @@ export interface Variants {
 	runSteps: 'levels' | 'flat';
 	/** Run and step dates: "YYYY-MM-DD HH:MM:SS" in UTC (default), the same in the end user's timezoneOffset, or ISO 8601 with +00:00. */
 	runDates: 'utc' | 'userOffset' | 'iso';
+	/** GET /bundle/events/steps/{id}: the step as an object (default), or a list holding it alone. */
+	runStepAnswer: 'object' | 'list';
 	/** get-user-profile: with planId and trxLimit (billing plans on; default) or without (the docs' example). */
 	profileShape: 'billing' | 'basic';
 	/** get-user-profile?expand=transactions: adds {transactions: {limit, used, left}} (default) or nothing. */
@@ -182,6 +184,10 @@ export interface Variants {
 	linkExpiredStatus: 'waiting' | 'expired';
 	/** DELETE of a sharing answers 200 {id} in the envelope (default), or 204 with no body (Yii's REST default). */
 	linkDeleteAnswer: 'envelope' | 'noContent';
+	/** Renew answers the sharing with its new token (default), 204 with no body, `{id}`, or `data: []`. */
+	linkRenewAnswer: 'sharing' | 'noContent' | 'id' | 'emptyList';
+	/** A sharing read (GET) shows its token (default), or leaves it out. */
+	linkReadToken: 'shown' | 'hidden';
 	/** update-user-data takes the master token as Bearer or the owner's end-user token (default), only the master token, or only end-user tokens. */
 	updateUserDataAuth: 'either' | 'master' | 'user';
 	/** get-own-credential-metadata takes an end-user token or the master token as Basic (default, as the page says), only the user's, or only the master's. */

@@ -96,10 +96,14 @@ export const createLink: Handler = (ctx) => {
 	return { status: 201, data: renderLink(ctx, link) };
 };
 
-/** GET /credentials/grant-access-sharing/{id}: status 0 waiting / 1 connected (with credentialId). */
-export const getLink: Handler = (ctx) => ({ data: renderLink(ctx, ownLink(ctx)) });
+/** GET /credentials/grant-access-sharing/{id}: status 0 waiting / 1 connected (with credentialId); no token with `linkReadToken: 'hidden'`. */
+export const getLink: Handler = (ctx) => {
+	const out = renderLink(ctx, ownLink(ctx));
+	if (ctx.variants.linkReadToken === 'hidden') delete out.token;
+	return { data: out };
+};
 
-/** PUT (or PATCH) /credentials/grant-access-sharing/{id} [{title}]: a new token and 48 h from now. A used link → 422. */
+/** PUT (or PATCH) /credentials/grant-access-sharing/{id} [{title}]: a new token and 48 h from now (the answer: `linkRenewAnswer`). A used link → 422. */
 export const renewLink: Handler = (ctx) => {
 	const link = ownLink(ctx);
 	const body = isPlainObject(ctx.body) ? ctx.body : {};
@@ -115,6 +119,10 @@ export const renewLink: Handler = (ctx) => {
 		]);
 	connectionsOf(ctx.state).renewLink(link);
 	if (typeof body.title === 'string') link.title = body.title;
+	const answer = ctx.variants.linkRenewAnswer;
+	if (answer === 'noContent') return { status: 204, data: null };
+	if (answer === 'id') return { data: { id: link.id } };
+	if (answer === 'emptyList') return { data: [] };
 	return { data: renderLink(ctx, link) };
 };
 

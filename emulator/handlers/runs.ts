@@ -257,20 +257,19 @@ export const listRuns: Handler = (ctx) => {
 	return { data: runs.map((r) => renderRun(r, ctx, withSteps, offset)) };
 };
 
-/** GET /bundle/events/steps/{id}: the step as listed, plus eventId, bundleId and its detail. */
+/** GET /bundle/events/steps/{id}: the step as listed, plus eventId, bundleId and its detail (in a list with `runStepAnswer: 'list'`). */
 export const getRunStep: Handler = (ctx) => {
 	const store = runsOf(ctx.state);
 	const step = store.steps.get(ctx.id);
 	const run = step && store.runs.get(step.eventId);
 	if (!step || !run || !owns(ctx, run.bundleId)) throw notFound(`Event step ${ctx.id}`);
-	return {
-		data: {
-			...renderStep(step, ctx, offsetOf(ctx)),
-			eventId: run.id,
-			bundleId: run.bundleId,
-			...step.detail,
-		},
+	const detail = {
+		...renderStep(step, ctx, offsetOf(ctx)),
+		eventId: run.id,
+		bundleId: run.bundleId,
+		...step.detail,
 	};
+	return { data: ctx.variants.runStepAnswer === 'list' ? [detail] : detail };
 };
 
 /** Fixture runs: user-1's bundles 7001 and 7003, user-2's 7004 (rendered newest first). */

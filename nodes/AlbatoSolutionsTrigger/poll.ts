@@ -20,6 +20,7 @@ import {
 	type Snapshot,
 	type Watch,
 } from './installationEvents';
+import { NoSampleError } from './noSample';
 import { RUN_EVENTS } from './runEvents';
 
 /** Where the trigger keeps its baseline: the workflow's static data of this node. */
@@ -237,7 +238,7 @@ async function newest(
 			return sampleItem(installation, watch);
 	}
 	const scope = watch.solutionId === undefined ? '' : ` of solution ${watch.solutionId}`;
-	throw new NodeOperationError(ctx.getNode(), `No installations${scope} found for this end user`, {
+	throw new NoSampleError(ctx.getNode(), `No installations${scope} found for this end user`, {
 		description:
 			'Install a solution for this end user (Albato Solutions → Installation → Create), then fetch a test event again',
 	});

@@ -12,6 +12,7 @@ import { runDateMs, runOutcome } from '../shared/readers/runs';
 import { positiveIdOf, sameId } from '../shared/readers/shapes';
 import { AlbatoClient } from '../shared/transport/client';
 import { mapLimited } from '../shared/transport/mapLimited';
+import { NoSampleError } from './noSample';
 import { ownerOf } from './poll';
 import {
 	detectRunEvents,
@@ -153,7 +154,7 @@ function sample(
 		.filter((run) => eventOf(run) !== undefined)
 		.sort((a, b) => (runDateMs(b.dateCreated) ?? 0) - (runDateMs(a.dateCreated) ?? 0))[0];
 	if (!newest)
-		throw new NodeOperationError(ctx.getNode(), 'No finished runs of the chosen kind found', {
+		throw new NoSampleError(ctx.getNode(), 'No finished runs of the chosen kind found', {
 			description: 'Let an automation of this end user run once, then fetch a test event again',
 		});
 	return runEventItem(eventOf(newest)!, newest, { ...partner, ...namesOf(names, newest.bundleId) });

@@ -6,7 +6,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { startEmulator, type Emulator } from '../../emulator';
-import { RUN_STATUS } from '../../emulator/handlers/runs';
+import { RUN_STATUS, runsOf } from '../../emulator/handlers/runs';
 import type { Variants } from '../../emulator/types';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { MAX_KNOWN, detectRunEvents } from '../../nodes/AlbatoSolutionsTrigger/runEvents';
@@ -190,6 +190,22 @@ describe('Run events', () => {
 		expect(events).toHaveLength(1);
 		expect(events[0]).toMatchObject({ event: 'runFailed', outcome: 'failed' });
 		expect(JSON.stringify(staticData)).not.toContain('runEvents');
+	});
+
+	it('Fetch Test Event with installation and run events: an installation sample when no run finished', async () => {
+		runsOf(emu.state).runs.clear();
+		const events = ['installationCreated', 'runFailed', 'runSucceeded'];
+		const items = await poll(context({}, { mode: 'manual', events }));
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({ event: 'installationCreated' });
+		expect(items[0]).not.toHaveProperty('runId');
+		const runOnly = poll(context({}, { mode: 'manual', events: ['runFailed'] }));
+		await expect(runOnly).rejects.toThrow('No finished runs of the chosen kind found');
+		for (const [id, installation] of emu.state.installations)
+			if (installation.userId === 'user-1') emu.state.installations.delete(id);
+		await expect(poll(context({}, { mode: 'manual', events }))).rejects.toThrow(
+			'No finished runs of the chosen kind found; no installations found for this end user',
+		);
 	});
 
 	it('a bad Installation ID is refused before any request', async () => {

@@ -3,6 +3,7 @@
  * endpoint in one function, so a correction of a method or path (renew and delete are not
  * confirmed by the docs) is one line.
  */
+import { holdsSharing } from '../readers/links';
 import { isObject } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
 import { segment } from '../transport/wire';
@@ -12,7 +13,7 @@ const SHARINGS = '/credentials/grant-access-sharing';
 /** A sharing's answer carries the link token: it never appears in an error of these calls. */
 const SECRET_KEYS = ['token'];
 
-const SHARING = { what: 'connection link', holds: isObject };
+const SHARING = { what: 'connection link', holds: holdsSharing };
 
 /** POST /credentials/grant-access-sharing {partnerId, title} (end-user token). */
 export async function createLink(
@@ -42,7 +43,10 @@ export async function getLink(
 	});
 }
 
-/** PUT /credentials/grant-access-sharing/{id}: a new token, 48 h again (method not confirmed by the docs). */
+/**
+ * PUT /credentials/grant-access-sharing/{id}: a new token, 48 h again (method not confirmed by the
+ * docs). Any 2xx is a renewal, even one without the sharing (204, `{id}`): the old token is gone.
+ */
 export async function renewLink(
 	client: AlbatoClient,
 	sharingId: number,
@@ -50,7 +54,6 @@ export async function renewLink(
 ): Promise<unknown> {
 	return await client.request('PUT', `${SHARINGS}/${segment(sharingId)}`, {
 		itemIndex,
-		expect: SHARING,
 		secretKeys: SECRET_KEYS,
 	});
 }

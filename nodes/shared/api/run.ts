@@ -26,6 +26,10 @@ export async function listRuns(
 	return listOrMap(data, RUN_LIST_KEYS);
 }
 
+/** A step detail: the object, or a list holding it alone. */
+const stepDetailOf = (data: unknown) =>
+	Array.isArray(data) && data.length === 1 ? (data[0] as unknown) : data;
+
 /** GET /bundle/events/steps/{id}: one step of a run, as the service gives it (not documented past "success"). */
 export async function getRunStep(
 	client: AlbatoClient,
@@ -34,7 +38,7 @@ export async function getRunStep(
 ): Promise<IDataObject> {
 	const data = await client.request('GET', `/bundle/events/steps/${segment(stepId)}`, {
 		itemIndex,
-		expect: { what: 'step', holds: isObject },
+		expect: { what: 'step', holds: (answer) => isObject(stepDetailOf(answer)) },
 	});
-	return data as IDataObject;
+	return stepDetailOf(data) as IDataObject;
 }

@@ -4,6 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { runDateMs } from './runs';
 import { idOf, isObject } from './shapes';
 
 /** "The link works only once and is valid for 48 hours" (Albato's guide). */
@@ -39,13 +40,19 @@ function codeOf(raw: unknown, words: Record<string, number>): number | undefined
 	return words[text];
 }
 
+/** Keys only a sharing has: an answer without any of them (`{}`, another record) is unreadable, never "waiting". */
+const SHARING_KEYS = ['id', 'token', 'status', 'credentialId'];
+
+export const holdsSharing = (data: unknown): boolean =>
+	isObject(data) && SHARING_KEYS.some((key) => data[key] !== undefined && data[key] !== null);
+
 /** A sharing in any of its shapes; `state` from `credentialId` first. */
 export function sharingOf(data: unknown): Sharing {
 	const raw: IDataObject = isObject(data) ? data : {};
 	const status = codeOf(raw.status, LINK_WORDS);
 	const credentialId = idOf(raw.credentialId);
 	const dateCreated =
-		typeof raw.dateCreated === 'string' && !Number.isNaN(Date.parse(raw.dateCreated))
+		typeof raw.dateCreated === 'string' && runDateMs(raw.dateCreated) !== undefined
 			? raw.dateCreated
 			: undefined;
 	return {
@@ -61,14 +68,14 @@ export function sharingOf(data: unknown): Sharing {
 }
 
 /**
- * When the link stops working: 48 h after `dateCreated`, or (the docs' example sends null) after
- * `now`, and said so. Always computed: the service sends no expiry.
+ * When the link stops working: 48 h after `dateCreated` (without a zone: UTC, as run dates), or (the
+ * docs' example sends null) after `now`, and said so. Always computed: the service sends no expiry.
  */
 export function linkExpiry(
 	dateCreated: string | undefined,
 	now: number,
 ): { expiresAt: string; expiresAtNote: string } {
-	const from = dateCreated === undefined ? now : Date.parse(dateCreated);
+	const from = (dateCreated === undefined ? undefined : runDateMs(dateCreated)) ?? now;
 	return {
 		expiresAt: new Date(from + LINK_LIFETIME_MS).toISOString(),
 		expiresAtNote:

@@ -3,6 +3,7 @@
  * Albato's pages disagree on the response, so every variant is read here, in one place.
  */
 import { tokenExpiry } from './token';
+import { isSecretKey } from './secrets';
 import { isObject } from './shapes';
 
 export interface MintedToken {
@@ -52,18 +53,13 @@ export function refreshMargin(mintedAt: number, expiresAt: number): number {
 	return Math.min(60_000, Math.max(0, (expiresAt - mintedAt) / 2));
 }
 
-/** Any field that may carry a credential (`refreshToken`, `access_token`, `apiKey`, `jwt`, …), whatever else the service adds. */
-const SECRET_FIELD = /token|secret|password|jwt|api_?key/i;
-
 /**
  * The data of a /wl response without any field that may carry a secret (what outputs show by
  * default): the documented token fields and any other such name; their expiry times stay.
  */
 export function withoutTokens(data: unknown): Record<string, unknown> {
 	if (!isObject(data)) return {};
-	const secret = (key: string) =>
-		TOKEN_FIELDS.includes(key) ||
-		(SECRET_FIELD.test(key) && !/validuntil$|expires?(at|in)?$/i.test(key));
+	const secret = (key: string) => TOKEN_FIELDS.includes(key) || isSecretKey(key);
 	return Object.fromEntries(Object.entries(data).filter(([key]) => !secret(key)));
 }
 

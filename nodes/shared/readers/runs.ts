@@ -5,6 +5,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { withoutSecrets } from './secrets';
 import { idOf, isObject } from './shapes';
 
 /** The one status code Albato's page shows (a run that succeeded); every other code is given raw. */
@@ -136,10 +137,12 @@ export function runItem(run: IDataObject, offsetMinutes = 0): IDataObject {
 	};
 }
 
-/** One step with its date as ISO (the text as sent kept beside it); the `token` key left out. */
+/**
+ * One step with its date as ISO (the text as sent kept beside it); keys that name a secret left out
+ * at any depth (the step's own `token`, and the credentials its request and response may carry).
+ */
 export function stepItem(step: IDataObject, offsetMinutes = 0): IDataObject {
-	const rest: IDataObject = { ...step };
-	delete rest.token; // the run's internal token (e.g. "1747666698_v78_AN_z_1"), not the user's
+	const rest = withoutSecrets(step) as IDataObject;
 	return {
 		...rest,
 		id: idOf(step.id) ?? step.id ?? null,

@@ -32,3 +32,13 @@ export const linkTokens = (emu: Emulator) => emu.links.list().map((link) => link
 /** The run's text with the links themselves taken out: what is left must not hold a link token. */
 export const outsideLinks = (run: NodeRun) =>
 	run.serialized.replace(/https:\/\/connect\.integrations-hub\.com\?id=[^"\\]*/g, '<link>');
+
+/** A renewed link: a new token, the new link output, 48 h from now, the old token nowhere. */
+export function expectRenewed(emu: Emulator, run: NodeRun, id: number, oldToken: string) {
+	expect(emu.links.get(id)!.token).not.toBe(oldToken);
+	expect(run.json[0]).toMatchObject({ sharingId: id, state: 'waiting', link: emu.links.url(id) });
+	expect(
+		Math.abs(emu.links.expiresAt(id) - Date.parse(run.json[0].expiresAt as string)),
+	).toBeLessThan(1000);
+	expect(run.serialized).not.toContain(oldToken);
+}

@@ -15,7 +15,7 @@ const refresh = (connectionId: number | string, extra = {}) => ({
 	connectionId,
 	...extra,
 });
-const fast = { maxWait: 2, pollInterval: 0.1 };
+const fast = { maxWait: 5, pollInterval: 1 };
 
 /** A connection of user-1 made by link. */
 async function linkedConnection(): Promise<number> {
@@ -62,12 +62,12 @@ describe('Credential → Refresh User Data', () => {
 		const started = Date.now();
 		const run = await runNode(
 			ctx.emu,
-			refresh(id, { waitUntilUpdated: true, options: { maxWait: 1, pollInterval: 0.2 } }),
+			refresh(id, { waitUntilUpdated: true, options: { maxWait: 2, pollInterval: 1 } }),
 		);
 		expect(run.error?.message).toBe(
-			`Connection ${id} was not updated within 1 s: the last updateStatus was 2 (in progress)`,
+			`Connection ${id} was not updated within 2 s: the last updateStatus was 2 (in progress)`,
 		);
-		expect(run.calls).toHaveLength(6);
+		expect(run.calls).toHaveLength(3);
 		expect(Date.now() - started).toBeLessThan(5000);
 	});
 
@@ -76,11 +76,30 @@ describe('Credential → Refresh User Data', () => {
 		ctx.emu.setUpdateUserData({ mode: 'requeued' });
 		const run = await runNode(
 			ctx.emu,
-			refresh(id, { waitUntilUpdated: true, options: { maxWait: 1, pollInterval: 0.5 } }),
+			refresh(id, { waitUntilUpdated: true, options: { maxWait: 1, pollInterval: 1 } }),
 		);
 		expect(run.error?.message).toMatch(/last updateStatus was 4 \(re-queued\)/);
 		expect(run.error?.description).toMatch(/retry later/);
-		expect(run.calls).toHaveLength(3);
+		expect(run.calls).toHaveLength(2);
+	});
+
+	it('bounds the wait by the time passed, not by a count of requests (slow answers)', async () => {
+		const id = await linkedConnection();
+		ctx.emu.setUpdateUserData({ sequence: [1] });
+		ctx.emu.faults.add({
+			path: `/credentials/201/${id}/update-user-data`,
+			delayMs: 1500,
+			times: 5,
+		});
+		const started = Date.now();
+		const run = await runNode(
+			ctx.emu,
+			refresh(id, { waitUntilUpdated: true, options: { maxWait: 2, pollInterval: 1 } }),
+		);
+		expect(run.error?.message).toMatch(/was not updated within 2 s/);
+		// At 0 s and at the 2 s bound; a third request would end past 5 s.
+		expect(run.calls).toHaveLength(2);
+		expect(Date.now() - started).toBeLessThan(5000);
 	});
 
 	it.each([
@@ -90,6 +109,11 @@ describe('Credential → Refresh User Data', () => {
 		['Max Wait', { options: { maxWait: 0 } }, /Max Wait \(Seconds\) must be/],
 		['Max Wait', { options: { maxWait: 100000 } }, /Max Wait \(Seconds\) must be/],
 		['Poll Interval', { options: { pollInterval: 0 } }, /Poll Interval \(Seconds\) must be/],
+		[
+			'Poll Interval',
+			{ options: { pollInterval: 0.5 } },
+			/^Options → Poll Interval \(Seconds\) must be a number of seconds from 1 to 60, got 0.5/,
+		],
 	])('refuses a bad %s before any request', async (_name, extra, message) => {
 		const run = await runNode(ctx.emu, refresh(5, extra));
 		expect(run.error?.message).toMatch(message);

@@ -13,4 +13,5 @@ export const RUN_VARIANTS: Array<[string, Partial<Variants>]> = [
 	['paged by headers', { pagination: 'headers' }],
 	['paged by Link', { pagination: 'link' }],
 	['paged in the body', { pagination: 'body' }],
+	['step detail in a one-element list', { runStepAnswer: 'list' }],
 ];

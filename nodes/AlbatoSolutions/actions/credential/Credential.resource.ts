@@ -68,7 +68,8 @@ export const description: INodeProperties[] = [
 				name: 'Renew Link',
 				value: 'renewLink',
 				action: 'Renew a connection link',
-				description: 'A new link (new token, 48 h again) for a link not used yet',
+				description:
+					"A new link (new token, 48 h again) for a link not used yet. The customer's current link stops working at once.",
 			},
 		],
 		default: 'getSchema',

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { deleteLink } from '../../../shared/api/links';
 import type { AlbatoClient } from '../../../shared/transport/client';
+import { outcomeOf } from '../../../shared/transport/errors';
 import { sharingIdParameter, sharingIdProperty } from './linkParams';
 
 export const description: INodeProperties[] = [
@@ -30,6 +31,19 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			},
 		);
 	}
-	await deleteLink(client, sharingId, itemIndex);
+	try {
+		await deleteLink(client, sharingId, itemIndex);
+	} catch (error) {
+		if (outcomeOf(error) !== 'notFound') throw error as Error;
+		throw new NodeOperationError(
+			this.getNode(),
+			`Link ${sharingId} does not exist (already deleted?): nothing was deleted`,
+			{
+				itemIndex,
+				description:
+					"The service answered 404 for this Sharing ID: never created, another end user's, or already deleted (e.g. by an earlier run whose answer was lost).",
+			},
+		);
+	}
 	return { sharingId, deleted: true };
 }

@@ -13,7 +13,8 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { describeValue, toId } from '../params';
 
 const MAX_WAIT = { default: 60, min: 1, max: 600 };
-const INTERVAL = { default: 5, min: 0.1, max: 60 };
+/** At least 1 s between two POSTs: each one asks the service to queue a refresh. */
+const INTERVAL = { default: 5, min: 1, max: 60 };
 
 export const description: INodeProperties[] = [
 	{
@@ -152,16 +153,18 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	}
 	const asMaster = client.partner !== undefined && options.authorizeAs !== 'endUser';
 
-	const polls = wait ? Math.max(1, Math.floor(maxWait / interval)) + 1 : 1;
+	// Bounded by the time passed (slow answers count), the last request at the bound at the latest.
+	const deadline = Date.now() + maxWait * 1000;
 	let status: number | undefined;
 	let requests = 0;
-	while (requests < polls) {
-		if (requests > 0) await sleep(interval * 1000);
+	for (;;) {
 		status = updateStatusOf(
 			await updateUserData(client, partnerId, connectionId, asMaster, itemIndex),
 		);
 		requests++;
-		if (!wait || status === UPDATED) break;
+		const left = deadline - Date.now();
+		if (!wait || status === UPDATED || left <= 0) break;
+		await sleep(Math.min(interval * 1000, left));
 	}
 	if (wait && status !== UPDATED) {
 		throw new NodeOperationError(
@@ -169,7 +172,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			`Connection ${connectionId} was not updated within ${maxWait} s: the last updateStatus was ${describeUpdateStatus(status)}`,
 			{
 				itemIndex,
-				description: `${requests} requests, ${interval} s apart. ${
+				description: `${requests} requests, ${interval} s apart at most. ${
 					status === 4
 						? 'Status 4 means re-queued: Albato asks to retry later.'
 						: 'Raise Options → Max Wait (Seconds), or run this item again later.'

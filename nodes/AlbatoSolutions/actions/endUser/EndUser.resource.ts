@@ -72,7 +72,7 @@ export const description: INodeProperties[] = [
 				value: 'setOwnConnection',
 				action: 'Set the connection of an end user to your system',
 				description:
-					"Create or update the end user's connection to your own app (one of them at random if there are several)",
+					"Create or update the end user's connection to your own app (one of them at random if there are several). The values sent overwrite the stored ones.",
 			},
 			{
 				name: 'Set Plan',
