@@ -36,6 +36,8 @@ const BAD_9001_ERROR =
 const LOST =
 	'The request failed before the service answered: The connection to the server was closed unexpectedly, perhaps it is offline. You can retry the request immediately or wait and retry later.';
 const NOT_STARTED = 'Installation 5001 was paused for the update and could not be started again';
+/** The calls of an update of step 9002 of ACME that pauses it, up to and with its PUT. */
+const PAUSED_PUT_9002 = [`GET ${ACME}`, `PAUSE ${ACME}`, 'PUT /bundle/data/9002'];
 const PLAY_503 = `(PLAY ${ACME} → 503. The service failed; try again later.)`;
 
 const update = (items: object[], continueOnFail = false, extra: INodeParameters = NO_RETRIES) =>
@@ -71,13 +73,7 @@ describe('the restart report, word for word', () => {
 	it('a PLAY whose answer is lost twice is not sent a third time: the update carries restartError', async () => {
 		ctx.emu.faults.add({ method: 'PLAY', path: ACME, reset: 'after', times: 2 });
 		const run = await update([SUBJECT_9002], true);
-		expect(run.calls).toEqual([
-			`GET ${ACME}`,
-			`PAUSE ${ACME}`,
-			'PUT /bundle/data/9002',
-			`PLAY ${ACME}`,
-			`PLAY ${ACME}`,
-		]);
+		expect(run.calls).toEqual([...PAUSED_PUT_9002, `PLAY ${ACME}`, `PLAY ${ACME}`]);
 		expect(run.json).toHaveLength(1);
 		expect(run.json[0]).toMatchObject({
 			id: 9002,
@@ -147,12 +143,7 @@ describe('answers that do not say the new status', () => {
 		ctx.emu.setVariants({ statusCallWithoutStatus: true });
 		const run = await update([SUBJECT_9002]);
 		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([
-			`GET ${ACME}`,
-			`PAUSE ${ACME}`,
-			'PUT /bundle/data/9002',
-			`PLAY ${ACME}`,
-		]);
+		expect(run.calls).toEqual([...PAUSED_PUT_9002, `PLAY ${ACME}`]);
 		expect(run.json[0]).toMatchObject({ id: 9002, pausedForUpdate: true, installationStatus: 1 });
 		expect(status()).toBe(1);
 	});
@@ -195,12 +186,7 @@ describe('items that fail before any PUT', () => {
 
 	it('a step not part of the installation: its item fails with a description; the others go on', async () => {
 		const run = await update([NOT_PART, SUBJECT_9002], true);
-		expect(run.calls).toEqual([
-			`GET ${ACME}`,
-			`PAUSE ${ACME}`,
-			'PUT /bundle/data/9002',
-			`PLAY ${ACME}`,
-		]);
+		expect(run.calls).toEqual([...PAUSED_PUT_9002, `PLAY ${ACME}`]);
 		expect(run.json[0]).toEqual({
 			error: 'Step 9006 of automation 7003 is not part of installation 5001',
 			message: 'Nothing was changed. Pick the automation and step again for this installation.',
@@ -252,13 +238,7 @@ describe('a failed item and the rest of the run', () => {
 			ctx.emu.faults.add({ method: 'PAUSE', path: ACME, status: 503 });
 		});
 		const run = await update([SUBJECT_9002], true).finally(stop);
-		expect(run.calls).toEqual([
-			`GET ${ACME}`,
-			`PAUSE ${ACME}`,
-			'PUT /bundle/data/9002',
-			`PAUSE ${ACME}`,
-			`PLAY ${ACME}`,
-		]);
+		expect(run.calls).toEqual([...PAUSED_PUT_9002, `PAUSE ${ACME}`, `PLAY ${ACME}`]);
 		expect(run.json[0]).toEqual({
 			error: 'Emulated fault: 503',
 			message: `PAUSE ${ACME} → 503. The service failed; try again later.`,
