@@ -64,6 +64,21 @@ export const GROUPS = {
 		mutate: [DECISION_LOGIC[5]],
 		tests: ['<rootDir>/test/trigger/**/*.test.ts'],
 	},
+	// Pause, update and restore: the Bundle Data tests (Update and its pause-and-resume run).
+	update: {
+		mutate: [DECISION_LOGIC[4]],
+		tests: ['<rootDir>/test/node/bundleData/**/*.test.ts'],
+	},
+	// The transport beyond its pure parts: its own integration tests, through n8n-core and the emulator.
+	wire: {
+		mutate: [
+			'nodes/shared/transport/{client,answers,errors,pages,wire,callOptions,accessToken,partnerCredential,partnerSession,settings,mapLimited,endUserId}.ts',
+		],
+		tests: [
+			'<rootDir>/test/transport/**/*.test.ts',
+			'<rootDir>/test/node/{emptyAnswers,requestOptions}.test.ts',
+		],
+	},
 	all: { mutate: DECISION_LOGIC, tests: ['<rootDir>/test/**/*.test.ts'] },
 };
 

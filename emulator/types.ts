@@ -150,6 +150,8 @@ export interface Variants {
 	statusShape: 'number' | 'string' | 'word';
 	/** GET /solution/installation/{id} and the install answer carry no status (the list and PLAY/PAUSE still do). */
 	detailWithoutStatus: boolean;
+	/** PLAY and PAUSE answer the installation without its status (a 2xx that does not say the new status). */
+	statusCallWithoutStatus: boolean;
 	/** Installation answers (detail, install, PLAY, PAUSE) wrapped as {installation: {...}}. */
 	installationWrapper: boolean;
 	/** Credential meta fields without `required`. */

@@ -54,7 +54,13 @@ const setStatus =
 			inst.status = status;
 			inst.dateUpdated = nowIso();
 		}
-		return { data: wrapInstallation(renderInstallation(ctx, inst, new Set()), ctx.variants) };
+		const rendered = renderInstallation(
+			ctx,
+			inst,
+			new Set(),
+			!ctx.variants.statusCallWithoutStatus,
+		);
+		return { data: wrapInstallation(rendered, ctx.variants) };
 	};
 
 /** PLAY: status 1 (already active: no change, still 200). */

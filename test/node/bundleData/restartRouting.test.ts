@@ -61,6 +61,9 @@ describe('a failed restart after Pause, Update, Then Start Again', () => {
 			expect(item.json.message).toMatch(
 				/The updates of items 0, 1 were applied: step 9002 \(subject\); step 9004 \(tag\)\. Start it with Installation → Start/,
 			);
+			expect(item.json.message).toBe(
+				`The updates of items 0, 1 were applied: step 9002 (subject); step 9004 (tag). Start it with Installation → Start when the service answers again. (PLAY ${ACME} → 503. The service failed; try again later.)`,
+			);
 		}
 		// The updates did apply, and the installation really is paused.
 		expect(ctx.emu.state.installations.get(5001)?.status).toBe(0);
