@@ -41,7 +41,7 @@ export function reportRestart(
 			if (restartError && !done.length && !told.has(result)) {
 				told.add(result);
 				const failed = result as Error & { description?: string | null };
-				failed.description = `${failed.description ? `${failed.description} ` : ''}Also: ${restartError.message}. Start it with Installation → Start.`;
+				failed.description = `${failed.description ? `${failed.description} ` : ''}Also: ${sentence(restartError.message)} Start it with Installation → Start.`;
 			}
 			continue;
 		}
@@ -56,11 +56,14 @@ export function reportRestart(
 			installationStatus: restart.removed ? null : (guard.status ?? null),
 			...(restart.removed ? { installationRemoved: true } : {}),
 			...(restartError
-				? { restartError: `${restartError.message}. Start it with Installation → Start.` }
+				? { restartError: `${sentence(restartError.message)} Start it with Installation → Start.` }
 				: {}),
 		});
 	}
 }
+
+/** The text as a sentence: a service message may already end in a full stop. */
+const sentence = (text: string) => (text.endsWith('.') ? text : `${text}.`);
 
 /** Which updates were applied, for the messages: by item, and by step and field. */
 function applied(done: UpdateJob[]): string {

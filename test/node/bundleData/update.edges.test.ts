@@ -79,7 +79,7 @@ describe('the restart report, word for word', () => {
 			id: 9002,
 			pausedForUpdate: true,
 			installationStatus: 0, // as far as this execution knows: both answers were lost
-			restartError: `${NOT_STARTED}: ${LOST}. Start it with Installation → Start.`,
+			restartError: `${NOT_STARTED}: ${LOST} Start it with Installation → Start.`,
 		});
 		expect(run.json[0]).not.toHaveProperty('installationRemoved');
 	});
