@@ -156,3 +156,67 @@ describe('Refuse Duplicate Title and unlisted twins: which calls they cost', () 
 		expect(posts(run.calls)).toHaveLength(1);
 	});
 });
+
+describe('answers that name no installation, and lists that cannot be read', () => {
+	it('a 201 that is not JSON, then nothing new in the list: "could not be read", with the status', async () => {
+		ctx.emu.setListLag({ reads: 50 });
+		lostPost({ malformedJson: true });
+		const run = await runNode(ctx.emu, install({ lostAnswerCheck: 0.5 }), {
+			inputItems: [{ title: 'Garbled' }],
+		});
+		expect(run.error?.message).toBe(
+			`The outcome of installing "Garbled" is unknown: the service's answer could not be read`,
+		);
+		expect(run.error?.description).toBe(
+			'POST /solution/102/installation: the service answered 201 with a body that is not valid JSON. ' +
+				'No new installation titled "Garbled" appeared in 4 reads of the list over 0.5 s; ' +
+				'the service may not have installed it, or its list may still lag behind. ' +
+				tail('Garbled'),
+		);
+		expect(posts(run.calls)).toHaveLength(1);
+	});
+
+	it('a 2xx with an empty body: the installation is found in the list and named', async () => {
+		lostPost({ emptyBody: true });
+		const run = await runNode(ctx.emu, install(), { inputItems: [{ title: 'Nameless' }] });
+		expect(run.error).toBeUndefined();
+		const [made] = titled('Nameless');
+		expect(made).toBeDefined();
+		expect(run.json[0].id).toBe(made.id);
+		expect(posts(run.calls)).toHaveLength(1);
+	});
+
+	it('every list read after a lost answer fails: "nothing is known", reads counted', async () => {
+		ctx.emu.setListLag({ reads: 50 });
+		failListReadsAfterTheFirst(50);
+		lostPost();
+		const run = await runNode(ctx.emu, install({ lostAnswerCheck: 0.5 }), {
+			inputItems: [{ title: 'Blind' }],
+		});
+		expect(run.error?.message).toBe(
+			`The outcome of installing "Blind" is unknown: the service's answer was lost`,
+		);
+		expect(run.error?.description).toMatch(
+			/^POST \/solution\/102\/installation: the connection broke before the answer\. The end user's installation list could not be read \(4 reads over 0\.5 s failed: .+\), so nothing is known: the installation may exist\. /,
+		);
+		expect(run.error?.description?.endsWith(tail('Blind'))).toBe(true);
+	});
+
+	it('Refuse Duplicate Title: the check after the install says when the list could not be read', async () => {
+		const checked = await runNode(ctx.emu, install({ refuseDuplicateTitle: true }), {
+			inputItems: [{ title: 'Checked' }],
+		});
+		expect(checked.error).toBeUndefined();
+		expect(checked.json[0]).not.toHaveProperty('duplicateCheck');
+
+		failListReadsAfterTheFirst(50);
+		const unchecked = await runNode(ctx.emu, install({ refuseDuplicateTitle: true }), {
+			inputItems: [{ title: 'Unchecked' }],
+		});
+		expect(unchecked.error).toBeUndefined();
+		expect(unchecked.json[0]).toMatchObject({
+			id: titled('Unchecked')[0].id,
+			duplicateCheck: 'not done: the installation list could not be read',
+		});
+	});
+});
