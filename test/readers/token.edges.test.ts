@@ -78,6 +78,12 @@ describe('redactKeys: the values of named keys, in JSON and in query strings', (
 		expect(redactKeys('{"":"x"} ?=y', ['()', ''])).toBe('{"":"x"} ?=y');
 	});
 
+	it('every occurrence of a key is hidden, not just the first', () => {
+		expect(redactKeys('[{"token":"a"},{"token":"b"}] ?token=c&x=1&token=d', ['token'])).toBe(
+			'[{"token":"[redacted]"},{"token":"[redacted]"}] ?token=[redacted]&x=1&token=[redacted]',
+		);
+	});
+
 	it('no keys: the text is unchanged', () => {
 		expect(redactKeys('{"token":"abc"}', [])).toBe('{"token":"abc"}');
 	});
