@@ -1,5 +1,5 @@
 /** Token readers: a JWT's expiry, redaction's edges, and whom a token acts for. */
-import { principalOf, redact, tokenExpiry } from '../../nodes/shared/readers/token';
+import { principalOf, redact, redactKeys, tokenExpiry } from '../../nodes/shared/readers/token';
 
 const jwt = (claims: object) => `h.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.s`;
 
@@ -55,5 +55,36 @@ describe('principalOf', () => {
 		expect(principalOf('b', 'a')).toBe('b token:e40c292c');
 		const many = new Set(Array.from({ length: 2000 }, (_, i) => principalOf('b', `tok-${i}`)));
 		expect(many.size).toBe(2000);
+	});
+});
+
+describe('redactKeys: the values of named keys, in JSON and in query strings', () => {
+	it('hides a JSON value and a query value of each key, and leaves other keys alone', () => {
+		const text =
+			'{"token": "abc", "secret":"s e c", "title":"Keep"} GET /x?token=t0k&page=2&secret=sss';
+		expect(redactKeys(text, ['token', 'secret'])).toBe(
+			'{"token": "[redacted]", "secret":"[redacted]", "title":"Keep"} GET /x?token=[redacted]&page=2&secret=[redacted]',
+		);
+	});
+
+	it('an unterminated JSON value is hidden up to the end', () => {
+		expect(redactKeys('{"password": "cut-off', ['password'])).toBe('{"password": "[redacted]"');
+	});
+
+	it('a key is matched by its word characters only; a key with none is skipped', () => {
+		expect(redactKeys('{"api_key":"k1"} ?api_key=k2', ['api_key()'])).toBe(
+			'{"api_key":"[redacted]"} ?api_key=[redacted]',
+		);
+		expect(redactKeys('{"":"x"} ?=y', ['()', ''])).toBe('{"":"x"} ?=y');
+	});
+
+	it('every occurrence of a key is hidden, not just the first', () => {
+		expect(redactKeys('[{"token":"a"},{"token":"b"}] ?token=c&x=1&token=d', ['token'])).toBe(
+			'[{"token":"[redacted]"},{"token":"[redacted]"}] ?token=[redacted]&x=1&token=[redacted]',
+		);
+	});
+
+	it('no keys: the text is unchanged', () => {
+		expect(redactKeys('{"token":"abc"}', [])).toBe('{"token":"abc"}');
 	});
 });

@@ -144,6 +144,21 @@ describe('Refuse Duplicate Title and unlisted twins: which calls they cost', () 
 		]);
 	});
 
+	it('a twin whose detail has no status costs no list read for its status', async () => {
+		ctx.emu.setVariants({ detailWithoutStatus: true });
+		ctx.emu.setListLag({ reads: 20 });
+		const first = await runNode(ctx.emu, install(), { inputItems: [{ title: 'No status' }] });
+		const id = first.json[0].id as number;
+		const run = await runNode(ctx.emu, install({ refuseDuplicateTitle: true }), {
+			inputItems: [{ title: 'No status' }],
+		});
+		expect(run.error?.message).toBe(`An installation titled "No status" already exists (ID ${id})`);
+		expect(run.calls.filter((call) => call.startsWith(`GET ${LIST}`))).toEqual([
+			`GET ${LIST}`,
+			`GET ${LIST}/${id}`,
+		]);
+	});
+
 	it('a claimed installation the list shows under another title costs no detail call', async () => {
 		const first = await runNode(ctx.emu, install(), { inputItems: [{ title: 'Renamed' }] });
 		const id = first.json[0].id as number;
