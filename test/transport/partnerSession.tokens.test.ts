@@ -93,7 +93,7 @@ describe('a refused token', () => {
 		]);
 	});
 
-	it('a 500 on the end user\'s call is not a refused token: no new token, no second call', async () => {
+	it("a 500 on the end user's call is not a refused token: no new token, no second call", async () => {
 		ctx.emu.faults.add({ method: 'GET', path: LIST, status: 500 });
 		const run = await asC1({ ...getMany, requestOptions: { maxRetries: 0 } });
 		expect(run.error?.httpCode).toBe('500');
