@@ -1,5 +1,4 @@
 /** What an answer (or its absence) becomes: the outcome, the words and the response of each error. */
-import type { INode } from 'n8n-workflow';
 
 import {
 	type ErrorSource,
@@ -10,14 +9,8 @@ import {
 } from '../../nodes/shared/transport/answers';
 import { type Call, NetworkFailure } from '../../nodes/shared/transport/errors';
 import { INVALID_JSON } from '../../nodes/shared/transport/serviceMessage';
+import { node } from '../support/node';
 
-const node = {
-	name: 'Albato',
-	type: 'x',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-} as INode;
 const source: ErrorSource = {
 	node,
 	redact: (text) => text.replace(/s3cret/g, '***'),

@@ -1,5 +1,4 @@
 /** The two credentials read and checked before any request: what each refusal says, what is used. */
-import type { INode } from 'n8n-workflow';
 
 import { readAccessToken } from '../../nodes/shared/transport/accessToken';
 import type { ApiContext } from '../../nodes/shared/transport/callOptions';
@@ -8,14 +7,7 @@ import {
 	parameter,
 	readPartnerCredential,
 } from '../../nodes/shared/transport/partnerCredential';
-
-const node = {
-	name: 'Albato',
-	type: 'x',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-} as INode;
+import { node } from '../support/node';
 
 /** A context that only hands out one credential's data and the node. */
 const holding = (data: Record<string, unknown>) => {

@@ -1,14 +1,6 @@
-import type { INode } from 'n8n-workflow';
-
 import { checkedEndUserId } from '../../nodes/shared/transport/endUserId';
+import { node } from '../support/node';
 
-const node = {
-	name: 'Albato',
-	type: 'x',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-} as INode;
 const failure = (raw: unknown, place: 'node' | 'editor' | 'trigger') => {
 	try {
 		checkedEndUserId(node, raw, place, 0);

@@ -1,5 +1,4 @@
 /** The transport's failure vocabulary: the named checks that callers decide by, and retellings. */
-import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import {
@@ -10,14 +9,8 @@ import {
 	readError,
 	retold,
 } from '../../nodes/shared/transport/errors';
+import { node } from '../support/node';
 
-const node = {
-	name: 'Albato',
-	type: 'x',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-} as INode;
 const failure = (
 	outcome: Outcome,
 	{

@@ -1,5 +1,5 @@
 /** readWholeList with an exchange written here: what it asks of every page, what it returns. */
-import type { IDataObject, INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { CallOptions } from '../../nodes/shared/transport/callOptions';
 import type { AlbatoApiError } from '../../nodes/shared/transport/errors';
@@ -9,14 +9,7 @@ import {
 	type ListOptions,
 	readWholeList,
 } from '../../nodes/shared/transport/pages';
-
-const node = {
-	name: 'Albato',
-	type: 'x',
-	typeVersion: 1,
-	position: [0, 0],
-	parameters: {},
-} as INode;
+import { node } from '../support/node';
 
 /** Serves the pages given (1-based), each saying how many pages there are; records what was asked. */
 const serving = (pages: unknown[], pageCount = pages.length) => {
