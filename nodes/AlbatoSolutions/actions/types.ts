@@ -11,7 +11,7 @@ export type OperationResult = IDataObject | IDataObject[];
 export interface OperationOption {
 	/** Title Case, e.g. "Get Many" (value `getAll`). */
 	name: string;
-	/** Sentence case, e.g. "Start an installation" (n8n shows it in the actions panel and to AI agents). */
+	/** Sentence case, e.g. "Start an installation": n8n's actions panel and AI agents show it. */
 	action: string;
 	description: string;
 }
