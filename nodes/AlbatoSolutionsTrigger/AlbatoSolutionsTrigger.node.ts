@@ -13,7 +13,7 @@ import {
 } from '../shared/descriptions/authentication.descriptions';
 import { solutionLocator } from '../shared/descriptions/common.descriptions';
 import { listSearch } from '../shared/methods/listSearch';
-import { pollAll } from './pollAll';
+import { poll } from './poll';
 
 export class AlbatoSolutionsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -112,6 +112,6 @@ export class AlbatoSolutionsTrigger implements INodeType {
 	 * leaves the baseline alone.
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollAll(this);
+		return await poll(this);
 	}
 }
