@@ -14,12 +14,13 @@ import { runKind } from './runPoll';
 const KINDS: readonly EventKind[] = [installationKind, runKind];
 
 /**
- * The order the kinds are polled in: runs first, as the trigger always did (the same requests in the
- * same order; with neither kind having a sample, the error names runs first).
+ * The order the kinds read their parameters and are polled in: runs first, as the trigger always
+ * did (the same requests in the same order; with neither kind having a sample, the error names runs
+ * first).
  */
 const POLL_ORDER: readonly EventKind[] = [runKind, ...KINDS.filter((kind) => kind !== runKind)];
 
-/** The chosen kinds, with their parameters read. */
+/** The chosen kinds, with their parameters read, in POLL_ORDER. */
 type Chosen = Map<EventKind, ChosenKind>;
 
 /**
@@ -52,7 +53,7 @@ function chooseKinds(ctx: IPollFunctions): Chosen {
 			{ description: `Events are ${known.join(', ')}` },
 		);
 	}
-	const kinds = KINDS.filter((kind) => kind.events.some((event) => chosen.includes(event)));
+	const kinds = POLL_ORDER.filter((kind) => kind.events.some((event) => chosen.includes(event)));
 	return new Map(kinds.map((kind) => [kind, kind.choose(ctx, chosen)]));
 }
 
@@ -85,7 +86,7 @@ async function scopeOf(ctx: IPollFunctions): Promise<PollScope> {
 async function changes(scope: PollScope, chosen: Chosen): Promise<INodeExecutionData[][] | null> {
 	const polled = new Map<EventKind, IDataObject[]>();
 	const commits: Array<() => void> = [];
-	for (const [kind, watch] of inPollOrder(chosen)) {
+	for (const [kind, watch] of chosen) {
 		const { items, commit } = await watch.poll(scope);
 		polled.set(kind, items);
 		commits.push(commit);
@@ -98,7 +99,7 @@ async function changes(scope: PollScope, chosen: Chosen): Promise<INodeExecution
 async function samples(scope: PollScope, chosen: Chosen): Promise<INodeExecutionData[][] | null> {
 	const found = new Map<EventKind, IDataObject[]>();
 	const missing: NoSampleError[] = [];
-	for (const [kind, watch] of inPollOrder(chosen)) {
+	for (const [kind, watch] of chosen) {
 		try {
 			found.set(kind, [await watch.sample(scope)]);
 		} catch (error) {
@@ -108,13 +109,6 @@ async function samples(scope: PollScope, chosen: Chosen): Promise<INodeExecution
 	}
 	if (found.size === 0) throw noSampleAtAll(missing);
 	return output(scope.ctx, found);
-}
-
-function inPollOrder(chosen: Chosen): Array<[EventKind, ChosenKind]> {
-	return POLL_ORDER.flatMap((kind) => {
-		const watch = chosen.get(kind);
-		return watch ? [[kind, watch] as [EventKind, ChosenKind]] : [];
-	});
 }
 
 /** One output of every kind's items, in the order of KINDS; null when there are none. */
