@@ -1,6 +1,22 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { AlbatoClient } from '../shared/transport/client';
+import type { Snapshot } from './installationEvents';
+import type { RunBaseline } from './runEvents';
+
+/**
+ * The trigger's static data (of this node), saved with the workflow: each kind keeps its baseline
+ * under its own key. A trigger upgraded in place reads what an earlier version stored, so a key's
+ * shape never changes without the old shape still being read (test/trigger/upgrade.test.ts).
+ */
+export interface TriggerStaticData extends IDataObject {
+	/** Installation events: the installations seen by the last poll, by id. */
+	installations?: Snapshot;
+	/** Whose installations they are (base URL and end user; never a token or its digest). */
+	owner?: string;
+	/** Run events: the runs seen ended or in progress, and whose (`scope`). */
+	runEvents?: RunBaseline;
+}
 
 /** What every kind of event in one poll shares: the context, one client, whose baseline it is. */
 export interface PollScope {

@@ -5,7 +5,7 @@ import { DETAIL_CONCURRENCY, detailOrGone, listInstallations } from '../shared/a
 import { isObject, positiveIdOf, solutionIdOf, statusOf } from '../shared/readers/shapes';
 import type { AlbatoClient } from '../shared/transport/client';
 import { mapLimited } from '../shared/transport/mapLimited';
-import type { EventKind, KindPoll, PollScope } from './eventKind';
+import type { EventKind, KindPoll, PollScope, TriggerStaticData } from './eventKind';
 import {
 	compareIds,
 	detectEvents,
@@ -38,13 +38,6 @@ export const installationKind: EventKind = {
 		};
 	},
 };
-
-/** Where the trigger keeps its installation baseline: the workflow's static data of this node. */
-export interface TriggerStaticData extends IDataObject {
-	installations?: Snapshot;
-	/** Whose installations the baseline holds (base URL and end user; never a token or its digest). */
-	owner?: string;
-}
 
 /** The Solution parameter: a solution ID, or undefined to watch every installation. */
 function readSolutionFilter(ctx: IPollFunctions): string | undefined {

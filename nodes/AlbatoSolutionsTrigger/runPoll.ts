@@ -12,15 +12,9 @@ import { runDateMs, runOutcome } from '../shared/readers/runs';
 import { positiveIdOf, sameId } from '../shared/readers/shapes';
 import type { AlbatoClient } from '../shared/transport/client';
 import { mapLimited } from '../shared/transport/mapLimited';
-import type { EventKind, KindPoll, PollScope } from './eventKind';
+import type { EventKind, KindPoll, PollScope, TriggerStaticData } from './eventKind';
 import { NoSampleError } from './noSample';
-import {
-	detectRunEvents,
-	RUN_EVENTS,
-	type RunBaseline,
-	type RunEvent,
-	runEventItem,
-} from './runEvents';
+import { detectRunEvents, RUN_EVENTS, type RunEvent, runEventItem } from './runEvents';
 
 /** What a run poll watches: the chosen run events, and only one installation's runs when given. */
 interface RunWatch {
@@ -73,12 +67,11 @@ function scopeKey(owner: string | undefined, installationId: number | undefined)
 
 /** One poll against the run baseline; `commit` stores the next one (see KindPoll). */
 async function pollRuns({ ctx, client, owner }: PollScope, watch: RunWatch): Promise<KindPoll> {
-	const staticData = ctx.getWorkflowStaticData('node');
+	const staticData = ctx.getWorkflowStaticData('node') as TriggerStaticData;
 	const names = new Map<string, BundleInfo>();
 	const runs = await readRuns(client, watch.installationId, names);
 	const scope = scopeKey(owner, watch.installationId);
-	const stored = staticData.runEvents as RunBaseline | undefined;
-	const previous = stored?.scope === scope ? stored : undefined;
+	const previous = staticData.runEvents?.scope === scope ? staticData.runEvents : undefined;
 	const { events, next } = detectRunEvents(previous, scope, runs, watch.events, Date.now());
 	if (events.length && watch.installationId === undefined) await nameBundles(client, names);
 	const partner = partnerOf(client);
