@@ -14,13 +14,13 @@ export type InstallationEvent = (typeof EVENTS)[number];
 
 /** What the trigger remembers of one installation between polls (in the workflow's static data). */
 export interface Seen {
-	/** 1 active, 0 paused; null when this poll did not learn it (then no start/pause is reported from it). */
+	/** 1 active, 0 paused; null when the poll did not learn it (no start/pause is reported from it). */
 	status: number | null;
 	title: string | null;
 	solutionId: string | number | null;
 }
 
-/** Installations seen by the last poll, by id. Absent until the first poll has recorded the baseline. */
+/** Installations seen by the last poll, by id. Absent until the first poll recorded the baseline. */
 export type Snapshot = Record<string, Seen>;
 
 /** One output item. */
@@ -34,7 +34,7 @@ type EventFields = {
 	status: number | null;
 	/** Status at the previous poll; null for Installation Created (it did not exist). */
 	previousStatus: number | null;
-	/** The installation as the service returned it; for Installation Removed, the last snapshot kept. */
+	/** The installation as the service returned it; for Removed, the last snapshot kept. */
 	installation: IDataObject;
 };
 
@@ -58,7 +58,10 @@ export function seenOf(installation: IDataObject, before?: Seen): Seen {
 	};
 }
 
-/** Whether an installation belonging to `solutionId` is watched; an unknown solution is watched only without a filter. */
+/**
+ * Whether an installation belonging to `solutionId` is watched; an unknown solution is watched only
+ * without a filter.
+ */
 export function isWatched(watch: Watch, solutionId: string | number | null | undefined): boolean {
 	return watch.solutionId === undefined || sameId(solutionId, watch.solutionId);
 }

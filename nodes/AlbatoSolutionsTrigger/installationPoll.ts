@@ -59,7 +59,7 @@ function readSolutionFilter(ctx: IPollFunctions): string | undefined {
 	return solutionId === undefined ? undefined : String(solutionId);
 }
 
-/** The installation's detail merged over its list item; undefined when it vanished in between (404). */
+/** The installation's detail merged over its list item; undefined when it vanished (404). */
 const withDetail = async (client: AlbatoClient, item: IDataObject) =>
 	await detailOrGone(client, item, { withStatus: false });
 
@@ -200,7 +200,7 @@ function storeBaseline(
 	else if (owner === undefined && staticData.owner !== undefined) delete staticData.owner;
 }
 
-/** "Fetch Test Event": the newest installation (highest id) that is watched, without touching the baseline. */
+/** "Fetch Test Event": the newest watched installation (highest id); the baseline is untouched. */
 async function newest({ ctx, client }: PollScope, watch: Watch): Promise<EventItem> {
 	const byNewest = (await listed(client)).sort((a, b) => compareIds(String(b.id), String(a.id)));
 	for (const item of byNewest) {

@@ -57,7 +57,7 @@ function chooseKinds(ctx: IPollFunctions): Chosen {
 	return new Map(kinds.map((kind) => [kind, kind.choose(ctx, chosen)]));
 }
 
-/** Baselines (the static data objects, shared by overlapping polls of one workflow) with a poll running. */
+/** Baselines with a poll running: the static data objects, shared by overlapping polls of a workflow. */
 const polling = new WeakSet<object>();
 
 /**

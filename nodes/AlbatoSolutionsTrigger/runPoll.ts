@@ -139,7 +139,7 @@ function namesOf(names: Map<string, BundleInfo>, bundleId: unknown): IDataObject
 	};
 }
 
-/** "Fetch Test Event": the newest run that ended as one of the chosen events; the baseline is untouched. */
+/** "Fetch Test Event": the newest run that ended as a chosen event; the baseline is untouched. */
 async function sampleRun({ ctx, client }: PollScope, watch: RunWatch): Promise<IDataObject> {
 	const names = new Map<string, BundleInfo>();
 	const runs = await readRuns(client, watch.installationId, names);
