@@ -14,13 +14,13 @@ export type InstallationEvent = (typeof EVENTS)[number];
 
 /** What the trigger remembers of one installation between polls (in the workflow's static data). */
 export interface Seen {
-	/** 1 active, 0 paused; null when the poll did not learn it (no start/pause is reported from it). */
+	/** 1 active, 0 paused; null when the poll did not learn it (then no start/pause from it). */
 	status: number | null;
 	title: string | null;
 	solutionId: string | number | null;
 }
 
-/** Installations seen by the last poll, by id. Absent until the first poll recorded the baseline. */
+/** Installations seen by the last poll, by id; absent until the first poll recorded them. */
 export type Snapshot = Record<string, Seen>;
 
 /** One output item. */
@@ -152,7 +152,8 @@ function removedItem(id: string, before: Seen): EventItem {
 
 /**
  * The one output item of "Fetch Test Event": a real installation shaped as the event it best
- * matches among those chosen (Created when chosen; else Started/Paused by its status; else the first).
+ * matches among those chosen (Created when chosen; else Started/Paused by its status; else the
+ * first).
  */
 export function sampleItem(installation: IDataObject, watch: Watch): EventItem {
 	const seen = seenOf(installation);

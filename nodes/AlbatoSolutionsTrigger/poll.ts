@@ -57,7 +57,7 @@ function chooseKinds(ctx: IPollFunctions): Chosen {
 	return new Map(kinds.map((kind) => [kind, kind.choose(ctx, chosen)]));
 }
 
-/** Baselines with a poll running: the static data objects, shared by overlapping polls of a workflow. */
+/** Baselines being polled (static data objects: a workflow's overlapping polls share one). */
 const polling = new WeakSet<object>();
 
 /**

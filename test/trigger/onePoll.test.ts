@@ -79,7 +79,7 @@ describe('one poll of installation and run events', () => {
 		});
 		emu.faults.add({ method: 'GET', path: '/bundle/events', delayMs: 100, times: 2 });
 		const first = emu.requests.length;
-		// One context for both: n8n's ActiveWorkflows runs every Poll Times entry with one PollFunctions.
+		// One context for both: n8n runs every Poll Times entry of a workflow with one PollFunctions.
 		const { poll, reads } = counted(staticData);
 		const both = await Promise.all([trigger.poll.call(poll), trigger.poll.call(poll)]);
 		expect(both.map(events)).toEqual([
