@@ -22,7 +22,7 @@ export const DECISION_LOGIC = [
 	'nodes/AlbatoSolutions/actions/params.ts',
 	'nodes/AlbatoSolutions/actions/installation/installSafely.ts',
 	'nodes/AlbatoSolutions/actions/{pauseAndResume,pauseGuard,restartReport,updateRun}.ts',
-	'nodes/AlbatoSolutionsTrigger/poll.ts',
+	'nodes/AlbatoSolutionsTrigger/{poll,installationPoll}.ts',
 ];
 
 /** Tests that need `npm run build` first (they load dist/): not run under Stryker. */
