@@ -2,14 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
-import { describeValue, mappedOrJson, textParameter, unsafeKeyPath } from '../params';
+import { appIdParameter, mappedOrJson, oneOf, textParameter, unsafeKeyPath } from '../params';
 import { checkValues, maskSecrets } from '../../../shared/readers/partnerSchema';
 import { withNumericIds } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, retold } from '../../../shared/transport/errors';
-import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
+import { appIdProperty, optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { createCredential, partnerSchema } from '../../../shared/api/credential';
-import { partnerIdOf, partnerIdProperty } from './partnerId';
 
 export const option = {
 	name: 'Create',
@@ -18,7 +17,7 @@ export const option = {
 };
 
 export const description: INodeProperties[] = [
-	partnerIdProperty,
+	appIdProperty('partnerId'),
 	{
 		displayName: 'Connection Name',
 		name: 'connectionName',
@@ -80,7 +79,7 @@ export const description: INodeProperties[] = [
  * (GET /credentials/{partnerId}/meta), and secret values never appear in the output.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partnerId = partnerIdOf(this, itemIndex);
+	const partnerId = appIdParameter(this, 'partnerId', itemIndex);
 	const title = textParameter(this, 'connectionName', 'Connection Name', itemIndex);
 	const values = mappedOrJson(
 		this,
@@ -88,24 +87,25 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		{ mode: 'fieldsMode', mapper: 'connectionFieldMapper', json: 'fields' },
 		'Connection Fields',
 	);
-	const { nameField = 'title', bodyLayout = 'flat' } = this.getNodeParameter(
-		'options',
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		nameField?: string;
+		bodyLayout?: unknown;
+	};
+	const nameField = options.nameField ?? 'title';
+	const bodyLayout = oneOf<BodyLayout>(
+		this,
+		options.bodyLayout,
+		'Options → Body Layout',
+		['flat', 'fields'],
 		itemIndex,
-		{},
-	) as { nameField?: string; bodyLayout?: BodyLayout };
+		'flat',
+	);
 	if (unsafeKeyPath({ [nameField]: true })) {
 		throw new NodeOperationError(this.getNode(), `Options → Name Field cannot be "${nameField}"`, {
 			itemIndex,
 			description:
 				'The keys __proto__, constructor and prototype are refused: they change JavaScript objects instead of being plain data.',
 		});
-	}
-	if (bodyLayout !== 'flat' && bodyLayout !== 'fields') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Options → Body Layout must be "flat" or "fields", got ${describeValue(bodyLayout)}`,
-			{ itemIndex },
-		);
 	}
 
 	const schema = await partnerSchema(client, partnerId, itemIndex);
