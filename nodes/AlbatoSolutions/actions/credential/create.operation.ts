@@ -9,6 +9,7 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, retold } from '../../../shared/transport/errors';
 import { appIdProperty, optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { createCredential, partnerSchema } from '../../../shared/api/credential';
+import { shownBefore, shownFrom } from '../../../shared/descriptions/versions';
 
 export const option = {
 	name: 'Create',
@@ -16,18 +17,26 @@ export const option = {
 	description: "Create the end user's connection to an app, from the fields it needs",
 };
 
-export const description: INodeProperties[] = [
-	appIdProperty('partnerId'),
-	{
-		displayName: 'Connection Name',
-		name: 'connectionName',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. Acme HubSpot',
-		description: 'A name for the new connection, shown to the end user',
-	},
-	...mapperOrJson({
+const connectionName: INodeProperties = {
+	displayName: 'Connection Name',
+	name: 'connectionName',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. Acme HubSpot',
+	description: 'A name for the new connection, shown to the end user',
+};
+
+/** The parameters' names by node version: version 1 saved them as `title` and `fieldMapper`. */
+function names(ctx: IExecuteFunctions) {
+	return ctx.getNode().typeVersion >= 2
+		? { name: 'connectionName', mapper: 'connectionFieldMapper' }
+		: { name: 'title', mapper: 'fieldMapper' };
+}
+
+/** Fields Input, Connection Fields (version 1: `fieldMapper`; 2: `connectionFieldMapper`), JSON. */
+function connectionFields(): INodeProperties[] {
+	const [mode, mapper, json] = mapperOrJson({
 		mode: 'fieldsMode',
 		mapper: 'connectionFieldMapper',
 		displayName: 'Connection Fields',
@@ -45,7 +54,20 @@ export const description: INodeProperties[] = [
 			description:
 				'The fields the app\'s connection needs, e.g. {"apiKey": "…", "region": "eu"}. Credential → Get Schema lists them.',
 		},
-	}),
+	});
+	return [
+		mode,
+		...shownFrom(2, [mapper]),
+		...shownBefore(2, [{ ...mapper, name: 'fieldMapper' }]),
+		json,
+	];
+}
+
+export const description: INodeProperties[] = [
+	appIdProperty('partnerId'),
+	...shownFrom(2, [connectionName]),
+	...shownBefore(2, [{ ...connectionName, name: 'title' }]),
+	...connectionFields(),
 	optionsCollection([
 		{
 			displayName: 'Body Layout',
@@ -80,11 +102,12 @@ export const description: INodeProperties[] = [
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partnerId = appIdParameter(this, 'partnerId', itemIndex);
-	const title = textParameter(this, 'connectionName', 'Connection Name', itemIndex);
+	const saved = names(this);
+	const title = textParameter(this, saved.name, 'Connection Name', itemIndex);
 	const values = mappedOrJson(
 		this,
 		itemIndex,
-		{ mode: 'fieldsMode', mapper: 'connectionFieldMapper', json: 'fields' },
+		{ mode: 'fieldsMode', mapper: saved.mapper, json: 'fields' },
 		'Connection Fields',
 	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as {
