@@ -209,6 +209,8 @@ export interface NumberRange {
 	whole?: boolean;
 	multipleOf?: number;
 	unit?: string;
+	/** Whether a numeric text ("5", from an expression) counts as its number; otherwise it is refused. */
+	fromText?: boolean;
 }
 
 /** The range in words: "a whole number from -720 to 840", "a number of seconds of at least 0". */
@@ -219,8 +221,8 @@ function rangeText({ min, max, whole, multipleOf, unit }: NumberRange): string {
 }
 
 /**
- * The one number-range reader: a number (never a text, even "5") within the range; nothing given
- * (undefined, null, '') is `fallback` when there is one. The error names the parameter (`label`, as
+ * The one number-range reader: a number within the range (a numeric text only with `fromText`);
+ * nothing given (undefined, null, '') is `fallback` when there is one. The error names the parameter (`label`, as
  * the UI shows it, e.g. "Options → Max Wait (Seconds)") and the item, before any request.
  */
 export function numberInRange(
@@ -231,7 +233,9 @@ export function numberInRange(
 	itemIndex: number,
 	fallback?: number,
 ): number {
-	const value = raw === undefined || raw === null || raw === '' ? (fallback ?? raw) : raw;
+	const given = raw === undefined || raw === null || raw === '' ? (fallback ?? raw) : raw;
+	const value =
+		range.fromText && typeof given === 'string' && given.trim() !== '' ? Number(given) : given;
 	const fits =
 		typeof value === 'number' &&
 		Number.isFinite(value) &&
@@ -242,7 +246,7 @@ export function numberInRange(
 	if (!fits) {
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`${label} must be ${rangeText(range)}, got ${describeValue(value)}`,
+			`${label} must be ${rangeText(range)}, got ${describeValue(given)}`,
 			{ itemIndex, description: `Nothing was sent. Set "${label}" to ${rangeText(range)}.` },
 		);
 	}

@@ -13,9 +13,9 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { appIdProperty, optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { appIdParameter, numberInRange, oneOf, toId } from '../params';
 
-const MAX_WAIT = { default: 60, min: 1, max: 600, unit: 'seconds' };
+const MAX_WAIT = { default: 60, min: 1, max: 600, unit: 'seconds', fromText: true };
 /** At least 1 s between two POSTs: each one asks the service to queue a refresh. */
-const INTERVAL = { default: 5, min: 1, max: 60, unit: 'seconds' };
+const INTERVAL = { default: 5, min: 1, max: 60, unit: 'seconds', fromText: true };
 
 export const option = {
 	name: 'Refresh User Data',

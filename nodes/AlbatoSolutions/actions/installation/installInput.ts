@@ -96,7 +96,7 @@ export interface InstallOptions {
 	settings?: unknown;
 }
 
-const LOST_ANSWER_CHECK = { default: 5, min: 0.5, max: 120, unit: 'seconds' };
+const LOST_ANSWER_CHECK = { default: 5, min: 0.5, max: 120, unit: 'seconds', fromText: true };
 
 /** Options → Lost Answer Check in milliseconds. */
 function lostAnswerCheck(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
