@@ -47,6 +47,7 @@ export const description: INodeProperties[] = [
 			displayName: 'Timezone Offset (Minutes)',
 			name: 'timezoneOffset',
 			type: 'number',
+			typeOptions: { minValue: UTC_OFFSET_MINUTES.min, maxValue: UTC_OFFSET_MINUTES.max },
 			default: 0,
 			description:
 				"The end user's offset from UTC in minutes, as Albato's docs send it (e.g. -180)",

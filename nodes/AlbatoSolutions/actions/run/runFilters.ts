@@ -9,6 +9,7 @@ export const dateOffsetOption: INodeProperties = {
 	displayName: 'Service Time Zone (Minutes East of UTC)',
 	name: 'dateOffsetMinutes',
 	type: 'number',
+	typeOptions: { minValue: UTC_OFFSET_MINUTES.min, maxValue: UTC_OFFSET_MINUTES.max },
 	default: 0,
 	description:
 		"Albato's run dates carry no time zone; they are read as UTC unless you set the account's offset here, as End User → Get gives it in timezoneOffset (e.g. -180 for UTC−3)",
