@@ -1,7 +1,7 @@
 /**
  * The parameter kit (actions/params.ts, descriptions/common.descriptions.ts): one number-range
- * reader, one one-of reader, one confirmation, one App ID. Each refuses with a NodeOperationError that
- * names the parameter and carries the item, before any request.
+ * reader, one one-of reader, one confirmation, one App ID. Each refuses with a NodeOperationError
+ * that names the parameter and carries the item, before any request.
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';

@@ -201,7 +201,7 @@ export const UTC_OFFSET_MINUTES: NumberRange = { min: -720, max: 840, whole: tru
 
 /**
  * What a number parameter may be: at least `min`, at most `max` when given, a whole number (or a
- * multiple of `multipleOf`) when asked. `unit` names what it counts in the error ("a number of seconds").
+ * multiple of `multipleOf`) when asked. `unit` names what it counts ("a number of seconds").
  */
 export interface NumberRange {
 	min: number;
@@ -209,7 +209,7 @@ export interface NumberRange {
 	whole?: boolean;
 	multipleOf?: number;
 	unit?: string;
-	/** Whether a numeric text ("5", from an expression) counts as its number; otherwise it is refused. */
+	/** Whether a numeric text ("5", from an expression) counts as its number; else it is refused. */
 	fromText?: boolean;
 }
 
@@ -222,8 +222,9 @@ function rangeText({ min, max, whole, multipleOf, unit }: NumberRange): string {
 
 /**
  * The one number-range reader: a number within the range (a numeric text only with `fromText`);
- * nothing given (undefined, null, '') is `fallback` when there is one. The error names the parameter (`label`, as
- * the UI shows it, e.g. "Options → Max Wait (Seconds)") and the item, before any request.
+ * nothing given (undefined, null, '') is `fallback` when there is one. The error names the
+ * parameter (`label`, as the UI shows it, e.g. "Options → Max Wait (Seconds)") and the item, before
+ * any request.
  */
 export function numberInRange(
 	ctx: IExecuteFunctions,
@@ -278,8 +279,8 @@ export function oneOf<T extends string>(
 }
 
 /**
- * The reader of a confirmation (Outlook v2's "Delete Permanently", turned into a guard): while it is
- * off the item fails, naming the parameter, and nothing is sent.
+ * The reader of a confirmation (Outlook v2's "Delete Permanently", turned into a guard): while it
+ * is off the item fails, naming the parameter, and nothing is sent.
  */
 export function requireConfirmation(
 	ctx: IExecuteFunctions,

@@ -138,8 +138,8 @@ export interface Confirmation {
 
 /**
  * The switch in front of an irreversible action, as Outlook v2's "Delete Permanently": a boolean,
- * off by default, with one standard description. Its reader is requireConfirmation (actions/params.ts),
- * which fails the item while it is off.
+ * off by default, with one standard description. Its reader is requireConfirmation
+ * (actions/params.ts), which fails the item while it is off.
  */
 export function confirmProperty(confirmation: Confirmation): INodeProperties {
 	return {

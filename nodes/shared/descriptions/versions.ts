@@ -2,8 +2,8 @@ import type { DisplayCondition, INodeProperties } from 'n8n-workflow';
 
 /**
  * The action node's versions, as n8n's light versioning keeps them: one description, each property
- * shown for the versions it belongs to (`displayOptions.show['@version']`), each operation reading by
- * `getNode().typeVersion`. A change that would break a saved workflow (a renamed or removed
+ * shown for the versions it belongs to (`displayOptions.show['@version']`), each operation reading
+ * by `getNode().typeVersion`. A change that would break a saved workflow (a renamed or removed
  * parameter, a changed default or output shape) adds a version and keeps the old one working.
  *  - 1: the first descriptions (Credential → Create's `title` and `fieldMapper`, Run's `scope` and
  *    `stepId`);

@@ -10,7 +10,7 @@ import { AlbatoSolutions } from '../../../nodes/AlbatoSolutions/AlbatoSolutions.
 import { resources } from '../../../nodes/AlbatoSolutions/actions';
 import { CURRENT_NODE_VERSION } from '../../../nodes/shared/descriptions/versions';
 
-/** The editor of a new node (the current version): properties kept for older versions are left out. */
+/** The editor of a new node (the current version): properties kept for old versions are left out. */
 const properties = new AlbatoSolutions().description.properties.filter((property) => {
 	const versions = property.displayOptions?.show?.['@version'];
 	return !versions || NodeHelpers.checkConditions(versions, [CURRENT_NODE_VERSION]);

@@ -1,7 +1,8 @@
 /**
- * Workflows saved at an earlier version of the node still run unchanged: each fixture is a workflow as
- * n8n stored it (only the parameters that differ from their defaults, the old names, typeVersion 1),
- * run through n8n-core against the emulator. A fixture without an expectation below fails the test.
+ * Workflows saved at an earlier version of the node still run unchanged: each fixture is a workflow
+ * as n8n stored it (only the parameters that differ from their defaults, the old names, typeVersion
+ * 1), run through n8n-core against the emulator. A fixture without an expectation below fails the
+ * test.
  */
 import { readdirSync } from 'fs';
 import { join } from 'path';
