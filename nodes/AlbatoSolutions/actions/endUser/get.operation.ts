@@ -4,6 +4,7 @@ import { getUserProfile } from '../../../shared/api/endUser';
 import { withoutTokens } from '../../../shared/readers/mintedToken';
 import { idOf, isObject } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
+import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { partnerOf } from './partnerSession';
 
 export const option = {
@@ -13,23 +14,16 @@ export const option = {
 };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Include Transactions',
-				name: 'includeTransactions',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to ask for the usage too (?expand=transactions; what it adds is not documented, it is output as sent)',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Include Transactions',
+			name: 'includeTransactions',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to ask for the usage too (?expand=transactions; what it adds is not documented, it is output as sent)',
+		},
+	]),
 ];
 
 /**
