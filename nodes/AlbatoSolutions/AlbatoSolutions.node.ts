@@ -28,7 +28,7 @@ export class AlbatoSolutions implements INodeType {
 		defaultVersion: CURRENT_NODE_VERSION,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			"Install Albato solutions for your end users, start and pause them, and change their automations' field values",
+			"Manage the Albato solutions of your customers: install, start and pause them, read their runs and change their automations' field values",
 		defaults: { name: 'Albato Solutions' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
