@@ -7,6 +7,7 @@ import {
 	DETAIL_CONCURRENCY,
 	getInstallation,
 	listInstallations,
+	stepsOf,
 } from '../shared/api/installation';
 import { listRuns } from '../shared/api/run';
 import { runDateMs, runOutcome } from '../shared/readers/runs';
@@ -34,7 +35,13 @@ type BundleInfo = {
 	installationTitle: unknown;
 	title: unknown;
 	solutionId: string | number | undefined;
+	/** Its steps' titles by step id, to name a run's failed step. */
+	stepTitles: Map<string, string>;
 };
+
+/** The titles of an expanded bundle's steps, by step id. */
+const stepTitlesOf = (bundle: IDataObject) =>
+	new Map(stepsOf(bundle).map((step) => [String(step.id), String(step.title ?? '')]));
 
 /**
  * Run Failed / Run Succeeded. A poll reads every run of the end user (or of one installation's
@@ -97,7 +104,12 @@ async function pollRuns({ ctx, client, owner }: PollScope, watch: RunWatch): Pro
 	const items = events
 		.filter(({ run }) => ofWatchedSolution(names, run.bundleId, watch))
 		.map(({ event, run }) =>
-			runEventItem(event, run, { ...partner, ...namesOf(names, run.bundleId) }),
+			runEventItem(
+				event,
+				run,
+				{ ...partner, ...namesOf(names, run.bundleId) },
+				infoOf(names, run.bundleId)?.stepTitles,
+			),
 		);
 	return { items, commit: () => void (staticData.runEvents = next) };
 }
@@ -124,6 +136,7 @@ async function readRuns(
 			installationTitle: installation.title ?? null,
 			title: bundle.title ?? null,
 			solutionId: solutionIdOf(installation),
+			stepTitles: stepTitlesOf(bundle),
 		});
 		runs.push(...(await listRuns(client, { bundleId: String(bundle.id) })));
 	}
@@ -154,6 +167,7 @@ async function nameBundles(
 					installationTitle: installation.title ?? item.title ?? null,
 					title: bundle.title ?? null,
 					solutionId: solutionIdOf(item) ?? solutionIdOf(installation),
+					stepTitles: stepTitlesOf(bundle),
 				});
 			return true;
 		});
@@ -215,5 +229,5 @@ async function sampleRun({ ctx, client }: PollScope, watch: RunWatch): Promise<I
 			},
 		);
 	const extra = { ...partnerOf(client), ...namesOf(names, newest.bundleId) };
-	return runEventItem(eventOf(newest)!, newest, extra);
+	return runEventItem(eventOf(newest)!, newest, extra, infoOf(names, newest.bundleId)?.stepTitles);
 }

@@ -63,6 +63,8 @@ describe('Run Failed: Fetch Test Event', () => {
 			expect(event.installationId).toEqual(expect.any(Number));
 			expect(event.installationTitle).toEqual(expect.any(String));
 			expect(event.bundleTitle).toEqual(expect.any(String));
+			expect((event.failedStep as IDataObject).title).toEqual(expect.any(String));
+			expect(event.statusName).toBe('failed');
 		}
 		expect(sample).toMatchObject({ event: 'runFailed', installationId: 5001 });
 		expect(Object.keys(sample).sort()).toEqual(Object.keys(real).sort());
