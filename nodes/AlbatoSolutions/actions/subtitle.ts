@@ -1,0 +1,24 @@
+import type { INodePropertyOptions } from 'n8n-workflow';
+
+import type { Operation } from './types';
+
+/**
+ * The canvas subtitle as the user reads the menus: "Create: End User", "Get Link Status:
+ * Credential", not the saved values ("create: endUser"). n8n evaluates the subtitle as an
+ * expression over the node's parameters, so the names travel in it as two flat lookup objects
+ * (their text holds no "}}", which would end the expression early); a value not found shows as is.
+ */
+export function subtitleOf(
+	resourceOptions: INodePropertyOptions[],
+	resources: Record<string, Record<string, Operation>>,
+): string {
+	const resourceNames = Object.fromEntries(resourceOptions.map((o) => [o.value, o.name]));
+	const operationNames = Object.fromEntries(
+		Object.entries(resources).flatMap(([resource, operations]) =>
+			Object.entries(operations).map(([key, { option }]) => [`${resource}.${key}`, option.name]),
+		),
+	);
+	const operation = `(${JSON.stringify(operationNames)})[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"]`;
+	const resource = `(${JSON.stringify(resourceNames)})[$parameter["resource"]] || $parameter["resource"]`;
+	return `={{ (${operation}) + ": " + (${resource}) }}`;
+}
