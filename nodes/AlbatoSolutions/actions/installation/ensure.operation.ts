@@ -8,7 +8,12 @@ import {
 import { ACTIVE, PAUSED, sameId, solutionIdOf, statusOf } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { applyFieldChanges } from './ensureApply';
-import { fieldValuesProperty, readDesiredFields, resolveFields, sameValue } from './ensureFields';
+import {
+	alreadySet,
+	fieldValuesProperties,
+	readDesiredFields,
+	resolveFields,
+} from './ensureFields';
 import {
 	installBody,
 	installFields,
@@ -18,9 +23,20 @@ import {
 } from './installInput';
 import { installSafely, TitleTakenError } from './installSafely';
 
+/** Ensure's Title: the same field as Create's, saying that the exact title is Ensure's key. */
+const ensureInstallFields = installFields.map((property) =>
+	property.name === 'title'
+		? {
+				...property,
+				description:
+					"The exact title is how Ensure finds the installation: the end user's installation of this solution with exactly this title (every character counts, e.g. – and -). With no such installation, Ensure installs one. The output names any other installation of the solution the end user has.",
+			}
+		: property,
+);
+
 export const description: INodeProperties[] = [
-	...installFields,
-	fieldValuesProperty,
+	...ensureInstallFields,
+	...fieldValuesProperties,
 	{
 		displayName: 'Status',
 		name: 'desiredStatus',
@@ -54,7 +70,8 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const wantedStatus = this.getNodeParameter('desiredStatus', itemIndex, 'active') as string;
 	const target = WANTED[wantedStatus as keyof typeof WANTED] as number | undefined;
 
-	let found = await existing(client, input.solutionId, input.title, itemIndex);
+	const listed = await existing(client, input.solutionId, input.title, itemIndex);
+	let found = listed.id;
 	let created = false;
 	if (found === undefined) {
 		try {
@@ -78,7 +95,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 
 	let installation = await getInstallation(client, id, { withBundles: true, itemIndex });
 	const fields = await resolveFields(this, client, installation, desired, itemIndex);
-	const changes = fields.filter((field) => !sameValue(field.from, field.value));
+	const changes = fields.filter((field) => !alreadySet(field));
 	const before = statusOf(installation);
 	// Pausing first when it must end paused: no restart between the updates and the pause.
 	if (target === PAUSED && before !== PAUSED) {
@@ -96,8 +113,9 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	delete installation.bundles;
 	installation.status = after ?? installation.status ?? null;
 	const statusChanged = before !== undefined && after !== undefined && before !== after;
+	// The answer first, the large installation last (n8n shows keys in this order).
+	const others = listed.others.filter((other) => !sameId(other.id, id));
 	return {
-		installation,
 		created,
 		changed: {
 			fields: changes.map(({ automation, step, code, from, value, bundleId, stepId }) => ({
@@ -112,20 +130,47 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			status: statusChanged ? { from: before, to: after } : null,
 		},
 		unchanged: !created && changes.length === 0 && !statusChanged,
+		...(others.length
+			? { notice: otherNotice(input.title, others), otherInstallations: others }
+			: {}),
+		installation,
 	} as IDataObject;
 }
 
-/** The end user's installation of this solution with this title: the oldest, when there are several. */
+/** Says that the end user has other installations of the solution (legitimate, but a changed title makes one). */
+function otherNotice(title: string, others: IDataObject[]): string {
+	const names = others.map((other) => `"${String(other.title)}" (${String(other.id)})`).join(', ');
+	return `The end user has ${others.length} other installation${others.length > 1 ? 's' : ''} of this solution: ${names}. Ensure found "${title}" by its exact title; if one of these was meant, use its exact title.`;
+}
+
+/**
+ * The end user's installation of this solution with this title (the oldest, when there are several),
+ * and the other installations of the solution, for the output's notice.
+ */
 async function existing(
 	client: AlbatoClient,
 	solutionId: number,
 	title: string,
 	itemIndex: number,
-) {
-	const matches = (await listInstallations(client, itemIndex)).filter((installation) => {
+): Promise<{ id: number | undefined; others: IDataObject[] }> {
+	const installations = await listInstallations(client, itemIndex);
+	const matches = installations.filter((installation) => {
 		const solution = solutionIdOf(installation);
 		return installation.title === title && (solution === undefined || sameId(solution, solutionId));
 	});
 	const ids = matches.map((installation) => Number(installation.id)).filter(Number.isFinite);
-	return ids.length ? Math.min(...ids) : undefined;
+	const others = installations
+		.filter((installation) => {
+			const solution = solutionIdOf(installation);
+			return solution !== undefined && sameId(solution, solutionId);
+		})
+		.map((installation) => {
+			const status = statusOf(installation);
+			return {
+				id: installation.id,
+				title: installation.title,
+				status: status === ACTIVE ? 'active' : status === PAUSED ? 'paused' : null,
+			} as IDataObject;
+		});
+	return { id: ids.length ? Math.min(...ids) : undefined, others };
 }
