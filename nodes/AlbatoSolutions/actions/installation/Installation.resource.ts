@@ -5,10 +5,11 @@ import * as create from './create.operation';
 import * as ensure from './ensure.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
+import * as getSnapshot from './getSnapshot.operation';
 import * as pause from './pause.operation';
 import * as start from './start.operation';
 
-export const operations = { create, ensure, get, getAll, pause, start };
+export const operations = { create, ensure, get, getAll, getSnapshot, pause, start };
 
 export const description: INodeProperties[] = [
 	{
@@ -44,6 +45,13 @@ export const description: INodeProperties[] = [
 				description: "List the end user's installations",
 			},
 			{
+				name: 'Get Snapshot',
+				value: 'getSnapshot',
+				action: 'Get a snapshot of an installation',
+				description:
+					"Write an installation down as Ensure's input (solution, title, status, every field value with its type), to restore it later with Ensure",
+			},
+			{
 				name: 'Pause',
 				value: 'pause',
 				action: 'Pause an installation',
@@ -62,6 +70,7 @@ export const description: INodeProperties[] = [
 	...forOperation('installation', 'ensure', ensure.description),
 	...forOperation('installation', 'get', get.description),
 	...forOperation('installation', 'getAll', getAll.description),
+	...forOperation('installation', 'getSnapshot', getSnapshot.description),
 	...forOperation('installation', 'pause', pause.description),
 	...forOperation('installation', 'start', start.description),
 ];

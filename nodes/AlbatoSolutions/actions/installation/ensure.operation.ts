@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { getInstallation, listInstallations, setStatus } from '../../../shared/api/installation';
 import {
@@ -14,13 +15,18 @@ import {
 	readDesiredFields,
 	resolveFields,
 } from './ensureFields';
+import { type DesiredState, readSnapshot, SNAPSHOT_EXAMPLE } from './ensureSnapshot';
 import {
 	installBody,
 	installFields,
+	type InstallInput,
+	type InstallOptions,
+	lostAnswerCheck,
 	lostAnswerCheckOption,
 	readInstallInput,
 	settingsOption,
 } from './installInput';
+import { toObject } from '../params';
 import { installSafely, TitleTakenError } from './installSafely';
 
 /** Ensure's Title: the same field as Create's, saying that the exact title is Ensure's key. */
@@ -34,29 +40,99 @@ const ensureInstallFields = installFields.map((property) =>
 		: property,
 );
 
+/** Shown only when the desired state is given parameter by parameter (the default, as before). */
+const fromParameters = (property: INodeProperties): INodeProperties => ({
+	...property,
+	displayOptions: {
+		...property.displayOptions,
+		show: { ...property.displayOptions?.show, desiredStateMode: ['parameters'] },
+	},
+});
+
 export const description: INodeProperties[] = [
-	...ensureInstallFields,
-	...fieldValuesProperties,
 	{
-		displayName: 'Status',
-		name: 'desiredStatus',
+		displayName: 'Desired State',
+		name: 'desiredStateMode',
 		type: 'options',
-		default: 'active',
-		description: 'The status the installation must end in',
+		default: 'parameters',
+		description: 'How the desired state is given',
 		options: [
-			{ name: 'Active', value: 'active', description: 'Start it if it is paused' },
 			{
-				name: 'Leave as Is',
-				value: 'leave',
-				description: 'A new installation keeps the status the service gives it',
+				name: 'Define Below',
+				value: 'parameters',
+				description: 'Solution, title, templates, field values and status, each below',
 			},
-			{ name: 'Paused', value: 'paused', description: 'Pause it if it is active' },
+			{
+				name: 'Snapshot (JSON)',
+				value: 'snapshot',
+				description:
+					'All of it in one JSON object, as Installation → Get Snapshot outputs it: restores every field value with its type, and the status',
+			},
 		],
 	},
+	{
+		displayName: 'Snapshot',
+		name: 'snapshot',
+		type: 'json',
+		default: '',
+		required: true,
+		displayOptions: { show: { desiredStateMode: ['snapshot'] } },
+		description: `The output of Installation → Get Snapshot, as it is (e.g. {{ $json }}): ${SNAPSHOT_EXAMPLE}. Unknown keys or wrong types are refused before any request. It may add "connectionSettings" (needed only to install the installation again if it is gone) and "settings".`,
+	},
+	...[
+		...ensureInstallFields,
+		...fieldValuesProperties,
+		{
+			displayName: 'Status',
+			name: 'desiredStatus',
+			type: 'options',
+			default: 'active',
+			description: 'The status the installation must end in',
+			options: [
+				{ name: 'Active', value: 'active', description: 'Start it if it is paused' },
+				{
+					name: 'Leave as Is',
+					value: 'leave',
+					description: 'A new installation keeps the status the service gives it',
+				},
+				{ name: 'Paused', value: 'paused', description: 'Pause it if it is active' },
+			],
+		} satisfies INodeProperties,
+	].map(fromParameters),
 	optionsCollection([autoSelectSingleOption, lostAnswerCheckOption, settingsOption]),
 ];
 
 const WANTED = { active: ACTIVE, paused: PAUSED } as const;
+
+/** Ensure's input from a snapshot (Desired State → Snapshot (JSON)), checked before any request. */
+function fromSnapshot(ctx: IExecuteFunctions, itemIndex: number) {
+	const state: DesiredState = readSnapshot(
+		ctx,
+		ctx.getNodeParameter('snapshot', itemIndex, '') as unknown,
+		itemIndex,
+	);
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as InstallOptions;
+	const settings =
+		state.settings ??
+		(options.settings === undefined
+			? undefined
+			: toObject(ctx, options.settings, 'Settings', itemIndex));
+	const input: InstallInput = {
+		solutionId: state.solutionId,
+		title: state.title,
+		choices: state.connectionSettings ?? {},
+		templateIds: state.templateIds,
+		settings,
+		checkWindow: lostAnswerCheck(ctx, options.lostAnswerCheck, itemIndex),
+		options,
+	};
+	return {
+		input,
+		desired: state.desired,
+		wantedStatus: state.status as string,
+		canInstall: state.connectionSettings !== undefined,
+	};
+}
 
 /**
  * Converges the end user's installation (end user, solution, title) to the desired state: installs
@@ -65,15 +141,31 @@ const WANTED = { active: ACTIVE, paused: PAUSED } as const;
  * Safe to repeat, and to run twice at once: see docs/reliability.md (Installation → Ensure).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const input = readInstallInput(this, itemIndex);
-	const desired = readDesiredFields(this, itemIndex);
-	const wantedStatus = this.getNodeParameter('desiredStatus', itemIndex, 'active') as string;
+	const { input, desired, wantedStatus, canInstall } =
+		this.getNodeParameter('desiredStateMode', itemIndex, 'parameters') === 'snapshot'
+			? fromSnapshot(this, itemIndex)
+			: {
+					input: readInstallInput(this, itemIndex),
+					desired: readDesiredFields(this, itemIndex),
+					wantedStatus: this.getNodeParameter('desiredStatus', itemIndex, 'active') as string,
+					canInstall: true,
+				};
 	const target = WANTED[wantedStatus as keyof typeof WANTED] as number | undefined;
 
 	const listed = await existing(client, input.solutionId, input.title, itemIndex);
 	let found = listed.id;
 	let created = false;
 	if (found === undefined) {
+		if (!canInstall)
+			throw new NodeOperationError(
+				this.getNode(),
+				`Snapshot (item ${itemIndex}): the end user has no installation "${input.title}" of solution ${input.solutionId} to restore, and the snapshot has no "connectionSettings" to install it again`,
+				{
+					itemIndex,
+					description:
+						'Nothing was sent. Add "connectionSettings" (step ID → chosen value, as Installation → Create takes them) to the snapshot to install it again, or restore it into an installation with this exact title.',
+				},
+			);
 		try {
 			const installation = await installSafely(this, client, {
 				solutionId: input.solutionId,

@@ -92,7 +92,7 @@ export interface InstallOptions {
 const LOST_ANSWER_CHECK = { default: 5, min: 0.5, max: 120 };
 
 /** Options → Lost Answer Check in milliseconds. */
-function lostAnswerCheck(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
+export function lostAnswerCheck(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
 	const seconds = raw === undefined || raw === '' ? LOST_ANSWER_CHECK.default : Number(raw);
 	if (
 		!Number.isFinite(seconds) ||
