@@ -40,20 +40,28 @@ export const fieldValuesProperty: INodeProperties = {
 						'The template the automation was installed from, by title or ID. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 				},
 				{
-					displayName: 'Step',
+					displayName: 'Step Name or ID',
 					name: 'step',
-					type: 'string',
+					type: 'options',
+					typeOptions: {
+						loadOptionsMethod: 'getEnsureSteps',
+						loadOptionsDependsOn: ['&automation', 'solutionId.value', 'title'],
+					},
 					default: '',
-					placeholder: 'e.g. Send welcome email',
-					description: "The step's title, or its ID",
+					description:
+						'The step, by title (or ID), read from the end user\'s installation with this title, else from the template or another installation of the solution (each option says which). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 				},
 				{
-					displayName: 'Field Code',
+					displayName: 'Field Name or ID',
 					name: 'code',
-					type: 'string',
+					type: 'options',
+					typeOptions: {
+						loadOptionsMethod: 'getEnsureFields',
+						loadOptionsDependsOn: ['&automation', '&step', 'solutionId.value', 'title'],
+					},
 					default: '',
-					placeholder: 'e.g. subject',
-					description: 'The field code, as Bundle Data → Get Many shows it',
+					description:
+						'The field, by its code (its label is taken too when only one field of the step has it). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 				},
 				{
 					displayName: 'Value',
