@@ -170,3 +170,47 @@ describe('Installation → Ensure, the answer first and other installations name
 		);
 	});
 });
+
+describe('Installation → Ensure, text for list, object and empty fields', () => {
+	const tickets = (entries: Array<Record<string, unknown>>) => ({
+		...ensure('Tickets', {
+			solutionId: byId('id', 103),
+			credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[103]),
+			templateIds: [1031],
+		}),
+		desiredFields: {
+			field: entries.map((entry) => ({ automation: 1031, step: 'Post message', ...entry })),
+		},
+	});
+	const post = (code: string) => {
+		const installation = [...ctx.emu.state.installations.values()].find(
+			(i) => i.title === 'Tickets',
+		)!;
+		const bundle = ctx.emu.state.bundles.get(installation.bundleIds[0])!;
+		return ctx.emu.state.bundleData.get(bundle.stepIds[1])!.fields.find((f) => f.name === code)
+			?.value;
+	};
+
+	it('JSON text becomes a list or an object; "20" for a field with no value is refused as ambiguous', async () => {
+		const ok = await runNode(
+			ctx.emu,
+			tickets([
+				{ code: 'alsoPostTo', value: '["#a", "#b"]' },
+				{ code: 'Message options', value: '{"threads": false}' },
+			]),
+		);
+		expect(ok.error).toBeUndefined();
+		expect(post('alsoPostTo')).toEqual(['#a', '#b']);
+		expect(post('cf__6a1b2c3d4e5f4a6b')).toEqual({ threads: false });
+
+		const bad = await runNode(ctx.emu, tickets([{ code: 'maxPerHour', value: '20' }]));
+		expect(bad.error?.message).toBe(
+			'Field Values → entry 1 (item 0): "Max messages per hour" (maxPerHour) has no value now, so its type is unknown, and "20" could be text or JSON',
+		);
+		expect(bad.calls.filter((call) => !call.startsWith('GET'))).toEqual([]);
+		const list = await runNode(ctx.emu, tickets([{ code: 'alsoPostTo', value: '#a' }]));
+		expect(list.error?.message).toBe(
+			'Field Values → entry 1 (item 0): "Also post to" (alsoPostTo) holds a list, and "#a" is not one in JSON',
+		);
+	});
+});

@@ -251,10 +251,11 @@ export async function resolveFields(
 	const bundles = bundlesOf(installation);
 	const named = (entry: IDataObject, key: string, ...ids: string[]) =>
 		ids.some((id) => sameId(entry[id], key)) || String(entry.title ?? '') === key;
-	const notFound = (what: string, more = '') =>
+	// A snapshot's or JSON entry is named as given (e.g. "Snapshot → fieldValues → entry 3").
+	const notFound = (what: string, more = '', field?: DesiredField) =>
 		new NodeOperationError(
 			ctx.getNode(),
-			`Field Values: ${what} in installation ${String(installation.id)}${more}`,
+			`${field?.exact && field.where ? `${field.where} (item ${itemIndex})` : 'Field Values'}: ${what} in installation ${String(installation.id)}${more}`,
 			{
 				itemIndex,
 				description:
@@ -265,9 +266,10 @@ export async function resolveFields(
 		const bundle = bundles.find((candidate) =>
 			named(candidate, field.automation, 'templateId', 'id'),
 		);
-		if (!bundle) throw notFound(`no automation "${field.automation}"`);
+		if (!bundle) throw notFound(`no automation "${field.automation}"`, '', field);
 		const step = stepsOf(bundle).find((candidate) => named(candidate, field.step, 'id'));
-		if (!step) throw notFound(`no step "${field.step}" in automation "${field.automation}"`);
+		if (!step)
+			throw notFound(`no step "${field.step}" in automation "${field.automation}"`, '', field);
 		return { field, bundleId: Number(bundle.id), stepId: Number(step.id) };
 	});
 	const records = new Map<number, IDataObject[]>();
@@ -285,6 +287,7 @@ export async function resolveFields(
 			throw notFound(
 				`${twice ? `more than one field labelled "${field.code}"` : `no field "${field.code}"`} in step "${field.step}"`,
 				listed,
+				field,
 			);
 		}
 		let value = field.value;

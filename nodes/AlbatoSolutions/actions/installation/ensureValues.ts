@@ -44,7 +44,8 @@ export const kindWord = (kind: ValueKind) => KIND_WORDS[kind];
 /**
  * A value typed as text, converted to the kind of the field's current value: `{ value }`, or
  * `{ problem }` (what is wrong, in words) when it cannot be read as that kind. A field with no
- * current value (null) has no known type: the text is kept, and an empty text stays "no value".
+ * current value (null) has no known type: plain words stay text, an empty text stays "no value",
+ * and text that could also be JSON ("20", "true", "[1]") is refused as ambiguous.
  */
 export function fromText(text: string, current: unknown): { value: unknown } | { problem: string } {
 	const kind = kindOf(current);
@@ -52,8 +53,15 @@ export function fromText(text: string, current: unknown): { value: unknown } | {
 	switch (kind) {
 		case 'text':
 			return { value: text };
-		case 'empty':
-			return { value: text === '' ? current : text };
+		case 'empty': {
+			// No value now, so no known type: plain words are text; "20", "true", "[...]" could be either.
+			if (text === '') return { value: current };
+			if (!NUMBER.test(trimmed) && !/^(true|false|null)$/i.test(trimmed) && !/^[[{"]/.test(trimmed))
+				return { value: text };
+			return {
+				problem: `has no value now, so its type is unknown, and ${shortText(text)} could be text or JSON`,
+			};
+		}
 		case 'number':
 			if (NUMBER.test(trimmed) && Number.isFinite(Number(trimmed)))
 				return { value: Number(trimmed) };
