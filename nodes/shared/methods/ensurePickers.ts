@@ -198,7 +198,7 @@ export const ensurePickers = {
 			return step.fields.map((field) => ({
 				name: field.label === field.name ? field.name : `${field.label} (${field.name})`,
 				value: field.name,
-				description: `Now ${short(field.value)} in ${source.from}.`,
+				description: `Now ${short(field.value)} in ${source.from}`,
 			}));
 		});
 	},

@@ -77,7 +77,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		displayOptions: { show: { desiredStateMode: ['snapshot'] } },
-		description: `The output of Installation → Get Snapshot, as it is (e.g. {{ $json }}): ${SNAPSHOT_EXAMPLE}. Unknown keys or wrong types are refused before any request. It may add "connectionSettings" (needed only to install the installation again if it is gone) and "settings".`,
+		description: `The output item of Installation → Get Snapshot, as it is (an expression of the whole item, or its JSON text): ${SNAPSHOT_EXAMPLE}. Unknown keys or wrong types are refused before any request. It may add "connectionSettings" (needed only to install the installation again if it is gone) and "settings".`,
 	},
 	...[
 		...ensureInstallFields,
