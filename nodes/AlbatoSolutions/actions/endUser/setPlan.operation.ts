@@ -5,6 +5,12 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { toId } from '../params';
 import { partnerOf } from './partnerSession';
 
+export const option = {
+	name: 'Set Plan',
+	action: 'Set the billing plan of an end user',
+	description: 'Put the end user on one of your billing plans',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Plan ID',

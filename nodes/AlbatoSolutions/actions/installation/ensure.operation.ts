@@ -29,6 +29,13 @@ import {
 import { toObject } from '../params';
 import { installSafely, TitleTakenError } from './installSafely';
 
+export const option = {
+	name: 'Ensure',
+	action: 'Ensure an installation exists in the desired state',
+	description:
+		'Install the solution if the end user has no installation with this title, change only the field values that differ, then start or pause it. Safe to repeat: never makes a second installation.',
+};
+
 /** Ensure's Title: the same field as Create's, saying that the exact title is Ensure's key. */
 const ensureInstallFields = installFields.map((property) =>
 	property.name === 'title'

@@ -7,6 +7,13 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { idParameter } from '../params';
 import { snapshotOf } from './ensureSnapshot';
 
+export const option = {
+	name: 'Get Snapshot',
+	action: 'Get a snapshot of an installation',
+	description:
+		"Write an installation down as Ensure's input (solution, title, status, every field value with its type), to restore it later with Ensure",
+};
+
 export const description: INodeProperties[] = [
 	{
 		...installationLocator,
