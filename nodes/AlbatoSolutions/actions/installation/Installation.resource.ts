@@ -11,6 +11,6 @@ import * as start from './start.operation';
  * The one place an operation is named: its key is its value in the Operation menu. The order is
  * the order of the operations' fields in the description (the menu itself is sorted by name).
  */
-export const operations = { create, ensure, get, getAll, getSnapshot, pause, start };
+export const operations = { create, ensure, get, getAll, pause, start, getSnapshot };
 
 export const description = describeResource('installation', operations, 'getAll');
