@@ -208,6 +208,13 @@ describe('Installation → Ensure, text for list, object and empty fields', () =
 			'Field Values → entry 1 (item 0): "Max messages per hour" (maxPerHour) has no value now, so its type is unknown, and "20" could be text or JSON',
 		);
 		expect(bad.calls.filter((call) => !call.startsWith('GET'))).toEqual([]);
+		// An expression keeps its type: 20 as a number, then null back to "no value".
+		const twenty = await runNode(ctx.emu, tickets([{ code: 'maxPerHour', value: '={{ 20 }}' }]));
+		expect(twenty.error).toBeUndefined();
+		expect(post('maxPerHour')).toBe(20);
+		const none = await runNode(ctx.emu, tickets([{ code: 'maxPerHour', value: '={{ null }}' }]));
+		expect(none.error).toBeUndefined();
+		expect(post('maxPerHour')).toBeNull();
 		const list = await runNode(ctx.emu, tickets([{ code: 'alsoPostTo', value: '#a' }]));
 		expect(list.error?.message).toBe(
 			'Field Values → entry 1 (item 0): "Also post to" (alsoPostTo) holds a list, and "#a" is not one in JSON',

@@ -155,7 +155,8 @@ export function readDesiredFields(ctx: IExecuteFunctions, itemIndex: number): De
 			automation: key('automation', 'Automation (Template)'),
 			step: key('step', 'Step'),
 			code: key('code', 'Field Code'),
-			value: entry.value ?? '',
+			// Left empty in the editor: ''. An expression's null stays null (no value).
+			value: entry.value === undefined ? '' : entry.value,
 			where: `Field Values → entry ${n + 1}`,
 		};
 	});
