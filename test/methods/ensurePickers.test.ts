@@ -130,6 +130,13 @@ describe.each(credentials)('Ensure → Field Values pickers ($name)', ({ own, se
 		);
 	});
 
+	it('reads the same steps when the list says only id and title, or ids are text', async () => {
+		ctx.emu.setVariants({ listWithoutStatus: true, stringIds: true, wrapLists: true });
+		const steps = await pick('getEnsureSteps', own, { automation: 1011 });
+		expect(steps.map((step) => step.value)).toEqual(['New lead in CRM', 'Send welcome email']);
+		expect(steps[0].description).toMatch(new RegExp(`From installation "${own}" \\(\\d+\\)\\.$`));
+	});
+
 	it('sends nothing while the solution or the automation is not chosen', async () => {
 		const before = ctx.emu.requests.length;
 		expect(await pick('getEnsureSteps', own, { automation: '' })).toEqual([]);

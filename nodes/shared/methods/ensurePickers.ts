@@ -127,9 +127,11 @@ async function sourceOf(
 	automation: string,
 ): Promise<Source> {
 	const title = current(ctx, 'title');
-	const ofSolution = (await listInstallations(client)).filter((installation) =>
-		sameId(solutionIdOf(installation), solutionId),
-	);
+	// A list that does not say the solution (only id and title): its detail tells, through the template.
+	const ofSolution = (await listInstallations(client)).filter((installation) => {
+		const solution = solutionIdOf(installation);
+		return solution === undefined || sameId(solution, solutionId);
+	});
 	const own = ofSolution.filter((installation) => title !== '' && installation.title === title);
 	for (const installation of own) {
 		const found = await fromInstallation(client, installation.id, automation);
