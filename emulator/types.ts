@@ -202,8 +202,10 @@ export interface Variants {
 export interface FieldRecord {
 	name: string;
 	label: string;
-	type: 'string' | 'number' | 'boolean' | 'listRef';
-	value: string | number | boolean;
+	type: 'string' | 'number' | 'boolean' | 'listRef' | 'list' | 'object';
+	/** Whether the field may also hold null (no value). */
+	nullable?: boolean;
+	value: string | number | boolean | null | unknown[] | Record<string, unknown>;
 }
 
 export interface InstallationRecord {

@@ -57,6 +57,7 @@ const operations: Record<string, Record<string, unknown>> = {
 	},
 	'installation.get': { installationId: byId('id', 5001), includeBundles: true },
 	'installation.getAll': { returnAll: true },
+	'installation.getSnapshot': { installationId: byId('id', 5002) },
 	'installation.start': { installationId: byId('id', 5002) },
 	'installation.pause': { installationId: byId('id', 5001) },
 	'bundleData.getAll': { installationId: byId('id', 5002), scope: 'bundle', bundleId: 7003 },
