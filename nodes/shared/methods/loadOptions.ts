@@ -6,8 +6,12 @@ import { solutionTemplates } from '../api/solution';
 import { idOf, isObject, sameId } from '../readers/shapes';
 import { load } from './load';
 import { parentId } from './parent';
+import { getPlans } from './plans';
 
 export const loadOptions = {
+	/** Billing plans with their monthly transactions (issue 31; methods/plans.ts). */
+	getPlans,
+
 	/** Templates of the chosen solution as "Title (ID)", with the automation each one installs. One request. */
 	async getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const solutionId = parentId(this, 'solutionId');

@@ -9,6 +9,10 @@ import * as getOwnConnectionFields from './getOwnConnectionFields.operation';
 import * as getToken from './getToken.operation';
 import * as setOwnConnection from './setOwnConnection.operation';
 import * as setPlan from './setPlan.operation';
+// Billing (issue 31)
+import * as addTransactions from './addTransactions.operation';
+import * as block from './block.operation';
+import * as getPlans from './getPlans.operation';
 
 export const operations = {
 	create,
@@ -19,6 +23,10 @@ export const operations = {
 	getToken,
 	setOwnConnection,
 	setPlan,
+	// Billing (issue 31)
+	addTransactions,
+	block,
+	getPlans,
 };
 
 export const description: INodeProperties[] = [
@@ -29,6 +37,20 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['endUser'] } },
 		options: [
+			{
+				name: 'Add Transactions',
+				value: 'addTransactions',
+				action: 'Add extra transactions to the plan of an end user',
+				description:
+					"Top up the end user's billing plan with paid extra transactions (a multiple of 100; needs confirmation)",
+			},
+			{
+				name: 'Block',
+				value: 'block',
+				action: 'Block an end user',
+				description:
+					"Block the end user's billing plan: Albato pauses all their integrations and no new ones can start (needs confirmation)",
+			},
 			{
 				name: 'Create',
 				value: 'create',
@@ -62,6 +84,13 @@ export const description: INodeProperties[] = [
 				description: 'The fields a connection to your own app takes',
 			},
 			{
+				name: 'Get Plans',
+				value: 'getPlans',
+				action: 'Get the billing plans',
+				description:
+					"List your partner account's billing plans with their monthly transactions (End User ID is not used)",
+			},
+			{
 				name: 'Get Token',
 				value: 'getToken',
 				action: 'Get the token of an end user',
@@ -91,4 +120,8 @@ export const description: INodeProperties[] = [
 	...forOperation('endUser', 'setOwnConnection', setOwnConnection.description),
 	...forOperation('endUser', 'getOwnConnection', getOwnConnection.description),
 	...forOperation('endUser', 'getOwnConnectionFields', getOwnConnectionFields.description),
+	// Billing (issue 31)
+	...forOperation('endUser', 'getPlans', getPlans.description),
+	...forOperation('endUser', 'addTransactions', addTransactions.description),
+	...forOperation('endUser', 'block', block.description),
 ];
