@@ -15,7 +15,7 @@ import { ADD_TRX_PATH, BASIC_STYLES } from './billingSetup';
 import { callsTo } from './lifecycleSetup';
 
 const ctx = usePartnerEmulator();
-const add = (transactionCount: unknown, confirmAddTransactions = true) => ({
+const add = (transactionCount: number | string, confirmAddTransactions = true) => ({
 	resource: 'endUser',
 	operation: 'addTransactions',
 	transactionCount,

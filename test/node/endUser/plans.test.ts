@@ -21,7 +21,7 @@ import { callsTo, SET_PLAN_PATH } from './lifecycleSetup';
 
 const ctx = usePartnerEmulator();
 const getPlans = { resource: 'endUser', operation: 'getPlans' };
-const setPlan = (planId: unknown) => ({ resource: 'endUser', operation: 'setPlan', planId });
+const setPlan = (planId: number | string) => ({ resource: 'endUser', operation: 'setPlan', planId });
 const documented = PLANS.map((plan) => ({ planId: plan.id, monthlyTrx: plan.trxLimit }));
 
 beforeEach(async () => await addUsers(ctx.emu, ['john', 'mary', 'ann']));
