@@ -11,6 +11,12 @@ import { optionsCollection } from '../../../shared/descriptions/common.descripti
 import { createCredential, partnerSchema } from '../../../shared/api/credential';
 import { partnerIdOf, partnerIdProperty } from './partnerId';
 
+export const option = {
+	name: 'Create',
+	action: 'Create a connection to an app',
+	description: "Create the end user's connection to an app, from the fields it needs",
+};
+
 export const description: INodeProperties[] = [
 	partnerIdProperty,
 	{

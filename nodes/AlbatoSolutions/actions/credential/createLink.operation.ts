@@ -6,6 +6,13 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { textParameter, toId } from '../params';
 import { freshExpiry, sharingOutput } from './linkParams';
 
+export const option = {
+	name: 'Create Link',
+	action: 'Create a connection link',
+	description:
+		'Create a one-time link (valid 48 h) that the customer opens to connect an app, e.g. with OAuth',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'App ID',

@@ -6,6 +6,12 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { outcomeOf } from '../../../shared/transport/errors';
 import { sharingIdParameter, sharingIdProperty } from './linkParams';
 
+export const option = {
+	name: 'Delete Link',
+	action: 'Delete a connection link',
+	description: 'Revoke a connection link; a connection already made with it stays',
+};
+
 export const description: INodeProperties[] = [
 	sharingIdProperty,
 	{

@@ -4,6 +4,12 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { partnerMeta } from '../../../shared/api/credential';
 import { partnerIdOf, partnerIdProperty } from './partnerId';
 
+export const option = {
+	name: 'Get Schema',
+	action: 'Get the connection fields of an app',
+	description: 'The fields a connection to the app needs',
+};
+
 export const description: INodeProperties[] = [partnerIdProperty];
 
 /** GET /credentials/{partnerId}/meta — the fields a connection to that app needs. */

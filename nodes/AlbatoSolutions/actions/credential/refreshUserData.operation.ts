@@ -16,6 +16,12 @@ const MAX_WAIT = { default: 60, min: 1, max: 600 };
 /** At least 1 s between two POSTs: each one asks the service to queue a refresh. */
 const INTERVAL = { default: 5, min: 1, max: 60 };
 
+export const option = {
+	name: 'Refresh User Data',
+	action: 'Refresh the user data of a connection',
+	description: "Ask Albato to update a connection's user data, optionally until it is done",
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'App ID',

@@ -7,6 +7,13 @@ import { AlbatoApiError, outcomeOf, retold } from '../../../shared/transport/err
 import { describeValue } from '../params';
 import { partnerOf } from './partnerSession';
 
+export const option = {
+	name: 'Add Transactions',
+	action: 'Add extra transactions to the plan of an end user',
+	description:
+		"Top up the end user's billing plan with paid extra transactions (a multiple of 100; needs confirmation)",
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Transactions to Add',

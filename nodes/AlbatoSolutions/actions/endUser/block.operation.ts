@@ -6,6 +6,13 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { outcomeOf } from '../../../shared/transport/errors';
 import { partnerOf } from './partnerSession';
 
+export const option = {
+	name: 'Block',
+	action: 'Block an end user',
+	description:
+		"Block the end user's billing plan: Albato pauses all their integrations and no new ones can start (needs confirmation)",
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Confirm: Block the User',

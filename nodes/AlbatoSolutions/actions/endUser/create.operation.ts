@@ -9,6 +9,12 @@ import { endUserItem } from './endUserItem';
 import { partnerOf } from './partnerSession';
 import { includeTokenOption } from './tokenOutput';
 
+export const option = {
+	name: 'Create',
+	action: 'Create an end user',
+	description: 'Create an Albato end user for one of your customers (End User ID)',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Options',

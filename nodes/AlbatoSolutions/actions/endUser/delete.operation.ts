@@ -6,6 +6,13 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { outcomeOf } from '../../../shared/transport/errors';
 import { partnerOf } from './partnerSession';
 
+export const option = {
+	name: 'Delete',
+	action: 'Delete an end user',
+	description:
+		'Delete the end user with their installations and tokens (irreversible; needs confirmation)',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Confirm: Delete Permanently',

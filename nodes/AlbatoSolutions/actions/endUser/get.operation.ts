@@ -8,6 +8,12 @@ import { idOf, isObject } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { partnerOf } from './partnerSession';
 
+export const option = {
+	name: 'Get',
+	action: 'Get an end user',
+	description: "Get the end user's profile: Albato ID, e-mail, language, time zone, plan",
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Options',

@@ -5,6 +5,13 @@ import { plansOf } from '../../../shared/readers/plans';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { partnerOf } from './partnerSession';
 
+export const option = {
+	name: 'Get Plans',
+	action: 'Get the billing plans',
+	description:
+		"List your partner account's billing plans with their monthly transactions (End User ID is not used)",
+};
+
 export const description: INodeProperties[] = [];
 
 /**

@@ -7,6 +7,12 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { partnerOf } from './partnerSession';
 import { includeTokenOption, isoOrNull } from './tokenOutput';
 
+export const option = {
+	name: 'Get Token',
+	action: 'Get the token of an end user',
+	description: "Get the end user's token, for nodes that need it",
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Options',

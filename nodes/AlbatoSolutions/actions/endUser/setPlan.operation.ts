@@ -7,6 +7,12 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { toId } from '../params';
 import { partnerOf } from './partnerSession';
 
+export const option = {
+	name: 'Set Plan',
+	action: 'Set the billing plan of an end user',
+	description: 'Put the end user on one of your billing plans',
+};
+
 export const description: INodeProperties[] = [
 	{
 		// Was a string field: saved values ("23", 23 or an expression) are read the same way.

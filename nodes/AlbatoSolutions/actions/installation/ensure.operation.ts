@@ -18,6 +18,13 @@ import {
 } from './installInput';
 import { installSafely, TitleTakenError } from './installSafely';
 
+export const option = {
+	name: 'Ensure',
+	action: 'Ensure an installation exists in the desired state',
+	description:
+		'Install the solution if the end user has no installation with this title, change only the field values that differ, then start or pause it. Safe to repeat: never makes a second installation.',
+};
+
 export const description: INodeProperties[] = [
 	...installFields,
 	fieldValuesProperty,

@@ -17,6 +17,12 @@ import {
 	solutionLocator,
 } from '../../../shared/descriptions/common.descriptions';
 
+export const option = {
+	name: 'Get Many',
+	action: 'Get many installations',
+	description: "List the end user's installations",
+};
+
 export const description: INodeProperties[] = [
 	...returnAllOrLimit(),
 	{

@@ -19,6 +19,13 @@ import {
 	type StatusFilter,
 } from './runFilters';
 
+export const option = {
+	name: 'Get Many',
+	action: 'Get many runs',
+	description:
+		'Runs of the automations of an installation (or of one automation), with their steps',
+};
+
 export const description: INodeProperties[] = [
 	{
 		...installationLocator,

@@ -6,6 +6,12 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { toId } from '../params';
 import { readDateOffset, runOptionsCollection } from './runFilters';
 
+export const option = {
+	name: 'Get Step',
+	action: 'Get a run step',
+	description: 'The detail of one step of a run',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName: 'Step ID',
