@@ -7,9 +7,12 @@ import { idOf, isObject, sameId } from '../readers/shapes';
 import { ensurePickers } from './ensurePickers';
 import { load } from './load';
 import { parentId } from './parent';
+import { getPlans } from './plans';
 
 export const loadOptions = {
 	...ensurePickers,
+	/** Billing plans with their monthly transactions (issue 31; methods/plans.ts). */
+	getPlans,
 
 	/** Templates of the chosen solution as "Title (ID)", with the automation each one installs. One request. */
 	async getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
