@@ -7,7 +7,8 @@
  * Use it only where the emulator changes state by count, not by real time (list lag in reads, not
  * `ms`; no `delayMs` fault racing a wait), and where no assertion reads the clock: the node then makes
  * the same calls with the same bodies in the same order, only sooner. `asked` keeps every wait the
- * node asked for, in milliseconds; set `divisor` to 1 for a test that needs real waits.
+ * node asked for, in milliseconds; set `divisor` to 1 in a test that needs real waits (it is set back
+ * before each test).
  */
 import * as workflowUtils from 'n8n-workflow/dist/cjs/utils';
 
@@ -25,6 +26,9 @@ export function useShortWaits(divisor = 20): ShortWaits {
 			waits.asked.push(ms);
 			await realSleep(ms / waits.divisor);
 		});
+	});
+	beforeEach(() => {
+		waits.divisor = divisor;
 	});
 	afterAll(() => spy?.mockRestore());
 	return waits;
