@@ -7,7 +7,8 @@
 //  5. publish the trigger workflow, start n8n, change things in the emulator, and check that
 //     the trigger fired (n8n's REST API for the executions, the emulator's log for the calls)
 //  6. the editor in Chromium: node panel, pickers, field mapper (browser.mjs)
-//  7. partner mode (partner.mjs); runs, offboarding and connect-by-link examples (runs.mjs)
+//  7. partner mode (partner.mjs); billing: usage top-up, plans, block (billing.mjs); runs,
+//     offboarding and connect-by-link examples (runs.mjs)
 //
 // Ends with `N passed, N failed`; exit code 1 when anything failed. Every child process is
 // killed on the way out. Env: N8N_E2E_SKIP_BROWSER=1 skips step 6, N8N_E2E_KEEP=1 keeps the
@@ -22,6 +23,7 @@ import { runPartnerBrowserTest } from './browserPartner.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
 import { checkPartnerMode } from './partner.mjs';
 import { checkRunsAndConnections } from './runs.mjs';
+import { checkBilling } from './billing.mjs';
 import { Checks } from './lib/checks.mjs';
 import { Emulator } from './lib/emulator.mjs';
 import { ensureN8n } from './lib/install.mjs';
@@ -304,6 +306,11 @@ async function main() {
 		if (n8n.server)
 			await checks.group('Partner mode (webhook onboarding, nightly run)', () =>
 				timed('partner test (s)', () => checkPartnerMode(checks, n8n, emulator, repoRoot)),
+			);
+		// Billing (issue 31): needs the partner credential (imported above).
+		if (n8n.server)
+			await checks.group('Billing: usage top-up, plans, block (issue 31)', () =>
+				timed('billing (s)', () => checkBilling(checks, n8n, emulator, repoRoot)),
 			);
 		// Needs the partner credential (imported above); several groups share one trigger wait.
 		if (n8n.server)

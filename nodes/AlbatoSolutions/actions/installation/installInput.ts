@@ -99,7 +99,7 @@ export interface InstallOptions {
 const LOST_ANSWER_CHECK = { default: 5, min: 0.5, max: 120, unit: 'seconds', fromText: true };
 
 /** Options → Lost Answer Check in milliseconds. */
-function lostAnswerCheck(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
+export function lostAnswerCheck(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
 	const seconds = numberInRange(
 		ctx,
 		raw,
