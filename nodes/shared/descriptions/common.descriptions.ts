@@ -63,7 +63,10 @@ export const bundleSelect: INodeProperties = {
 	displayName: 'Automation (Bundle) Name or ID',
 	name: 'bundleId',
 	type: 'options',
-	typeOptions: { loadOptionsMethod: 'getBundles', loadOptionsDependsOn: ['installationId.value'] },
+	typeOptions: {
+		loadOptionsMethod: 'getBundles',
+		loadOptionsDependsOn: ['installationId.value', 'endUserId'],
+	},
 	default: '',
 	required: true,
 	description:

@@ -33,7 +33,7 @@ export const fieldValuesProperty: INodeProperties = {
 					type: 'options',
 					typeOptions: {
 						loadOptionsMethod: 'getTemplates',
-						loadOptionsDependsOn: ['solutionId.value'],
+						loadOptionsDependsOn: ['solutionId.value', 'endUserId'],
 					},
 					default: '',
 					description:
@@ -45,7 +45,7 @@ export const fieldValuesProperty: INodeProperties = {
 					type: 'options',
 					typeOptions: {
 						loadOptionsMethod: 'getEnsureSteps',
-						loadOptionsDependsOn: ['&automation', 'solutionId.value', 'title'],
+						loadOptionsDependsOn: ['&automation', 'solutionId.value', 'title', 'endUserId'],
 					},
 					default: '',
 					description:
@@ -57,7 +57,13 @@ export const fieldValuesProperty: INodeProperties = {
 					type: 'options',
 					typeOptions: {
 						loadOptionsMethod: 'getEnsureFields',
-						loadOptionsDependsOn: ['&automation', '&step', 'solutionId.value', 'title'],
+						loadOptionsDependsOn: [
+							'&automation',
+							'&step',
+							'solutionId.value',
+							'title',
+							'endUserId',
+						],
 					},
 					default: '',
 					description:

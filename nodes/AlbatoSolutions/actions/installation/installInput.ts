@@ -55,7 +55,10 @@ export const installFields: INodeProperties[] = [
 		displayName: 'Template Names or IDs',
 		name: 'templateIds',
 		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getTemplates', loadOptionsDependsOn: ['solutionId.value'] },
+		typeOptions: {
+			loadOptionsMethod: 'getTemplates',
+			loadOptionsDependsOn: ['solutionId.value', 'endUserId'],
+		},
 		default: [],
 		required: true,
 		description:
