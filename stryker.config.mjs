@@ -21,7 +21,7 @@ export const DECISION_LOGIC = [
 	'nodes/shared/readers/{shapes,pagination,token,mintedToken}.ts',
 	'nodes/AlbatoSolutions/actions/params.ts',
 	'nodes/AlbatoSolutions/actions/installation/installSafely.ts',
-	'nodes/AlbatoSolutions/actions/{pauseAndResume,pauseGuard,restartReport,updateRun}.ts',
+	'nodes/AlbatoSolutions/actions/pausedUpdate/*.ts',
 	'nodes/AlbatoSolutionsTrigger/{poll,installationPoll}.ts',
 ];
 

@@ -39,8 +39,13 @@ const under = (folder: string) => all.filter((file) => rel(file).startsWith(`${f
 const within = (target: string, ...folders: string[]) =>
 	folders.some((folder) => target === folder || target.startsWith(`${folder}/`));
 
+/** Folders under actions/ that hold an engine shared by several resources, not a resource's operations. */
+const ENGINES = [`${ACTIONS}/pausedUpdate/`];
+
 /** An operation folder: nodes/AlbatoSolutions/actions/<resource>/… */
-const isOperationFolder = (path: string) => /^nodes\/AlbatoSolutions\/actions\/[^/]+\//.test(path);
+const isOperationFolder = (path: string) =>
+	/^nodes\/AlbatoSolutions\/actions\/[^/]+\//.test(path) &&
+	!ENGINES.some((engine) => path.startsWith(engine));
 
 function offenders(files: string[], bad: (target: string, file: string) => boolean): string[] {
 	return files.flatMap((file) =>

@@ -10,7 +10,12 @@ import {
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
 import { fieldLabels, fieldValuesParameter } from './fieldValues';
-import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from '../pauseAndResume';
+import {
+	updateDirect,
+	updateGuarded,
+	type UpdateJob,
+	type UpdateRun,
+} from '../pausedUpdate/pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 
 export const option = {

@@ -33,8 +33,8 @@ import {
 	getInstallation,
 	listInstallations,
 	stepsOf,
-} from '../../shared/api/installation';
-import { ACTIVE, sameId, statusOf } from '../../shared/readers/shapes';
+} from '../../../shared/api/installation';
+import { ACTIVE, sameId, statusOf } from '../../../shared/readers/shapes';
 import { PauseGuard } from './pauseGuard';
 import { reportRestart } from './restartReport';
 import { fail, inStepOrder, put, type UpdateJob, type UpdateRun } from './updateRun';

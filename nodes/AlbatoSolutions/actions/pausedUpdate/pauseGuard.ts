@@ -1,7 +1,7 @@
 /** The pause state of one installation within one run of field updates (rules 1–4 in pauseAndResume.ts). */
-import { getInstallation, setStatus } from '../../shared/api/installation';
-import { ACTIVE, PAUSED, statusOf } from '../../shared/readers/shapes';
-import { AlbatoApiError, outcomeOf } from '../../shared/transport/errors';
+import { getInstallation, setStatus } from '../../../shared/api/installation';
+import { ACTIVE, PAUSED, statusOf } from '../../../shared/readers/shapes';
+import { AlbatoApiError, outcomeOf } from '../../../shared/transport/errors';
 import { fail, MAX_PAUSES, put, type UpdateJob, type UpdateRun } from './updateRun';
 
 /** No readable answer: the call may or may not have been applied (lost answer, 2xx with a body we cannot use). */
