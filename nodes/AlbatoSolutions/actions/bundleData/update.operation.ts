@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { idParameter, toId } from '../params';
 import { itemsAtOnce } from '../../../shared/transport/limiter';
 import { mapLimited } from '../../../shared/transport/mapLimited';
-import { readRunOptions } from '../runOptions';
+import { readRequestOptions } from '../requestOptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import {
 	bundleSelect,
@@ -89,7 +89,7 @@ export async function executeBatch(
 	client: AlbatoClient,
 	itemIndexes: number[],
 ) {
-	const { concurrency } = readRunOptions(this);
+	const { concurrency } = readRequestOptions(this);
 	const run: UpdateRun = {
 		ctx: this,
 		client,
