@@ -131,6 +131,15 @@ describe('layering', () => {
 		).toEqual([]);
 	});
 
+	it('readers/ take only types from n8n-workflow: they return data, and callers throw n8n errors', () => {
+		const valueImports = under(`${SHARED}/readers`)
+			.filter((file) =>
+				/^\s*import\s+(?!type\b)[^;]*?\bfrom\s+'n8n-workflow'/ms.test(readFileSync(file, 'utf8')),
+			)
+			.map(rel);
+		expect(valueImports).toEqual([]);
+	});
+
 	it('descriptions never import the transport, api or methods', () => {
 		const bad = (target: string) =>
 			within(target, `${SHARED}/transport`, `${SHARED}/api`, `${SHARED}/methods`);
