@@ -43,7 +43,9 @@ export const GROUPS = {
 	// Pure readers and the pure transport parts, against the unit tests: seconds per mutant.
 	readers: { mutate: [DECISION_LOGIC[1]], tests: UNIT_TESTS, unit: true },
 	transport: {
-		mutate: ['nodes/shared/transport/{retry,limiter,tokenCache,serviceMessage,baseUrl,partnerIds}.ts'],
+		mutate: [
+			'nodes/shared/transport/{retry,limiter,tokenCache,serviceMessage,baseUrl,partnerIds}.ts',
+		],
 		tests: UNIT_TESTS,
 		unit: true,
 	},
