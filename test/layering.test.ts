@@ -39,7 +39,7 @@ const under = (folder: string) => all.filter((file) => rel(file).startsWith(`${f
 const within = (target: string, ...folders: string[]) =>
 	folders.some((folder) => target === folder || target.startsWith(`${folder}/`));
 
-/** Folders under actions/ that hold an engine shared by several resources, not a resource's operations. */
+/** Folders under actions/ holding an engine that several resources share, not one's operations. */
 const ENGINES = [`${ACTIONS}/pausedUpdate/`];
 
 /** An operation folder: nodes/AlbatoSolutions/actions/<resource>/… */

@@ -27,7 +27,7 @@ interface FailedAnswer {
 	call: Call;
 }
 
-/** A 5xx or an unusable 2xx after a call that is not safe to send again: it may have been applied. */
+/** A 5xx or an unusable 2xx after a call not safe to send again: it may have been applied. */
 const mayBeApplied = ({ status, unreadable, call }: FailedAnswer) =>
 	!call.safe && (unreadable || status >= 500);
 

@@ -21,8 +21,8 @@ export function checkEndUserId(value: unknown): { id: string } | { problem: stri
 }
 
 /**
- * The {partner-name} path segment: letters, digits and `-_.~` only (as it appears in Albato's URLs),
- * and not only dots: `.` and `..` are path steps (`/wl/../add-user` is `/add-user`).
+ * The {partner-name} path segment: letters, digits and `-_.~` only (as it appears in Albato's
+ * URLs), and not only dots: `.` and `..` are path steps (`/wl/../add-user` is `/add-user`).
  */
 export function checkPartnerName(value: unknown): string | undefined {
 	const name = typeof value === 'string' ? value.trim() : '';
