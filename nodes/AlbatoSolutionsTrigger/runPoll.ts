@@ -2,13 +2,8 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { locatorValue } from '../shared/descriptions/common.descriptions';
-import {
-	bundlesOf,
-	DETAIL_CONCURRENCY,
-	getInstallation,
-	listInstallations,
-	stepsOf,
-} from '../shared/api/installation';
+import { DETAIL_CONCURRENCY, getInstallation, listInstallations } from '../shared/api/installation';
+import { bundlesOf, stepsOf } from '../shared/readers/bundles';
 import { listRuns } from '../shared/api/run';
 import { runDateMs, runOutcome } from '../shared/readers/runs';
 import { sameId, solutionIdOf } from '../shared/readers/shapes';

@@ -6,7 +6,7 @@ import { itemsAtOnce } from '../../shared/transport/limiter';
 import { mapLimited } from '../../shared/transport/mapLimited';
 import { errorItem } from './errorItem';
 import { findOperation } from './index';
-import { readRunOptions } from './runOptions';
+import { readRequestOptions } from './requestOptions';
 import type { BatchOperation, ItemOperation, OperationResult } from './types';
 import { withSentence } from './withSentence';
 
@@ -49,9 +49,9 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 /** Request Options, read once, and the one client that serves the whole execution. */
 async function connect(ctx: IExecuteFunctions) {
-	const runOptions = readRunOptions(ctx);
-	const client = await AlbatoClient.create(ctx, runOptions);
-	return { client, itemsInFlight: itemsAtOnce(runOptions.concurrency) };
+	const requestOptions = readRequestOptions(ctx);
+	const client = await AlbatoClient.create(ctx, requestOptions);
+	return { client, itemsInFlight: itemsAtOnce(requestOptions.concurrency) };
 }
 
 /**

@@ -11,7 +11,8 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 import { NodeOperationError } from 'n8n-workflow';
 
 import { bundleData } from '../api/bundleData';
-import { bundlesOf, getInstallation, listInstallations, stepsOf } from '../api/installation';
+import { getInstallation, listInstallations } from '../api/installation';
+import { bundlesOf, stepsOf } from '../readers/bundles';
 import { solutionTemplates } from '../api/solution';
 import {
 	type FieldEntry,

@@ -1,7 +1,8 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { bundleData } from '../api/bundleData';
-import { bundlesOf, getInstallation, stepsOf } from '../api/installation';
+import { getInstallation } from '../api/installation';
+import { bundlesOf, stepsOf } from '../readers/bundles';
 import { solutionTemplates } from '../api/solution';
 import { idOf, isObject, sameId } from '../readers/shapes';
 import { ensurePickers } from './ensurePickers';

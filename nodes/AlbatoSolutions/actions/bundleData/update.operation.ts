@@ -3,14 +3,19 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { idParameter, toId } from '../params';
 import { itemsAtOnce } from '../../../shared/transport/limiter';
 import { mapLimited } from '../../../shared/transport/mapLimited';
-import { readRunOptions } from '../runOptions';
+import { readRequestOptions } from '../requestOptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import {
 	bundleSelect,
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
 import { fieldLabels, fieldValuesParameter } from './fieldValues';
-import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from '../pauseAndResume';
+import {
+	updateDirect,
+	updateGuarded,
+	type UpdateJob,
+	type UpdateRun,
+} from '../pausedUpdate/pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 
 export const option = {
@@ -84,7 +89,7 @@ export async function executeBatch(
 	client: AlbatoClient,
 	itemIndexes: number[],
 ) {
-	const { concurrency } = readRunOptions(this);
+	const { concurrency } = readRequestOptions(this);
 	const run: UpdateRun = {
 		ctx: this,
 		client,

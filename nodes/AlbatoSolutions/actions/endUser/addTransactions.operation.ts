@@ -5,7 +5,7 @@ import { addUserPlanTransactions } from '../../../shared/api/endUser';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, outcomeOf, retold } from '../../../shared/transport/errors';
 import { describeValue } from '../params';
-import { partnerOf } from './partnerSession';
+import { partnerOf } from './needsPartner';
 
 export const option = {
 	name: 'Add Transactions',

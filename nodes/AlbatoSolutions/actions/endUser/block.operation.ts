@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { blockUserPlan } from '../../../shared/api/endUser';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { outcomeOf } from '../../../shared/transport/errors';
-import { partnerOf } from './partnerSession';
+import { partnerOf } from './needsPartner';
 
 export const option = {
 	name: 'Block',

@@ -8,7 +8,7 @@ import { AlbatoApiError, retold } from '../../../shared/transport/errors';
 import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { numberInRange, UTC_OFFSET_MINUTES } from '../params';
 import { endUserItem, profileFieldsOf } from './endUserItem';
-import { partnerOf } from './partnerSession';
+import { partnerOf } from './needsPartner';
 import { includeTokenOption } from './tokenOutput';
 
 export const option = {

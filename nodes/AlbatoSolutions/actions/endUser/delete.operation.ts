@@ -9,7 +9,7 @@ import {
 	confirmProperty,
 } from '../../../shared/descriptions/common.descriptions';
 import { requireConfirmation } from '../params';
-import { partnerOf } from './partnerSession';
+import { partnerOf } from './needsPartner';
 
 export const option = {
 	name: 'Delete',

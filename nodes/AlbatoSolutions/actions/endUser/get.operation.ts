@@ -7,7 +7,7 @@ import { withoutTokens } from '../../../shared/readers/mintedToken';
 import { idOf, isObject } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
-import { partnerOf } from './partnerSession';
+import { partnerOf } from './needsPartner';
 
 export const option = {
 	name: 'Get',

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listPlans } from '../../../shared/api/endUser';
 import { plansOf } from '../../../shared/readers/plans';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { partnerOf } from './partnerSession';
+import { partnerOf } from './needsPartner';
 
 export const option = {
 	name: 'Get Plans',

@@ -3,11 +3,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { upsertOwnCredential } from '../../../shared/api/ownConnection';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
-import { isMasked, ownConnectionOutput } from '../../../shared/readers/ownConnection';
+import { isMasked, ownConnectionOutput } from '../../../shared/readers/ownConnectionAnswer';
 import { isObject } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { mappedOrJson } from '../params';
-import { ownPartnerName, ownPartnerNameProperty } from './ownConnection';
+import { ownPartnerName, ownPartnerNameProperty } from './ownPartnerName';
 
 export const option = {
 	name: 'Set Own Connection',

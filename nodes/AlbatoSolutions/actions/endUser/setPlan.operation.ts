@@ -5,7 +5,7 @@ import { listPlans, setUserPlan } from '../../../shared/api/endUser';
 import { planById, plansOf } from '../../../shared/readers/plans';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { toId } from '../params';
-import { partnerOf } from './partnerSession';
+import { partnerOf } from './needsPartner';
 
 export const option = {
 	name: 'Set Plan',

@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { bundleData } from '../../../shared/api/bundleData';
-import { bundlesOf, stepsOf } from '../../../shared/api/installation';
+import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
 import { type FieldEntry, fieldsOf, isObject, sameId } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { describeValue, unsafeKeyPath } from '../params';

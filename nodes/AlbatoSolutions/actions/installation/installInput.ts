@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { fetchConnectionSettings } from '../../../shared/api/solution';
 import {
-	assertComplete,
+	resolutionProblems,
 	type SavedField,
 	unrefreshedChoice,
 } from '../../../shared/readers/connectionSettings';
@@ -183,7 +183,14 @@ export async function installBody(
 		autoSelectSingle: input.options.autoSelectSingle,
 		itemIndex,
 	});
-	assertComplete(ctx, resolution, itemIndex);
+	const problems = resolutionProblems(resolution);
+	if (problems.length > 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Connection Settings are incomplete or wrong: ${problems[0]}`,
+			{ itemIndex, description: `Nothing was installed. ${problems.join('. ')}.` },
+		);
+	}
 	const body: IDataObject = {
 		credentialData: resolution.credentialData,
 		templateIds: input.templateIds,

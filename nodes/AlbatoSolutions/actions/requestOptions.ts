@@ -5,7 +5,7 @@ import { numberInRange } from './params';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../../shared/transport/settings';
 
 /** Request Options, read once for the whole execution (from the first item: one client serves the run). */
-export function readRunOptions(ctx: IExecuteFunctions): TransportOptions {
+export function readRequestOptions(ctx: IExecuteFunctions): TransportOptions {
 	const raw = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
 	// Messages name each option as the UI shows it.
 	const number = (name: string, label: string, fallback: number, min: number, max?: number) =>
