@@ -18,8 +18,8 @@ const NOT_ALBATO =
 export const CREDENTIAL_TEST_USER_ID = 'n8n-credential-test-no-such-user';
 
 /**
- * The partner's master token (Albato's Embedded panel). The node never sends end-user calls with it:
- * it asks `/wl/{partner}/get-user-session-token` for each end user's own token and uses that.
+ * The partner's master token (Albato's Embedded panel). The node never sends end-user calls with
+ * it: it asks `/wl/{partner}/get-user-session-token` for each end user's own token and uses that.
  */
 export class AlbatoPartnerApi implements ICredentialType {
 	name = 'albatoPartnerApi';
@@ -96,11 +96,11 @@ export class AlbatoPartnerApi implements ICredentialType {
 		};
 	}
 
-	// Asks a token for a user id that does not exist: nothing is created or changed. A master token the
-	// service rejects answers 401/403 (fails the test). Any other answer passes only if it is
+	// Asks a token for a user id that does not exist: nothing is created or changed. A master token
+	// the service rejects answers 401/403 (fails the test). Any other answer passes only if it is
 	// recognisably Albato's: a JSON body with the "success" indicator Albato's docs put on every /wl
-	// answer, errors included ({"success": false, …} for the unknown user). A 404 page, HTML, an empty
-	// body or another server's JSON has none, and fails naming Base URL.
+	// answer, errors included ({"success": false, …} for the unknown user). A 404 page, HTML, an
+	// empty body or another server's JSON has none, and fails naming Base URL.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
@@ -142,7 +142,10 @@ export class AlbatoPartnerApi implements ICredentialType {
 	};
 }
 
-/** `Basic <token>` (Albato's curl examples) or `Basic base64(token:)` (HTTP Basic, token as username). */
+/**
+ * `Basic <token>` (Albato's curl examples) or `Basic base64(token:)` (HTTP Basic, token as
+ * username).
+ */
 export function masterAuthorization(credentials: ICredentialDataDecryptedObject): string {
 	const token = String(credentials.masterToken ?? '').trim();
 	if (credentials.basicAuthStyle === 'usernamePassword') {

@@ -18,7 +18,10 @@ function tsFiles(dir: string): string[] {
 	});
 }
 
-/** Every relative module a file imports or re-exports, as a path from the repository root (no extension). */
+/**
+ * Every relative module a file imports or re-exports, as a path from the repository root (no
+ * extension).
+ */
 function importsOf(file: string): string[] {
 	const source = readFileSync(file, 'utf8');
 	const specs = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gms)].map(

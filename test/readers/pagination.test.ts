@@ -1,4 +1,7 @@
-/** Yii2's paging signals, read by a pure helper (the transport's use of it is tested over HTTP in test/transport/pages.test.ts). */
+/**
+ * Yii2's paging signals, read by a pure helper (the transport's use of it is tested over HTTP in
+ * test/transport/pages.test.ts).
+ */
 import {
 	nextLinkOf,
 	nextPageOf,

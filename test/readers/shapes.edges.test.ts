@@ -1,4 +1,6 @@
-/** Shape readers at their edges: what is and is not a list, id spellings, status words, option keys. */
+/**
+ * Shape readers at their edges: what is and is not a list, id spellings, status words, option keys.
+ */
 import {
 	fieldsOf,
 	holdsList,

@@ -66,7 +66,9 @@ export async function runNode(
 	);
 }
 
-/** Runs our node once in n8n-core's engine and collects its output, its error and the calls it made. */
+/**
+ * Runs our node once in n8n-core's engine and collects its output, its error and the calls it made.
+ */
 export async function runAlbatoNode(
 	emu: Emulator,
 	node: Partial<HarnessNode>,
@@ -114,7 +116,10 @@ export const guardedUpdateFromItems = (extra: INodeParameters = {}): INodeParame
 	...extra,
 });
 
-/** Installation → Create of solution 102 (no nesting) with its valid connection settings; `extra` overrides. */
+/**
+ * Installation → Create of solution 102 (no nesting) with its valid connection settings; `extra`
+ * overrides.
+ */
 export const installParams = (title: string, extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'installation',
 	operation: 'create',
@@ -126,7 +131,10 @@ export const installParams = (title: string, extra: INodeParameters = {}): INode
 	...extra,
 });
 
-/** Installation → Create of solution 101 ("Initech – lead sync", both templates), picked from the list. */
+/**
+ * Installation → Create of solution 101 ("Initech – lead sync", both templates), picked from the
+ * list.
+ */
 export const initechInstallParams = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'installation',
 	operation: 'create',

@@ -1,4 +1,7 @@
-/** The in-flight limiter alone: slow start (Auto), a fixed cap, halving on a 429 once per window, growing back. */
+/**
+ * The in-flight limiter alone: slow start (Auto), a fixed cap, halving on a 429 once per window,
+ * growing back.
+ */
 import {
 	AUTO_CAP,
 	AUTO_IN_FLIGHT,

@@ -1,4 +1,6 @@
-/** When a failed call is tried again: the backoff curve, Retry-After, and one call's retry budget. */
+/**
+ * When a failed call is tried again: the backoff curve, Retry-After, and one call's retry budget.
+ */
 import {
 	backoff,
 	RETRYABLE_STATUS,

@@ -1,4 +1,7 @@
-/** The in-memory cache of minted end-user tokens: refresh margin, bounds, idle executions, shared mints. */
+/**
+ * The in-memory cache of minted end-user tokens: refresh margin, bounds, idle executions, shared
+ * mints.
+ */
 import {
 	cachedExpiry,
 	cachedToken,

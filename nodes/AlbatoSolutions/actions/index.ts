@@ -27,9 +27,9 @@ const described = [
 ];
 
 /**
- * Every resource's properties in n8n's order (HubSpot, Airtable): its Operation first, then End User
- * ID (partner mode), then the operation's own fields. Each Operation is shown for its resource only,
- * so listing them all first puts End User ID right after the one the user sees.
+ * Every resource's properties in n8n's order (HubSpot, Airtable): its Operation first, then End
+ * User ID (partner mode), then the operation's own fields. Each Operation is shown for its resource
+ * only, so listing them all first puts End User ID right after the one the user sees.
  */
 export const resourceDescriptions = [
 	...described.filter((property) => property.name === 'operation'),

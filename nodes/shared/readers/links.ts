@@ -27,7 +27,9 @@ export interface Sharing {
 	credentialId: number | string | undefined;
 	title: string | undefined;
 	dateCreated: string | undefined;
-	/** Connected when the service names the credential made (the status number alone is not trusted). */
+	/**
+	 * Connected when the service names the credential made (the status number alone is not trusted).
+	 */
 	state: LinkState;
 }
 
@@ -40,7 +42,10 @@ function codeOrWordOf(raw: unknown, words: Record<string, number>): number | und
 	return words[text];
 }
 
-/** Keys only a sharing has: an answer without any of them (`{}`, another record) is unreadable, never "waiting". */
+/**
+ * Keys only a sharing has: an answer without any of them (`{}`, another record) is unreadable,
+ * never "waiting".
+ */
 const SHARING_KEYS = ['id', 'token', 'status', 'credentialId'];
 
 export const holdsSharing = (data: unknown): boolean =>
@@ -68,8 +73,9 @@ export function sharingOf(data: unknown): Sharing {
 }
 
 /**
- * When the link stops working: 48 h after `dateCreated` (without a zone: UTC, as run dates), or (the
- * docs' example sends null) after `now`, and said so. Always computed: the service sends no expiry.
+ * When the link stops working: 48 h after `dateCreated` (without a zone: UTC, as run dates), or
+ * (the docs' example sends null) after `now`, and said so. Always computed: the service sends no
+ * expiry.
  */
 export function linkExpiry(
 	dateCreated: string | undefined,

@@ -8,7 +8,10 @@ import { isObject } from './shapes';
 
 export interface MintedToken {
 	token: string;
-	/** Epoch ms after which the service no longer accepts it; undefined = not said (keep for one execution). */
+	/**
+	 * Epoch ms after which the service no longer accepts it; undefined = not said (keep for one
+	 * execution).
+	 */
 	expiresAt?: number;
 }
 
@@ -31,7 +34,9 @@ export function tokenFromResponse(data: unknown): MintedToken | undefined {
 	return { token, expiresAt: believed ?? tokenExpiry(token)?.getTime() };
 }
 
-/** `sessionTokenValidUntil` as epoch ms: unix seconds (documented), milliseconds, or a date string. */
+/**
+ * `sessionTokenValidUntil` as epoch ms: unix seconds (documented), milliseconds, or a date string.
+ */
 export function validUntil(value: unknown): number | undefined {
 	const number =
 		typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;

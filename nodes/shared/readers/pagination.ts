@@ -1,8 +1,8 @@
 /**
- * Pages of a list answer. The spec says nothing of paging ("page sizes: not shown") and Albato's docs
- * show lists whole, but the service is built on Yii2, whose REST lists page by default. So an answer
- * is read for Yii's signals: the `X-Pagination-*` headers, a `Link: <…>; rel=next` header, or
- * `_links` / `_meta` in the body (beside or inside `data`). Pure: unit-tested; the emulator's
+ * Pages of a list answer. The spec says nothing of paging ("page sizes: not shown") and Albato's
+ * docs show lists whole, but the service is built on Yii2, whose REST lists page by default. So an
+ * answer is read for Yii's signals: the `X-Pagination-*` headers, a `Link: <…>; rel=next` header,
+ * or `_links` / `_meta` in the body (beside or inside `data`). Pure: unit-tested; the emulator's
  * `pagination` variants prove the transport uses it.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -65,7 +65,8 @@ export function pagingStyleOf(
 /**
  * The query parameters asking for the page after `page` (1-based, the one this answer is), or
  * undefined when the answer signals no further page. A next link gives its own parameters (so a
- * renamed page parameter works); counts alone give `page` (and `per-page` when known), as Yii reads them.
+ * renamed page parameter works); counts alone give `page` (and `per-page` when known), as Yii reads
+ * them.
  */
 export function nextPageOf(
 	headers: IDataObject,

@@ -15,7 +15,10 @@ export interface PartnerField {
 	allowedValues?: Record<string, string>;
 }
 
-/** `{ fields: [...] }` or a bare list; ids under `id`, `name` or `code`; `allowedValues` as a map or a list. */
+/**
+ * `{ fields: [...] }` or a bare list; ids under `id`, `name` or `code`; `allowedValues` as a map or
+ * a list.
+ */
 export function normalizeSchema(data: unknown): PartnerField[] {
 	// Fields as a list (documented) or keyed by field id.
 	const list =

@@ -4,7 +4,10 @@
  */
 import { isObject } from './shapes';
 
-/** `token`, `refreshToken`, `access_token`, `clientSecret`, `password`, `passwd`, `jwt`, `apiKey`, `X-Api-Key`, `Authorization`, `Cookie`…, any case. */
+/**
+ * `token`, `refreshToken`, `access_token`, `clientSecret`, `password`, `passwd`, `jwt`, `apiKey`,
+ * `X-Api-Key`, `Authorization`, `Cookie`…, any case.
+ */
 const SECRET_KEY = /token|secret|passw(?:or)?d|jwt|api[_-]?key|authorization|cookie/i;
 /** When a token expires is no secret (`tokenValidUntil`, `tokenExpiresAt`, `expiresIn`). */
 const EXPIRY_KEY = /validuntil$|expires?(?:at|in)?$/i;
