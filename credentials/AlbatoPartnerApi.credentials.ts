@@ -15,7 +15,7 @@ const NOT_ALBATO =
 	'Base URL did not answer like Albato\'s partner API (no JSON "success" indicator, e.g. a 404 page or an empty body). Check Base URL (e.g. https://api.albato.com) and Partner Name.';
 
 /** The user id the credential test asks a token for: no partner should have a customer with it. */
-export const CREDENTIAL_TEST_USER_ID = 'n8n-credential-test-no-such-user';
+const CREDENTIAL_TEST_USER_ID = 'n8n-credential-test-no-such-user';
 
 /**
  * The partner's master token (Albato's Embedded panel). The node never sends end-user calls with
@@ -146,7 +146,7 @@ export class AlbatoPartnerApi implements ICredentialType {
  * `Basic <token>` (Albato's curl examples) or `Basic base64(token:)` (HTTP Basic, token as
  * username).
  */
-export function masterAuthorization(credentials: ICredentialDataDecryptedObject): string {
+function masterAuthorization(credentials: ICredentialDataDecryptedObject): string {
 	const token = String(credentials.masterToken ?? '').trim();
 	if (credentials.basicAuthStyle === 'usernamePassword') {
 		return `Basic ${basicUsername(token)}`;

@@ -156,4 +156,12 @@ describe('layering', () => {
 			.map(rel);
 		expect(sends).toEqual([]);
 	});
+
+	it('forTests is for tests: no file of the package reads one', () => {
+		const DECLARED = /^export const forTests = .*$/m;
+		const sources = all.map((file) => [rel(file), readFileSync(file, 'utf8')] as const);
+		expect(sources.filter(([, text]) => DECLARED.test(text)).length).toBeGreaterThan(0);
+		const readers = sources.filter(([, text]) => /\bforTests\b/.test(text.replace(DECLARED, '')));
+		expect(readers.map(([file]) => file)).toEqual([]);
+	});
 });

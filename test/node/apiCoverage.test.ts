@@ -9,11 +9,14 @@ import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
 
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
-import { resources } from '../../nodes/AlbatoSolutions/actions';
+import { forTests as actionsForTests } from '../../nodes/AlbatoSolutions/actions';
 import manifest from '../apiCoverage.manifest.json';
-import { clearEndUserTokenCache } from '../../nodes/shared/transport/tokenCache';
+import { forTests as tokenCacheForTests } from '../../nodes/shared/transport/tokenCache';
 import { runPartner } from '../support/partnerSetup';
 import { byId, runNode, useEmulator } from '../support/setup';
+
+const { resources } = actionsForTests;
+const { clearEndUserTokenCache } = tokenCacheForTests;
 
 const ctx = useEmulator();
 

@@ -3,17 +3,19 @@
  */
 import {
 	fieldsOf,
+	forTests,
 	holdsList,
 	idOf,
 	installationOf,
 	listOrMap,
-	optionsOf,
 	positiveIdOf,
 	settingStepsOf,
 	solutionIdOf,
 	statusOf,
 	withNumericIds,
 } from '../../nodes/shared/readers/shapes';
+
+const { optionsOf } = forTests;
 
 describe('holdsList / listOrMap', () => {
 	it.each([

@@ -6,8 +6,10 @@
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Emulator } from '../../emulator';
-import { clearEndUserTokenCache } from '../../nodes/shared/transport/tokenCache';
+import { forTests } from '../../nodes/shared/transport/tokenCache';
 import { type NodeRun, runAlbatoNode, useEmulator } from './setup';
+
+const { clearEndUserTokenCache } = forTests;
 
 export const TOKEN_PATH = /^\/wl\/[^/]+\/get-user-session-token$/;
 export const ADD_USER_PATH = /^\/wl\/[^/]+\/add-user$/;

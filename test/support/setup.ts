@@ -7,8 +7,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { startEmulator, type Emulator } from '../../emulator';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
-import { forgetClaims } from '../../nodes/AlbatoSolutions/actions/installation/installLedger';
+import { forTests } from '../../nodes/AlbatoSolutions/actions/installation/installLedger';
 import { runWorkflow, type HarnessNode, type RunWorkflowOptions } from '../../harness';
+
+const { forgetClaims } = forTests;
 
 export const NODE_NAME = 'Albato';
 

@@ -3,13 +3,13 @@
  * growing back.
  */
 import {
-	AUTO_CAP,
 	AUTO_IN_FLIGHT,
-	GROWTH,
+	forTests,
 	InFlightLimiter,
 	itemsAtOnce,
-	SLOW_START,
 } from '../../nodes/shared/transport/limiter';
+
+const { AUTO_CAP, GROWTH, SLOW_START } = forTests;
 
 /** Acquires `n` slots without awaiting them; reports which have been granted so far. */
 function request(limiter: InFlightLimiter, n: number) {

@@ -5,15 +5,17 @@
 import {
 	cachedExpiry,
 	cachedToken,
-	clearEndUserTokenCache,
 	dropCached,
 	dropLocal,
 	forItem,
+	forTests,
 	keepLocal,
 	localToken,
 	sharedMint,
 	storeToken,
 } from '../../nodes/shared/transport/tokenCache';
+
+const { clearEndUserTokenCache } = forTests;
 
 const T0 = 1_700_000_000_000;
 let now = T0;

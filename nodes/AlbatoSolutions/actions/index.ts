@@ -8,7 +8,7 @@ import type { Operation } from './types';
 import { endUserIdProperty } from '../../shared/descriptions/authentication.descriptions';
 
 /** resource → operation → implementation: the node's dispatch table, checked by the compiler. */
-export const resources = {
+const resources = {
 	bundleData: bundleData.operations,
 	credential: credential.operations,
 	endUser: endUser.operations,
@@ -43,3 +43,6 @@ export function findOperation(resource: string, operation: string): Operation | 
 		? group[operation]
 		: undefined;
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { resources };

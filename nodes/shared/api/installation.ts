@@ -14,7 +14,7 @@ import { AlbatoApiError, outcomeOf } from '../transport/errors';
 import { segment } from '../transport/wire';
 
 /** The expand the service documents, sent literally: its `+` must reach the service unencoded. */
-export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
+const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
 
 /** What a detail, PLAY or PAUSE answer must hold: an installation with its id. */
 const AN_INSTALLATION = {
@@ -92,7 +92,7 @@ export async function detailOrGone(
 	}
 }
 
-export type StatusCall = 'PLAY' | 'PAUSE';
+type StatusCall = 'PLAY' | 'PAUSE';
 
 /**
  * PLAY or PAUSE. The answer should hold the installation; a 2xx without it (an empty body,

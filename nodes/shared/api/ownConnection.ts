@@ -10,7 +10,7 @@ import type { AlbatoClient } from '../transport/client';
 /**
  * `/wl/{partner}/<endpoint>`: the credential's Partner Name in partner mode, else the one given.
  */
-export function ownPath(client: AlbatoClient, partnerName: string, endpoint: string): string {
+function ownPath(client: AlbatoClient, partnerName: string, endpoint: string): string {
 	return client.partner
 		? client.partner.path(endpoint)
 		: `/wl/${encodeURIComponent(partnerName)}/${endpoint}`;

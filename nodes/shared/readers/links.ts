@@ -8,13 +8,13 @@ import { runDateMs } from './runs';
 import { idOf, isObject } from './shapes';
 
 /** "The link works only once and is valid for 48 hours" (Albato's guide). */
-export const LINK_LIFETIME_MS = 48 * 60 * 60 * 1000;
+const LINK_LIFETIME_MS = 48 * 60 * 60 * 1000;
 
 /** The link the customer opens (Albato's format): the only place the link token may appear. */
 export const linkUrl = (id: number | string, token: string) =>
 	`https://connect.integrations-hub.com?id=${encodeURIComponent(String(id))}&token=${encodeURIComponent(token)}`;
 
-export type LinkState = 'waiting' | 'connected' | 'expired';
+type LinkState = 'waiting' | 'connected' | 'expired';
 
 const LINK_WORDS: Record<string, number> = { waiting: 0, connected: 1, expired: 2 };
 

@@ -37,7 +37,7 @@ export function tokenFromResponse(data: unknown): MintedToken | undefined {
 /**
  * `sessionTokenValidUntil` as epoch ms: unix seconds (documented), milliseconds, or a date string.
  */
-export function validUntil(value: unknown): number | undefined {
+function validUntil(value: unknown): number | undefined {
 	const number =
 		typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 	if (typeof number === 'number' && Number.isFinite(number) && number > 0) {
@@ -76,3 +76,6 @@ export function fingerprint(text: string): string {
 		b = Math.imul(b ^ text.charCodeAt(i), 0x5bd1e995) ^ (b >>> 15);
 	return fnv1a(text).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { validUntil };

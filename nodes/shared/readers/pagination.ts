@@ -27,7 +27,7 @@ const whole = (value: unknown): number | undefined => {
 };
 
 /** The query of an address (`page=2&per-page=20`), decoded; its host and path are never used. */
-export function queryOf(href: string): Record<string, string> {
+function queryOf(href: string): Record<string, string> {
 	const q = href.indexOf('?');
 	if (q === -1) return {};
 	const out: Record<string, string> = {};
@@ -36,7 +36,7 @@ export function queryOf(href: string): Record<string, string> {
 }
 
 /** The target of `rel=next` in a Link header (RFC 8288), if any. */
-export function nextLinkOf(link: string | undefined): string | undefined {
+function nextLinkOf(link: string | undefined): string | undefined {
 	for (const part of (link ?? '').split(/,(?=\s*<)/)) {
 		const match = /^\s*<([^>]*)>(.*)$/.exec(part);
 		const rel = match && /;\s*rel\s*=\s*("([^"]*)"|[^;\s]*)/i.exec(match[2]);
@@ -96,3 +96,6 @@ export function nextPageOf(
 		...(perPage !== undefined ? { 'per-page': String(perPage) } : {}),
 	};
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { nextLinkOf, queryOf };

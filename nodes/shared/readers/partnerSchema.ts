@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isObject, listOrMap } from './shapes';
 
 /** Field types seen in the service's docs. */
-export const FIELD_TYPE = { string: 0, secret: 3, choice: 10 } as const;
+const FIELD_TYPE = { string: 0, secret: 3, choice: 10 } as const;
 
 export interface PartnerField {
 	id: string;

@@ -5,14 +5,14 @@
  */
 import { idOf, listOrMap } from './shapes';
 
-export interface Plan {
+interface Plan {
 	id: number | string;
 	/** Transactions a month; undefined when the service did not say. */
 	monthlyTrx: number | undefined;
 }
 
 /** A count the service sent as a number or a numeric string; undefined otherwise. */
-export function countOf(value: unknown): number | undefined {
+function countOf(value: unknown): number | undefined {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
 	if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
 	return undefined;

@@ -12,7 +12,7 @@ const SECRET_KEY = /token|secret|passw(?:or)?d|jwt|api[_-]?key|authorization|coo
 /** When a token expires is no secret (`tokenValidUntil`, `tokenExpiresAt`, `expiresIn`). */
 const EXPIRY_KEY = /validuntil$|expires?(?:at|in)?$/i;
 
-export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key) && !EXPIRY_KEY.test(key);
+const isSecretKey = (key: string): boolean => SECRET_KEY.test(key) && !EXPIRY_KEY.test(key);
 
 /** A copy of `value` without any key that names a secret, at any depth (inside lists too). */
 export function withoutSecrets(value: unknown): unknown {

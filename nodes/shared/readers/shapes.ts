@@ -209,7 +209,7 @@ const titleOf = (entry: IDataObject) => entry.title ?? entry.name ?? entry.label
  * sent, value the label), plain strings, or an `{id: title}` map. `value` beside a title is the
  * documented key and wins over an `id`.
  */
-export function optionsOf(raw: unknown): RawOption[] {
+function optionsOf(raw: unknown): RawOption[] {
 	if (isObject(raw)) {
 		return Object.entries(raw).map(([key, label]) => {
 			if (isObject(label))
@@ -305,3 +305,6 @@ export function bundleRecordsOf(data: unknown): IDataObject[] {
 		data: fieldsOf(record.data ?? record.fields) as unknown as IDataObject[],
 	}));
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { optionsOf };

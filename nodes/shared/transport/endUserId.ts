@@ -6,7 +6,7 @@ import { checkEndUserId } from './partnerIds';
 /**
  * Where End User ID was read: a node executing (per item), a picker in the editor, or the trigger.
  */
-export type EndUserIdPlace = 'node' | 'editor' | 'trigger';
+type EndUserIdPlace = 'node' | 'editor' | 'trigger';
 
 /**
  * How to fill End User ID: in a node (per item) or in the trigger (no input: fixed or a variable).

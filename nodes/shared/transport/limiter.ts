@@ -1,15 +1,15 @@
 /** Items in Flight's value for Auto (slow start). */
 export const AUTO_IN_FLIGHT = 0;
 /** Auto starts with this many in flight: a run of 8 items or fewer never has more than 8. */
-export const SLOW_START = 8;
+const SLOW_START = 8;
 /**
  * Auto multiplies the limit by this with each window of answers without 429. Each new window opens
  * new connections (a TLS handshake each), so fewer, bigger steps keep pace with n8n's HTTP Request
  * node (measured in docs/performance.md).
  */
-export const GROWTH = 8;
+const GROWTH = 8;
 /** Auto's ceiling: 200 items in three windows (8, 64, 128). */
-export const AUTO_CAP = 128;
+const AUTO_CAP = 128;
 
 /**
  * Items (or groups) started at once: the client's limiter then holds their requests to its window.
@@ -119,3 +119,6 @@ export class InFlightLimiter {
 		}
 	}
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { AUTO_CAP, GROWTH, SLOW_START };

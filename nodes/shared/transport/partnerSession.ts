@@ -32,7 +32,7 @@ import {
 } from './tokenCache';
 
 /** Sends the token call for one end user and answers the response's data (the client's job). */
-export type MintRequest = (userId: string, itemIndex: number | undefined) => Promise<unknown>;
+type MintRequest = (userId: string, itemIndex: number | undefined) => Promise<unknown>;
 
 let sessions = 0;
 

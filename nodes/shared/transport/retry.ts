@@ -11,7 +11,7 @@ const MAX_DELAY = 8_000;
 /**
  * Full jitter on an exponential curve (the AWS SDKs' choice): spreads retries of concurrent items.
  */
-export function backoff(attempt: number): number {
+function backoff(attempt: number): number {
 	return Math.round(Math.random() * Math.min(MAX_DELAY, BASE_DELAY * 2 ** attempt));
 }
 
@@ -68,3 +68,6 @@ export class RetryBudget {
 		return wait;
 	}
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { backoff };

@@ -8,9 +8,11 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
 import type { FaultRule } from '../../../emulator/types';
-import { forgetClaims } from '../../../nodes/AlbatoSolutions/actions/installation/installLedger';
+import { forTests } from '../../../nodes/AlbatoSolutions/actions/installation/installLedger';
 import { byId, runNode, useEmulator } from '../../support/setup';
 import { useShortWaits } from '../../support/waits';
+
+const { forgetClaims } = forTests;
 
 const ctx = useEmulator();
 /** The emulator's state here changes by count, never by time: the node's waits can be short. */

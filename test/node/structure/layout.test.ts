@@ -8,8 +8,10 @@ import type { INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { AlbatoSolutions } from '../../../nodes/AlbatoSolutions/AlbatoSolutions.node';
-import { resources } from '../../../nodes/AlbatoSolutions/actions';
+import { forTests } from '../../../nodes/AlbatoSolutions/actions';
 import { CURRENT_NODE_VERSION } from '../../../nodes/shared/descriptions/versions';
+
+const { resources } = forTests;
 
 /**
  * The editor of a new node (the current version): properties kept for old versions are left out.

@@ -28,7 +28,7 @@ export function recheckWaits(windowMs: number): number[] {
 /**
  * An installation this item created that duplicates an older one: paused, and on the error output.
  */
-export class DuplicateInstallationError extends NodeOperationError {
+class DuplicateInstallationError extends NodeOperationError {
 	/** What the error output carries beside error and message (`details`). */
 	readonly details: IDataObject;
 

@@ -14,7 +14,7 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { describeValue, unsafeKeyPath } from '../params';
 import { fromText, HOW_TO_WRITE, kindOf, sameJson } from './ensureValues';
 
-export const fieldValuesProperty: INodeProperties = {
+const fieldValuesProperty: INodeProperties = {
 	displayName: 'Field Values',
 	name: 'desiredFields',
 	type: 'fixedCollection',
@@ -80,7 +80,7 @@ export const fieldValuesProperty: INodeProperties = {
 /**
  * The JSON form of field values, shared by Field Values (JSON) and the snapshot's `fieldValues`.
  */
-export const FIELD_VALUES_JSON_EXAMPLE =
+const FIELD_VALUES_JSON_EXAMPLE =
 	'[{"automation": 1011, "step": "Send welcome email", "code": "subject", "value": "Hello"}, {"automation": 1011, "step": "Send welcome email", "code": "cf__4c2d9e8f0a1b4c3d", "value": 30}]';
 
 /**
@@ -240,7 +240,7 @@ export function fieldValuesFromJson(
 }
 
 /** The same value, whatever its type on either side ("40" and 40; a list reference as text). */
-export function sameValue(a: unknown, b: unknown): boolean {
+function sameValue(a: unknown, b: unknown): boolean {
 	const text = (value: unknown) =>
 		value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
 	return text(a) === text(b);

@@ -22,9 +22,9 @@ import {
 import { describeValue, MAX_TITLE_LENGTH, unsafeKeyPath } from '../params';
 import { type DesiredField, fieldValuesFromJson } from './ensureFields';
 
-export type DesiredStatus = 'active' | 'paused' | 'leave';
+type DesiredStatus = 'active' | 'paused' | 'leave';
 
-export interface Snapshot extends IDataObject {
+interface Snapshot extends IDataObject {
 	solutionId: number;
 	title: string;
 	status: DesiredStatus;

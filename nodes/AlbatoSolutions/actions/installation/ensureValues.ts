@@ -11,7 +11,7 @@ import type { IDataObject } from 'n8n-workflow';
  * The current value's kind, as the service shows it (it sends no field types, so the value
  * decides).
  */
-export type ValueKind = 'text' | 'number' | 'boolean' | 'list' | 'object' | 'empty';
+type ValueKind = 'text' | 'number' | 'boolean' | 'list' | 'object' | 'empty';
 
 export function kindOf(value: unknown): ValueKind {
 	if (value === null || value === undefined) return 'empty';
@@ -43,7 +43,7 @@ export const HOW_TO_WRITE: Record<ValueKind, string> = {
 		'Type the value; give it as JSON (Field Values (JSON) or an expression) to choose its type.',
 };
 
-export const kindWord = (kind: ValueKind) => KIND_WORDS[kind];
+const kindWord = (kind: ValueKind) => KIND_WORDS[kind];
 
 /**
  * A value typed as text, converted to the kind of the field's current value: `{ value }`, or

@@ -109,7 +109,10 @@ export function unknownSince(principal: string, title: string): number | undefin
  * Forgets every claim. The service never reuses an installation id, but a reset emulator does:
  * tests call this with each reset.
  */
-export function forgetClaims(): void {
+function forgetClaims(): void {
 	claims.clear();
 	unknowns.clear();
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { forgetClaims };
