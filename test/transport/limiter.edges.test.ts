@@ -1,6 +1,6 @@
 /**
  * The in-flight limiter's tickets and bounds (its AIMD behaviour is in
- * test/unit/inFlightLimiter.test.ts).
+ * test/transport/limiter.test.ts).
  */
 import { InFlightLimiter } from '../../nodes/shared/transport/limiter';
 
