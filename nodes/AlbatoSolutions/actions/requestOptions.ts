@@ -4,7 +4,10 @@ import { MAX_ITEMS_IN_FLIGHT } from '../../shared/descriptions/requestOptions.de
 import { numberInRange } from './params';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../../shared/transport/settings';
 
-/** Request Options, read once for the whole execution (from the first item: one client serves the run). */
+/**
+ * Request Options, read once for the whole execution (from the first item: one client serves the
+ * run).
+ */
 export function readRequestOptions(ctx: IExecuteFunctions): TransportOptions {
 	const raw = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
 	// Messages name each option as the UI shows it.

@@ -36,8 +36,9 @@ export const description: INodeProperties[] = [
 ];
 
 /**
- * POST /wl/{partner}/add-user-plan-transactions {id, count}, only with the confirmation on. Count is
- * checked first (a positive multiple of 100). Never repeated by the transport (a POST that spends money).
+ * POST /wl/{partner}/add-user-plan-transactions {id, count}, only with the confirmation on. Count
+ * is checked first (a positive multiple of 100). Never repeated by the transport (a POST that
+ * spends money).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partner = partnerOf(this, client, itemIndex);
@@ -81,7 +82,9 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	return { endUserId, transactionsAdded: count };
 }
 
-/** Transactions to Add: a whole number greater than 0 and a multiple of 100, or an error saying why. */
+/**
+ * Transactions to Add: a whole number greater than 0 and a multiple of 100, or an error saying why.
+ */
 function transactionCount(ctx: IExecuteFunctions, itemIndex: number): number {
 	const raw = ctx.getNodeParameter('transactionCount', itemIndex, undefined) as unknown;
 	const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;

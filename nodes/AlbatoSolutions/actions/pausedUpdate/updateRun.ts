@@ -5,7 +5,9 @@ import { updateStepData } from '../../../shared/api/bundleData';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import type { OperationResult } from '../types';
 
-/** Pauses (and PUT attempts) per item when other executions keep starting the installation again. */
+/**
+ * Pauses (and PUT attempts) per item when other executions keep starting the installation again.
+ */
 export const MAX_PAUSES = 5;
 
 export interface UpdateJob {
@@ -54,7 +56,7 @@ export async function put(run: UpdateRun, job: UpdateJob) {
  * What an update says it changed: `updated` keyed by field code (as sent; expressions may use it),
  * and `updatedFields` naming each field by its label too (null when the label is not known).
  */
-export function updatedOutput(data: IDataObject, labels: Record<string, string> = {}): IDataObject {
+function updatedOutput(data: IDataObject, labels: Record<string, string> = {}): IDataObject {
 	return {
 		updated: data,
 		updatedFields: Object.entries(data).map(([code, value]) => ({
@@ -65,7 +67,10 @@ export function updatedOutput(data: IDataObject, labels: Record<string, string> 
 	};
 }
 
-/** Runs `task` for each job: jobs of the same step one after another in item order, different steps at once. */
+/**
+ * Runs `task` for each job: jobs of the same step one after another in item order, different steps
+ * at once.
+ */
 export async function inStepOrder(
 	run: UpdateRun,
 	jobs: UpdateJob[],
@@ -86,3 +91,6 @@ export async function inStepOrder(
 		}),
 	);
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { updatedOutput };
