@@ -12,6 +12,7 @@ import {
 import { fieldLabels, fieldValuesParameter } from './fieldValues';
 import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from '../pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
+import type { RolloutGuard } from '../rolloutGuard';
 
 export const option = {
 	name: 'Update',
@@ -83,8 +84,12 @@ export async function executeBatch(
 	this: IExecuteFunctions,
 	client: AlbatoClient,
 	itemIndexes: number[],
+	guard?: RolloutGuard,
 ) {
 	const { concurrency } = readRunOptions(this);
+	// With the rollout guard, each installation (and, in "Fail" mode, each step) is a unit: it runs
+	// whole, and the guard is asked before the next one starts.
+	const units = guard?.active === true;
 	const run: UpdateRun = {
 		ctx: this,
 		client,
@@ -97,7 +102,11 @@ export async function executeBatch(
 	for (const itemIndex of itemIndexes) {
 		try {
 			const job = readJob(this, itemIndex);
-			const key = job.pauseAndResume ? `guarded:${job.installationId}` : 'direct';
+			const key = job.pauseAndResume
+				? `guarded:${job.installationId}`
+				: units
+					? `direct:${job.stepId}`
+					: 'direct';
 			const group = groups.get(key);
 			if (group) group.push(job);
 			else groups.set(key, [job]);
@@ -108,11 +117,24 @@ export async function executeBatch(
 		}
 	}
 	// Installations at once, up to Items in Flight; the client keeps all their requests within it too.
-	await mapLimited([...groups.values()], itemsAtOnce(concurrency), async (jobs) => {
+	const runGroup = async (jobs: UpdateJob[]) => {
 		if (jobs[0].pauseAndResume) await updateGuarded(run, jobs);
 		else await updateDirect(run, jobs);
-		return !run.stopped;
-	});
+		for (const job of jobs)
+			if (run.results.has(job.key))
+				guard?.ended(run.results.get(job.key) instanceof Error, job.itemIndex);
+		return !run.stopped && (guard?.mayStart() ?? true);
+	};
+	const all = [...groups.values()];
+	const isCanary = (jobs: UpdateJob[]) => jobs.some((job) => guard?.isCanary(job.itemIndex));
+	// The units holding canary items first, all to the end; then the others, if the guard allows.
+	await mapLimited(all.filter(isCanary), itemsAtOnce(concurrency), runGroup);
+	if (!run.stopped && (guard?.mayStart() ?? true))
+		await mapLimited(
+			all.filter((jobs) => !isCanary(jobs)),
+			itemsAtOnce(concurrency),
+			runGroup,
+		);
 	if (!run.continueOnFail && run.restartFailures.length) throw run.restartFailures[0];
 	return run.results;
 }
