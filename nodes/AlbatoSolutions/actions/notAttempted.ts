@@ -1,4 +1,4 @@
-import type { INode, INodeExecutionData } from 'n8n-workflow';
+import type { INode, INodeExecutionData, NodeApiError } from 'n8n-workflow';
 
 import { errorItem } from './errorItem';
 import type { NotAttemptedError } from './rolloutGuard';
@@ -10,9 +10,17 @@ import type { NotAttemptedError } from './rolloutGuard';
  * "Continue" the item stays on the success output with the same fields.
  */
 export function notAttemptedItem(node: INode, error: NotAttemptedError): INodeExecutionData {
-	const itemIndex = error.context.itemIndex as number;
-	const item = errorItem(node, error, itemIndex);
+	const item = reportItem(node, error, error.context.itemIndex as number);
 	item.json.notAttempted = true;
-	if (node.onError === 'continueErrorOutput') item.error = error;
+	return item;
+}
+
+/**
+ * An error item that must reach the error output whatever else its json holds (`details`, which
+ * older n8n versions do not route, or `notAttempted`): the item's `error` is set for that.
+ */
+export function reportItem(node: INode, error: Error, itemIndex: number): INodeExecutionData {
+	const item = errorItem(node, error, itemIndex);
+	if (node.onError === 'continueErrorOutput') item.error = error as NodeApiError;
 	return item;
 }

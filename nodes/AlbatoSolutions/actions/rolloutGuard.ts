@@ -27,7 +27,10 @@ function refused(ctx: IExecuteFunctions, label: string, rule: string, value: unk
 	return new NodeOperationError(
 		ctx.getNode(),
 		`Request Options → ${label} must be ${rule}, got ${JSON.stringify(value)}`,
-		{ itemIndex: 0, description: 'Nothing was sent. Request Options apply to the whole execution.' },
+		{
+			itemIndex: 0,
+			description: 'Nothing was sent. Request Options apply to the whole execution.',
+		},
 	);
 }
 

@@ -6,10 +6,10 @@ import { itemsAtOnce } from '../../shared/transport/limiter';
 import { mapLimited } from '../../shared/transport/mapLimited';
 import { errorItem } from './errorItem';
 import { findOperation } from './index';
-import { notAttemptedItem } from './notAttempted';
+import { notAttemptedItem, reportItem } from './notAttempted';
 import { readRollout, RolloutGuard } from './rolloutGuard';
 import { readRunOptions } from './runOptions';
-import type { BatchOperation, ItemOperation, OperationResult } from './types';
+import { Reported, type BatchOperation, type ItemOperation, type OperationResult } from './types';
 import { withSentence } from './withSentence';
 
 /** What each item came to: its data or its error. An item that was never started has none. */
@@ -192,17 +192,21 @@ function output(
 		if (outcome === undefined) {
 			if (continueOnFail)
 				returnData.push(
-					notAttemptedItem(ctx.getNode(), guard.notAttemptedError(ctx.getNode(), itemIndex, notAttempted)),
+					notAttemptedItem(
+						ctx.getNode(),
+						guard.notAttemptedError(ctx.getNode(), itemIndex, notAttempted),
+					),
 				);
 			continue;
 		}
-		if (!(outcome instanceof Error)) {
-			returnData.push(
-				...ctx.helpers.constructExecutionMetaData(
-					ctx.helpers.returnJsonArray(outcome as IDataObject | IDataObject[]),
-					{ itemData: { item: itemIndex } },
-				),
-			);
+		if (outcome instanceof Reported) {
+			returnData.push(...successItems(ctx, outcome.result, itemIndex));
+			for (const report of outcome.reports) {
+				if (!continueOnFail) throw runFailure(ctx, report, itemIndex, outcomes);
+				returnData.push(reportItem(ctx.getNode(), report, itemIndex));
+			}
+		} else if (!(outcome instanceof Error)) {
+			returnData.push(...successItems(ctx, outcome, itemIndex));
 		} else if (continueOnFail) {
 			returnData.push(errorItem(ctx.getNode(), outcome, itemIndex));
 		} else {
@@ -210,6 +214,16 @@ function output(
 		}
 	}
 	return returnData;
+}
+
+function successItems(
+	ctx: IExecuteFunctions,
+	result: IDataObject | IDataObject[],
+	itemIndex: number,
+): INodeExecutionData[] {
+	return ctx.helpers.constructExecutionMetaData(ctx.helpers.returnJsonArray(result), {
+		itemData: { item: itemIndex },
+	});
 }
 
 /** The rollout guard stopped the run without Continue On Fail: its message, and the first failure. */

@@ -47,5 +47,6 @@ export function readRunOptions(ctx: IExecuteFunctions): TransportOptions {
 			) * 1000,
 		timeout:
 			number('timeout', 'Timeout (Seconds)', DEFAULT_TRANSPORT_OPTIONS.timeout / 1000, 0.1) * 1000,
+		preview: raw.preview === true,
 	};
 }

@@ -3,7 +3,20 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import type { AlbatoClient } from '../../shared/transport/client';
 import type { RolloutGuard } from './rolloutGuard';
 
-export type OperationResult = IDataObject | IDataObject[];
+/**
+ * An item's result, and what it found beside it that needs attention (e.g. Ensure's other active
+ * installations with the same title): the router outputs the result, and each report as an error
+ * item paired to the same input item (the error output under "Continue (using error output)";
+ * without Continue On Fail the first report fails the run).
+ */
+export class Reported {
+	constructor(
+		readonly result: IDataObject,
+		readonly reports: Error[],
+	) {}
+}
+
+export type OperationResult = IDataObject | IDataObject[] | Reported;
 
 /**
  * An operation's entry in its resource's Operation menu. Its value is its key in the resource's

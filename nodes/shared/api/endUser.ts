@@ -28,6 +28,7 @@ export async function tokenByEmail(
 		body: { email },
 		itemIndex,
 		asPartner: true,
+		readsOnly: true,
 	});
 }
 

@@ -8,7 +8,14 @@ import {
 import { ACTIVE, PAUSED, sameId, solutionIdOf, statusOf } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { applyFieldChanges } from './ensureApply';
-import { fieldValuesProperty, readDesiredFields, resolveFields, sameValue } from './ensureFields';
+import {
+	type DesiredField,
+	type FieldChange,
+	fieldValuesProperty,
+	readDesiredFields,
+	resolveFields,
+	sameValue,
+} from './ensureFields';
 import {
 	installBody,
 	installFields,
@@ -17,6 +24,9 @@ import {
 	settingsOption,
 } from './installInput';
 import { installSafely, TitleTakenError } from './installSafely';
+import { newInstallation } from './create.operation';
+import { reportDuplicates } from './reportDuplicates';
+import { Reported } from '../types';
 
 export const option = {
 	name: 'Ensure',
@@ -44,7 +54,19 @@ export const description: INodeProperties[] = [
 			{ name: 'Paused', value: 'paused', description: 'Pause it if it is active' },
 		],
 	},
-	optionsCollection([autoSelectSingleOption, lostAnswerCheckOption, settingsOption]),
+	optionsCollection([
+		autoSelectSingleOption,
+		lostAnswerCheckOption,
+		{
+			displayName: 'Pause Other Active Copies',
+			name: 'pauseDuplicates',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to pause the other active installations with this solution and title (they are reported on the error output either way). The oldest one is the one Ensure keeps.',
+		},
+		settingsOption,
+	]),
 ];
 
 const WANTED = { active: ACTIVE, paused: PAUSED } as const;
@@ -61,8 +83,14 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const wantedStatus = this.getNodeParameter('desiredStatus', itemIndex, 'active') as string;
 	const target = WANTED[wantedStatus as keyof typeof WANTED] as number | undefined;
 
-	let found = await existing(client, input.solutionId, input.title, itemIndex);
+	const listed = await existing(client, input.solutionId, input.title, itemIndex);
+	let found = listed.id;
 	let created = false;
+	if (found === undefined && client.preview) {
+		// Checked as the real run checks (connection settings); nothing is installed.
+		await installBody(this, client, input, itemIndex);
+		return previewNew(input.solutionId, input.title, desired, target);
+	}
 	if (found === undefined) {
 		try {
 			const installation = await installSafely(this, client, {
@@ -87,6 +115,15 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const fields = await resolveFields(this, client, installation, desired, itemIndex);
 	const changes = fields.filter((field) => !sameValue(field.from, field.value));
 	const before = statusOf(installation);
+	if (client.preview) {
+		const after = target ?? before;
+		return await finish(installation, before, after, created, changes, true, listed.others, id, {
+			ctx: this,
+			client,
+			itemIndex,
+			title: input.title,
+		});
+	}
 	// Pausing first when it must end paused: no restart between the updates and the pause.
 	if (target === PAUSED && before !== PAUSED) {
 		installation = { ...installation, ...(await setStatus(client, id, 'PAUSE', itemIndex)) };
@@ -100,10 +137,30 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			installation = { ...installation, ...(await setStatus(client, id, 'PLAY', itemIndex)) };
 		after = ACTIVE;
 	}
+	return await finish(installation, before, after, created, changes, false, listed.others, id, {
+		ctx: this,
+		client,
+		itemIndex,
+		title: input.title,
+	});
+}
+
+/** The output, the same in Preview (plus `preview: true`), with the other active copies reported. */
+async function finish(
+	installation: IDataObject,
+	before: number | undefined,
+	after: number | undefined,
+	created: boolean,
+	changes: FieldChange[],
+	preview: boolean,
+	others: IDataObject[],
+	keeper: number,
+	run: { ctx: IExecuteFunctions; client: AlbatoClient; itemIndex: number; title: string },
+) {
 	delete installation.bundles;
 	installation.status = after ?? installation.status ?? null;
 	const statusChanged = before !== undefined && after !== undefined && before !== after;
-	return {
+	const output = {
 		installation,
 		created,
 		changed: {
@@ -119,20 +176,58 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			status: statusChanged ? { from: before, to: after } : null,
 		},
 		unchanged: !created && changes.length === 0 && !statusChanged,
+		...(preview ? { preview: true } : {}),
 	} as IDataObject;
+	if (!others.length) return output;
+	return new Reported(output, await reportDuplicates(others, keeper, output, preview, run));
 }
 
-/** The end user's installation of this solution with this title: the oldest, when there are several. */
+/** Preview of an installation Ensure would create: its field values' current values are not known yet (`from: null`). */
+function previewNew(
+	solutionId: number,
+	title: string,
+	desired: DesiredField[],
+	target: number | undefined,
+): IDataObject {
+	const { preview, ...installation } = newInstallation(solutionId, title);
+	return {
+		installation,
+		created: true,
+		changed: {
+			fields: desired.map(({ automation, step, code, value }) => ({
+				automation,
+				step,
+				code,
+				from: null,
+				to: value,
+				bundleId: null,
+				stepId: null,
+			})),
+			status: target === undefined ? null : { from: null, to: target },
+		},
+		unchanged: false,
+		preview,
+	};
+}
+
+/**
+ * The end user's installation of this solution with this title: the oldest, when there are several;
+ * and the others that are active (listed as active), which Ensure reports.
+ */
 async function existing(
 	client: AlbatoClient,
 	solutionId: number,
 	title: string,
 	itemIndex: number,
-) {
+): Promise<{ id: number | undefined; others: IDataObject[] }> {
 	const matches = (await listInstallations(client, itemIndex)).filter((installation) => {
 		const solution = solutionIdOf(installation);
 		return installation.title === title && (solution === undefined || sameId(solution, solutionId));
 	});
 	const ids = matches.map((installation) => Number(installation.id)).filter(Number.isFinite);
-	return ids.length ? Math.min(...ids) : undefined;
+	const id = ids.length ? Math.min(...ids) : undefined;
+	const others = matches.filter(
+		(installation) => Number(installation.id) !== id && statusOf(installation) === ACTIVE,
+	);
+	return { id, others };
 }
