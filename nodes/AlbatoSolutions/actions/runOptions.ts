@@ -25,6 +25,13 @@ export function readRunOptions(ctx: IExecuteFunctions): TransportOptions {
 		}
 		return value;
 	};
+	if (raw.preview !== undefined && typeof raw.preview !== 'boolean') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Request Options → Preview must be true or false, got ${JSON.stringify(raw.preview)}`,
+			{ itemIndex: 0 },
+		);
+	}
 	return {
 		concurrency: Math.floor(
 			number(

@@ -13,6 +13,7 @@ import { fieldLabels, fieldValuesParameter } from './fieldValues';
 import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from '../pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 import type { RolloutGuard } from '../rolloutGuard';
+import { previewUpdates } from './updatePreview';
 
 export const option = {
 	name: 'Update',
@@ -102,11 +103,13 @@ export async function executeBatch(
 	for (const itemIndex of itemIndexes) {
 		try {
 			const job = readJob(this, itemIndex);
-			const key = job.pauseAndResume
-				? `guarded:${job.installationId}`
-				: units
-					? `direct:${job.stepId}`
-					: 'direct';
+			// Preview reads per installation, whatever the mode.
+			const key =
+				job.pauseAndResume || client.preview
+					? `guarded:${job.installationId}`
+					: units
+						? `direct:${job.stepId}`
+						: 'direct';
 			const group = groups.get(key);
 			if (group) group.push(job);
 			else groups.set(key, [job]);
@@ -118,7 +121,8 @@ export async function executeBatch(
 	}
 	// Installations at once, up to Items in Flight; the client keeps all their requests within it too.
 	const runGroup = async (jobs: UpdateJob[]) => {
-		if (jobs[0].pauseAndResume) await updateGuarded(run, jobs);
+		if (client.preview) await previewUpdates(run, jobs);
+		else if (jobs[0].pauseAndResume) await updateGuarded(run, jobs);
 		else await updateDirect(run, jobs);
 		for (const job of jobs)
 			if (run.results.has(job.key))

@@ -121,6 +121,12 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		);
 	}
 	const name = { [nameField || 'title']: title };
+	const secrets = new Set(schema.filter((field) => field.secret).map((field) => field.id));
+	if (client.preview) {
+		// Checked against the schema as above; nothing created (no ID yet).
+		const wouldBe = { id: null, partnerId, ...values, ...name };
+		return { ...(maskSecrets(wouldBe, secrets) as IDataObject), preview: true };
+	}
 	let created: unknown;
 	try {
 		created = await createCredential(
@@ -132,7 +138,6 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	} catch (error) {
 		throw layoutHint(this, error, bodyLayout, itemIndex);
 	}
-	const secrets = new Set(schema.filter((field) => field.secret).map((field) => field.id));
 	return withNumericIds(maskSecrets(created ?? {}, secrets) as IDataObject, ['id', 'partnerId']);
 }
 

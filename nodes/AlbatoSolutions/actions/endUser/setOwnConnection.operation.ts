@@ -1,7 +1,12 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { upsertOwnCredential } from '../../../shared/api/ownConnection';
+import {
+	getOwnCredential,
+	ownCredentialMetadata,
+	upsertOwnCredential,
+} from '../../../shared/api/ownConnection';
+import { normalizeSchema } from '../../../shared/readers/partnerSchema';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 import { isMasked, ownConnectionOutput } from '../../../shared/readers/ownConnection';
 import { isObject } from '../../../shared/readers/shapes';
@@ -73,6 +78,16 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 				{ itemIndex },
 			);
 		}
+	}
+	if (client.preview) {
+		// The connection as it would be: what it holds now with these fields, secrets masked.
+		const schema = normalizeSchema(await ownCredentialMetadata(client, partnerName, itemIndex));
+		const secret = new Set(schema.filter((field) => field.secret).map((field) => field.id));
+		const current = await getOwnCredential(client, partnerName, itemIndex);
+		const shown = Object.fromEntries(
+			Object.entries(fields).map(([key, value]) => [key, secret.has(key) ? '[hidden]' : value]),
+		);
+		return { ...ownConnectionOutput({ ...(current as IDataObject), ...shown }), preview: true };
 	}
 	return ownConnectionOutput(await upsertOwnCredential(client, partnerName, fields, itemIndex));
 }

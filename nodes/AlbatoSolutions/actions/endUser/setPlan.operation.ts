@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { setUserPlan } from '../../../shared/api/endUser';
+import { getUserProfile, setUserPlan } from '../../../shared/api/endUser';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { toId } from '../params';
 import { partnerOf } from './partnerSession';
@@ -28,6 +28,11 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const partner = partnerOf(this, client, itemIndex);
 	const endUserId = partner.endUserId(itemIndex);
 	const planId = toId(this, this.getNodeParameter('planId', itemIndex, ''), 'Plan ID', itemIndex);
+	if (client.preview) {
+		// An unknown end user fails here as set-user-plan would.
+		await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
+		return { endUserId, planId, planSet: true, preview: true };
+	}
 	await setUserPlan(client, partner, endUserId, planId, itemIndex);
 	return { endUserId, planId, planSet: true };
 }
