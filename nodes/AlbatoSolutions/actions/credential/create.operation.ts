@@ -124,8 +124,8 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const secrets = new Set(schema.filter((field) => field.secret).map((field) => field.id));
 	if (client.preview) {
 		// Checked against the schema as above; nothing created (no ID yet).
-		const wouldBe = { id: null, partnerId, ...values, ...name };
-		return { ...(maskSecrets(wouldBe, secrets) as IDataObject), preview: true };
+		const shown = maskSecrets(values, secrets) as IDataObject;
+		return { id: null, partnerId, title, values: shown, preview: true };
 	}
 	let created: unknown;
 	try {

@@ -11,6 +11,7 @@ import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 import { isMasked, ownConnectionOutput } from '../../../shared/readers/ownConnection';
 import { isObject } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
+import { outcomeOf } from '../../../shared/transport/errors';
 import { mappedOrJson } from '../params';
 import { ownPartnerName, ownPartnerNameProperty } from './ownConnection';
 
@@ -83,7 +84,11 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		// The connection as it would be: what it holds now with these fields, secrets masked.
 		const schema = normalizeSchema(await ownCredentialMetadata(client, partnerName, itemIndex));
 		const secret = new Set(schema.filter((field) => field.secret).map((field) => field.id));
-		const current = await getOwnCredential(client, partnerName, itemIndex);
+		// None yet (404): the upsert would create it.
+		const current = await getOwnCredential(client, partnerName, itemIndex).catch((error) => {
+			if (outcomeOf(error) === 'notFound') return {};
+			throw error as Error;
+		});
 		const shown = Object.fromEntries(
 			Object.entries(fields).map(([key, value]) => [key, secret.has(key) ? '[hidden]' : value]),
 		);
