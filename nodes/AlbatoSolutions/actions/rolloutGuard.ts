@@ -142,6 +142,40 @@ export class RolloutGuard {
 	}
 }
 
+/**
+ * Runs `task` over `entries` in order, at most `atOnce()` at a time (asked each time one may start:
+ * the client's window, so under Auto the items started follow the slow start instead of all starting
+ * at once and waiting for a request slot), until a task answers false. With the guard on, that keeps
+ * "no further item starts" meaningful whatever Items in Flight is.
+ */
+export async function startEach<T>(
+	entries: T[],
+	atOnce: () => number,
+	task: (entry: T) => Promise<boolean>,
+): Promise<void> {
+	let next = 0;
+	let running = 0;
+	let stopped = false;
+	await new Promise<void>((resolve, reject) => {
+		const pump = () => {
+			while (!stopped && next < entries.length && running < Math.max(1, atOnce())) {
+				const entry = entries[next++];
+				running++;
+				task(entry)
+					.then((go) => {
+						if (!go) stopped = true;
+					}, reject)
+					.finally(() => {
+						running--;
+						pump();
+					});
+			}
+			if (running === 0 && (stopped || next >= entries.length)) resolve();
+		};
+		pump();
+	});
+}
+
 /** An item the rollout guard did not start: nothing was sent for it. */
 export class NotAttemptedError extends NodeOperationError {
 	constructor(

@@ -6,8 +6,8 @@ import { itemsAtOnce } from '../../shared/transport/limiter';
 import { mapLimited } from '../../shared/transport/mapLimited';
 import { errorItem } from './errorItem';
 import { findOperation } from './index';
-import { notAttemptedItem, reportItem } from './notAttempted';
-import { readRollout, RolloutGuard } from './rolloutGuard';
+import { notAttemptedItem } from './notAttempted';
+import { readRollout, RolloutGuard, startEach } from './rolloutGuard';
 import { readRunOptions } from './runOptions';
 import { Reported, type BatchOperation, type ItemOperation, type OperationResult } from './types';
 import { withSentence } from './withSentence';
@@ -155,18 +155,15 @@ async function runItems(
 		guard.ended(failed, itemIndex);
 		return guard.mayStart();
 	};
+	// With a guard option set, items start as the client's window allows (not all at once under Auto).
+	const each = (entries: Plan['single']) =>
+		guard.active
+			? startEach(entries, () => Math.min(itemsInFlight, client.window), run)
+			: mapLimited(entries, itemsInFlight, run);
 	if (!guard.mayStart()) return;
-	await mapLimited(
-		single.filter((entry) => guard.isCanary(entry.itemIndex)),
-		itemsInFlight,
-		run,
-	);
+	await each(single.filter((entry) => guard.isCanary(entry.itemIndex)));
 	if (!guard.mayStart()) return;
-	await mapLimited(
-		single.filter((entry) => !guard.isCanary(entry.itemIndex)),
-		itemsInFlight,
-		run,
-	);
+	await each(single.filter((entry) => !guard.isCanary(entry.itemIndex)));
 }
 
 /**
@@ -203,7 +200,7 @@ function output(
 			returnData.push(...successItems(ctx, outcome.result, itemIndex));
 			for (const report of outcome.reports) {
 				if (!continueOnFail) throw runFailure(ctx, report, itemIndex, outcomes);
-				returnData.push(reportItem(ctx.getNode(), report, itemIndex));
+				returnData.push(errorItem(ctx.getNode(), report, itemIndex));
 			}
 		} else if (!(outcome instanceof Error)) {
 			returnData.push(...successItems(ctx, outcome, itemIndex));

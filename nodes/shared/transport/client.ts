@@ -109,6 +109,11 @@ export class AlbatoClient {
 		return principalOf(this.baseUrl, this.token);
 	}
 
+	/** Requests this client lets out at once right now (Items in Flight, halved on 429, Auto's slow start). */
+	get window(): number {
+		return this.limiter.current;
+	}
+
 	/** Request Options → Preview: writing operations say what they would do, and no write is sent. */
 	get preview(): boolean {
 		return this.options.preview;

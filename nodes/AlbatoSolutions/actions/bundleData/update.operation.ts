@@ -12,7 +12,7 @@ import {
 import { fieldLabels, fieldValuesParameter } from './fieldValues';
 import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from '../pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
-import type { RolloutGuard } from '../rolloutGuard';
+import { type RolloutGuard, startEach } from '../rolloutGuard';
 import { previewUpdates } from './updatePreview';
 
 export const option = {
@@ -131,14 +131,15 @@ export async function executeBatch(
 	};
 	const all = [...groups.values()];
 	const isCanary = (jobs: UpdateJob[]) => jobs.some((job) => guard?.isCanary(job.itemIndex));
-	// The units holding canary items first, all to the end; then the others, if the guard allows.
-	await mapLimited(all.filter(isCanary), itemsAtOnce(concurrency), runGroup);
+	// The units holding canary items first, all to the end; then the others, if the guard allows
+	// (with the guard on, as many at once as the client's window: see startEach).
+	const each = (entries: UpdateJob[][]) =>
+		units
+			? startEach(entries, () => Math.min(itemsAtOnce(concurrency), client.window), runGroup)
+			: mapLimited(entries, itemsAtOnce(concurrency), runGroup);
+	await each(all.filter(isCanary));
 	if (!run.stopped && (guard?.mayStart() ?? true))
-		await mapLimited(
-			all.filter((jobs) => !isCanary(jobs)),
-			itemsAtOnce(concurrency),
-			runGroup,
-		);
+		await each(all.filter((jobs) => !isCanary(jobs)));
 	if (!run.continueOnFail && run.restartFailures.length) throw run.restartFailures[0];
 	return run.results;
 }
