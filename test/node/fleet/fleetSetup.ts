@@ -42,7 +42,5 @@ export const ensureParams = (subject: string, extra: INodeParameters = {}): INod
 	...extra,
 });
 
-export const withoutPreview = (json: IDataObject) => {
-	const { preview, ...rest } = json;
-	return rest;
-};
+export const withoutPreview = (json: IDataObject) =>
+	Object.fromEntries(Object.entries(json).filter(([key]) => key !== 'preview')) as IDataObject;
