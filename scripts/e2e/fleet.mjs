@@ -65,7 +65,11 @@ export async function checkFleetChange(checks, n8n, emulator, repoRoot) {
 		'run 1: every not-attempted item is on the error output, paired, with the threshold and counts',
 		notAttempted.every(
 			(item) =>
-				Object.keys(item.json).every((key) => ['error', 'message', 'details'].includes(key)) &&
+				// n8n merges the input item's fields (customerId) into what leaves the error output.
+				Object.keys(item.json).every((key) =>
+					['error', 'message', 'details', 'customerId'].includes(key),
+				) &&
+				item.json.customerId === customerOf(item) &&
 				/^Not attempted: Stop After Failures \(2%\) was exceeded\. \d+ done, 1 failed, \d+ not attempted$/.test(
 					item.json.error,
 				),
