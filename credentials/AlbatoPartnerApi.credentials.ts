@@ -9,6 +9,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { basicUsername } from '../nodes/shared/readers/token';
+
 const NOT_ALBATO =
 	'Base URL did not answer like Albato\'s partner API (no JSON "success" indicator, e.g. a 404 page or an empty body). Check Base URL (e.g. https://api.albato.com) and Partner Name.';
 
@@ -144,7 +146,7 @@ export class AlbatoPartnerApi implements ICredentialType {
 export function masterAuthorization(credentials: ICredentialDataDecryptedObject): string {
 	const token = String(credentials.masterToken ?? '').trim();
 	if (credentials.basicAuthStyle === 'usernamePassword') {
-		return `Basic ${Buffer.from(`${token}:`, 'utf8').toString('base64')}`;
+		return `Basic ${basicUsername(token)}`;
 	}
 	return `Basic ${token}`;
 }

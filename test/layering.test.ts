@@ -39,8 +39,13 @@ const under = (folder: string) => all.filter((file) => rel(file).startsWith(`${f
 const within = (target: string, ...folders: string[]) =>
 	folders.some((folder) => target === folder || target.startsWith(`${folder}/`));
 
+/** Folders under actions/ holding an engine that several resources share, not one's operations. */
+const ENGINES = [`${ACTIONS}/pausedUpdate/`];
+
 /** An operation folder: nodes/AlbatoSolutions/actions/<resource>/… */
-const isOperationFolder = (path: string) => /^nodes\/AlbatoSolutions\/actions\/[^/]+\//.test(path);
+const isOperationFolder = (path: string) =>
+	/^nodes\/AlbatoSolutions\/actions\/[^/]+\//.test(path) &&
+	!ENGINES.some((engine) => path.startsWith(engine));
 
 function offenders(files: string[], bad: (target: string, file: string) => boolean): string[] {
 	return files.flatMap((file) =>
@@ -124,6 +129,15 @@ describe('layering', () => {
 		expect(
 			offenders([...under(`${SHARED}/readers`), join(ROOT, SHARED, 'constants.ts')], bad),
 		).toEqual([]);
+	});
+
+	it('readers/ take only types from n8n-workflow: they return data, and callers throw n8n errors', () => {
+		const valueImports = under(`${SHARED}/readers`)
+			.filter((file) =>
+				/^\s*import\s+(?!type\b)[^;]*?\bfrom\s+'n8n-workflow'/ms.test(readFileSync(file, 'utf8')),
+			)
+			.map(rel);
+		expect(valueImports).toEqual([]);
 	});
 
 	it('descriptions never import the transport, api or methods', () => {

@@ -4,11 +4,11 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { runOptionsProperty } from '../../nodes/shared/descriptions/requestOptions.descriptions';
+import { requestOptionsProperty } from '../../nodes/shared/descriptions/requestOptions.descriptions';
 import { DEFAULT_TRANSPORT_OPTIONS } from '../../nodes/shared/transport/settings';
 
 const option = (name: string) =>
-	(runOptionsProperty.options as INodeProperties[]).find((o) => o.name === name)!;
+	(requestOptionsProperty.options as INodeProperties[]).find((o) => o.name === name)!;
 
 describe('Request Options defaults', () => {
 	it('show the transport’s defaults (seconds in the UI, milliseconds in the transport)', () => {

@@ -1,7 +1,6 @@
 /** Minted end-user tokens: every variant of the answer, expiry units, and the checks on ids. */
+import { checkEndUserId, checkPartnerName } from '../../nodes/shared/transport/partnerIds';
 import {
-	checkEndUserId,
-	checkPartnerName,
 	fingerprint,
 	tokenFromResponse,
 	validUntil,

@@ -1,9 +1,8 @@
 /** The pure rules of partner mode: which token a /wl response carries, until when, and the ids. */
 import jwt from 'jsonwebtoken';
 
+import { checkEndUserId, checkPartnerName } from '../../nodes/shared/transport/partnerIds';
 import {
-	checkEndUserId,
-	checkPartnerName,
 	fingerprint,
 	refreshMargin,
 	tokenFromResponse,

@@ -7,8 +7,8 @@ import { mapLimited } from '../../shared/transport/mapLimited';
 import { errorItem } from './errorItem';
 import { findOperation } from './index';
 import { notAttemptedItem } from './notAttempted';
+import { readRequestOptions } from './requestOptions';
 import { readRollout, RolloutGuard, startEach } from './rolloutGuard';
-import { readRunOptions } from './runOptions';
 import { Reported, type BatchOperation, type ItemOperation, type OperationResult } from './types';
 import { withSentence } from './withSentence';
 
@@ -45,10 +45,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 
 /** Request Options, read once (all checked before anything is sent), and the one client that serves the whole execution. */
 async function connect(ctx: IExecuteFunctions) {
-	const runOptions = readRunOptions(ctx);
+	const requestOptions = readRequestOptions(ctx);
 	const guard = new RolloutGuard(readRollout(ctx), ctx.continueOnFail());
-	const client = await AlbatoClient.create(ctx, runOptions);
-	return { client, itemsInFlight: itemsAtOnce(runOptions.concurrency), guard };
+	const client = await AlbatoClient.create(ctx, requestOptions);
+	return { client, itemsInFlight: itemsAtOnce(requestOptions.concurrency), guard };
 }
 
 /**

@@ -2,12 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	ACTIVE,
-	idOf,
 	INSTALLATION_LIST_KEYS,
 	installationOf,
 	installationsOf,
-	isObject,
-	listOrMap,
 	PAUSED,
 	sameId,
 	statusOf,
@@ -90,26 +87,6 @@ export async function detailOrGone(
 		if (outcomeOf(error) === 'notFound') return undefined;
 		throw error as Error;
 	}
-}
-
-/** Bundles of an expanded installation: a map keyed by bundle id (documented) or a list. */
-export function bundlesOf(installation: IDataObject): IDataObject[] {
-	const bundles = installation.bundles;
-	if (Array.isArray(bundles)) return bundles.filter(isObject);
-	if (isObject(bundles)) {
-		return Object.entries(bundles)
-			.filter(([, bundle]) => isObject(bundle))
-			.map(([key, bundle]) => ({
-				...(bundle as IDataObject),
-				id: idOf((bundle as IDataObject).id) ?? idOf(key) ?? key,
-			}));
-	}
-	return [];
-}
-
-/** Steps of an expanded bundle: a list (documented) or a map keyed by step id; ids as numbers. */
-export function stepsOf(bundle: IDataObject): IDataObject[] {
-	return listOrMap(bundle.steps).map((step) => ({ ...step, id: idOf(step.id) ?? step.id }));
 }
 
 export type StatusCall = 'PLAY' | 'PAUSE';

@@ -4,7 +4,7 @@ import type { INodeProperties } from 'n8n-workflow';
 export const MAX_ITEMS_IN_FLIGHT = 64;
 
 /** Execution-wide settings; read from the first item because one client serves the whole run. */
-export const runOptionsProperty: INodeProperties = {
+export const requestOptionsProperty: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
 	type: 'collection',

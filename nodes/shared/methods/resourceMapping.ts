@@ -9,7 +9,7 @@ import type {
 import { bundleData } from '../api/bundleData';
 import { partnerSchema } from '../api/credential';
 import { ownCredentialMetadata } from '../api/ownConnection';
-import { checkPartnerName } from '../readers/mintedToken';
+import { checkPartnerName } from '../transport/partnerIds';
 import { normalizeSchema, type PartnerField } from '../readers/partnerSchema';
 import { fetchConnectionSettings } from '../api/solution';
 import type { SettingStep } from '../readers/shapes';

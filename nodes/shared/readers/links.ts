@@ -31,8 +31,8 @@ export interface Sharing {
 	state: LinkState;
 }
 
-/** A number from 1, "1", or a word of `words` (its index). */
-function codeOf(raw: unknown, words: Record<string, number>): number | undefined {
+/** A number from 1, "1", or a word of `words` (its index); runs.ts' codeOf reads numbers only. */
+function codeOrWordOf(raw: unknown, words: Record<string, number>): number | undefined {
 	if (typeof raw === 'number' && Number.isInteger(raw)) return raw;
 	if (typeof raw !== 'string') return undefined;
 	const text = raw.trim().toLowerCase();
@@ -49,7 +49,7 @@ export const holdsSharing = (data: unknown): boolean =>
 /** A sharing in any of its shapes; `state` from `credentialId` first. */
 export function sharingOf(data: unknown): Sharing {
 	const raw: IDataObject = isObject(data) ? data : {};
-	const status = codeOf(raw.status, LINK_WORDS);
+	const status = codeOrWordOf(raw.status, LINK_WORDS);
 	const credentialId = idOf(raw.credentialId);
 	const dateCreated =
 		typeof raw.dateCreated === 'string' && runDateMs(raw.dateCreated) !== undefined
@@ -109,7 +109,7 @@ export const UPDATED = 3;
 
 /** `{updateStatus}` as a number; undefined when absent or unknown. */
 export function updateStatusOf(data: unknown): number | undefined {
-	return isObject(data) ? codeOf(data.updateStatus, UPDATE_WORDS) : undefined;
+	return isObject(data) ? codeOrWordOf(data.updateStatus, UPDATE_WORDS) : undefined;
 }
 
 /** "2 (in progress)" */

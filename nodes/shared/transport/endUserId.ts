@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkEndUserId } from '../readers/mintedToken';
+import { checkEndUserId } from './partnerIds';
 
 /** Where End User ID was read: a node executing (per item), a picker in the editor, or the trigger. */
 export type EndUserIdPlace = 'node' | 'editor' | 'trigger';

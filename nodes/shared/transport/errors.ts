@@ -1,10 +1,14 @@
 /**
  * The transport's one failure vocabulary. Every failed call is an AlbatoApiError that says what
  * happened (`outcome`) and whether the call may still have been applied; nothing above the
- * transport reads status codes or matches error texts to decide.
+ * transport reads status codes or matches error texts to decide. Callers decide from `outcome`
+ * (`outcomeOf` for any error) and the named checks below; CONTRIBUTING ("The failure vocabulary")
+ * lists the two callers that read more, and why.
  */
 import type { IHttpRequestMethods, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+
+import { PAUSE_FIRST } from './serviceMessage';
 
 /** PLAY and PAUSE are the service's own methods; n8n's type lists only the standard ones. */
 export type ApiMethod = IHttpRequestMethods | 'PLAY' | 'PAUSE';
@@ -20,7 +24,10 @@ export type ApiMethod = IHttpRequestMethods | 'PLAY' | 'PAUSE';
  */
 export type Outcome = 'refused' | 'notFound' | 'rateLimited' | 'failed' | 'unknown';
 
-/** What came back: no answer (network), a 2xx that could not be used, a 2xx with `success: false`, or an error status. */
+/**
+ * What came back: no answer (network), a 2xx that could not be used, a 2xx with `success: false`,
+ * or an error status. The transport's own detail behind `outcome` and `unsettled`.
+ */
 export type Answer = 'none' | 'unreadable' | 'declined' | 'status';
 
 /** One call, as its errors describe it. */
@@ -103,8 +110,11 @@ export class AlbatoApiError extends NodeApiError {
 		this.lost = init.lost;
 	}
 
-	/** The service answered with a 4xx: it applied nothing. */
-	get refusal(): boolean {
+	/**
+	 * The service said no with a 4xx (`refused`, `notFound` or `rateLimited`): it applied nothing.
+	 * Not the same as `outcome === 'refused'`, which leaves out 404 and 429.
+	 */
+	get appliedNothing(): boolean {
 		return (
 			this.outcome === 'refused' || this.outcome === 'notFound' || this.outcome === 'rateLimited'
 		);
@@ -125,9 +135,14 @@ export class AlbatoApiError extends NodeApiError {
 		return this.status === 401 || this.status === 403;
 	}
 
-	/** A change refused because the installation is active ("pause first"). */
+	/** A 405: the service does not take this method here (list-plans, documented as GET or POST). */
+	get wrongMethod(): boolean {
+		return this.status === 405;
+	}
+
+	/** A change refused because the installation is active ("pause first"): the hint's rule too. */
 	get needsPause(): boolean {
-		return this.status === 422 && /paus|active/i.test(this.message);
+		return this.status === 422 && PAUSE_FIRST.test(this.message);
 	}
 
 	/** The same failure told in other words (its call, outcome, status and `httpCode` kept). */

@@ -3,7 +3,7 @@ import type { ICredentialDataDecryptedObject, IPollFunctions } from 'n8n-workflo
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ACCESS_TOKEN, PARTNER_CREDENTIAL_TYPE } from '../constants';
-import { checkPartnerName } from '../readers/mintedToken';
+import { checkPartnerName } from './partnerIds';
 import { baseUrlOf, baseUrlProblem } from './baseUrl';
 import type { ApiContext } from './callOptions';
 

@@ -13,6 +13,7 @@ import type { IAdditionalCredentialOptions, INode } from 'n8n-workflow';
 
 import { PARTNER_CREDENTIAL_TYPE } from '../constants';
 import { fingerprint, type MintedToken, tokenFromResponse } from '../readers/mintedToken';
+import { basicUsername } from '../readers/token';
 import type { ApiContext } from './callOptions';
 import { checkedEndUserId } from './endUserId';
 import { readError } from './errors';
@@ -137,11 +138,7 @@ export class PartnerSession {
 	 * Token As: Basic Username, base64 of "<token>:") and every token handed out.
 	 */
 	secrets(): string[] {
-		return [
-			this.masterToken,
-			Buffer.from(`${this.masterToken}:`, 'utf8').toString('base64'),
-			...this.used,
-		];
+		return [this.masterToken, basicUsername(this.masterToken), ...this.used];
 	}
 
 	/**

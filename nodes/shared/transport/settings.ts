@@ -1,6 +1,9 @@
 import { AUTO_IN_FLIGHT } from './limiter';
 
-/** How the transport sends requests; set per execution from Request Options (actions/runOptions.ts). */
+/**
+ * How the transport sends requests; set per execution from Request Options
+ * (actions/requestOptions.ts).
+ */
 export interface TransportOptions {
 	/** Milliseconds before a request that has not answered is abandoned. */
 	timeout: number;

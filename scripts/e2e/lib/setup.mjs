@@ -22,6 +22,7 @@ export const WORKFLOWS = {
 	failedRunsAlert: { id: 'AlbatoRunFailed1', file: 'examples/failed-runs-alert.workflow.json' },
 	offboarding: { id: 'AlbatoOffboard01', file: 'examples/customer-offboarding.workflow.json' },
 	runsSweep: { id: 'AlbatoRunsSweep1', file: 'examples/runs-sweep.workflow.json' },
+	usageTopUp: { id: 'AlbatoUsageTopUp', file: 'examples/usage-topup.workflow.json' },
 };
 
 /** The Header Auth credential every webhook example with `headerAuth` is pointed at on import. */

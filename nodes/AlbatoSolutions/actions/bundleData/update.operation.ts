@@ -3,14 +3,19 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { idParameter, toId } from '../params';
 import { itemsAtOnce } from '../../../shared/transport/limiter';
 import { mapLimited } from '../../../shared/transport/mapLimited';
-import { readRunOptions } from '../runOptions';
+import { readRequestOptions } from '../requestOptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import {
 	bundleSelect,
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
 import { fieldLabels, fieldValuesParameter } from './fieldValues';
-import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from '../pauseAndResume';
+import {
+	updateDirect,
+	updateGuarded,
+	type UpdateJob,
+	type UpdateRun,
+} from '../pausedUpdate/pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 import { type RolloutGuard, startEach } from '../rolloutGuard';
 import { previewUpdates } from './updatePreview';
@@ -87,7 +92,7 @@ export async function executeBatch(
 	itemIndexes: number[],
 	guard?: RolloutGuard,
 ) {
-	const { concurrency } = readRunOptions(this);
+	const { concurrency } = readRequestOptions(this);
 	// With the rollout guard, each installation (and, in "Fail" mode, each step) is a unit: it runs
 	// whole, and the guard is asked before the next one starts.
 	const units = guard?.active === true;

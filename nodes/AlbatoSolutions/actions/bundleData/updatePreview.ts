@@ -8,9 +8,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { bundleData } from '../../../shared/api/bundleData';
-import { bundlesOf, getInstallation, stepsOf } from '../../../shared/api/installation';
+import { getInstallation } from '../../../shared/api/installation';
+import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
 import { ACTIVE, fieldsOf, sameId, statusOf } from '../../../shared/readers/shapes';
-import { fail, updatedOutput, type UpdateJob, type UpdateRun } from '../updateRun';
+import { fail, updatedOutput, type UpdateJob, type UpdateRun } from '../pausedUpdate/updateRun';
 
 export async function previewUpdates(run: UpdateRun, jobs: UpdateJob[]): Promise<void> {
 	const { ctx, client } = run;

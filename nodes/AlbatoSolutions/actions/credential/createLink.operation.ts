@@ -3,7 +3,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { createLink } from '../../../shared/api/links';
 import { sharingOf } from '../../../shared/readers/links';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { textParameter, toId } from '../params';
+import { appIdProperty } from '../../../shared/descriptions/common.descriptions';
+import { appIdParameter, textParameter } from '../params';
 import { freshExpiry, sharingOutput } from './linkParams';
 
 export const option = {
@@ -14,16 +15,7 @@ export const option = {
 };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'App ID',
-		name: 'linkPartnerId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 201',
-		typeOptions: { minValue: 1 },
-		description: 'The app (partner) the customer connects through the link, e.g. 201',
-	},
+	appIdProperty('linkPartnerId', 'The app the customer connects through the link'),
 	{
 		displayName: 'Connection Name',
 		name: 'linkTitle',
@@ -40,12 +32,7 @@ export const description: INodeProperties[] = [
  * link token appears: it works once, for 48 hours.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partnerId = toId(
-		this,
-		this.getNodeParameter('linkPartnerId', itemIndex, ''),
-		'App ID',
-		itemIndex,
-	);
+	const partnerId = appIdParameter(this, 'linkPartnerId', itemIndex);
 	const title = textParameter(this, 'linkTitle', 'Connection Name', itemIndex);
 	if (client.preview) {
 		// No sharing yet: no ID, no link.

@@ -7,6 +7,10 @@ import * as getOwnConnectionFields from './getOwnConnectionFields.operation';
 import * as getToken from './getToken.operation';
 import * as setOwnConnection from './setOwnConnection.operation';
 import * as setPlan from './setPlan.operation';
+// Billing (issue 31)
+import * as addTransactions from './addTransactions.operation';
+import * as block from './block.operation';
+import * as getPlans from './getPlans.operation';
 
 /**
  * The one place an operation is named: its key is its value in the Operation menu. The order is
@@ -21,6 +25,10 @@ export const operations = {
 	setOwnConnection,
 	getOwnConnection,
 	getOwnConnectionFields,
+	// Billing (issue 31)
+	getPlans,
+	addTransactions,
+	block,
 };
 
 export const description = describeResource('endUser', operations, 'create');

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getOwnCredential } from '../../../shared/api/ownConnection';
-import { ownConnectionOutput } from '../../../shared/readers/ownConnection';
+import { ownConnectionOutput } from '../../../shared/readers/ownConnectionAnswer';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { ownPartnerName, ownPartnerNameProperty } from './ownConnection';
+import { ownPartnerName, ownPartnerNameProperty } from './ownPartnerName';
 
 export const option = {
 	name: 'Get Own Connection',

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { ownCredentialMetadata } from '../../../shared/api/ownConnection';
 import { normalizeSchema } from '../../../shared/readers/partnerSchema';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { ownPartnerName, ownPartnerNameProperty } from './ownConnection';
+import { ownPartnerName, ownPartnerNameProperty } from './ownPartnerName';
 
 export const option = {
 	name: 'Get Own Connection Fields',

@@ -8,12 +8,12 @@ import {
 } from '../../../shared/api/ownConnection';
 import { normalizeSchema } from '../../../shared/readers/partnerSchema';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
-import { isMasked, ownConnectionOutput } from '../../../shared/readers/ownConnection';
+import { isMasked, ownConnectionOutput } from '../../../shared/readers/ownConnectionAnswer';
 import { isObject } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { outcomeOf } from '../../../shared/transport/errors';
 import { mappedOrJson } from '../params';
-import { ownPartnerName, ownPartnerNameProperty } from './ownConnection';
+import { ownPartnerName, ownPartnerNameProperty } from './ownPartnerName';
 
 export const option = {
 	name: 'Set Own Connection',

@@ -221,7 +221,7 @@ async function findLostInstallation(
 		);
 		if (candidates.length === 1) return candidates[0];
 		if (candidates.length > 1)
-			throw outcomeUnknown(
+			throw unknownOutcomeError(
 				ctx,
 				request,
 				why,
@@ -231,10 +231,11 @@ async function findLostInstallation(
 				lastReadError,
 			);
 	}
-	throw outcomeUnknown(ctx, request, why, [], reads, failedReads, lastReadError);
+	throw unknownOutcomeError(ctx, request, why, [], reads, failedReads, lastReadError);
 }
 
-function outcomeUnknown(
+/** The error that says the install may or may not have happened (context `outcome: 'unknown'`). */
+function unknownOutcomeError(
 	ctx: IExecuteFunctions,
 	{ solutionId, title, itemIndex, checkWindow }: InstallRequest,
 	why: Why,

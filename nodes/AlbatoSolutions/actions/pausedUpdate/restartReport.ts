@@ -1,8 +1,8 @@
 import type { NodeApiError } from 'n8n-workflow';
 
-import { retold } from '../../shared/transport/errors';
+import { retold } from '../../../shared/transport/errors';
 import type { PauseGuard } from './pauseGuard';
-import { withSentence } from './withSentence';
+import { withSentence } from '../withSentence';
 import type { UpdateJob, UpdateRun } from './updateRun';
 
 /** Gives every item of the group the outcome of the pause and restart (rule 5). */

@@ -1,9 +1,9 @@
 /** What the jobs of one run of field updates share, and the steps every job takes. */
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
-import { updateStepData } from '../../shared/api/bundleData';
-import type { AlbatoClient } from '../../shared/transport/client';
-import type { OperationResult } from './types';
+import { updateStepData } from '../../../shared/api/bundleData';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import type { OperationResult } from '../types';
 
 /** Pauses (and PUT attempts) per item when other executions keep starting the installation again. */
 export const MAX_PAUSES = 5;

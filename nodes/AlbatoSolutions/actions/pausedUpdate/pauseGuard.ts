@@ -1,16 +1,16 @@
 /** The pause state of one installation within one run of field updates (rules 1–4 in pauseAndResume.ts). */
-import { getInstallation, setStatus } from '../../shared/api/installation';
-import { ACTIVE, PAUSED, statusOf } from '../../shared/readers/shapes';
-import { AlbatoApiError, outcomeOf } from '../../shared/transport/errors';
+import { getInstallation, setStatus } from '../../../shared/api/installation';
+import { ACTIVE, PAUSED, statusOf } from '../../../shared/readers/shapes';
+import { AlbatoApiError, outcomeOf } from '../../../shared/transport/errors';
 import { fail, MAX_PAUSES, put, type UpdateJob, type UpdateRun } from './updateRun';
 
-/** No readable answer: the call may or may not have been applied (lost answer, 2xx with a body we cannot use). */
-export const outcomeUnknown = (error: unknown) =>
-	error instanceof AlbatoApiError && error.unsettled;
-/** The service refused the call: nothing was applied. */
-export const refused = (error: unknown) => error instanceof AlbatoApiError && error.refusal;
+// AlbatoApiError's named checks of the same names, for any error (false when not the transport's).
+/** No clear verdict: the call may or may not have been applied (lost answer, unusable 2xx). */
+const unsettled = (error: unknown) => error instanceof AlbatoApiError && error.unsettled;
+/** The service said no with a 4xx: nothing was applied. */
+const appliedNothing = (error: unknown) => error instanceof AlbatoApiError && error.appliedNothing;
 /** The PUT was refused because the installation is active. */
-export const needsPause = (error: unknown) => error instanceof AlbatoApiError && error.needsPause;
+const needsPause = (error: unknown) => error instanceof AlbatoApiError && error.needsPause;
 
 /** The pause state of one installation within one execution. */
 export class PauseGuard {
@@ -42,10 +42,10 @@ export class PauseGuard {
 				this.status = statusOf(answer) ?? PAUSED;
 				return undefined;
 			} catch (error) {
-				if (!refused(error)) this.owesPlay = true; // it may have been applied
+				if (!appliedNothing(error)) this.owesPlay = true; // it may have been applied
 				this.status = undefined;
 				// Answer lost or unreadable: go on; a PUT refused as "active" pauses again (rule 3).
-				return outcomeUnknown(error) ? undefined : (error as Error);
+				return unsettled(error) ? undefined : (error as Error);
 			} finally {
 				this.epoch++;
 				this.pausing = undefined;
@@ -125,7 +125,7 @@ export class PauseGuard {
 					this.status = undefined;
 					return { removed: true };
 				}
-				if (outcomeUnknown(error) && attempt < 2) continue; // rule 4
+				if (unsettled(error) && attempt < 2) continue; // rule 4
 				return { error: error as Error };
 			}
 		}

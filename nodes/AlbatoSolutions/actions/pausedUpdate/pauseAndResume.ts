@@ -28,13 +28,9 @@
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	bundlesOf,
-	getInstallation,
-	listInstallations,
-	stepsOf,
-} from '../../shared/api/installation';
-import { ACTIVE, sameId, statusOf } from '../../shared/readers/shapes';
+import { getInstallation, listInstallations } from '../../../shared/api/installation';
+import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
+import { ACTIVE, sameId, statusOf } from '../../../shared/readers/shapes';
 import { PauseGuard } from './pauseGuard';
 import { reportRestart } from './restartReport';
 import { fail, inStepOrder, put, type UpdateJob, type UpdateRun } from './updateRun';
