@@ -131,6 +131,23 @@ const WRITING: Record<string, Case> = {
 			return {};
 		},
 	},
+	'endUser.block': {
+		params: { confirmBlock: true },
+		partner: true,
+		setup: async () => {
+			await addUsers(ctx.emu, ['cust-1']);
+			return {};
+		},
+	},
+	'endUser.addTransactions': {
+		params: { transactionCount: 500, confirmAddTransactions: true },
+		partner: true,
+		setup: async () => {
+			await addUsers(ctx.emu, ['cust-1']);
+			await runPartner(ctx.emu, { resource: 'endUser', operation: 'setPlan', planId: 23 });
+			return {};
+		},
+	},
 	'endUser.setOwnConnection': {
 		params: { ownFieldsMode: 'json', ownFields: '{"userId": 87}' },
 		setup: () => ({ ownPartnerName: ctx.emu.partner.name }),
@@ -144,11 +161,13 @@ const READING = [
 	'credential.getLinkStatus',
 	'credential.getSchema',
 	'endUser.get',
+	'endUser.getPlans',
 	'endUser.getOwnConnection',
 	'endUser.getOwnConnectionFields',
 	'endUser.getToken',
 	'installation.get',
 	'installation.getAll',
+	'installation.getSnapshot',
 	'run.getAll',
 	'run.getStep',
 	'solution.getAll',

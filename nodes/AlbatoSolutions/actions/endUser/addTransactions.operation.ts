@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { addUserPlanTransactions } from '../../../shared/api/endUser';
+import { addUserPlanTransactions, getUserProfile } from '../../../shared/api/endUser';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, outcomeOf, retold } from '../../../shared/transport/errors';
 import { describeValue } from '../params';
@@ -55,7 +55,10 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		);
 	}
 	try {
-		await addUserPlanTransactions(client, partner, endUserId, count, itemIndex);
+		// Preview reads the profile instead: an unknown end user fails as the top-up would.
+		if (client.preview)
+			await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
+		else await addUserPlanTransactions(client, partner, endUserId, count, itemIndex);
 	} catch (error) {
 		if (outcomeOf(error) === 'notFound') {
 			throw new NodeOperationError(
@@ -78,7 +81,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		}
 		throw error as Error;
 	}
-	return { endUserId, transactionsAdded: count };
+	return { endUserId, transactionsAdded: count, ...(client.preview ? { preview: true } : {}) };
 }
 
 /** Transactions to Add: a whole number greater than 0 and a multiple of 100, or an error saying why. */
