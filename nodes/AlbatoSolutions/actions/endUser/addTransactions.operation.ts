@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { addUserPlanTransactions } from '../../../shared/api/endUser';
+import { addUserPlanTransactions, getUserProfile } from '../../../shared/api/endUser';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, outcomeOf, retold } from '../../../shared/transport/errors';
 import { describeValue } from '../params';
@@ -56,7 +56,10 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		);
 	}
 	try {
-		await addUserPlanTransactions(client, partner, endUserId, count, itemIndex);
+		// Preview reads the profile instead: an unknown end user fails as the top-up would.
+		if (client.preview)
+			await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
+		else await addUserPlanTransactions(client, partner, endUserId, count, itemIndex);
 	} catch (error) {
 		if (outcomeOf(error) === 'notFound') {
 			throw new NodeOperationError(
@@ -79,7 +82,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		}
 		throw error as Error;
 	}
-	return { endUserId, transactionsAdded: count };
+	return { endUserId, transactionsAdded: count, ...(client.preview ? { preview: true } : {}) };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { blockUserPlan } from '../../../shared/api/endUser';
+import { blockUserPlan, getUserProfile } from '../../../shared/api/endUser';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { outcomeOf } from '../../../shared/transport/errors';
 import { partnerOf } from './needsPartner';
@@ -43,7 +43,10 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		);
 	}
 	try {
-		await blockUserPlan(client, partner, endUserId, itemIndex);
+		// Preview reads the profile instead: an unknown end user fails as the block would.
+		if (client.preview)
+			await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
+		else await blockUserPlan(client, partner, endUserId, itemIndex);
 	} catch (error) {
 		if (outcomeOf(error) !== 'notFound') throw error as Error;
 		throw new NodeOperationError(
@@ -56,5 +59,5 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			},
 		);
 	}
-	return { endUserId, blocked: true };
+	return { endUserId, blocked: true, ...(client.preview ? { preview: true } : {}) };
 }
