@@ -92,7 +92,7 @@ export async function detailOrGone(
 	}
 }
 
-type StatusCall = 'PLAY' | 'PAUSE';
+export type StatusCall = 'PLAY' | 'PAUSE';
 
 /**
  * PLAY or PAUSE. The answer should hold the installation; a 2xx without it (an empty body,

@@ -6,11 +6,9 @@ import type { ResourceMapperFields, ResourceMapperValue } from 'n8n-workflow';
 
 import { FIXTURE_IDS } from '../../../emulator/fixtures';
 import { labelOfMapperField, mapperFieldName } from '../../../nodes/shared/readers/fieldLabel';
-import { forTests } from '../../../nodes/AlbatoSolutions/actions/pausedUpdate/updateRun';
+import { updatedOutput } from '../../../nodes/AlbatoSolutions/actions/pausedUpdate/updateRun';
 import { byId, runNode } from '../../support/setup';
 import { PARENTS, usePickers } from '../../support/methodsSetup';
-
-const { updatedOutput } = forTests;
 
 const pickers = usePickers();
 const parents = {

@@ -8,12 +8,14 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
-import { resources } from '../../../nodes/AlbatoSolutions/actions';
+import { forTests } from '../../../nodes/AlbatoSolutions/actions';
 import { setStatus } from '../../../nodes/shared/api/installation';
 import type { AlbatoClient } from '../../../nodes/shared/transport/client';
 import { addUsers, installFor, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
 import { byId, type NodeRun, runNode } from '../../support/setup';
 import { ensureParams, stateOf, withoutPreview, writesIn } from './fleetSetup';
+
+const { resources } = forTests;
 
 const ctx = usePartnerEmulator();
 const PREVIEW = { requestOptions: { preview: true } };

@@ -56,7 +56,7 @@ export async function put(run: UpdateRun, job: UpdateJob) {
  * What an update says it changed: `updated` keyed by field code (as sent; expressions may use it),
  * and `updatedFields` naming each field by its label too (null when the label is not known).
  */
-function updatedOutput(data: IDataObject, labels: Record<string, string> = {}): IDataObject {
+export function updatedOutput(data: IDataObject, labels: Record<string, string> = {}): IDataObject {
 	return {
 		updated: data,
 		updatedFields: Object.entries(data).map(([code, value]) => ({
@@ -91,6 +91,3 @@ export async function inStepOrder(
 		}),
 	);
 }
-
-/** Only for tests: what they check or reset directly. The node never reads this. */
-export const forTests = { updatedOutput };
