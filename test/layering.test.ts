@@ -18,7 +18,10 @@ function tsFiles(dir: string): string[] {
 	});
 }
 
-/** Every relative module a file imports or re-exports, as a path from the repository root (no extension). */
+/**
+ * Every relative module a file imports or re-exports, as a path from the repository root (no
+ * extension).
+ */
 function importsOf(file: string): string[] {
 	const source = readFileSync(file, 'utf8');
 	const specs = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gms)].map(
@@ -152,5 +155,13 @@ describe('layering', () => {
 			.filter((file) => /\bclient\.request\s*[<(]/.test(readFileSync(file, 'utf8')))
 			.map(rel);
 		expect(sends).toEqual([]);
+	});
+
+	it('forTests is for tests: no file of the package reads one', () => {
+		const DECLARED = /^export const forTests = .*$/m;
+		const sources = all.map((file) => [rel(file), readFileSync(file, 'utf8')] as const);
+		expect(sources.filter(([, text]) => DECLARED.test(text)).length).toBeGreaterThan(0);
+		const readers = sources.filter(([, text]) => /\bforTests\b/.test(text.replace(DECLARED, '')));
+		expect(readers.map(([file]) => file)).toEqual([]);
 	});
 });

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { resourceDescriptions, resources } from './actions';
+import { operationNames, resourceDescriptions } from './actions';
 import { subtitleOf } from './actions/subtitle';
 import { router } from './actions/router';
 import {
@@ -61,7 +61,7 @@ export class AlbatoSolutions implements INodeType {
 		group: ['transform'],
 		version: NODE_VERSIONS,
 		defaultVersion: CURRENT_NODE_VERSION,
-		subtitle: subtitleOf(RESOURCE_OPTIONS, resources),
+		subtitle: subtitleOf(RESOURCE_OPTIONS, operationNames),
 		description:
 			"Manage the Albato solutions of your customers: install, start and pause them, read their runs and change their automations' field values",
 		defaults: { name: 'Albato Solutions' },

@@ -1,6 +1,7 @@
 /**
- * n8n's lint wants literal defaults in a description, so the Request Options defaults are written out
- * in descriptions/requestOptions.descriptions.ts. They must still be the transport's defaults, which apply when an option is unset.
+ * n8n's lint wants literal defaults in a description, so the Request Options defaults are written
+ * out in descriptions/requestOptions.descriptions.ts. They must still be the transport's defaults,
+ * which apply when an option is unset.
  */
 import type { INodeProperties } from 'n8n-workflow';
 

@@ -2,10 +2,12 @@
 import { checkEndUserId, checkPartnerName } from '../../nodes/shared/transport/partnerIds';
 import {
 	fingerprint,
+	forTests,
 	tokenFromResponse,
-	validUntil,
 	withoutTokens,
 } from '../../nodes/shared/readers/mintedToken';
+
+const { validUntil } = forTests;
 
 const jwt = (claims: object) => `h.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.s`;
 const NOW = 1_800_000_000_000;

@@ -4,11 +4,13 @@ import jwt from 'jsonwebtoken';
 import { checkEndUserId, checkPartnerName } from '../../nodes/shared/transport/partnerIds';
 import {
 	fingerprint,
+	forTests,
 	refreshMargin,
 	tokenFromResponse,
-	validUntil,
 	withoutTokens,
 } from '../../nodes/shared/readers/mintedToken';
+
+const { validUntil } = forTests;
 
 describe('tokenFromResponse', () => {
 	const exp = 1_900_000_000;

@@ -1,7 +1,5 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
-import type { Operation } from './types';
-
 /**
  * The canvas subtitle as the user reads the menus: "Create: End User", "Get Link Status:
  * Credential", not the saved values ("create: endUser"). n8n evaluates the subtitle as an
@@ -10,15 +8,15 @@ import type { Operation } from './types';
  */
 export function subtitleOf(
 	resourceOptions: INodePropertyOptions[],
-	resources: Record<string, Record<string, Operation>>,
+	operationNames: Record<string, Record<string, string>>,
 ): string {
 	const resourceNames = Object.fromEntries(resourceOptions.map((o) => [o.value, o.name]));
-	const operationNames = Object.fromEntries(
-		Object.entries(resources).flatMap(([resource, operations]) =>
-			Object.entries(operations).map(([key, { option }]) => [`${resource}.${key}`, option.name]),
+	const byKey = Object.fromEntries(
+		Object.entries(operationNames).flatMap(([resource, names]) =>
+			Object.entries(names).map(([key, name]) => [`${resource}.${key}`, name]),
 		),
 	);
-	const operation = `(${JSON.stringify(operationNames)})[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"]`;
+	const operation = `(${JSON.stringify(byKey)})[$parameter["resource"] + "." + $parameter["operation"]] || $parameter["operation"]`;
 	const resource = `(${JSON.stringify(resourceNames)})[$parameter["resource"]] || $parameter["resource"]`;
 	return `={{ (${operation}) + ": " + (${resource}) }}`;
 }

@@ -14,7 +14,7 @@ import { AlbatoApiError, outcomeOf } from '../transport/errors';
 import { segment } from '../transport/wire';
 
 /** The expand the service documents, sent literally: its `+` must reach the service unencoded. */
-export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
+const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
 
 /** What a detail, PLAY or PAUSE answer must hold: an installation with its id. */
 const AN_INSTALLATION = {
@@ -69,7 +69,10 @@ export async function getInstallation(
 	return installation;
 }
 
-/** Detail calls in flight at once, when a list lacks what a caller needs (Get Many's filters, the trigger). */
+/**
+ * Detail calls in flight at once, when a list lacks what a caller needs (Get Many's filters, the
+ * trigger).
+ */
 export const DETAIL_CONCURRENCY = 4;
 
 /** The installation's detail merged over its list item; undefined when it is gone (404). */
@@ -93,8 +96,9 @@ export type StatusCall = 'PLAY' | 'PAUSE';
 
 /**
  * PLAY or PAUSE. The answer should hold the installation; a 2xx without it (an empty body,
- * `{success: true}` alone) is confirmed by reading the installation: reported done when its status is
- * the one asked for, otherwise the unreadable answer's error stands (the call may have been applied).
+ * `{success: true}` alone) is confirmed by reading the installation: reported done when its status
+ * is the one asked for, otherwise the unreadable answer's error stands (the call may have been
+ * applied).
  */
 export async function setStatus(
 	client: AlbatoClient,
@@ -122,7 +126,10 @@ export async function setStatus(
 	throw answer.error;
 }
 
-/** POST /solution/{id}/installation — installs once; duplicates and lost answers are installSafely's job. */
+/**
+ * POST /solution/{id}/installation — installs once; duplicates and lost answers are installSafely's
+ * job.
+ */
 export async function createInstallation(
 	client: AlbatoClient,
 	solutionId: number | string,

@@ -7,7 +7,10 @@ import { ACTIVE, idOf, PAUSED, statusOf } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
 import { keptWhole, load } from './load';
 
-/** Entries as `Title (id)`, filtered by the search text (in the name, or the exact id). The service has no search. */
+/**
+ * Entries as `Title (id)`, filtered by the search text (in the name, or the exact id). The service
+ * has no search.
+ */
 function toResults(
 	list: IDataObject[],
 	filter: string | undefined,

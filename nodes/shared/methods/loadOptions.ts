@@ -15,7 +15,10 @@ export const loadOptions = {
 	/** Billing plans with their monthly transactions (issue 31; methods/plans.ts). */
 	getPlans,
 
-	/** Templates of the chosen solution as "Title (ID)", with the automation each one installs. One request. */
+	/**
+	 * Templates of the chosen solution as "Title (ID)", with the automation each one installs. One
+	 * request.
+	 */
 	async getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const solutionId = parentId(this, 'solutionId');
 		if (!solutionId) return [];

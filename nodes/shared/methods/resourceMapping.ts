@@ -31,7 +31,10 @@ function mappedValues(ctx: ILoadOptionsFunctions, name: string): IDataObject {
 	}
 }
 
-/** Field type for a current value: the service has no field types in its data call, so the value decides. */
+/**
+ * Field type for a current value: the service has no field types in its data call, so the value
+ * decides.
+ */
 function typeOf(value: unknown): FieldType {
 	if (typeof value === 'boolean') return 'boolean';
 	if (typeof value === 'number') return 'number';
@@ -125,8 +128,9 @@ function findStep(level: SettingStep[], id: string): SettingStep | undefined {
 
 export const resourceMapping = {
 	/**
-	 * Connection settings of the chosen solution: one choice per step. Steps nested under a value appear
-	 * once that value is picked and the fields are refreshed (the values picked are sent as credentialData).
+	 * Connection settings of the chosen solution: one choice per step. Steps nested under a value
+	 * appear once that value is picked and the fields are refreshed (the values picked are sent as
+	 * credentialData).
 	 */
 	async getConnectionSettingsFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		const solutionId = parentId(this, 'solutionId');
@@ -162,7 +166,10 @@ export const resourceMapping = {
 		});
 	},
 
-	/** Fields of the chosen step: keyed by field code, labelled with the service's label, typed from the current value. */
+	/**
+	 * Fields of the chosen step: keyed by field code, labelled with the service's label, typed from
+	 * the current value.
+	 */
 	async getFieldValueFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		const bundleId = parentId(this, 'bundleId');
 		const stepId = parentId(this, 'stepId');
@@ -194,7 +201,10 @@ export const resourceMapping = {
 		});
 	},
 
-	/** Fields of the partner's credential schema: secrets marked, choices from allowedValues, required kept. */
+	/**
+	 * Fields of the partner's credential schema: secrets marked, choices from allowedValues, required
+	 * kept.
+	 */
 	async getPartnerFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		const partnerId = parentId(this, 'partnerId');
 		if (!partnerId) return { fields: [] };
@@ -207,7 +217,10 @@ export const resourceMapping = {
 		});
 	},
 
-	/** Fields of the connection to the partner's own system (get-own-credential-metadata), as the end user. */
+	/**
+	 * Fields of the connection to the partner's own system (get-own-credential-metadata), as the end
+	 * user.
+	 */
 	async getOwnConnectionFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		return await load(this, 'the fields of your own connection', async (client) => {
 			const name = client.partner

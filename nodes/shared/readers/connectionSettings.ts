@@ -69,7 +69,7 @@ export function choicesQuery(choices: IDataObject): Record<string, string> {
 	return query;
 }
 
-export function describeOffered(step: SettingStep): string {
+function describeOffered(step: SettingStep): string {
 	return step.values
 		.map((option) =>
 			option.title === String(option.value)

@@ -8,13 +8,13 @@ import { runDateMs } from './runs';
 import { idOf, isObject } from './shapes';
 
 /** "The link works only once and is valid for 48 hours" (Albato's guide). */
-export const LINK_LIFETIME_MS = 48 * 60 * 60 * 1000;
+const LINK_LIFETIME_MS = 48 * 60 * 60 * 1000;
 
 /** The link the customer opens (Albato's format): the only place the link token may appear. */
 export const linkUrl = (id: number | string, token: string) =>
 	`https://connect.integrations-hub.com?id=${encodeURIComponent(String(id))}&token=${encodeURIComponent(token)}`;
 
-export type LinkState = 'waiting' | 'connected' | 'expired';
+type LinkState = 'waiting' | 'connected' | 'expired';
 
 const LINK_WORDS: Record<string, number> = { waiting: 0, connected: 1, expired: 2 };
 
@@ -27,7 +27,9 @@ export interface Sharing {
 	credentialId: number | string | undefined;
 	title: string | undefined;
 	dateCreated: string | undefined;
-	/** Connected when the service names the credential made (the status number alone is not trusted). */
+	/**
+	 * Connected when the service names the credential made (the status number alone is not trusted).
+	 */
 	state: LinkState;
 }
 
@@ -40,7 +42,10 @@ function codeOrWordOf(raw: unknown, words: Record<string, number>): number | und
 	return words[text];
 }
 
-/** Keys only a sharing has: an answer without any of them (`{}`, another record) is unreadable, never "waiting". */
+/**
+ * Keys only a sharing has: an answer without any of them (`{}`, another record) is unreadable,
+ * never "waiting".
+ */
 const SHARING_KEYS = ['id', 'token', 'status', 'credentialId'];
 
 export const holdsSharing = (data: unknown): boolean =>
@@ -68,8 +73,9 @@ export function sharingOf(data: unknown): Sharing {
 }
 
 /**
- * When the link stops working: 48 h after `dateCreated` (without a zone: UTC, as run dates), or (the
- * docs' example sends null) after `now`, and said so. Always computed: the service sends no expiry.
+ * When the link stops working: 48 h after `dateCreated` (without a zone: UTC, as run dates), or
+ * (the docs' example sends null) after `now`, and said so. Always computed: the service sends no
+ * expiry.
  */
 export function linkExpiry(
 	dateCreated: string | undefined,

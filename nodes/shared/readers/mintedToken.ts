@@ -8,7 +8,10 @@ import { isObject } from './shapes';
 
 export interface MintedToken {
 	token: string;
-	/** Epoch ms after which the service no longer accepts it; undefined = not said (keep for one execution). */
+	/**
+	 * Epoch ms after which the service no longer accepts it; undefined = not said (keep for one
+	 * execution).
+	 */
 	expiresAt?: number;
 }
 
@@ -31,8 +34,10 @@ export function tokenFromResponse(data: unknown): MintedToken | undefined {
 	return { token, expiresAt: believed ?? tokenExpiry(token)?.getTime() };
 }
 
-/** `sessionTokenValidUntil` as epoch ms: unix seconds (documented), milliseconds, or a date string. */
-export function validUntil(value: unknown): number | undefined {
+/**
+ * `sessionTokenValidUntil` as epoch ms: unix seconds (documented), milliseconds, or a date string.
+ */
+function validUntil(value: unknown): number | undefined {
 	const number =
 		typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 	if (typeof number === 'number' && Number.isFinite(number) && number > 0) {
@@ -71,3 +76,6 @@ export function fingerprint(text: string): string {
 		b = Math.imul(b ^ text.charCodeAt(i), 0x5bd1e995) ^ (b >>> 15);
 	return fnv1a(text).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { validUntil };

@@ -10,7 +10,10 @@ import { describeBody, hint, INVALID_JSON, partnerHint, serviceMessage } from '.
 const MAY_BE_APPLIED =
 	'The service may have applied it: it was not sent again (not safe to repeat); check before running this item again.';
 
-/** What the client lends its errors: the node, its redaction, its timeout and (partner mode) the credential's name. */
+/**
+ * What the client lends its errors: the node, its redaction, its timeout and (partner mode) the
+ * credential's name.
+ */
 export interface ErrorSource {
 	node: INode;
 	redact(text: string): string;
@@ -64,7 +67,10 @@ function answerOf({ status, unreadable }: FailedAnswer): Answer {
 	return 'status';
 }
 
-/** The status of an answer as an error; `unreadable`: a 2xx whose body cannot be used (probably applied). */
+/**
+ * The status of an answer as an error; `unreadable`: a 2xx whose body cannot be used (probably
+ * applied).
+ */
 export function statusError(
 	source: ErrorSource,
 	status: number,
@@ -112,7 +118,8 @@ export function networkError(
 		call: { method, path },
 		outcome: mayBeApplied ? 'unknown' : 'failed',
 		answer: 'none',
-		// Lets Installation → Create tell "no answer" apart from "refused" and look for what it created.
+		// Lets Installation → Create tell "no answer" apart from "refused" and look for what it
+		// created.
 		lost: failure,
 		response: { message, code: failure.code ?? null },
 		message,
@@ -166,7 +173,9 @@ export function successData(
 	return data;
 }
 
-/** A 2xx whose body cannot be used: probably applied; Installation → Create looks for what it made. */
+/**
+ * A 2xx whose body cannot be used: probably applied; Installation → Create looks for what it made.
+ */
 function unreadableError(
 	source: ErrorSource,
 	status: number,

@@ -35,7 +35,10 @@ export interface Call {
 	method: ApiMethod;
 	path: string;
 	itemIndex: number | undefined;
-	/** Safe to send again (GET, PUT, PLAY, PAUSE, and the token call): never "may have applied it, not sent again". */
+	/**
+	 * Safe to send again (GET, PUT, PLAY, PAUSE, and the token call): never "may have applied it, not
+	 * sent again".
+	 */
 	safe: boolean;
 	/** A read (GET, and the token call): an unreadable answer applied nothing. */
 	changesNothing: boolean;
@@ -52,13 +55,17 @@ export class NetworkFailure extends Error {
 		super(message);
 	}
 
-	/** The request never reached the service (refused, unknown host): nothing can have been applied. */
+	/**
+	 * The request never reached the service (refused, unknown host): nothing can have been applied.
+	 */
 	get neverSent(): boolean {
 		return NEVER_SENT.has(this.code ?? '');
 	}
 }
 
-/** Network failures that prove the request never reached the service: nothing can have been applied. */
+/**
+ * Network failures that prove the request never reached the service: nothing can have been applied.
+ */
 const NEVER_SENT = new Set([
 	'ECONNREFUSED',
 	'ENOTFOUND',
@@ -189,7 +196,10 @@ export function outcomeOf(error: unknown): Outcome | undefined {
 	return error instanceof AlbatoApiError ? error.outcome : undefined;
 }
 
-/** What an error output shows of a failure: its description and, for the service's errors, the status. */
+/**
+ * What an error output shows of a failure: its description and, for the service's errors, the
+ * status.
+ */
 export function shownOf(error: Error): { description?: string | null; httpCode?: string | null } {
 	const { description, httpCode } = error as Error & {
 		description?: string | null;
@@ -198,7 +208,9 @@ export function shownOf(error: Error): { description?: string | null; httpCode?:
 	return { description, httpCode };
 }
 
-/** A read that cannot be completed (a list too long, or whose pages repeat): nothing was changed. */
+/**
+ * A read that cannot be completed (a list too long, or whose pages repeat): nothing was changed.
+ */
 export function readError(
 	node: INode,
 	message: string,

@@ -1,4 +1,7 @@
-/** The Albato Partner API credential and the parameters partner mode reads, checked before any request. */
+/**
+ * The Albato Partner API credential and the parameters partner mode reads, checked before any
+ * request.
+ */
 import type { ICredentialDataDecryptedObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 

@@ -32,7 +32,7 @@ import {
 } from './tokenCache';
 
 /** Sends the token call for one end user and answers the response's data (the client's job). */
-export type MintRequest = (userId: string, itemIndex: number | undefined) => Promise<unknown>;
+type MintRequest = (userId: string, itemIndex: number | undefined) => Promise<unknown>;
 
 let sessions = 0;
 
@@ -49,7 +49,10 @@ export class PartnerSession {
 
 	private readonly masterToken: string;
 
-	/** Keys this session's tokens without an expiry: the execution (pickers, polls: the session itself). */
+	/**
+	 * Keys this session's tokens without an expiry: the execution (pickers, polls: the session
+	 * itself).
+	 */
 	private readonly scope: string;
 
 	/** Every token this session handed out, for redaction. */
@@ -89,7 +92,9 @@ export class PartnerSession {
 		return new PartnerSession(ctx, ctx.getNode(), await readPartnerCredential(ctx), mint);
 	}
 
-	/** Whom an item acts for (service, partner, end user; never a token): keys in-process bookkeeping. */
+	/**
+	 * Whom an item acts for (service, partner, end user; never a token): keys in-process bookkeeping.
+	 */
 	principal(itemIndex: number | undefined): string {
 		return [this.baseUrl, this.partnerName, this.endUserId(itemIndex)].join('\u0000');
 	}
@@ -112,7 +117,10 @@ export class PartnerSession {
 		return `/wl/${encodeURIComponent(this.partnerName)}/${endpoint}`;
 	}
 
-	/** The n8n credential options that put `Bearer <token>` on an end-user call (the Access Token credential's own `authenticate`). */
+	/**
+	 * The n8n credential options that put `Bearer <token>` on an end-user call (the Access Token
+	 * credential's own `authenticate`).
+	 */
 	bearer(token: string, credentialType: string): IAdditionalCredentialOptions {
 		return {
 			credentialsDecrypted: {
@@ -124,7 +132,10 @@ export class PartnerSession {
 		};
 	}
 
-	/** The master token as `Bearer` (update-user-data, as Albato's page shows it): the Access Token credential's `authenticate`. */
+	/**
+	 * The master token as `Bearer` (update-user-data, as Albato's page shows it): the Access Token
+	 * credential's `authenticate`.
+	 */
 	masterBearer(credentialType: string): IAdditionalCredentialOptions {
 		return this.bearer(this.masterToken, credentialType);
 	}

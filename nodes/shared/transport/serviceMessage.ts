@@ -3,7 +3,10 @@ import { isObject, successFlagOf } from '../readers/shapes';
 
 export const INVALID_JSON = Symbol('invalid JSON');
 
-/** A few words on an answer that does not hold what was expected (never its content: it may hold secrets). */
+/**
+ * A few words on an answer that does not hold what was expected (never its content: it may hold
+ * secrets).
+ */
 export function describeBody(data: unknown): string {
 	if (data === undefined || data === '') return 'an empty body';
 	if (data === null) return 'null';
@@ -14,7 +17,9 @@ export function describeBody(data: unknown): string {
 			: `a ${typeof data}`;
 }
 
-/** The error text of every body style the service may use: errors list, Yii, {message}, plain text. */
+/**
+ * The error text of every body style the service may use: errors list, Yii, {message}, plain text.
+ */
 export function serviceMessage(body: unknown): string | undefined {
 	if (body === INVALID_JSON || body === undefined || body === null) return undefined;
 	if (typeof body === 'string') return body.trim().slice(0, 500) || undefined;

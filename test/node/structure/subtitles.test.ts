@@ -7,7 +7,7 @@ import { Workflow } from 'n8n-workflow';
 
 import { makeNodeTypes } from '../../../harness';
 import { AlbatoSolutions } from '../../../nodes/AlbatoSolutions/AlbatoSolutions.node';
-import { resources } from '../../../nodes/AlbatoSolutions/actions';
+import { operationNames } from '../../../nodes/AlbatoSolutions/actions';
 import { AlbatoSolutionsTrigger } from '../../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 
 const action = new AlbatoSolutions();
@@ -44,10 +44,10 @@ describe('canvas subtitles show what the user reads', () => {
 	});
 
 	it('every operation of every resource has its menu name in the subtitle', () => {
-		for (const [resource, operations] of Object.entries(resources))
-			for (const [operation, { option }] of Object.entries(operations))
+		for (const [resource, operations] of Object.entries(operationNames))
+			for (const [operation, name] of Object.entries(operations))
 				expect(subtitle(action.description, { resource, operation })).toMatch(
-					new RegExp(`^${option.name}: `),
+					new RegExp(`^${name}: `),
 				);
 	});
 

@@ -13,7 +13,10 @@ export const option = {
 
 export const description: INodeProperties[] = [ownPartnerNameProperty];
 
-/** POST /wl/{partner}/get-own-credential as the end user: secrets come masked, listed in `maskedFields`. */
+/**
+ * POST /wl/{partner}/get-own-credential as the end user: secrets come masked, listed in
+ * `maskedFields`.
+ */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partnerName = ownPartnerName(this, client, itemIndex);
 	return ownConnectionOutput(await getOwnCredential(client, partnerName, itemIndex));

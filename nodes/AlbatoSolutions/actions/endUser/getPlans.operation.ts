@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [];
 
 /**
  * GET /wl/{partner}/list-plans (POST when the service refuses GET with 405): one item per plan,
- * `{planId, monthlyTrx}`. The partner's plans, the same for every end user; End User ID is not sent.
+ * `{planId, monthlyTrx}`. The partner's plans, the same for every end user; End User ID is not
+ * sent.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partner = partnerOf(this, client, itemIndex);

@@ -25,8 +25,8 @@ export const description: INodeProperties[] = [
 
 /**
  * GET /solution/installation/{id}?expand=app.templates,+bundles.steps, then GET /bundle/data per
- * automation: the installation as Ensure's input (solution, title, status, templates, and every field
- * value with its type). Give the output to Ensure's Snapshot (JSON) as it is to put it back.
+ * automation: the installation as Ensure's input (solution, title, status, templates, and every
+ * field value with its type). Give the output to Ensure's Snapshot (JSON) as it is to put it back.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const installationId = idParameter(this, 'installationId', 'Installation', itemIndex);

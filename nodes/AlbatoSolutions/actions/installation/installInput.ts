@@ -1,4 +1,7 @@
-/** What Create and Ensure both need to install a solution: their shared parameters and how to read them. */
+/**
+ * What Create and Ensure both need to install a solution: their shared parameters and how to read
+ * them.
+ */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 

@@ -1,4 +1,7 @@
-/** The pause state of one installation within one run of field updates (rules 1–4 in pauseAndResume.ts). */
+/**
+ * The pause state of one installation within one run of field updates (rules 1–4 in
+ * pauseAndResume.ts).
+ */
 import { getInstallation, setStatus } from '../../../shared/api/installation';
 import { ACTIVE, PAUSED, statusOf } from '../../../shared/readers/shapes';
 import { AlbatoApiError, outcomeOf } from '../../../shared/transport/errors';
@@ -28,7 +31,10 @@ export class PauseGuard {
 		private readonly itemIndex: number,
 	) {}
 
-	/** One PAUSE at a time; callers arriving while it runs share it. Resolves to the error of a failed pause. */
+	/**
+	 * One PAUSE at a time; callers arriving while it runs share it. Resolves to the error of a failed
+	 * pause.
+	 */
 	pause(): Promise<Error | undefined> {
 		this.pausing ??= (async () => {
 			try {
@@ -57,7 +63,8 @@ export class PauseGuard {
 	/**
 	 * Before this execution pauses an installation it has not paused itself, on the word of a refused
 	 * PUT: is it really active? A field error whose text happens to say "paused" or "active" must not
-	 * make us pause, and then start, an installation someone paused (rule 1). Shared by the group's PUTs.
+	 * make us pause, and then start, an installation someone paused (rule 1). Shared by the group's
+	 * PUTs.
 	 */
 	private confirming: Promise<number | undefined> | undefined;
 	private confirmActive(): Promise<number | undefined> {
@@ -85,11 +92,13 @@ export class PauseGuard {
 				return;
 			} catch (error) {
 				if (!needsPause(error) || attempt >= MAX_PAUSES) return fail(this.run, job, error);
-				// (When neither the detail nor the list shows a status, a read cannot tell: the refusal is believed.)
+				// (When neither the detail nor the list shows a status, a read cannot tell: the refusal is
+				// believed.)
 				if (!this.owesPlay && this.status === PAUSED) {
 					const status = await this.confirmActive();
-					// Paused (maybe by another execution right now): send the PUT again without pausing. A field
-					// error is then refused again, until MAX_PAUSES attempts; nothing is paused or started.
+					// Paused (maybe by another execution right now): send the PUT again without pausing. A
+					// field error is then refused again, until MAX_PAUSES attempts; nothing is paused or
+					// started.
 					if (status === PAUSED) {
 						if (this.run.stopped) return fail(this.run, job, error);
 						continue;

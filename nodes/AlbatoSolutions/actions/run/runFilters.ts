@@ -5,7 +5,7 @@ import { DateTime } from 'luxon';
 import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { describeValue, numberInRange, oneOf, UTC_OFFSET_MINUTES } from '../params';
 
-export const dateOffsetOption: INodeProperties = {
+const dateOffsetOption: INodeProperties = {
 	displayName: 'Service Time Zone (Minutes East of UTC)',
 	name: 'dateOffsetMinutes',
 	type: 'number',
@@ -31,8 +31,8 @@ export function readDateOffset(ctx: IExecuteFunctions, raw: unknown, itemIndex: 
 }
 
 /**
- * Filters → Since as epoch ms: a date with a zone as given, one without (the date picker's value) in
- * the workflow's time zone; undefined when empty.
+ * Filters → Since as epoch ms: a date with a zone as given, one without (the date picker's value)
+ * in the workflow's time zone; undefined when empty.
  */
 export function readSince(
 	ctx: IExecuteFunctions,
