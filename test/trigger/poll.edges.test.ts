@@ -142,7 +142,7 @@ describe('the trigger refuses bad parameters before any request', () => {
 		const bad = await refused(context({}, { solutionId: ' abc ' }));
 		expect(bad.error?.message).toBe('Solution must be a solution ID (a whole number), got "abc"');
 		expect(bad.error?.description).toBe(
-			'Pick a solution from the list, give its ID, or leave it empty to watch all installations',
+			'Pick a solution from the list, give its ID, or leave it empty to watch all installations and runs',
 		);
 		expect(bad.calls).toBe(0);
 		const long = await refused(context({}, { solutionId: 'x'.repeat(60) }));

@@ -37,6 +37,18 @@ export const resourceDescriptions = [
 	...described.filter((property) => property.name !== 'operation'),
 ];
 
+/** Each operation's menu name, by resource and operation key (the canvas subtitle shows them). */
+export const operationNames: Record<string, Record<string, string>> = Object.fromEntries(
+	Object.entries(resources as Record<string, Record<string, Operation>>).map(
+		([resource, operations]) => [
+			resource,
+			Object.fromEntries(
+				Object.entries(operations).map(([key, operation]) => [key, operation.option.name]),
+			),
+		],
+	),
+);
+
 export function findOperation(resource: string, operation: string): Operation | undefined {
 	const group = (resources as Record<string, Record<string, Operation>>)[resource];
 	return group && Object.prototype.hasOwnProperty.call(group, operation)

@@ -49,6 +49,24 @@ const SETTING_STEPS = {
 	holds: (data: unknown) => holdsList(data, SETTING_STEP_KEYS),
 };
 
+/**
+ * One GET /solution/{id}/credentialists for these choices: the steps it shows (the mapper's probe of
+ * what a value opens; fetchConnectionSettings is the walk that resolves choices).
+ */
+export async function connectionSettingSteps(
+	client: AlbatoClient,
+	solutionId: number,
+	choices: IDataObject,
+): Promise<SettingStep[]> {
+	return settingStepsOf(
+		await client.request('GET', `/solution/${segment(solutionId)}/credentialists`, {
+			query: choicesQuery(choices),
+			expect: SETTING_STEPS,
+		}),
+		choices,
+	);
+}
+
 // Connection settings nest a few levels; a bound keeps a misbehaving service from looping us.
 const MAX_ROUNDS = 10;
 

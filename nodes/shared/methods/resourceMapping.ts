@@ -11,7 +11,10 @@ import { partnerSchema } from '../api/credential';
 import { ownCredentialMetadata } from '../api/ownConnection';
 import { checkPartnerName } from '../transport/partnerIds';
 import { normalizeSchema, type PartnerField } from '../readers/partnerSchema';
-import { fetchConnectionSettings } from '../api/solution';
+import { connectionSettingSteps, fetchConnectionSettings } from '../api/solution';
+import { choiceName } from '../readers/connectionSettings';
+import type { AlbatoClient } from '../transport/client';
+import { mapLimited } from '../transport/mapLimited';
 import type { SettingStep } from '../readers/shapes';
 import { isObject, sameId } from '../readers/shapes';
 import { mapperFieldName } from '../readers/fieldLabel';
@@ -62,6 +65,67 @@ function schemaField(field: PartnerField, required: boolean): ResourceMapperFiel
 	};
 }
 
+/** Probes per refresh of the Connection Settings mapper, at most (each one GET, 4 at a time). */
+const MAX_PROBES = 12;
+
+/**
+ * Which choices open further steps, by "stepId\nvalue": the service shows a value's nested steps
+ * only once it is sent, so each value not chosen yet is sent once, with the choices above it. The
+ * chosen values' nested steps are in the tree already. Best effort: a probe that fails marks nothing.
+ */
+async function probeOpens(
+	client: AlbatoClient,
+	solutionId: number,
+	steps: SettingStep[],
+	chosen: IDataObject,
+): Promise<Map<string, string[]>> {
+	const opens = new Map<string, string[]>();
+	const probes: Array<{ step: SettingStep; value: unknown; above: IDataObject }> = [];
+	const walk = (level: SettingStep[], above: IDataObject) => {
+		for (const step of level) {
+			for (const option of step.values) {
+				const key = `${step.id}\n${String(option.value)}`;
+				if (String(option.value) === String(chosen[step.id])) {
+					if (step.nested.length)
+						opens.set(
+							key,
+							step.nested.map((nested) => nested.title),
+						);
+					walk(step.nested, { ...above, [step.id]: option.value });
+				} else probes.push({ step, value: option.value, above });
+			}
+		}
+	};
+	walk(steps, {});
+	await mapLimited(probes.slice(0, MAX_PROBES), 4, async ({ step, value, above }) => {
+		try {
+			const shown = await connectionSettingSteps(client, solutionId, {
+				...above,
+				[step.id]: value as IDataObject[string],
+			});
+			const nested = findStep(shown, step.id)?.nested ?? [];
+			if (nested.length)
+				opens.set(
+					`${step.id}\n${String(value)}`,
+					nested.map((entry) => entry.title),
+				);
+		} catch {
+			// Not marked: the choice still works, and a refresh after choosing shows what it opens.
+		}
+		return true;
+	});
+	return opens;
+}
+
+function findStep(level: SettingStep[], id: string): SettingStep | undefined {
+	for (const step of level) {
+		if (step.id === id) return step;
+		const found = findStep(step.nested, id);
+		if (found) return found;
+	}
+	return undefined;
+}
+
 export const resourceMapping = {
 	/**
 	 * Connection settings of the chosen solution: one choice per step. Steps nested under a value
@@ -74,6 +138,7 @@ export const resourceMapping = {
 		const chosen = mappedValues(this, 'connectionSettings');
 		return await load(this, 'the connection settings', async (client) => {
 			const { steps } = await fetchConnectionSettings(client, solutionId, chosen);
+			const opens = await probeOpens(client, solutionId, steps, chosen);
 			const fields: ResourceMapperField[] = [];
 			const visit = (level: SettingStep[], depth: number) => {
 				for (const step of level) {
@@ -84,7 +149,14 @@ export const resourceMapping = {
 						defaultMatch: false,
 						display: true,
 						type: 'options',
-						options: step.values.map((option) => ({ name: option.title, value: option.value })),
+						options: step.values.map((option) => ({
+							name: choiceName(
+								option.title,
+								option.value,
+								opens.get(`${step.id}\n${String(option.value)}`),
+							),
+							value: option.value,
+						})),
 					});
 					visit(step.nested, depth + 1);
 				}

@@ -34,14 +34,11 @@ export function checkedEndUserId(
 		);
 	}
 	const checked = checkEndUserId(raw);
-	// The editor resolves expressions before a picker runs: one with no input data to read (e.g.
-	// {{ $json.customerId }} before the previous node ran) arrives empty. The picker shows only the
-	// message, so it says how to browse.
-	if (
-		place === 'editor' &&
-		'problem' in checked &&
-		(raw === '' || raw === null || raw === undefined)
-	) {
+	// The editor resolves expressions before a picker runs, and sends what they gave. An expression
+	// with no input data to read (e.g. {{ $json.customerId }} before the previous node ran) fails to
+	// resolve and arrives as nothing (null, or no value at all); an empty field arrives as '' and is
+	// reported as empty, like any other empty value. The picker shows only the message.
+	if (place === 'editor' && (raw === null || raw === undefined)) {
 		throw fail(
 			'has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID or run the previous node.',
 			'Type a fixed End User ID to browse (switch back to the expression afterwards), or run the previous node so the expression has input data',

@@ -101,13 +101,14 @@ export class PartnerSession {
 
 	/** The partner's own id of the end user this item acts as (End User ID), checked. */
 	endUserId(itemIndex: number | undefined): string {
-		const raw = parameter(this.ctx, 'endUserId', itemIndex, '');
 		const place =
 			'getCurrentNodeParameter' in this.ctx
 				? 'editor'
 				: 'getInputData' in this.ctx
 					? 'node'
 					: 'trigger';
+		// In the editor, nothing (an expression n8n could not resolve) stays apart from '' (empty).
+		const raw = parameter(this.ctx, 'endUserId', itemIndex, place === 'editor' ? null : '');
 		return checkedEndUserId(this.node, raw, place, itemIndex);
 	}
 

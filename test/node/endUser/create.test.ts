@@ -125,6 +125,7 @@ describe('End User → Create', () => {
 		expect(run.calls).toEqual([
 			'POST /wl/acme-saas/add-user',
 			'POST /wl/acme-saas/get-user-session-token',
+			'POST /wl/acme-saas/get-user-profile',
 			'POST /wl/acme-saas/add-user',
 		]);
 		expect(run.serialized).not.toMatch(/eyJhbGci|perm_/);

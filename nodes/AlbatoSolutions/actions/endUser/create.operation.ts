@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { addUser } from '../../../shared/api/endUser';
+import { addUser, getUserProfile } from '../../../shared/api/endUser';
 import { tokenFromResponse } from '../../../shared/readers/mintedToken';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, retold } from '../../../shared/transport/errors';
 import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { numberInRange, UTC_OFFSET_MINUTES } from '../params';
-import { endUserItem } from './endUserItem';
+import { endUserItem, profileFieldsOf } from './endUserItem';
 import { partnerOf } from './needsPartner';
 import { includeTokenOption } from './tokenOutput';
 
@@ -29,7 +29,7 @@ export const description: INodeProperties[] = [
 					name: 'Continue With the Existing User',
 					value: 'useExisting',
 					description:
-						'When add-user is refused (4xx) but the user has a token, output it with created: false. Safe for webhooks that are delivered twice.',
+						'When add-user is refused (4xx) but the user has a token, output the user with created: false and the fields of its profile (albatoUserId, email, planId, trxLimit…), as for a new user. Safe for webhooks that are delivered twice.',
 				},
 				{ name: 'Fail', value: 'fail', description: "Report the service's error" },
 			],
@@ -108,9 +108,16 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			() => undefined,
 		);
 		if (token === undefined) throw added.error;
+		// The profile fills what add-user would have said (albatoUserId, email, plan, limit), so the
+		// next node reads the same fields for a new and an existing customer.
+		const profile = await getUserProfile(client, partner, endUserId, {
+			transactions: false,
+			itemIndex,
+		});
 		return endUserItem({
 			endUserId,
 			created: false,
+			data: profileFieldsOf(profile),
 			expiresAt: partner.expiresAt(endUserId),
 			token: options.includeToken ? token : undefined,
 		});

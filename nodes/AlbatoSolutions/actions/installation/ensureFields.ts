@@ -34,7 +34,7 @@ const fieldValuesProperty: INodeProperties = {
 					type: 'options',
 					typeOptions: {
 						loadOptionsMethod: 'getTemplates',
-						loadOptionsDependsOn: ['solutionId.value'],
+						loadOptionsDependsOn: ['solutionId.value', 'endUserId'],
 					},
 					default: '',
 					description:
@@ -46,7 +46,7 @@ const fieldValuesProperty: INodeProperties = {
 					type: 'options',
 					typeOptions: {
 						loadOptionsMethod: 'getEnsureSteps',
-						loadOptionsDependsOn: ['&automation', 'solutionId.value', 'title'],
+						loadOptionsDependsOn: ['&automation', 'solutionId.value', 'title', 'endUserId'],
 					},
 					default: '',
 					description:
@@ -58,7 +58,13 @@ const fieldValuesProperty: INodeProperties = {
 					type: 'options',
 					typeOptions: {
 						loadOptionsMethod: 'getEnsureFields',
-						loadOptionsDependsOn: ['&automation', '&step', 'solutionId.value', 'title'],
+						loadOptionsDependsOn: [
+							'&automation',
+							'&step',
+							'solutionId.value',
+							'title',
+							'endUserId',
+						],
 					},
 					default: '',
 					description:
