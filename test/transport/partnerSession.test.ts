@@ -180,6 +180,8 @@ describe('a token without expiry is kept for the execution, not only for one nod
 		expect(await onboard()).toEqual([
 			'POST /wl/acme-saas/add-user',
 			'POST /wl/acme-saas/get-user-session-token',
+			// An existing user's profile fills Create's output (issue 33, point 13).
+			'POST /wl/acme-saas/get-user-profile',
 			'GET /solution/installation',
 		]);
 	});
