@@ -2,9 +2,10 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { forOperation } from '../../../shared/descriptions/forOperation';
 import * as getAll from './getAll.operation';
+import * as getNew from './getNew.operation';
 import * as getStep from './getStep.operation';
 
-export const operations = { getAll, getStep };
+export const operations = { getAll, getNew, getStep };
 
 export const description: INodeProperties[] = [
 	{
@@ -22,6 +23,13 @@ export const description: INodeProperties[] = [
 					'Runs of the automations of an installation (or of one automation), with their steps',
 			},
 			{
+				name: 'Get New',
+				value: 'getNew',
+				action: 'Get new runs',
+				description:
+					'Runs that ended since this node last returned runs, each once across executions, per end user',
+			},
+			{
 				name: 'Get Step',
 				value: 'getStep',
 				action: 'Get a run step',
@@ -31,5 +39,6 @@ export const description: INodeProperties[] = [
 		default: 'getAll',
 	},
 	...forOperation('run', 'getAll', getAll.description),
+	...forOperation('run', 'getNew', getNew.description),
 	...forOperation('run', 'getStep', getStep.description),
 ];
