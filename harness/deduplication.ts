@@ -37,6 +37,11 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 	readonly rows = new Map<string, { mode: string; data: string[] }>();
 	/** Calls made (checkProcessedAndRecord only). */
 	calls = 0;
+	/** Calls that started while another one on the same context was between its read and its write. */
+	overlaps = 0;
+	private readonly inFlight = new Map<string, number>();
+	/** Tests: awaited between a call's read and its write (to make two calls meet there). */
+	betweenReadAndWrite?: () => Promise<void>;
 
 	async checkProcessedAndRecord(
 		items: DeduplicationItemTypes[],
@@ -52,7 +57,12 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 		if (stored && stored.mode !== options.mode)
 			throw new ApplicationError('Deduplication data was saved with another mode');
 		const data = [...(stored?.data ?? [])];
+		const busy = this.inFlight.get(context) ?? 0;
+		if (busy > 0) this.overlaps++;
+		this.inFlight.set(context, busy + 1);
 		await tick(); // the read and the write are apart, as in n8n's database helper
+		if (this.betweenReadAndWrite) await this.betweenReadAndWrite();
+		this.inFlight.set(context, (this.inFlight.get(context) ?? 1) - 1);
 		const out: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
 			const hash = hashOf(item);
@@ -96,6 +106,8 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 	clear(): void {
 		this.rows.clear();
 		this.calls = 0;
+		this.overlaps = 0;
+		this.betweenReadAndWrite = undefined;
 	}
 }
 
