@@ -76,7 +76,7 @@ describe('Run → Get New: pages read per sweep', () => {
 		const emu = ctx.emu;
 		const w = watcher(emu, {
 			parameters: {
-				scope: 'installation',
+				runsOf: 'installation',
 				installationId: { __rl: true, mode: 'id', value: '5002' },
 			},
 		});

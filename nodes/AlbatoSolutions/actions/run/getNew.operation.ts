@@ -51,19 +51,19 @@ export const description: INodeProperties[] = [
 	},
 	{
 		displayName: 'Runs Of',
-		name: 'scope',
+		name: 'runsOf',
 		type: 'options',
 		default: 'endUser',
 		options: [
 			{
-				name: 'Every Automation of the End User',
-				value: 'endUser',
-				description: "One list of all of the end user's runs (the fewest calls)",
-			},
-			{
 				name: 'Every Automation of One Installation',
 				value: 'installation',
 				description: 'Reads the installation, then the runs of each of its automations',
+			},
+			{
+				name: 'Every Automation of the End User',
+				value: 'endUser',
+				description: "One list of all of the end user's runs (the fewest calls)",
 			},
 			{ name: 'One Automation', value: 'bundle' },
 		],
@@ -71,9 +71,9 @@ export const description: INodeProperties[] = [
 	{
 		...installationLocator,
 		description: 'The installation whose automations ran',
-		displayOptions: { show: { scope: ['installation', 'bundle'] } },
+		displayOptions: { show: { runsOf: ['installation', 'bundle'] } },
 	},
-	{ ...bundleSelect, displayOptions: { show: { scope: ['bundle'] } } },
+	{ ...bundleSelect, displayOptions: { show: { runsOf: ['bundle'] } } },
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -229,7 +229,7 @@ export async function executeBatch(
 const gateKey = (job: Job, run: IDataObject) => `${job.key}\n${String(run.id)}`;
 
 function readJob(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex: number): Job {
-	const scope = ctx.getNodeParameter('scope', itemIndex, 'endUser') as Job['scope'];
+	const scope = ctx.getNodeParameter('runsOf', itemIndex, 'endUser') as Job['scope'];
 	if (!['endUser', 'installation', 'bundle'].includes(scope))
 		throw new NodeOperationError(
 			ctx.getNode(),
