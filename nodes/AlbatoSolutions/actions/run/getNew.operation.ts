@@ -29,6 +29,7 @@ import {
 	memoryOf,
 	sweepCustomer,
 } from './runMemory';
+import { groupIntoIncidents } from './incidents';
 import {
 	dateOffsetOption,
 	readDateOffset,
@@ -75,11 +76,30 @@ export const description: INodeProperties[] = [
 	},
 	{ ...bundleSelect, displayOptions: { show: { runsOf: ['bundle'] } } },
 	{
+		displayName: 'Group Into Incidents',
+		name: 'groupIntoIncidents',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to output incidents per automation instead of runs: one item when an automation starts failing (incidentOpened), none for further failures, one when it succeeds again (incidentResolved)',
+	},
+	{
+		displayName: 'Remind After (Hours)',
+		name: 'remindAfterHours',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description:
+			'An incidentReminder item, with the count of failed runs so far, each time an incident has been open this long again. 0: no reminders.',
+		displayOptions: { show: { groupIntoIncidents: [true] } },
+	},
+	{
 		displayName: 'Filters',
 		name: 'filters',
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
+		displayOptions: { hide: { groupIntoIncidents: [true] } },
 		options: [
 			{
 				displayName: 'Status',
@@ -141,6 +161,8 @@ interface Job {
 	installationId?: number;
 	bundleId?: number;
 	status: StatusFilter;
+	/** Group Into Incidents: remind after this many ms (0: never); undefined: runs, not incidents. */
+	incidents?: { remindAfterMs: number };
 	offset: number;
 	limits: MemoryLimits;
 }
@@ -150,6 +172,8 @@ type BundleInfo = { installationId: unknown; installationTitle: unknown; bundleT
 
 interface Read {
 	job: Job;
+	/** The memory the read started from (undefined: the customer's first sweep, or a manual one). */
+	previous?: CustomerMemory;
 	fresh: IDataObject[];
 	next: CustomerMemory;
 	names: Map<string, BundleInfo>;
@@ -209,19 +233,36 @@ export async function executeBatch(
 			const fresh = new Set(checked.new.map(String));
 			isNew = (key) => fresh.has(key);
 		}
+	}
+
+	const now = Date.now();
+	for (const { job, previous, fresh, next, names } of reads) {
+		const returned = fresh
+			.filter((run) => isNew(gateKey(job, run)))
+			.map((run) => outputItem(job, run, names));
+		if (job.incidents) {
+			const grouped = groupIntoIncidents({
+				runs: returned,
+				incidents: previous?.incidents,
+				firstSweep: previous === undefined,
+				remindAfterMs: job.incidents.remindAfterMs,
+				now,
+				customer: job.endUserId === undefined ? {} : { endUserId: job.endUserId },
+			});
+			next.incidents = grouped.incidents;
+			results.set(job.itemIndex, grouped.items);
+		} else {
+			results.set(
+				job.itemIndex,
+				returned.filter((run) => job.status === 'any' || run.outcome === job.status),
+			);
+		}
+	}
+
+	if (!manual) {
 		for (const { job, next } of reads) memory.customers[job.key] = next;
 		if (reads.length) boundMemory(memory, reads[0].job.limits);
 		staticData![MEMORY_KEY] = memory as unknown as IDataObject;
-	}
-
-	for (const { job, fresh, names } of reads) {
-		const returned = fresh.filter((run) => isNew(gateKey(job, run)));
-		results.set(
-			job.itemIndex,
-			returned
-				.map((run) => outputItem(job, run, names))
-				.filter((run) => job.status === 'any' || run.outcome === job.status),
-		);
 	}
 	return results;
 }
@@ -272,9 +313,28 @@ function readJob(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex: number
 		installationId,
 		bundleId,
 		status: readStatusFilter(ctx, filters.status, itemIndex),
+		incidents: ctx.getNodeParameter('groupIntoIncidents', itemIndex, false)
+			? {
+					remindAfterMs:
+						readHours(ctx, ctx.getNodeParameter('remindAfterHours', itemIndex, 0), itemIndex) *
+						3600000,
+				}
+			: undefined,
 		offset: readDateOffset(ctx, options.dateOffsetMinutes, itemIndex),
 		limits,
 	};
+}
+
+/** Remind After (Hours): a number of at least 0 (fractions allowed). */
+function readHours(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
+	if (raw === undefined || raw === null || raw === '') return 0;
+	if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Remind After (Hours) must be a number of at least 0, got ${describeValue(raw)}`,
+			{ itemIndex },
+		);
+	return raw;
 }
 
 function readWhole(
@@ -341,7 +401,7 @@ async function readCustomer(
 	}
 	const { fresh, next } = sweepCustomer(memory, runs, job.offset, job.limits, Date.now(), complete);
 	if (fresh.length && job.scope === 'endUser') await nameBundles(client, job.itemIndex, names);
-	return { job, fresh, next, names };
+	return { job, previous: memory, fresh, next, names };
 }
 
 /**

@@ -10,6 +10,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runDateMs, runIdOf, runOutcome } from '../../../shared/readers/runs';
+import type { Incidents } from './incidents';
 
 /** [run id, date in epoch ms (NaN when unreadable)] */
 export type RunMark = [string, number];
@@ -23,6 +24,8 @@ export interface CustomerMemory {
 	floor?: RunMark;
 	/** When this customer was last swept (epoch ms). */
 	sweptAt: number;
+	/** Group Into Incidents: the open incidents, by automation id. */
+	incidents?: Incidents;
 }
 
 /** The node's whole memory in the workflow's static data (key `getNewRuns`). */
@@ -142,6 +145,7 @@ export function sweepCustomer(
 		pending: [...pending.values()].sort(newerFirst).slice(0, MAX_PENDING),
 		floor: memory?.floor,
 		sweptAt: now,
+		...(memory?.incidents ? { incidents: memory.incidents } : {}),
 	};
 	trim(next, limits.perCustomer);
 	// Runs beyond what the memory can hold (a first sweep of a long history): the oldest are old history.
