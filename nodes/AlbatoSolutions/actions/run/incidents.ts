@@ -5,7 +5,7 @@
  *
  * - the first failed run after a success (or ever) opens an incident: one `incidentOpened` item;
  * - further failures are counted, nothing is output; with Remind After, one `incidentReminder` each
- *   time the incident has been open that long again;
+ *   time that long has passed since the incident was reported (or since the last reminder);
  * - the first successful run after them resolves it: one `incidentResolved` item with how long it
  *   lasted and how many runs failed.
  * On a customer's first sweep (no memory yet) the history only sets the state: an automation failing
@@ -89,6 +89,8 @@ export function groupIntoIncidents(input: IncidentInput): {
 				openedAt: dateMs(run.dateCreated),
 				failedRuns: 1,
 				lastRunId: String(run.id),
+				// Reminders count from when the incident was reported, not from the (maybe older) run.
+				remindedAt: input.now,
 				installationId: run.installationId ?? null,
 				installationTitle: run.installationTitle ?? null,
 				bundleTitle: run.bundleTitle ?? null,
