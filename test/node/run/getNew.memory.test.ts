@@ -3,6 +3,8 @@
  * in total, manual executions that neither read nor write it, and two sweeps at once.
  */
 import { endRun } from '../../../emulator/handlers/runs';
+import { description } from '../../../nodes/AlbatoSolutions/actions/run/getNew.operation';
+import { DEFAULT_LIMITS } from '../../../nodes/AlbatoSolutions/actions/run/runMemory';
 import { usePartnerEmulator } from '../../support/partnerSetup';
 import { customerWithTwoAutomations, runClock, watcher } from '../../support/sweeps';
 
@@ -193,4 +195,15 @@ describe('Run → Get New: the overlap guarantee, measured', () => {
 		expect(idsOf(a.json)).toEqual([run.id]);
 		expect(idsOf(b.json)).toEqual([run.id]);
 	});
+});
+
+it("the options' defaults are the memory's defaults", () => {
+	const options = description.find((p) => p.name === 'options')!.options as Array<{
+		name: string;
+		default: unknown;
+	}>;
+	expect(options.find((o) => o.name === 'maxRunsTotal')?.default).toBe(DEFAULT_LIMITS.total);
+	expect(options.find((o) => o.name === 'maxRunsPerCustomer')?.default).toBe(
+		DEFAULT_LIMITS.perCustomer,
+	);
 });

@@ -134,7 +134,7 @@ export const description: INodeProperties[] = [
 				name: 'maxRunsTotal',
 				type: 'number',
 				typeOptions: { minValue: 100 },
-				default: DEFAULT_LIMITS.total,
+				default: 100000,
 				description:
 					'Ended runs this node remembers over all customers; past it every customer keeps an equal share of its newest runs',
 			},
@@ -143,7 +143,7 @@ export const description: INodeProperties[] = [
 				name: 'maxRunsPerCustomer',
 				type: 'number',
 				typeOptions: { minValue: 10 },
-				default: DEFAULT_LIMITS.perCustomer,
+				default: 200,
 				description:
 					'Ended runs remembered per customer: older ones are taken as old history. A run that ends after more than this many newer runs of the customer ended is not returned. A first sweep returns at most this many runs per customer.',
 			},
@@ -222,7 +222,7 @@ export async function executeBatch(
 	if (stopped) return results;
 
 	// One call for the whole execution: a run another execution has just returned is left out here.
-	let isNew = (_key: string) => true;
+	let isNew: (key: string) => boolean = () => true;
 	if (!manual) {
 		const keys = reads.flatMap(({ job, fresh }) => fresh.map((run) => gateKey(job, run)));
 		if (keys.length) {
