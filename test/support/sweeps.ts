@@ -39,7 +39,13 @@ export function watcher(emu: Emulator, options: WatcherOptions = {}) {
 		{
 			mode = 'trigger',
 			parameters = {},
-		}: { mode?: WorkflowExecuteMode; parameters?: INodeParameters } = {},
+			onError = 'continueErrorOutput',
+		}: {
+			mode?: WorkflowExecuteMode;
+			parameters?: INodeParameters;
+			/** 'stopWorkflow': the node's first failing item fails the execution. */
+			onError?: 'continueErrorOutput' | 'stopWorkflow';
+		} = {},
 	): Promise<Sweep> => {
 		const staticData = JSON.parse(JSON.stringify(saved)) as IDataObject;
 		const before = emu.requests.length;
@@ -53,7 +59,7 @@ export function watcher(emu: Emulator, options: WatcherOptions = {}) {
 					name: WATCH_NODE,
 					id: 'watch-node-id',
 					type: 'albatoSolutions',
-					onError: 'continueErrorOutput',
+					onError,
 					parameters: {
 						...(options.partner
 							? { authentication: 'partnerApi', endUserId: '={{ $json.customer }}' }

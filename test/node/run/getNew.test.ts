@@ -101,4 +101,77 @@ describe('Run → Get New (partner mode, many customers)', () => {
 		);
 		expect(idsOf(next.json)).not.toContain(first.id);
 	});
+
+	it('a page that fails halfway through one customer fails that customer alone; the next sweep returns its runs once', async () => {
+		const emu = ctx.emu;
+		emu.setVariants({ pagination: 'headers' });
+		const at = runClock();
+		const [big] = await customerWithTwoAutomations(emu, 'big');
+		const [small] = await customerWithTwoAutomations(emu, 'small');
+		const w = watcher(emu, { partner: true });
+		const items = [{ customer: 'big' }, { customer: 'small' }];
+		for (let i = 0; i < 60; i++)
+			emu.recordRun({ bundleId: big, outcome: 'failed', dateCreated: at() });
+		emu.recordRun({ bundleId: small, outcome: 'failed', dateCreated: at() });
+		// Page 2 (only "big" has one) fails on every try.
+		emu.faults.add({
+			method: 'GET',
+			path: '/bundle/events',
+			query: /(^|&)page=2(&|$)/,
+			status: 400,
+			times: 1,
+		});
+		const failing = await w.sweep(items);
+		expect(failing.errorPairs).toEqual([{ item: 0 }]);
+		expect(failing.json.map((run) => run.endUserId)).toEqual(['small']);
+		expect(Object.keys(w.memory()!.customers)).toHaveLength(1); // big: nothing remembered
+		const next = await w.sweep(items);
+		expect(next.errors).toEqual([]);
+		expect(next.json).toHaveLength(60);
+		expect(new Set(next.json.map((run) => run.endUserId))).toEqual(new Set(['big']));
+		expect((await w.sweep(items)).json).toEqual([]);
+	});
+
+	it('an execution that stops halfway (no error output) records nothing: the next one returns every run once', async () => {
+		const emu = ctx.emu;
+		const at = runClock();
+		const [a] = await customerWithTwoAutomations(emu, 'h1');
+		const w = watcher(emu, { partner: true });
+		await w.sweep([{ customer: 'h1' }]);
+		const run = emu.recordRun({ bundleId: a, outcome: 'failed', dateCreated: at() });
+		const calls = w.store().calls;
+		await expect(
+			w.sweep([{ customer: 'h1' }, { customer: 'nobody' }], { onError: 'stopWorkflow' }),
+		).rejects.toMatchObject({
+			message: expect.stringMatching(/nobody|not found|404/i),
+			context: { itemIndex: 1 },
+		});
+		expect(w.store().calls).toBe(calls);
+		expect((await w.sweep([{ customer: 'h1' }])).json.map((r) => r.id)).toEqual([run.id]);
+	});
+
+	it('many customers in one sweep: each its own runs, paired to its item', async () => {
+		const emu = ctx.emu;
+		const at = runClock();
+		const ids = Array.from({ length: 40 }, (_, i) => `fleet-${i}`);
+		const runsOf = new Map<string, number[]>();
+		for (const id of ids) {
+			const [b1, b2] = await customerWithTwoAutomations(emu, id);
+			runsOf.set(id, [
+				emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() }).id,
+				emu.recordRun({ bundleId: b2, outcome: 'succeeded', dateCreated: at() }).id,
+			]);
+		}
+		const w = watcher(emu, { partner: true, parameters: { filters: { status: 'failed' } } });
+		const items = ids.map((customer) => ({ customer }));
+		const sweep = await w.sweep(items);
+		expect(sweep.json.map((run) => [run.endUserId, run.id])).toEqual(
+			ids.map((id) => [id, runsOf.get(id)![0]]),
+		);
+		expect(sweep.pairedItems).toEqual(ids.map((_, item) => ({ item })));
+		const quiet = await w.sweep(items);
+		expect(quiet.json).toEqual([]);
+		expect(quiet.calls.filter((c) => c.startsWith('GET /bundle/events'))).toHaveLength(40);
+		expect(quiet.calls.filter((c) => /get-user-session-token/.test(c))).toHaveLength(0);
+	});
 });
