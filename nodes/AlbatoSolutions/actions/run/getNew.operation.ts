@@ -12,7 +12,7 @@ import {
 	bundleSelect,
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
-import { runItem } from '../../../shared/readers/runs';
+import { runItem, runOutcome } from '../../../shared/readers/runs';
 import { sameId } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { itemsAtOnce } from '../../../shared/transport/limiter';
@@ -400,7 +400,11 @@ async function readCustomer(
 		runs.push(...(await read()));
 	}
 	const { fresh, next } = sweepCustomer(memory, runs, job.offset, job.limits, Date.now(), complete);
-	if (fresh.length && job.scope === 'endUser') await nameBundles(client, job.itemIndex, names);
+	// Names only for runs that will be output (the Status filter applies; incidents need every run).
+	const shown = fresh.some(
+		(run) => job.incidents || job.status === 'any' || runOutcome(run) === job.status,
+	);
+	if (shown && job.scope === 'endUser') await nameBundles(client, job.itemIndex, names);
 	return { job, previous: memory, fresh, next, names };
 }
 
