@@ -1,14 +1,64 @@
-/** Unit tests and integration tests (n8n-core's engine against the emulator over loopback). */
-module.exports = {
+/**
+ * Two projects. `unit`: tests that never load n8n-core (readers, transport pieces, the emulator over
+ * HTTP, the description): no harness setup, and n8n-core cannot be loaded there by mistake. `n8n-core`:
+ * every other test, which runs the node in n8n-core's engine against the emulator over loopback. A
+ * new test file lands in `n8n-core` unless UNIT names it.
+ *
+ * Workers: one per core ('100%'), where jest's default leaves one core out (a single worker on a
+ * 2-core machine): many tests wait on loopback HTTP rather than the CPU. More workers than cores was
+ * slower on a loaded 2-core machine (4 workers against 2: 48 s against 36 s wall, 19 s against 15 s
+ * CPU, on test/node/credential and test/trigger). `--maxWorkers` overrides it.
+ */
+const path = require('node:path');
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const TEST_DIR = escape(path.join(__dirname, 'test') + path.sep);
+
+/** Test files that load no n8n-core, as regular expressions on the path inside test/. */
+const UNIT = [
+	'emulator/(auth|bundles|connections|control|credentials|faults|httpsAndRateLimit)',
+	'emulator/(installations|listLag|noImportCircle|partner|runs|solutions|styles-variants)',
+	'emulator/userLifecycle',
+	'readers/[^/]+',
+	'layering',
+	'node/endUser/endUserItem',
+	'node/requestOptions',
+	'node/structure',
+	'node/structure/layout',
+	'scripts/probe',
+	'transport/(answers|baseUrl|baseUrl\\.edges|credentials|endUserId|errors)',
+	'transport/(limiter|limiter\\.edges|pages\\.exchange|retry\\.edges)',
+	'transport/(serviceMessage|serviceMessage\\.edges|tokenCache|wire)',
+	'trigger/(description|installationEvents)',
+].map((file) => `^${TEST_DIR}${file.replace(/\//g, escape(path.sep))}\\.test\\.ts$`);
+
+const common = {
 	preset: 'ts-jest',
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
-	testMatch: ['**/*.test.ts'],
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: '<rootDir>/test/tsconfig.json' }],
 	},
+};
+
+module.exports = {
 	testTimeout: 30000,
-	setupFiles: ['<rootDir>/test/setup-env.ts'],
-	setupFilesAfterEnv: ['<rootDir>/test/setup-after-env.ts'],
+	maxWorkers: '100%',
 	reporters: ['default', '<rootDir>/test/summary-reporter.js'],
+	projects: [
+		{
+			...common,
+			displayName: 'unit',
+			testRegex: UNIT,
+			moduleNameMapper: { '^n8n-core($|/)': '<rootDir>/test/support/noN8nCore.js' },
+		},
+		{
+			...common,
+			displayName: 'n8n-core',
+			testMatch: ['**/*.test.ts'],
+			testPathIgnorePatterns: ['/node_modules/', ...UNIT],
+			setupFiles: ['<rootDir>/test/setup-env.ts'],
+			setupFilesAfterEnv: ['<rootDir>/test/setup-after-env.ts'],
+		},
+	],
 };

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * Mutation testing of the decision logic: `npm run mutate` (see CONTRIBUTING.md, "Mutation testing").
+ * Mutation testing of the decision logic: `npm run mutate` (see docs/mutation.md).
  * Jest runs the repository's own jest.config.js, minus the tests that load the built package (dist/),
  * which no mutant of the sources can change. The TypeScript checker drops mutants that do not compile.
  */
@@ -22,7 +22,7 @@ export const DECISION_LOGIC = [
 	'nodes/AlbatoSolutions/actions/params.ts',
 	'nodes/AlbatoSolutions/actions/installation/installSafely.ts',
 	'nodes/AlbatoSolutions/actions/{pauseAndResume,pauseGuard,restartReport,updateRun}.ts',
-	'nodes/AlbatoSolutionsTrigger/poll.ts',
+	'nodes/AlbatoSolutionsTrigger/{poll,installationPoll}.ts',
 ];
 
 /** Tests that need `npm run build` first (they load dist/): not run under Stryker. */

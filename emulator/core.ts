@@ -6,6 +6,7 @@ import { authenticate, signToken } from './auth';
 import { authenticatePartner } from './handlers/partner';
 import { runsOf } from './handlers/runs';
 import { assertNotDeleted, lifecycleOf } from './handlers/userLifecycle';
+import { billingOf } from './handlers/billing';
 import { ApiError, renderError, type FieldError, type RenderedBody } from './errors';
 import { describeFault, FaultStore } from './faults';
 import { listLagOf } from './listLag';
@@ -154,6 +155,7 @@ export class EmulatorCore {
 		this.rateLimit = null;
 		runsOf(this.state).reset();
 		lifecycleOf(this.state).reset();
+		billingOf(this.state).reset();
 	}
 
 	setRateLimit(rule: RateLimitRule | null): void {

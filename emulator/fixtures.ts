@@ -381,6 +381,21 @@ export const TEMPLATES: TemplateFixture[] = [
 					fields: [
 						{ name: 'channel', label: 'Channel', type: 'string', value: '#support' },
 						{ name: 'mention', label: 'Mention on-call', type: 'boolean', value: true },
+						// Values of every JSON type (lists, objects, null): what a snapshot must restore as they are.
+						{ name: 'alsoPostTo', label: 'Also post to', type: 'list', value: ['#ops', '#leads'] },
+						{
+							name: 'cf__6a1b2c3d4e5f4a6b',
+							label: 'Message options',
+							type: 'object',
+							value: { threads: true, emoji: ':ticket:', retries: 2 },
+						},
+						{
+							name: 'maxPerHour',
+							label: 'Max messages per hour',
+							type: 'number',
+							nullable: true,
+							value: null,
+						},
 					],
 				},
 			],
@@ -488,7 +503,8 @@ const FIXTURE_INSTALLATIONS: {
 	},
 ];
 
-const copyFields = (fields: FieldRecord[]): FieldRecord[] => fields.map((f) => ({ ...f }));
+const copyFields = (fields: FieldRecord[]): FieldRecord[] =>
+	fields.map((f) => ({ ...f, value: structuredClone(f.value) }));
 
 /** Creates the bundle (and its step records) for one template; shared by fixtures and install. */
 export function addBundle(

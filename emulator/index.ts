@@ -19,6 +19,7 @@ import { listLagOf } from './listLag';
 import { recordRun } from './runControl';
 import { runsOf } from './handlers/runs';
 import { setTransactionsUsed } from './handlers/userLifecycle';
+import { clearPlan, isBlocked } from './handlers/billing';
 import type { Emulator, EmulatorOptions } from './types';
 
 export * from './types';
@@ -92,6 +93,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		recordRun: (run) => recordRun(core.state, run),
 		runs: () => [...runsOf(core.state).runs.values()],
 		setTransactionsUsed: (id, used) => setTransactionsUsed(core.state, core.partner.name, id, used),
+		billing: {
+			clearPlan: (id) => clearPlan(core.state, core.partner.name, id),
+			isBlocked: (id) => isBlocked(core.state, core.partner.name, id),
+		},
 		links: {
 			complete: (id, opts) => completeLink(core.state, id, opts),
 			get: (id) => connectionsOf(core.state).links.get(id),

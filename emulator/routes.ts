@@ -23,6 +23,7 @@ import { getRunStep, listRuns } from './handlers/runs';
 import type { PartnerSettings, Variants } from './types';
 import { credentialists, install, listApps, listTemplates } from './handlers/solutions';
 import { deleteUser, getUserProfile, setUserPlan } from './handlers/userLifecycle';
+import { addUserPlanTransactions, blockUserPlan, listPlansBy } from './handlers/billing';
 
 interface Route {
 	/** Group 1, when present, is the numeric {id}. */
@@ -103,6 +104,23 @@ export const ROUTES: Route[] = [
 				'get-user-profile': getUserProfile,
 				'set-user-plan': setUserPlan,
 				'delete-user': deleteUser,
+			}[name],
+		},
+		withBody: ['POST'],
+		partner: true,
+	})),
+	// Billing (issue 31; handlers/billing.ts), master token like the lifecycle calls.
+	{
+		pattern: /^\/wl\/([^/]+)\/list-plans$/,
+		methods: { GET: listPlansBy('GET'), POST: listPlansBy('POST') },
+		partner: true,
+	},
+	...(['block-user-plan', 'add-user-plan-transactions'] as const).map((name) => ({
+		pattern: new RegExp(`^/wl/([^/]+)/${name}$`),
+		methods: {
+			POST: {
+				'block-user-plan': blockUserPlan,
+				'add-user-plan-transactions': addUserPlanTransactions,
 			}[name],
 		},
 		withBody: ['POST'],

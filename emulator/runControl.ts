@@ -1,4 +1,5 @@
 /** Control routes for run history and end-user usage (issue 22); kept apart from control.ts. */
+import { clearPlan } from './handlers/billing';
 import { runsOf } from './handlers/runs';
 import { countTransaction, setTransactionsUsed } from './handlers/userLifecycle';
 import type { RunInput, RunRecord } from './runTypes';
@@ -8,6 +9,7 @@ export const RUN_CONTROL_ROUTES = [
 	'POST   /__emulator/runs                record a run {"bundleId", "outcome"?, "status"?, "event"?, "dateCreated"?, "steps"?: [[{…}]], "id"?} → 201 the run',
 	'GET    /__emulator/runs                every recorded run (all users)',
 	'POST   /__emulator/end-users/transactions  {"id", "used"}: an end user\'s transactions used this month',
+	'POST   /__emulator/end-users/clear-plan    {"id"}: takes the user\'s plan away (no active plan until set-user-plan)',
 ];
 
 /** Records a run and counts it as one transaction of its owner (when a /wl end user). */
@@ -32,6 +34,10 @@ export function handleRunControl(
 		case 'POST /__emulator/end-users/transactions': {
 			const { id, used } = body as { id: string; used: number };
 			setTransactionsUsed(state, partner, id, used);
+			return { status: 200, body: { ok: true } };
+		}
+		case 'POST /__emulator/end-users/clear-plan': {
+			clearPlan(state, partner, (body as { id: string }).id);
 			return { status: 200, body: { ok: true } };
 		}
 		default:

@@ -185,6 +185,11 @@ export interface Variants {
 	profileShape: 'billing' | 'basic';
 	/** get-user-profile?expand=transactions: adds {transactions: {limit, used, left}} (default) or nothing. */
 	profileTransactions: 'object' | 'none';
+	// Billing (issue 31; emulator/README.md "Billing").
+	/** list-plans takes GET and POST (the page's "GET | POST"; default), or only one of them (the other: 405). */
+	listPlansMethod: 'both' | 'get' | 'post';
+	/** set-user-plan lifts a block (default; not documented either way) or leaves the user blocked. */
+	setPlanUnblocks: 'yes' | 'no';
 	// Connection by link, update-user-data, own connection: see emulator/README.md "Connections".
 	/** A sharing's `dateCreated`: an ISO time (default), or null as the docs' example shows. */
 	linkDateCreated: 'iso' | 'null';
@@ -208,8 +213,10 @@ export interface Variants {
 export interface FieldRecord {
 	name: string;
 	label: string;
-	type: 'string' | 'number' | 'boolean' | 'listRef';
-	value: string | number | boolean;
+	type: 'string' | 'number' | 'boolean' | 'listRef' | 'list' | 'object';
+	/** Whether the field may also hold null (no value). */
+	nullable?: boolean;
+	value: string | number | boolean | null | unknown[] | Record<string, unknown>;
 }
 
 export interface InstallationRecord {
@@ -320,6 +327,8 @@ export interface Emulator {
 	runs(): RunRecord[];
 	/** Sets an end user's transactions used this month (by the partner's own id of the user). */
 	setTransactionsUsed(id: string, used: number): void;
+	/** Billing (issue 31): take a user's plan away (no active plan), and whether a user is blocked. */
+	billing: { clearPlan(id: string): void; isBlocked(id: string): boolean };
 	/** Connection by link (issue 21): the sharings, and the control call that completes one. */
 	links: {
 		/** As if the customer connected: creates the credential; throws (status 404/409) when unknown, expired or used. */

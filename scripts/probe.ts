@@ -8,7 +8,7 @@
 import { formatReport, runProbe } from './probe/index';
 
 const USAGE =
-	'Usage: ALBATO_TOKEN=<end-user JWT> npm run probe -- --base-url https://api.albato.com [--partner-id N] [--solution-id N] [--link-id N] [--partner NAME]';
+	'Usage: ALBATO_TOKEN=<end-user JWT> [ALBATO_MASTER_TOKEN=<partner master token>] npm run probe -- --base-url https://api.albato.com [--partner-id N] [--solution-id N] [--link-id N] [--partner NAME]';
 
 export function parseArgs(argv: string[]): {
 	baseUrl: string;
@@ -61,7 +61,9 @@ async function main() {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { version } = require('../package.json') as { version: string };
 	try {
-		const report = await runProbe({ ...options, token });
+		// Optional (issue 31): the partner's master token, for list-plans; never printed.
+		const masterToken = (process.env.ALBATO_MASTER_TOKEN ?? '').trim() || undefined;
+		const report = await runProbe({ ...options, token, masterToken });
 		console.log(
 			formatReport(report, {
 				probeVersion: version,
@@ -73,6 +75,8 @@ async function main() {
 		console.error(
 			`Probe failed: ${String((error as Error).message)
 				.split(token)
+				.join('[token]')
+				.split((process.env.ALBATO_MASTER_TOKEN ?? '').trim() || token)
 				.join('[token]')}`,
 		);
 		process.exit(1);

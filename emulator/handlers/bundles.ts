@@ -18,8 +18,12 @@ export const bundleData: Handler = (ctx) => {
 		const step = ctx.state.bundleData.get(stepId)!;
 		const data =
 			ctx.variants.fieldsShape === 'map'
-				? Object.fromEntries(step.fields.map(({ name, value }) => [name, value]))
-				: step.fields.map(({ name, label, value }) => ({ name, label, value }));
+				? Object.fromEntries(step.fields.map(({ name, value }) => [name, structuredClone(value)]))
+				: step.fields.map(({ name, label, value }) => ({
+						name,
+						label,
+						value: structuredClone(value),
+					}));
 		return { id: step.id, bundleId: step.bundleId, title: step.title, data };
 	});
 	return {
@@ -31,6 +35,7 @@ export const bundleData: Handler = (ctx) => {
 };
 
 function checkValue(field: FieldRecord, value: unknown): string | undefined {
+	if (value === null) return field.nullable ? undefined : 'must not be null';
 	switch (field.type) {
 		case 'string':
 			return typeof value === 'string' ? undefined : 'must be a string';
@@ -42,6 +47,10 @@ function checkValue(field: FieldRecord, value: unknown): string | undefined {
 			return typeof value === 'string' && LIST_REF.test(value)
 				? undefined
 				: 'must be a list reference like {%12:345%}';
+		case 'list':
+			return Array.isArray(value) ? undefined : 'must be a list';
+		case 'object':
+			return isPlainObject(value) ? undefined : 'must be an object';
 	}
 }
 
@@ -72,7 +81,9 @@ export const updateBundleData: Handler = (ctx) => {
 	}
 	if (errors.length) throw new ApiError(422, errors);
 	for (const [code, value] of entries)
-		step.fields.find((f) => f.name === code)!.value = value as FieldRecord['value'];
+		step.fields.find((f) => f.name === code)!.value = structuredClone(
+			value,
+		) as FieldRecord['value'];
 	installation.dateUpdated = nowIso();
 	return { data: { id: step.id } };
 };

@@ -1,6 +1,7 @@
 /** Endpoints 5–8: start, pause, list, detail. */
 import { nowIso, ownInstallation, type Handler, type HandlerContext } from './context';
 import { listLagOf } from '../listLag';
+import { assertNotBlocked } from './billing';
 import { wrapInstallation } from '../render';
 import { renderInstallation } from './views';
 
@@ -50,6 +51,7 @@ const setStatus =
 	(status: 0 | 1): Handler =>
 	(ctx) => {
 		const inst = ownInstallation(ctx, ctx.id);
+		if (status === 1) assertNotBlocked(ctx.state, inst.userId);
 		if (inst.status !== status) {
 			inst.status = status;
 			inst.dateUpdated = nowIso();

@@ -9,6 +9,7 @@ import {
 	type StepFixture,
 } from '../fixtures';
 import { listLagOf } from '../listLag';
+import { assertNotBlocked } from './billing';
 import { offerConnections } from './links';
 import { wrapInstallation } from '../render';
 import type { InstallationRecord, Variants } from '../types';
@@ -210,6 +211,7 @@ function validateInstall(ctx: HandlerContext, solutionId: number): FieldError[] 
 /** POST /solution/{id}/installation → 201 with the installation (no bundles, as the detail call without expand). */
 export const install: Handler = (ctx) => {
 	const solutionId = listedSolution(ctx.id);
+	assertNotBlocked(ctx.state, ctx.user);
 	const errors = validateInstall(ctx, solutionId);
 	if (errors.length) throw new ApiError(422, errors);
 	const body = ctx.body as {

@@ -10,6 +10,7 @@
 import { ApiError } from '../errors';
 import { DEFAULT_PLAN_ID, PLANS } from '../fixtures';
 import type { EmulatorState, EndUserRecord } from '../types';
+import { billingOf, planSet } from './billing';
 import { isPlainObject, type Handler, type HandlerContext } from './context';
 
 class LifecycleStore {
@@ -78,9 +79,13 @@ export function planOf(state: EmulatorState, user: EndUserRecord) {
 	return PLANS.find((p) => p.id === planId)!;
 }
 
-/** Transactions left this month: the plan's limit minus those used (never below 0). */
+/** Transactions left this month: the plan's limit plus extra transactions (billing.ts), minus those used (never below 0). */
 export function trxLeft(state: EmulatorState, user: EndUserRecord): number {
-	return Math.max(0, planOf(state, user).trxLimit - (lifecycleOf(state).used.get(user.sub) ?? 0));
+	const extra = billingOf(state).extra.get(user.sub) ?? 0;
+	return Math.max(
+		0,
+		planOf(state, user).trxLimit + extra - (lifecycleOf(state).used.get(user.sub) ?? 0),
+	);
 }
 
 function expandsTransactions(ctx: HandlerContext): boolean {
@@ -99,8 +104,10 @@ export const getUserProfile: Handler = (ctx) => {
 		timezoneOffset: user.timezoneOffset ?? 0,
 	};
 	if (ctx.variants.profileShape === 'billing') {
-		data.planId = plan.id;
-		data.trxLimit = trxLeft(ctx.state, user);
+		// A plan taken away (billing.ts clearPlan): no plan, nothing left.
+		const planless = billingOf(ctx.state).planless.has(user.sub);
+		data.planId = planless ? null : plan.id;
+		data.trxLimit = planless ? 0 : trxLeft(ctx.state, user);
 	}
 	if (expandsTransactions(ctx) && ctx.variants.profileTransactions === 'object')
 		data.transactions = { limit: plan.trxLimit, used, left: trxLeft(ctx.state, user) };
@@ -120,6 +127,7 @@ export const setUserPlan: Handler = (ctx) => {
 		});
 	const user = userOf(ctx, bodyId(ctx, extra));
 	lifecycleOf(ctx.state).plans.set(user.sub, body.planId as number);
+	planSet(ctx, user.sub);
 	return { data: [] };
 };
 
@@ -148,6 +156,7 @@ export function removeEndUser(state: EmulatorState, user: EndUserRecord): void {
 	store.plans.delete(user.sub);
 	store.used.delete(user.sub);
 	store.deleted.add(user.sub);
+	billingOf(state).forget(user.sub);
 }
 
 /** Sets an end user's transactions used this month (control surface). */

@@ -13,6 +13,7 @@ import {
 	credentials,
 } from '../shared/descriptions/authentication.descriptions';
 import { runOptionsProperty } from '../shared/descriptions/requestOptions.descriptions';
+import { CURRENT_NODE_VERSION, NODE_VERSIONS } from '../shared/descriptions/versions';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
 import { resourceMapping } from '../shared/methods/resourceMapping';
@@ -23,7 +24,8 @@ export class AlbatoSolutions implements INodeType {
 		name: 'albatoSolutions',
 		icon: { light: 'file:albatoSolutions.svg', dark: 'file:albatoSolutions.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		version: NODE_VERSIONS,
+		defaultVersion: CURRENT_NODE_VERSION,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
 			"Install Albato solutions for your end users, start and pause them, and change their automations' field values",

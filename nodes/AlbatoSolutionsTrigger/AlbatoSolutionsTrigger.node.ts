@@ -13,7 +13,7 @@ import {
 } from '../shared/descriptions/authentication.descriptions';
 import { solutionLocator } from '../shared/descriptions/common.descriptions';
 import { listSearch } from '../shared/methods/listSearch';
-import { pollAll } from './pollAll';
+import { poll } from './poll';
 
 export class AlbatoSolutionsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -107,11 +107,11 @@ export class AlbatoSolutionsTrigger implements INodeType {
 	methods = { listSearch: { searchSolutions: listSearch.searchSolutions } };
 
 	/**
-	 * Compares the end user's installations with the baseline in the workflow's static data and emits
-	 * each change once. "Fetch Test Event" (manual mode) returns the newest installation instead and
-	 * leaves the baseline alone.
+	 * Compares the end user's installations and runs with the baselines in the workflow's static data
+	 * and emits each change once (poll.ts). "Fetch Test Event" (manual mode) returns the newest of
+	 * each chosen kind instead and leaves the baselines alone.
 	 */
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		return await pollAll(this);
+		return await poll(this);
 	}
 }

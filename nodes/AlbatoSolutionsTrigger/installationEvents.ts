@@ -14,13 +14,13 @@ export type InstallationEvent = (typeof EVENTS)[number];
 
 /** What the trigger remembers of one installation between polls (in the workflow's static data). */
 export interface Seen {
-	/** 1 active, 0 paused; null when this poll did not learn it (then no start/pause is reported from it). */
+	/** 1 active, 0 paused; null when the poll did not learn it (then no start/pause from it). */
 	status: number | null;
 	title: string | null;
 	solutionId: string | number | null;
 }
 
-/** Installations seen by the last poll, by id. Absent until the first poll has recorded the baseline. */
+/** Installations seen by the last poll, by id; absent until the first poll recorded them. */
 export type Snapshot = Record<string, Seen>;
 
 /** One output item. */
@@ -34,7 +34,7 @@ type EventFields = {
 	status: number | null;
 	/** Status at the previous poll; null for Installation Created (it did not exist). */
 	previousStatus: number | null;
-	/** The installation as the service returned it; for Installation Removed, the last snapshot kept. */
+	/** The installation as the service returned it; for Removed, the last snapshot kept. */
 	installation: IDataObject;
 };
 
@@ -58,7 +58,10 @@ export function seenOf(installation: IDataObject, before?: Seen): Seen {
 	};
 }
 
-/** Whether an installation belonging to `solutionId` is watched; an unknown solution is watched only without a filter. */
+/**
+ * Whether an installation belonging to `solutionId` is watched; an unknown solution is watched only
+ * without a filter.
+ */
 export function isWatched(watch: Watch, solutionId: string | number | null | undefined): boolean {
 	return watch.solutionId === undefined || sameId(solutionId, watch.solutionId);
 }
@@ -83,72 +86,74 @@ export function detectEvents(
 	next: Snapshot,
 	watch: Watch,
 ): EventItem[] {
-	const found: Array<{ id: string; order: number; item: EventItem }> = [];
-	const add = (id: string, event: InstallationEvent, item: EventFields) => {
-		if (!watch.events.has(event)) return;
-		const { installationId, solutionId, title, status, previousStatus, installation } = item;
-		found.push({
-			id,
-			order: EVENTS.indexOf(event),
-			item: { event, installationId, solutionId, title, status, previousStatus, installation },
-		});
-	};
-
+	const found: Array<{ id: string; item: EventItem }> = [];
 	for (const [id, installation] of current) {
-		const now = next[id];
-		if (!isWatched(watch, now.solutionId)) continue;
-		const before = previous[id];
-		const common = {
-			installationId: normalizeId(installation.id ?? id),
-			solutionId: now.solutionId,
-			title: now.title,
-			installation,
-		};
-		if (!before) {
-			add(id, 'installationCreated', { ...common, status: now.status, previousStatus: null });
-			// Installed and already running when first seen: it was also started.
-			if (now.status === ACTIVE)
-				add(id, 'installationStarted', { ...common, status: now.status, previousStatus: null });
-			continue;
-		}
-		if (before.status === null || now.status === null || before.status === now.status) continue;
-		if (now.status === ACTIVE)
-			add(id, 'installationStarted', {
-				...common,
-				status: now.status,
-				previousStatus: before.status,
-			});
-		if (now.status === PAUSED)
-			add(id, 'installationPaused', {
-				...common,
-				status: now.status,
-				previousStatus: before.status,
-			});
+		if (!isWatched(watch, next[id].solutionId)) continue;
+		for (const item of changesOf(id, installation, previous[id], next[id]))
+			found.push({ id, item });
 	}
-
 	for (const [id, before] of Object.entries(previous)) {
-		if (current.has(id) || !isWatched(watch, before.solutionId)) continue;
-		add(id, 'installationRemoved', {
-			installationId: normalizeId(id),
-			solutionId: before.solutionId,
-			title: before.title,
-			status: null,
-			previousStatus: before.status,
-			installation: {
-				id: normalizeId(id),
-				title: before.title,
-				status: before.status,
-				solutionId: before.solutionId,
-			},
-		});
+		if (!current.has(id) && isWatched(watch, before.solutionId))
+			found.push({ id, item: removedItem(id, before) });
 	}
+	return found
+		.filter(({ item }) => watch.events.has(item.event))
+		.sort(
+			(a, b) =>
+				compareIds(a.id, b.id) || EVENTS.indexOf(a.item.event) - EVENTS.indexOf(b.item.event),
+		)
+		.map(({ item }) => item);
+}
 
-	return found.sort((a, b) => compareIds(a.id, b.id) || a.order - b.order).map(({ item }) => item);
+/** What happened to a listed installation since the last poll (`before` undefined: it is new). */
+function changesOf(
+	id: string,
+	installation: IDataObject,
+	before: Seen | undefined,
+	now: Seen,
+): EventItem[] {
+	const item = (event: InstallationEvent, previousStatus: number | null): EventItem => ({
+		event,
+		installationId: normalizeId(installation.id ?? id),
+		solutionId: now.solutionId,
+		title: now.title,
+		status: now.status,
+		previousStatus,
+		installation,
+	});
+	if (!before) {
+		// Installed and already running when first seen: it was also started.
+		const started = now.status === ACTIVE ? [item('installationStarted', null)] : [];
+		return [item('installationCreated', null), ...started];
+	}
+	if (before.status === null || now.status === null || before.status === now.status) return [];
+	if (now.status === ACTIVE) return [item('installationStarted', before.status)];
+	if (now.status === PAUSED) return [item('installationPaused', before.status)];
+	return [];
+}
+
+/** Installation Removed, from the last snapshot the baseline kept. */
+function removedItem(id: string, before: Seen): EventItem {
+	return {
+		event: 'installationRemoved',
+		installationId: normalizeId(id),
+		solutionId: before.solutionId,
+		title: before.title,
+		status: null,
+		previousStatus: before.status,
+		installation: {
+			id: normalizeId(id),
+			title: before.title,
+			status: before.status,
+			solutionId: before.solutionId,
+		},
+	};
 }
 
 /**
  * The one output item of "Fetch Test Event": a real installation shaped as the event it best
- * matches among those chosen (Created when chosen; else Started/Paused by its status; else the first).
+ * matches among those chosen (Created when chosen; else Started/Paused by its status; else the
+ * first).
  */
 export function sampleItem(installation: IDataObject, watch: Watch): EventItem {
 	const seen = seenOf(installation);

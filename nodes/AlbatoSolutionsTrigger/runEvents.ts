@@ -1,8 +1,8 @@
 /**
- * Run Failed / Run Succeeded, pure: which runs are news between two polls. The baseline holds the ids
- * of runs already seen ended (`known`) and still in progress (`pending`), each with its date, and is
- * kept bounded: past MAX_KNOWN the oldest are dropped and `floor` remembers the newest date dropped;
- * an unknown ended run dated at or before `floor` is old history, never reported.
+ * Run Failed / Run Succeeded, pure: which runs are news between two polls. The baseline holds the
+ * ids of runs already seen ended (`known`) and still in progress (`pending`), each with its date,
+ * and is kept bounded: past MAX_KNOWN the oldest are dropped and `floor` remembers the newest date
+ * dropped; an unknown ended run dated at or before `floor` is old history, never reported.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -30,8 +30,9 @@ export interface RunBaseline extends IDataObject {
 const EVENT_OF = { failed: 'runFailed', succeeded: 'runSucceeded' } as const;
 
 /**
- * The events of this poll and the next baseline. Without a previous baseline (first poll, or another
- * scope) nothing is reported: ended runs become known, running ones pending (reported when they end).
+ * The events of this poll and the next baseline. Without a previous baseline (first poll, or
+ * another scope) nothing is reported: ended runs become known, running ones pending (reported when
+ * they end).
  */
 export function detectRunEvents(
 	previous: RunBaseline | undefined,
@@ -72,7 +73,7 @@ export function detectRunEvents(
 	return { events, next };
 }
 
-/** Keeps the newest MAX_KNOWN ended and MAX_PENDING running runs; raises `floor` past those dropped. */
+/** Keeps the newest MAX_KNOWN ended and MAX_PENDING running runs; `floor` rises past the rest. */
 function bound(baseline: RunBaseline): void {
 	const known = Object.entries(baseline.known).sort((a, b) => b[1] - a[1]);
 	if (known.length > MAX_KNOWN) {
@@ -85,7 +86,7 @@ function bound(baseline: RunBaseline): void {
 		baseline.pending = Object.fromEntries(pending.slice(0, MAX_PENDING));
 }
 
-/** One output item: the event, the run's id under `runId`, and the run as Run → Get Many gives it. */
+/** One output item: the event, the run's id as `runId`, and the run as Run → Get Many gives it. */
 export function runEventItem(event: RunEvent, run: IDataObject, extra: IDataObject): IDataObject {
 	const item = runItem(run);
 	return { event, runId: item.id, ...extra, ...item };

@@ -10,26 +10,38 @@ import {
 import { listRuns } from '../shared/api/run';
 import { runDateMs, runOutcome } from '../shared/readers/runs';
 import { positiveIdOf, sameId } from '../shared/readers/shapes';
-import { AlbatoClient } from '../shared/transport/client';
+import type { AlbatoClient } from '../shared/transport/client';
 import { mapLimited } from '../shared/transport/mapLimited';
+import type { EventKind, KindPoll, PollScope, TriggerStaticData } from './eventKind';
 import { NoSampleError } from './noSample';
-import { ownerOf } from './poll';
-import {
-	detectRunEvents,
-	RUN_EVENTS,
-	type RunBaseline,
-	type RunEvent,
-	runEventItem,
-} from './runEvents';
+import { detectRunEvents, RUN_EVENTS, type RunEvent, runEventItem } from './runEvents';
+
+/** What a run poll watches: the chosen run events, and only one installation's runs when given. */
+interface RunWatch {
+	events: Set<RunEvent>;
+	installationId?: number;
+}
 
 /** Where a bundle belongs, for naming it in events. */
 type BundleInfo = { installationId: number | string; installationTitle: unknown; title: unknown };
 
-export function chosenRunEvents(ctx: IPollFunctions): Set<RunEvent> {
-	const raw = ctx.getNodeParameter('events', []) as unknown;
-	const chosen = (Array.isArray(raw) ? raw : [raw]).map(String);
-	return new Set(RUN_EVENTS.filter((event) => chosen.includes(event)));
-}
+/**
+ * Run Failed / Run Succeeded. A poll reads every run of the end user (or of one installation's
+ * automations) and compares them with the baseline kept under `runEvents` in static data.
+ */
+export const runKind: EventKind = {
+	events: RUN_EVENTS,
+	choose(ctx, chosen) {
+		const watch: RunWatch = {
+			events: new Set(RUN_EVENTS.filter((event) => chosen.includes(event))),
+			installationId: readInstallationFilter(ctx),
+		};
+		return {
+			poll: async (scope) => await pollRuns(scope, watch),
+			sample: async (scope) => await sampleRun(scope, watch),
+		};
+	},
+};
 
 function readInstallationFilter(ctx: IPollFunctions): number | undefined {
 	const raw = ctx.getNodeParameter('runInstallationId', '') as unknown;
@@ -45,42 +57,33 @@ function readInstallationFilter(ctx: IPollFunctions): number | undefined {
 	return id;
 }
 
-/** Baselines with a run poll going (overlapping polls of one workflow share the static data object). */
-const polling = new WeakSet<object>();
-
 /**
- * One poll for run events. Reads every run of the end user (or of the installation's automations),
- * compares them with the baseline and answers the new items; `commit` stores the next baseline and is
- * called only once every other part of the poll succeeded, so a failed poll changes nothing.
+ * Whose runs a run baseline holds (end user and installation filter): a baseline of another scope
+ * is not compared with, a new one is recorded.
  */
-export async function pollRunEvents(
-	ctx: IPollFunctions,
-	watch: Set<RunEvent>,
-): Promise<{ items: IDataObject[]; commit: () => void }> {
-	const installationId = readInstallationFilter(ctx);
-	const client = await AlbatoClient.create(ctx);
-	const manual = ctx.getMode() === 'manual';
-	const staticData = ctx.getWorkflowStaticData('node');
-	if (!manual && polling.has(staticData)) return { items: [], commit: () => {} };
-	if (!manual) polling.add(staticData);
-	try {
-		const names = new Map<string, BundleInfo>();
-		const runs = await readRuns(client, installationId, names);
-		const partner = client.partner ? { endUserId: client.partner.endUserId(undefined) } : {};
-		if (manual) return { items: [sample(ctx, runs, watch, names, partner)], commit: () => {} };
+function scopeKey(owner: string | undefined, installationId: number | undefined): string {
+	return `${owner ?? ''}\n${installationId ?? ''}`;
+}
 
-		const scope = `${ownerOf(client) ?? ''}\n${installationId ?? ''}`;
-		const stored = staticData.runEvents as RunBaseline | undefined;
-		const previous = stored?.scope === scope ? stored : undefined;
-		const { events, next } = detectRunEvents(previous, scope, runs, watch, Date.now());
-		if (events.length && installationId === undefined) await nameBundles(client, names);
-		const items = events.map(({ event, run }) =>
-			runEventItem(event, run, { ...partner, ...namesOf(names, run.bundleId) }),
-		);
-		return { items, commit: () => void (staticData.runEvents = next) };
-	} finally {
-		if (!manual) polling.delete(staticData);
-	}
+/** One poll against the run baseline; `commit` stores the next one (see KindPoll). */
+async function pollRuns({ ctx, client, owner }: PollScope, watch: RunWatch): Promise<KindPoll> {
+	const staticData = ctx.getWorkflowStaticData('node') as TriggerStaticData;
+	const names = new Map<string, BundleInfo>();
+	const runs = await readRuns(client, watch.installationId, names);
+	const scope = scopeKey(owner, watch.installationId);
+	const previous = staticData.runEvents?.scope === scope ? staticData.runEvents : undefined;
+	const { events, next } = detectRunEvents(previous, scope, runs, watch.events, Date.now());
+	if (events.length && watch.installationId === undefined) await nameBundles(client, names);
+	const partner = partnerOf(client);
+	const items = events.map(({ event, run }) =>
+		runEventItem(event, run, { ...partner, ...namesOf(names, run.bundleId) }),
+	);
+	return { items, commit: () => void (staticData.runEvents = next) };
+}
+
+/** In partner mode, the End User ID the runs were read for. */
+function partnerOf(client: AlbatoClient): IDataObject {
+	return client.partner ? { endUserId: client.partner.endUserId(undefined) } : {};
 }
 
 async function readRuns(
@@ -136,19 +139,15 @@ function namesOf(names: Map<string, BundleInfo>, bundleId: unknown): IDataObject
 	};
 }
 
-/** "Fetch Test Event": the newest run that ended as one of the chosen events; the baseline is untouched. */
-function sample(
-	ctx: IPollFunctions,
-	runs: IDataObject[],
-	watch: Set<RunEvent>,
-	names: Map<string, BundleInfo>,
-	partner: IDataObject,
-): IDataObject {
+/** "Fetch Test Event": the newest run that ended as a chosen event; the baseline is untouched. */
+async function sampleRun({ ctx, client }: PollScope, watch: RunWatch): Promise<IDataObject> {
+	const names = new Map<string, BundleInfo>();
+	const runs = await readRuns(client, watch.installationId, names);
 	const eventOf = (run: IDataObject): RunEvent | undefined => {
 		const outcome = runOutcome(run);
 		const event =
 			outcome === 'failed' ? 'runFailed' : outcome === 'succeeded' ? 'runSucceeded' : undefined;
-		return event && watch.has(event) ? event : undefined;
+		return event && watch.events.has(event) ? event : undefined;
 	};
 	const newest = runs
 		.filter((run) => eventOf(run) !== undefined)
@@ -157,5 +156,6 @@ function sample(
 		throw new NoSampleError(ctx.getNode(), 'No finished runs of the chosen kind found', {
 			description: 'Let an automation of this end user run once, then fetch a test event again',
 		});
-	return runEventItem(eventOf(newest)!, newest, { ...partner, ...namesOf(names, newest.bundleId) });
+	const extra = { ...partnerOf(client), ...namesOf(names, newest.bundleId) };
+	return runEventItem(eventOf(newest)!, newest, extra);
 }

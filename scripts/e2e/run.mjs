@@ -7,7 +7,8 @@
 //  5. publish the trigger workflow, start n8n, change things in the emulator, and check that
 //     the trigger fired (n8n's REST API for the executions, the emulator's log for the calls)
 //  6. the editor in Chromium: node panel, pickers, field mapper (browser.mjs)
-//  7. partner mode (partner.mjs); runs, offboarding and connect-by-link examples (runs.mjs)
+//  7. partner mode (partner.mjs); billing: usage top-up, plans, block (billing.mjs); runs,
+//     offboarding and connect-by-link examples (runs.mjs)
 //  8. the fleet-watch example on its schedule over several sweeps (fleetWatch.mjs)
 //
 // Ends with `N passed, N failed`; exit code 1 when anything failed. Every child process is
@@ -24,6 +25,7 @@ import { checkErrorOutput } from './errorOutput.mjs';
 import { checkFleetWatch } from './fleetWatch.mjs';
 import { checkPartnerMode } from './partner.mjs';
 import { checkRunsAndConnections } from './runs.mjs';
+import { checkBilling } from './billing.mjs';
 import { Checks } from './lib/checks.mjs';
 import { Emulator } from './lib/emulator.mjs';
 import { ensureN8n } from './lib/install.mjs';
@@ -306,6 +308,11 @@ async function main() {
 		if (n8n.server)
 			await checks.group('Partner mode (webhook onboarding, nightly run)', () =>
 				timed('partner test (s)', () => checkPartnerMode(checks, n8n, emulator, repoRoot)),
+			);
+		// Billing (issue 31): needs the partner credential (imported above).
+		if (n8n.server)
+			await checks.group('Billing: usage top-up, plans, block (issue 31)', () =>
+				timed('billing (s)', () => checkBilling(checks, n8n, emulator, repoRoot)),
 			);
 		// Needs the partner credential (imported above); several groups share one trigger wait.
 		if (n8n.server)

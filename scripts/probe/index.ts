@@ -7,6 +7,7 @@
 import type { ErrorStyle, Variants } from '../../emulator/types';
 import { pagingStyleOf } from '../../nodes/shared/readers/pagination';
 import { successFlagOf, unwrapEnvelope } from '../../nodes/shared/readers/shapes';
+import { probePlans } from './plans';
 import { probeRuns } from './runs';
 
 export interface ProbeOptions {
@@ -20,6 +21,8 @@ export interface ProbeOptions {
 	linkId?: number;
 	/** The {partner-name} whose own-connection GETs to read (get-own-credential-metadata, get-own-credential); skipped when absent. */
 	partner?: string;
+	/** The partner's master token: with `partner`, list-plans is read by GET and POST (issue 31); skipped when absent. */
+	masterToken?: string;
 	fetchImpl?: typeof fetch;
 }
 
@@ -45,7 +48,10 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 	const doFetch = options.fetchImpl ?? fetch;
 	const report: ProbeReport = { baseUrl: base, variants: {}, lines: [], unknown: [], calls: [] };
 	const redact = (text: string) =>
-		options.token ? text.split(options.token).join('[token]') : text;
+		[options.token, options.masterToken].reduce<string>(
+			(out, secret) => (secret ? out.split(secret).join('[token]') : out),
+			text,
+		);
 	const say = (shape: string, what: string) => report.lines.push(`${shape}: ${redact(what)}`);
 	const unknown = (shape: string, what: string) => report.unknown.push(`${shape}: ${redact(what)}`);
 
@@ -364,6 +370,23 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 
 	// 6. Run history (issue 22): steps as levels or flat, dates with or without a zone.
 	await probeRuns(get, data, report.variants, say, unknown);
+
+	// 7. Billing plans (issue 31), with the master token and the partner name only.
+	if (options.masterToken && options.partner !== undefined)
+		await probePlans(
+			{
+				baseUrl: base,
+				partner: options.partner,
+				masterToken: options.masterToken,
+				fetchImpl: doFetch,
+				calls: report.calls,
+			},
+			data,
+			report.variants,
+			say,
+			unknown,
+		);
+	else say('billing plans', 'not read (set ALBATO_MASTER_TOKEN and pass --partner NAME)');
 	return report;
 }
 

@@ -57,6 +57,7 @@ const operations: Record<string, Record<string, unknown>> = {
 	},
 	'installation.get': { installationId: byId('id', 5001), includeBundles: true },
 	'installation.getAll': { returnAll: true },
+	'installation.getSnapshot': { installationId: byId('id', 5002) },
 	'installation.start': { installationId: byId('id', 5002) },
 	'installation.pause': { installationId: byId('id', 5001) },
 	'bundleData.getAll': { installationId: byId('id', 5002), scope: 'bundle', bundleId: 7003 },
@@ -78,7 +79,10 @@ const operations: Record<string, Record<string, unknown>> = {
 
 /** Outside the spec: the partner endpoints (Albato's public docs), reached with the Albato Partner API credential. */
 const PARTNER_ENDPOINTS = [
+	'GET /wl/{partner}/list-plans',
 	'POST /wl/{partner}/add-user',
+	'POST /wl/{partner}/add-user-plan-transactions',
+	'POST /wl/{partner}/block-user-plan',
 	'POST /wl/{partner}/delete-user',
 	'POST /wl/{partner}/get-user-profile',
 	'POST /wl/{partner}/get-user-session-token',
@@ -89,6 +93,10 @@ const partnerOperations: Record<string, Record<string, unknown>> = {
 	'endUser.getToken': {},
 	'endUser.get': {},
 	'endUser.setPlan': { planId: 23 },
+	// Billing (issue 31): top up while the plan is active, then block, then delete.
+	'endUser.getPlans': {},
+	'endUser.addTransactions': { transactionCount: 500, confirmAddTransactions: true },
+	'endUser.block': { confirmBlock: true },
 	'endUser.delete': { confirmDelete: true },
 };
 /** Outside the spec: run history (docs.albato.com "Getting Solution History"), with the end user's token. */

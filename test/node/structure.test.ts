@@ -151,6 +151,28 @@ describe('node description', () => {
 		}
 	});
 
+	it('sets minValue and maxValue on numbers only (a text field ignores them)', () => {
+		const bounded = all.filter(
+			(p) => p.typeOptions?.minValue !== undefined || p.typeOptions?.maxValue !== undefined,
+		);
+		expect(bounded.length).toBeGreaterThan(0);
+		for (const property of bounded)
+			expect([property.name, property.type]).toEqual([property.name, 'number']);
+	});
+
+	it('writes every Options collection the one way (optionsCollection)', () => {
+		const collections = all.filter((p) => p.name === 'options' && p.type === 'collection');
+		expect(collections.length).toBeGreaterThan(5);
+		for (const property of collections) {
+			expect(property).toMatchObject({
+				displayName: 'Options',
+				placeholder: 'Add Option',
+				default: {},
+			});
+			expect(property.description).toBeUndefined();
+		}
+	});
+
 	it('resolves every dynamic method it references', () => {
 		const methods = node.methods as Record<string, Record<string, unknown>>;
 		const resolved = { load: 0, mapper: 0, search: 0 };

@@ -23,8 +23,14 @@ import {
 	useEmulator,
 	type NodeRun,
 } from '../support/setup';
+import { useShortWaits } from '../support/waits';
 
 const ctx = useEmulator();
+/**
+ * The emulator changes by count (no list lag); its 40 ms delays hold requests open so executions
+ * overlap, and race no Timeout (30 s): the node's waits can be short.
+ */
+useShortWaits();
 
 const SEED = 20261122;
 const ROUNDS = 20;

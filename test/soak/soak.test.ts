@@ -15,8 +15,11 @@ import {
 	runNode,
 	useEmulator,
 } from '../support/setup';
+import { useShortWaits } from '../support/waits';
 
 const ctx = useEmulator();
+/** Faults here are counted, never timed (no delays, no list lag by time): the node's waits can be short. */
+useShortWaits();
 
 const SEED = 20261121;
 const ROUNDS = 10;

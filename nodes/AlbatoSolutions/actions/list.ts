@@ -1,22 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { describeValue } from './params';
+import { numberInRange } from './params';
 
 /** Return All / Limit, read before any request: undefined means all. */
 export function readLimit(ctx: IExecuteFunctions, itemIndex: number): number | undefined {
 	if (ctx.getNodeParameter('returnAll', itemIndex, false) as boolean) return undefined;
 	const limit = ctx.getNodeParameter('limit', itemIndex, 50) as unknown;
-	if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Limit must be a whole number of at least 1, got ${describeValue(limit)}`,
-			{
-				itemIndex,
-			},
-		);
-	}
-	return limit;
+	return numberInRange(ctx, limit, 'Limit', { min: 1, whole: true }, itemIndex);
 }
 
 /** Lists are read whole (every page, see AlbatoClient.requestList), so the limit applies here. */

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { locatorValue } from '../../shared/descriptions/common.descriptions';
+import { type Confirmation, locatorValue } from '../../shared/descriptions/common.descriptions';
 
 import { isObject, positiveIdOf } from '../../shared/readers/shapes';
 
@@ -194,4 +194,111 @@ export function mappedOrJson(
 		),
 	);
 	return toObject(ctx, given, label, itemIndex, options);
+}
+
+/** Minutes from UTC, as Albato's accounts and end users give them: UTC−12:00 to UTC+14:00. */
+export const UTC_OFFSET_MINUTES: NumberRange = { min: -720, max: 840, whole: true };
+
+/**
+ * What a number parameter may be: at least `min`, at most `max` when given, a whole number (or a
+ * multiple of `multipleOf`) when asked. `unit` names what it counts ("a number of seconds").
+ */
+export interface NumberRange {
+	min: number;
+	max?: number;
+	whole?: boolean;
+	multipleOf?: number;
+	unit?: string;
+	/** Whether a numeric text ("5", from an expression) counts as its number; else it is refused. */
+	fromText?: boolean;
+}
+
+/** The range in words: "a whole number from -720 to 840", "a number of seconds of at least 0". */
+function rangeText({ min, max, whole, multipleOf, unit }: NumberRange): string {
+	const kind = `a ${whole || multipleOf ? 'whole ' : ''}number${unit ? ` of ${unit}` : ''}`;
+	const bounds = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
+	return `${kind} ${bounds}${multipleOf ? `, a multiple of ${multipleOf}` : ''}`;
+}
+
+/**
+ * The one number-range reader: a number within the range (a numeric text only with `fromText`);
+ * nothing given (undefined, null, '') is `fallback` when there is one. The error names the
+ * parameter (`label`, as the UI shows it, e.g. "Options → Max Wait (Seconds)") and the item, before
+ * any request.
+ */
+export function numberInRange(
+	ctx: IExecuteFunctions,
+	raw: unknown,
+	label: string,
+	range: NumberRange,
+	itemIndex: number,
+	fallback?: number,
+): number {
+	const given = raw === undefined || raw === null || raw === '' ? (fallback ?? raw) : raw;
+	const value =
+		range.fromText && typeof given === 'string' && given.trim() !== '' ? Number(given) : given;
+	const fits =
+		typeof value === 'number' &&
+		Number.isFinite(value) &&
+		value >= range.min &&
+		(range.max === undefined || value <= range.max) &&
+		(!range.whole || Number.isInteger(value)) &&
+		(!range.multipleOf || (Number.isInteger(value) && value % range.multipleOf === 0));
+	if (!fits) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${label} must be ${rangeText(range)}, got ${describeValue(given)}`,
+			{ itemIndex, description: `Nothing was sent. Set "${label}" to ${rangeText(range)}.` },
+		);
+	}
+	return value;
+}
+
+/**
+ * The one one-of reader: a value that must be one of a list (an options parameter, which an
+ * expression can still set to anything). Nothing given is `fallback` when there is one.
+ */
+export function oneOf<T extends string>(
+	ctx: IExecuteFunctions,
+	raw: unknown,
+	label: string,
+	allowed: readonly T[],
+	itemIndex: number,
+	fallback?: T,
+): T {
+	const value = raw === undefined || raw === null || raw === '' ? (fallback ?? raw) : raw;
+	if ((allowed as readonly unknown[]).includes(value)) return value as T;
+	const quoted = allowed.map((choice) => `"${choice}"`);
+	const choices =
+		quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}` : quoted[0];
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`${label} must be ${choices}, got ${describeValue(value)}`,
+		{ itemIndex, description: `Nothing was sent. Choose "${label}" from its list.` },
+	);
+}
+
+/**
+ * The reader of a confirmation (Outlook v2's "Delete Permanently", turned into a guard): while it
+ * is off the item fails, naming the parameter, and nothing is sent.
+ */
+export function requireConfirmation(
+	ctx: IExecuteFunctions,
+	confirmation: Confirmation,
+	itemIndex: number,
+): void {
+	if (ctx.getNodeParameter(confirmation.name, itemIndex, false) === true) return;
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`${confirmation.displayName} is off: nothing was sent`,
+		{
+			itemIndex,
+			description: `${confirmation.consequence.charAt(0).toUpperCase()}${confirmation.consequence.slice(1)}, and cannot be undone. Turn on "${confirmation.displayName}" to go ahead.`,
+		},
+	);
+}
+
+/** An App ID parameter (see appIdProperty), as a positive whole number. */
+export function appIdParameter(ctx: IExecuteFunctions, name: string, itemIndex: number): number {
+	return toId(ctx, ctx.getNodeParameter(name, itemIndex, ''), 'App ID', itemIndex);
 }

@@ -2,6 +2,7 @@ import type { NodeApiError } from 'n8n-workflow';
 
 import { retold } from '../../shared/transport/errors';
 import type { PauseGuard } from './pauseGuard';
+import { withSentence } from './withSentence';
 import type { UpdateJob, UpdateRun } from './updateRun';
 
 /** Gives every item of the group the outcome of the pause and restart (rule 5). */
@@ -33,15 +34,16 @@ export function reportRestart(
 	}
 	// "Continue (using error output)": the applied items whose restart failed go to the error output.
 	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
-	const told = new Set<Error>(); // one error may stand for several items (e.g. a failed pause)
+	const told = new Map<Error, Error>(); // one error may stand for several items (e.g. a failed pause)
 	for (const job of jobs) {
 		const result = results.get(job.key);
 		if (result instanceof Error) {
 			// The failed items say it too, so nobody misses a paused installation.
-			if (restartError && !done.length && !told.has(result)) {
-				told.add(result);
-				const failed = result as Error & { description?: string | null };
-				failed.description = `${failed.description ? `${failed.description} ` : ''}Also: ${sentence(restartError.message)} Start it with Installation → Start.`;
+			if (restartError && !done.length) {
+				const also = `Also: ${sentence(restartError.message)} Start it with Installation → Start.`;
+				const retoldError = told.get(result) ?? withSentence(ctx.getNode(), result, also);
+				told.set(result, retoldError);
+				results.set(job.key, retoldError);
 			}
 			continue;
 		}

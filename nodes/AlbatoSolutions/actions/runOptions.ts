@@ -1,30 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { MAX_ITEMS_IN_FLIGHT } from '../../shared/descriptions/requestOptions.descriptions';
+import { numberInRange } from './params';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../../shared/transport/settings';
 
 /** Request Options, read once for the whole execution (from the first item: one client serves the run). */
 export function readRunOptions(ctx: IExecuteFunctions): TransportOptions {
 	const raw = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
 	// Messages name each option as the UI shows it.
-	const number = (
-		name: string,
-		label: string,
-		fallback: number,
-		min: number,
-		max = Number.MAX_SAFE_INTEGER,
-	) => {
-		const value = raw[name] ?? fallback;
-		if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
-			throw new NodeOperationError(
-				ctx.getNode(),
-				`Request Options → ${label} must be a number from ${min} to ${max}, got ${String(value)}`,
-				{ itemIndex: 0 },
-			);
-		}
-		return value;
-	};
+	const number = (name: string, label: string, fallback: number, min: number, max?: number) =>
+		numberInRange(ctx, raw[name], `Request Options → ${label}`, { min, max }, 0, fallback);
 	return {
 		concurrency: Math.floor(
 			number(

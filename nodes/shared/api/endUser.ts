@@ -1,6 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { holdsList } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
+import { AlbatoApiError } from '../transport/errors';
 import type { PartnerSession } from '../transport/partnerSession';
 
 /** POST /wl/{partner}/add-user */
@@ -71,6 +73,81 @@ export async function deleteUser(
 ): Promise<unknown> {
 	return await client.request('POST', partner.path('delete-user'), {
 		body: { id },
+		itemIndex,
+		asPartner: true,
+	});
+}
+
+// ------------------------------------------------------------------ billing (issue 31)
+
+/**
+ * GET /wl/{partner}/list-plans, or POST when the service answers 405 to GET (Albato's page says
+ * "GET | POST"; its curl sends a GET). Read once per client (= per execution, per editor call): the
+ * plans a Set Plan of many items checks against, and the plan an End User → Get enriches with.
+ */
+export async function listPlans(
+	client: AlbatoClient,
+	partner: PartnerSession,
+	itemIndex?: number,
+): Promise<unknown> {
+	let pending = planLists.get(client);
+	if (!pending) {
+		pending = readPlans(client, partner, itemIndex);
+		planLists.set(client, pending);
+		// A failed read is not kept: the next item asks again.
+		pending.catch(() => planLists.delete(client));
+	}
+	return await pending;
+}
+
+/** One list-plans read per client; dropped with the client. */
+const planLists = new WeakMap<AlbatoClient, Promise<unknown>>();
+
+const PLANS = { what: 'billing plans', holds: (data: unknown) => holdsList(data) };
+
+async function readPlans(
+	client: AlbatoClient,
+	partner: PartnerSession,
+	itemIndex: number | undefined,
+): Promise<unknown> {
+	const path = partner.path('list-plans');
+	try {
+		return await client.request('GET', path, { itemIndex, asPartner: true, expect: PLANS });
+	} catch (error) {
+		if (!(error instanceof AlbatoApiError) || !error.wrongMethod) throw error as Error;
+		return await client.request('POST', path, {
+			itemIndex,
+			asPartner: true,
+			idempotent: true,
+			expect: PLANS,
+		});
+	}
+}
+
+/** POST /wl/{partner}/block-user-plan (pauses everything of the user; the operation asks for confirmation first). */
+export async function blockUserPlan(
+	client: AlbatoClient,
+	partner: PartnerSession,
+	id: string,
+	itemIndex: number,
+): Promise<unknown> {
+	return await client.request('POST', partner.path('block-user-plan'), {
+		body: { id },
+		itemIndex,
+		asPartner: true,
+	});
+}
+
+/** POST /wl/{partner}/add-user-plan-transactions (count > 0, a multiple of 100; spends money: never repeated). */
+export async function addUserPlanTransactions(
+	client: AlbatoClient,
+	partner: PartnerSession,
+	id: string,
+	count: number,
+	itemIndex: number,
+): Promise<unknown> {
+	return await client.request('POST', partner.path('add-user-plan-transactions'), {
+		body: { id, count },
 		itemIndex,
 		asPartner: true,
 	});

@@ -97,7 +97,7 @@ export const autoSelectSingleOption: INodeProperties = {
 		"Whether to choose a connection-settings step's value automatically when it offers exactly one, and follow it to the next level",
 };
 
-/** The usual "Options" collection of optional settings. */
+/** The usual "Options" collection of optional settings: the one way this node writes it. */
 export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -106,6 +106,48 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 		placeholder: 'Add Option',
 		default: {},
 		options,
+	};
+}
+
+/**
+ * An app to connect, by its ID: the service's partnerId. Each operation keeps its own parameter
+ * `name` (saved workflows hold it); `role` says what the app is there.
+ */
+export function appIdProperty(
+	name: string,
+	role = 'The app to connect (HubSpot, Mailchimp…)',
+): INodeProperties {
+	return {
+		displayName: 'App ID',
+		name,
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. 201',
+		description: `${role}, by its ID. Albato's API calls such an app a partner (partnerId); it is not your own partner account.`,
+	};
+}
+
+/** An irreversible action's confirmation: its parameter, and what turning it on lets happen. */
+export interface Confirmation {
+	name: string;
+	displayName: string;
+	/** A phrase that goes on with "and cannot be undone", e.g. "Deleting a link stops it working". */
+	consequence: string;
+}
+
+/**
+ * The switch in front of an irreversible action, as Outlook v2's "Delete Permanently": a boolean,
+ * off by default, with one standard description. Its reader is requireConfirmation
+ * (actions/params.ts), which fails the item while it is off.
+ */
+export function confirmProperty(confirmation: Confirmation): INodeProperties {
+	return {
+		displayName: confirmation.displayName,
+		name: confirmation.name,
+		type: 'boolean',
+		default: false,
+		description: `Whether you confirm it: ${confirmation.consequence}, and cannot be undone. While off, the item fails and nothing is sent.`,
 	};
 }
 

@@ -4,10 +4,16 @@ import { bundleData } from '../api/bundleData';
 import { bundlesOf, getInstallation, stepsOf } from '../api/installation';
 import { solutionTemplates } from '../api/solution';
 import { idOf, isObject, sameId } from '../readers/shapes';
+import { ensurePickers } from './ensurePickers';
 import { load } from './load';
 import { parentId } from './parent';
+import { getPlans } from './plans';
 
 export const loadOptions = {
+	...ensurePickers,
+	/** Billing plans with their monthly transactions (issue 31; methods/plans.ts). */
+	getPlans,
+
 	/** Templates of the chosen solution as "Title (ID)", with the automation each one installs. One request. */
 	async getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const solutionId = parentId(this, 'solutionId');

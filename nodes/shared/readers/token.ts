@@ -49,23 +49,32 @@ export function redact(text: string, secret: string | undefined): string {
  * a digest of the token when it has none. Never the token itself.
  */
 export function principalOf(baseUrl: string, token: string): string {
-	const payload = token.split('.')[1];
-	if (payload) {
-		try {
-			const { sub } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-				sub?: unknown;
-			};
-			if ((typeof sub === 'string' && sub !== '') || typeof sub === 'number')
-				return `${baseUrl} sub:${String(sub)}`;
-		} catch {
-			// not a JWT: fall through to the digest
-		}
-	}
+	const named = namedPrincipalOf(baseUrl, token);
+	if (named !== undefined) return named;
 	// FNV-1a, 32 bits: a collision only serialises two users' installs of the same title.
 	let hash = 0x811c9dc5;
 	for (let i = 0; i < token.length; i++)
 		hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193) >>> 0;
 	return `${baseUrl} token:${hash.toString(16)}`;
+}
+
+/**
+ * `principalOf` when the token names whom it acts for (a JWT with a `sub`), so a new token of the
+ * same user gives the same key; undefined for a token without a subject (known only by a digest).
+ */
+export function namedPrincipalOf(baseUrl: string, token: string): string | undefined {
+	const payload = token.split('.')[1];
+	if (!payload) return undefined;
+	try {
+		const { sub } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
+			sub?: unknown;
+		};
+		if ((typeof sub === 'string' && sub !== '') || typeof sub === 'number')
+			return `${baseUrl} sub:${String(sub)}`;
+	} catch {
+		// not a JWT: no subject
+	}
+	return undefined;
 }
 
 /**

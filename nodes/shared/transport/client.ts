@@ -8,7 +8,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, PARTNER_API, PARTNER_CREDENTIAL_TYPE } from '../constants';
-import { principalOf, redact, redactKeys } from '../readers/token';
+import { namedPrincipalOf, principalOf, redact, redactKeys } from '../readers/token';
 import { readAccessToken } from './accessToken';
 import {
 	type ErrorSource,
@@ -106,6 +106,15 @@ export class AlbatoClient {
 	principal(itemIndex: number | undefined): string {
 		if (this.partner) return this.partner.principal(itemIndex);
 		return principalOf(this.baseUrl, this.token);
+	}
+
+	/**
+	 * `principal` when a new credential of the same end user gives the same key (a partner's End User
+	 * ID, a token that names its subject); undefined for a token known only by its digest.
+	 */
+	namedPrincipal(itemIndex: number | undefined): string | undefined {
+		if (this.partner) return this.partner.principal(itemIndex);
+		return namedPrincipalOf(this.baseUrl, this.token);
 	}
 
 	/** The node this client works for, for errors raised outside the transport. */

@@ -125,6 +125,11 @@ export class AlbatoApiError extends NodeApiError {
 		return this.status === 401 || this.status === 403;
 	}
 
+	/** A 405: the service does not take this method here (list-plans, documented as GET or POST). */
+	get wrongMethod(): boolean {
+		return this.status === 405;
+	}
+
 	/** A change refused because the installation is active ("pause first"). */
 	get needsPause(): boolean {
 		return this.status === 422 && /paus|active/i.test(this.message);

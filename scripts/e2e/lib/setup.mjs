@@ -22,6 +22,7 @@ export const WORKFLOWS = {
 	failedRunsAlert: { id: 'AlbatoRunFailed1', file: 'examples/failed-runs-alert.workflow.json' },
 	offboarding: { id: 'AlbatoOffboard01', file: 'examples/customer-offboarding.workflow.json' },
 	runsSweep: { id: 'AlbatoRunsSweep1', file: 'examples/runs-sweep.workflow.json' },
+	usageTopUp: { id: 'AlbatoUsageTopUp', file: 'examples/usage-topup.workflow.json' },
 	// Imported with its schedule at every 20 s (5 min in the file), so that e2e sees several sweeps.
 	fleetWatch: {
 		id: 'AlbatoFleetWatch',

@@ -6,8 +6,11 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { installParams, runNode, useEmulator } from '../../support/setup';
+import { useShortWaits } from '../../support/waits';
 
 const ctx = useEmulator();
+/** The list lags by reads here (by time in one test, which waits in real time): the node's waits can be short. */
+const waits = useShortWaits();
 
 const install = (options: INodeParameters = {}, concurrency = 1): INodeParameters =>
 	installParams('={{ $json.title }}', { options, requestOptions: { concurrency, maxRetries: 0 } });
@@ -82,6 +85,7 @@ describe('same title, several at once', () => {
 	});
 
 	it('two executions at once (same process), Refuse Duplicate Title, lagging list: 1 installed', async () => {
+		waits.divisor = 1; // the list lags by time: the Lost Answer Check must really wait
 		ctx.emu.setListLag({ ms: 2000 });
 		const [a, b] = await Promise.all([
 			runNode(ctx.emu, install({ refuseDuplicateTitle: true }), {

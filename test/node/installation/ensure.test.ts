@@ -10,8 +10,12 @@ import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
 import type { FaultRule } from '../../../emulator/types';
 import { forgetClaims } from '../../../nodes/AlbatoSolutions/actions/installation/installLedger';
 import { byId, runNode, useEmulator } from '../../support/setup';
+import { useShortWaits } from '../../support/waits';
 
 const ctx = useEmulator();
+/** The emulator's state here changes by count, never by time: the node's waits can be short. */
+const SHORT = 20;
+const waits = useShortWaits(SHORT);
 
 const SUBJECT = { automation: 1011, step: 'Send welcome email', code: 'subject' };
 const ensure = (title: string, subject: string, extra: INodeParameters = {}): INodeParameters => ({
@@ -131,6 +135,9 @@ describe('Installation → Ensure, without faults', () => {
 	});
 });
 
+/** The Timeout (seconds) of the runs with a slow answer: shorter than the others' (1 s), so as to wait less. */
+const SLOW_TIMEOUT = 0.5;
+
 /** Every fault kind, on each kind of call Ensure makes. */
 const FAULTS: Array<[string, Omit<FaultRule, 'path' | 'method'>]> = [
 	['429', { status: 429, retryAfterSeconds: 0 }],
@@ -140,7 +147,9 @@ const FAULTS: Array<[string, Omit<FaultRule, 'path' | 'method'>]> = [
 	['answer lost (reset after)', { reset: 'after' }],
 	['malformed JSON 2xx', { malformedJson: true }],
 	['200 success: false', { successFalse: true }],
-	['slower than the Timeout', { delayMs: 1200 }],
+	// 0.2 s longer than SLOW_TIMEOUT, the Timeout of these runs: it lands while the Lost
+	// Answer Check (0.5 s) still reads the list.
+	['slower than the Timeout', { delayMs: 700 }],
 ];
 const CALLS: Array<[string, string, RegExp]> = [
 	['list', 'GET', /^\/solution\/installation$/],
@@ -170,23 +179,38 @@ describe.each(STARTS)('Installation → Ensure under faults: %s', (_start, title
 	)('%s: converges, at most one run again', async (_label, rule, fields) => {
 		const subject = fields === 'equal' ? 'Welcome aboard' : 'Changed';
 		ctx.emu.faults.add(rule);
+		// A delayed request races the node's real waits (the Lost Answer Check may see it land).
+		waits.divisor = rule.delayMs ? 1 : SHORT;
 		try {
-			await ensureConverges(title, subject);
+			await ensureConverges(
+				title,
+				subject,
+				rule.delayMs
+					? { requestOptions: { maxRetries: 2, retryBudget: 2, timeout: SLOW_TIMEOUT } }
+					: {},
+			);
 		} finally {
 			// A request that timed out here is still applied by the emulator when its delay ends: let it
 			// land before the next test resets the emulator, so it cannot change that test's state.
-			if (rule.delayMs) await new Promise((resolve) => setTimeout(resolve, 500));
+			await delayedRequestsLanded();
 		}
 	});
 });
 
+/** Until every request the emulator delayed has been applied and answered (or reset). */
+async function delayedRequestsLanded() {
+	const delayed = () =>
+		ctx.emu.requests.filter((entry) => entry.fault?.startsWith('delay') && entry.status === 0);
+	while (delayed().length > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
 /** Runs Ensure; when it fails, runs it again (as a user would): one installation, as asked. */
-async function ensureConverges(title: string, subject: string) {
-	const first = await runNode(ctx.emu, ensure(title, subject));
+async function ensureConverges(title: string, subject: string, extra: INodeParameters = {}) {
+	const first = await runNode(ctx.emu, ensure(title, subject, extra));
 	if (first.error) {
 		// A failure must say what happened; running it again converges (it is safe to repeat).
 		expect(first.error.message.length).toBeGreaterThan(0);
-		let again = await runNode(ctx.emu, ensure(title, subject));
+		let again = await runNode(ctx.emu, ensure(title, subject, extra));
 		if (again.error) {
 			// An install with an unknown outcome (5xx, reset, timeout after the POST) may still
 			// appear in the list: Ensure refuses that title until the refusal lapses, never installs twice.
@@ -195,7 +219,7 @@ async function ensureConverges(title: string, subject: string) {
 			);
 			expect(titled(title).length).toBeLessThanOrEqual(1);
 			forgetClaims(); // the refusal lapses (15 minutes)
-			again = await runNode(ctx.emu, ensure(title, subject));
+			again = await runNode(ctx.emu, ensure(title, subject, extra));
 		}
 		expect(again.error).toBeUndefined();
 	}

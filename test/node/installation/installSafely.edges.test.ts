@@ -7,8 +7,11 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { listLagOf } from '../../../emulator/listLag';
 import { installParams, runNode, useEmulator } from '../../support/setup';
+import { useShortWaits } from '../../support/waits';
 
 const ctx = useEmulator();
+/** The list lags by reads here (one POST is slow: that test waits in real time): the node's waits can be short. */
+const waits = useShortWaits();
 
 const LIST = '/solution/installation';
 const install = (options: INodeParameters = {}, requestOptions: INodeParameters = {}) =>
@@ -50,6 +53,7 @@ describe('Refuse Duplicate Title: the refusal in full', () => {
 
 describe('"outcome unknown": the whole description and the context', () => {
 	it('a POST that times out: "no answer within the Timeout", plural reads, no candidates', async () => {
+		waits.divisor = 1; // the slow POST races the Lost Answer Check's real waits
 		ctx.emu.setListLag({ reads: 50 });
 		lostPost({ delayMs: 800 });
 		const run = await runNode(ctx.emu, install({ lostAnswerCheck: 0.5 }, { timeout: 0.3 }), {

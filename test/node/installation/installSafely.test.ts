@@ -8,8 +8,11 @@ import type { INodeParameters } from 'n8n-workflow';
 import { listLagOf } from '../../../emulator/listLag';
 import { UNKNOWN_TTL_MS } from '../../../nodes/AlbatoSolutions/actions/installation/installLedger';
 import { installParams, runNode, useEmulator } from '../../support/setup';
+import { useShortWaits } from '../../support/waits';
 
 const ctx = useEmulator();
+/** The list lags by reads, never by time: the node's waits can be short. */
+useShortWaits();
 
 const install = (options: INodeParameters = {}): INodeParameters =>
 	installParams('={{ $json.title }}', {

@@ -4,11 +4,17 @@
  * by two resources' different fields (n8n would carry a value over when the resource changes).
  */
 import type { INodeProperties } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { AlbatoSolutions } from '../../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { resources } from '../../../nodes/AlbatoSolutions/actions';
+import { CURRENT_NODE_VERSION } from '../../../nodes/shared/descriptions/versions';
 
-const properties = new AlbatoSolutions().description.properties;
+/** The editor of a new node (the current version): properties kept for old versions are left out. */
+const properties = new AlbatoSolutions().description.properties.filter((property) => {
+	const versions = property.displayOptions?.show?.['@version'];
+	return !versions || NodeHelpers.checkConditions(versions, [CURRENT_NODE_VERSION]);
+});
 
 /** Whether a property shows for these values (only plain `show` conditions on the given names). */
 function shows(property: INodeProperties, values: Record<string, string>): boolean {

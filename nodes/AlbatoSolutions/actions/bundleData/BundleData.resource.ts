@@ -1,36 +1,11 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import { forOperation } from '../../../shared/descriptions/forOperation';
+import { describeResource } from '../describeResource';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
+/**
+ * The one place an operation is named: its key is its value in the Operation menu. The order is
+ * the order of the operations' fields in the description (the menu itself is sorted by name).
+ */
 export const operations = { getAll, update };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['bundleData'] } },
-		options: [
-			{
-				name: 'Get Many',
-				value: 'getAll',
-				action: 'Get field values of automations',
-				description:
-					'Current field values of the steps of one automation, or of every automation of an installation',
-			},
-			{
-				name: 'Update',
-				value: 'update',
-				action: 'Update field values of a step',
-				description:
-					'Change field values of a step (the installation must be paused, or let the node pause it)',
-			},
-		],
-		default: 'getAll',
-	},
-	...forOperation('bundleData', 'getAll', getAll.description),
-	...forOperation('bundleData', 'update', update.description),
-];
+export const description = describeResource('bundleData', operations, 'getAll');

@@ -9,6 +9,13 @@ import {
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
 
+export const option = {
+	name: 'Get Many',
+	action: 'Get field values of automations',
+	description:
+		'Current field values of the steps of one automation, or of every automation of an installation',
+};
+
 export const description: INodeProperties[] = [
 	installationLocator,
 	{

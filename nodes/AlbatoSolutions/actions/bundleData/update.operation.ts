@@ -13,6 +13,13 @@ import { fieldLabels, fieldValuesParameter } from './fieldValues';
 import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from '../pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 
+export const option = {
+	name: 'Update',
+	action: 'Update field values of a step',
+	description:
+		'Change field values of a step (the installation must be paused, or let the node pause it)',
+};
+
 export const description: INodeProperties[] = [
 	installationLocator,
 	bundleSelect,

@@ -2,27 +2,41 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
-import { describeValue, mappedOrJson, textParameter, unsafeKeyPath } from '../params';
+import { appIdParameter, mappedOrJson, oneOf, textParameter, unsafeKeyPath } from '../params';
 import { checkValues, maskSecrets } from '../../../shared/readers/partnerSchema';
 import { withNumericIds } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, retold } from '../../../shared/transport/errors';
-import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
+import { appIdProperty, optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { createCredential, partnerSchema } from '../../../shared/api/credential';
-import { partnerIdOf, partnerIdProperty } from './partnerId';
+import { shownBefore, shownFrom } from '../../../shared/descriptions/versions';
 
-export const description: INodeProperties[] = [
-	partnerIdProperty,
-	{
-		displayName: 'Connection Name',
-		name: 'connectionName',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. Acme HubSpot',
-		description: 'A name for the new connection, shown to the end user',
-	},
-	...mapperOrJson({
+export const option = {
+	name: 'Create',
+	action: 'Create a connection to an app',
+	description: "Create the end user's connection to an app, from the fields it needs",
+};
+
+const connectionName: INodeProperties = {
+	displayName: 'Connection Name',
+	name: 'connectionName',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. Acme HubSpot',
+	description: 'A name for the new connection, shown to the end user',
+};
+
+/** The parameters' names by node version: version 1 saved them as `title` and `fieldMapper`. */
+function names(ctx: IExecuteFunctions) {
+	return ctx.getNode().typeVersion >= 2
+		? { name: 'connectionName', mapper: 'connectionFieldMapper' }
+		: { name: 'title', mapper: 'fieldMapper' };
+}
+
+/** Fields Input, Connection Fields (version 1: `fieldMapper`; 2: `connectionFieldMapper`), JSON. */
+function connectionFields(): INodeProperties[] {
+	const [mode, mapper, json] = mapperOrJson({
 		mode: 'fieldsMode',
 		mapper: 'connectionFieldMapper',
 		displayName: 'Connection Fields',
@@ -40,7 +54,20 @@ export const description: INodeProperties[] = [
 			description:
 				'The fields the app\'s connection needs, e.g. {"apiKey": "…", "region": "eu"}. Credential → Get Schema lists them.',
 		},
-	}),
+	});
+	return [
+		mode,
+		...shownFrom(2, [mapper]),
+		...shownBefore(2, [{ ...mapper, name: 'fieldMapper' }]),
+		json,
+	];
+}
+
+export const description: INodeProperties[] = [
+	appIdProperty('partnerId'),
+	...shownFrom(2, [connectionName]),
+	...shownBefore(2, [{ ...connectionName, name: 'title' }]),
+	...connectionFields(),
 	optionsCollection([
 		{
 			displayName: 'Body Layout',
@@ -74,32 +101,34 @@ export const description: INodeProperties[] = [
  * (GET /credentials/{partnerId}/meta), and secret values never appear in the output.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partnerId = partnerIdOf(this, itemIndex);
-	const title = textParameter(this, 'connectionName', 'Connection Name', itemIndex);
+	const partnerId = appIdParameter(this, 'partnerId', itemIndex);
+	const saved = names(this);
+	const title = textParameter(this, saved.name, 'Connection Name', itemIndex);
 	const values = mappedOrJson(
 		this,
 		itemIndex,
-		{ mode: 'fieldsMode', mapper: 'connectionFieldMapper', json: 'fields' },
+		{ mode: 'fieldsMode', mapper: saved.mapper, json: 'fields' },
 		'Connection Fields',
 	);
-	const { nameField = 'title', bodyLayout = 'flat' } = this.getNodeParameter(
-		'options',
+	const options = this.getNodeParameter('options', itemIndex, {}) as {
+		nameField?: string;
+		bodyLayout?: unknown;
+	};
+	const nameField = options.nameField ?? 'title';
+	const bodyLayout = oneOf<BodyLayout>(
+		this,
+		options.bodyLayout,
+		'Options → Body Layout',
+		['flat', 'fields'],
 		itemIndex,
-		{},
-	) as { nameField?: string; bodyLayout?: BodyLayout };
+		'flat',
+	);
 	if (unsafeKeyPath({ [nameField]: true })) {
 		throw new NodeOperationError(this.getNode(), `Options → Name Field cannot be "${nameField}"`, {
 			itemIndex,
 			description:
 				'The keys __proto__, constructor and prototype are refused: they change JavaScript objects instead of being plain data.',
 		});
-	}
-	if (bodyLayout !== 'flat' && bodyLayout !== 'fields') {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Options → Body Layout must be "flat" or "fields", got ${describeValue(bodyLayout)}`,
-			{ itemIndex },
-		);
 	}
 
 	const schema = await partnerSchema(client, partnerId, itemIndex);

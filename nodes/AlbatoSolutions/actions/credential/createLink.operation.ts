@@ -3,20 +3,19 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { createLink } from '../../../shared/api/links';
 import { sharingOf } from '../../../shared/readers/links';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { textParameter, toId } from '../params';
+import { appIdProperty } from '../../../shared/descriptions/common.descriptions';
+import { appIdParameter, textParameter } from '../params';
 import { freshExpiry, sharingOutput } from './linkParams';
 
+export const option = {
+	name: 'Create Link',
+	action: 'Create a connection link',
+	description:
+		'Create a one-time link (valid 48 h) that the customer opens to connect an app, e.g. with OAuth',
+};
+
 export const description: INodeProperties[] = [
-	{
-		displayName: 'App ID',
-		name: 'linkPartnerId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 201',
-		typeOptions: { minValue: 1 },
-		description: 'The app (partner) the customer connects through the link, e.g. 201',
-	},
+	appIdProperty('linkPartnerId', 'The app the customer connects through the link'),
 	{
 		displayName: 'Connection Name',
 		name: 'linkTitle',
@@ -33,12 +32,7 @@ export const description: INodeProperties[] = [
  * link token appears: it works once, for 48 hours.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partnerId = toId(
-		this,
-		this.getNodeParameter('linkPartnerId', itemIndex, ''),
-		'App ID',
-		itemIndex,
-	);
+	const partnerId = appIdParameter(this, 'linkPartnerId', itemIndex);
 	const title = textParameter(this, 'linkTitle', 'Connection Name', itemIndex);
 	const sharing = sharingOf(await createLink(client, partnerId, title, itemIndex));
 	return {

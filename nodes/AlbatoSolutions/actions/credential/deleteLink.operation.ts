@@ -4,33 +4,35 @@ import { NodeOperationError } from 'n8n-workflow';
 import { deleteLink } from '../../../shared/api/links';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { outcomeOf } from '../../../shared/transport/errors';
+import {
+	type Confirmation,
+	confirmProperty,
+} from '../../../shared/descriptions/common.descriptions';
+import { requireConfirmation } from '../params';
 import { sharingIdParameter, sharingIdProperty } from './linkParams';
+
+export const option = {
+	name: 'Delete Link',
+	action: 'Delete a connection link',
+	description: 'Revoke a connection link; a connection already made with it stays',
+};
+
+const confirmDeleteLink: Confirmation = {
+	name: 'confirmDeleteLink',
+	displayName: 'Confirm Delete Link',
+	consequence:
+		'deleting the link stops it working for good (a connection already made with it stays)',
+};
 
 export const description: INodeProperties[] = [
 	sharingIdProperty,
-	{
-		displayName: 'Confirm Delete Link',
-		name: 'confirmDeleteLink',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether to delete the link for good: it stops working and cannot be renewed. A connection already made with it stays.',
-	},
+	confirmProperty(confirmDeleteLink),
 ];
 
 /** DELETE /credentials/grant-access-sharing/{id}: `200 {id}` and `204` with no body both mean deleted. */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const sharingId = sharingIdParameter(this, itemIndex);
-	if (this.getNodeParameter('confirmDeleteLink', itemIndex, false) !== true) {
-		throw new NodeOperationError(
-			this.getNode(),
-			'Confirm Delete Link is off: nothing was deleted',
-			{
-				itemIndex,
-				description: 'Deleting a link cannot be undone: turn on Confirm Delete Link to delete it',
-			},
-		);
-	}
+	requireConfirmation(this, confirmDeleteLink, itemIndex);
 	try {
 		await deleteLink(client, sharingId, itemIndex);
 	} catch (error) {

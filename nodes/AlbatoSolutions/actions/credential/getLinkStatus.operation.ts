@@ -5,6 +5,12 @@ import { linkExpiry, sharingOf } from '../../../shared/readers/links';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { sharingIdParameter, sharingIdProperty, sharingOutput } from './linkParams';
 
+export const option = {
+	name: 'Get Link Status',
+	action: 'Get the status of a connection link',
+	description: 'Whether the customer has connected, and the connection (credentialId) made',
+};
+
 export const description: INodeProperties[] = [sharingIdProperty];
 
 /**

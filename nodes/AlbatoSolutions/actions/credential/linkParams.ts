@@ -10,7 +10,6 @@ export const sharingIdProperty: INodeProperties = {
 	type: 'string',
 	default: '',
 	required: true,
-	typeOptions: { minValue: 1 },
 	description:
 		'The ID of the connection link (sharingId in the output of Credential → Create Link), e.g. 61',
 };

@@ -10,30 +10,27 @@ import {
 	updateStatusOf,
 } from '../../../shared/readers/links';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { describeValue, toId } from '../params';
+import { appIdProperty, optionsCollection } from '../../../shared/descriptions/common.descriptions';
+import { appIdParameter, numberInRange, oneOf, toId } from '../params';
 
-const MAX_WAIT = { default: 60, min: 1, max: 600 };
+const MAX_WAIT = { default: 60, min: 1, max: 600, unit: 'seconds', fromText: true };
 /** At least 1 s between two POSTs: each one asks the service to queue a refresh. */
-const INTERVAL = { default: 5, min: 1, max: 60 };
+const INTERVAL = { default: 5, min: 1, max: 60, unit: 'seconds', fromText: true };
+
+export const option = {
+	name: 'Refresh User Data',
+	action: 'Refresh the user data of a connection',
+	description: "Ask Albato to update a connection's user data, optionally until it is done",
+};
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'App ID',
-		name: 'connectionPartnerId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. 201',
-		typeOptions: { minValue: 1 },
-		description: 'The app (partner) of the connection, e.g. 201',
-	},
+	appIdProperty('connectionPartnerId', 'The app of the connection'),
 	{
 		displayName: 'Connection ID',
 		name: 'connectionId',
 		type: 'string',
 		default: '',
 		required: true,
-		typeOptions: { minValue: 1 },
 		description:
 			'The connection (credential) to refresh, e.g. the credentialId of Credential → Get Link Status',
 	},
@@ -45,76 +42,51 @@ export const description: INodeProperties[] = [
 		description:
 			'Whether to ask again until updateStatus is 3 (updated), up to Max Wait; without it the first answer is output',
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Authorize As',
-				name: 'authorizeAs',
-				type: 'options',
-				displayOptions: { show: { '/authentication': [PARTNER_API] } },
-				default: 'master',
-				description:
-					'Which token goes as Bearer (with an Access Token credential, its token is sent)',
-				options: [
-					{
-						name: 'End User',
-						value: 'endUser',
-						description: "The End User ID's token (the connection's owner)",
-					},
-					{
-						name: 'Master Token (Documented)',
-						value: 'master',
-						description: "The credential's master token as Bearer, as Albato's page shows",
-					},
-				],
-			},
-			{
-				displayName: 'Max Wait (Seconds)',
-				name: 'maxWait',
-				type: 'number',
-				default: 60,
-				typeOptions: { minValue: MAX_WAIT.min, maxValue: MAX_WAIT.max },
-				description: 'With Wait Until Updated: how long to keep asking before giving up',
-			},
-			{
-				displayName: 'Poll Interval (Seconds)',
-				name: 'pollInterval',
-				type: 'number',
-				default: 5,
-				typeOptions: { minValue: INTERVAL.min, maxValue: INTERVAL.max, numberPrecision: 1 },
-				description: 'With Wait Until Updated: the pause between two requests',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Authorize As',
+			name: 'authorizeAs',
+			type: 'options',
+			displayOptions: { show: { '/authentication': [PARTNER_API] } },
+			default: 'master',
+			description:
+				'Which token goes as Bearer (with an Access Token credential, its token is sent)',
+			options: [
+				{
+					name: 'End User',
+					value: 'endUser',
+					description: "The End User ID's token (the connection's owner)",
+				},
+				{
+					name: 'Master Token (Documented)',
+					value: 'master',
+					description: "The credential's master token as Bearer, as Albato's page shows",
+				},
+			],
+		},
+		{
+			displayName: 'Max Wait (Seconds)',
+			name: 'maxWait',
+			type: 'number',
+			default: 60,
+			typeOptions: { minValue: MAX_WAIT.min, maxValue: MAX_WAIT.max },
+			description: 'With Wait Until Updated: how long to keep asking before giving up',
+		},
+		{
+			displayName: 'Poll Interval (Seconds)',
+			name: 'pollInterval',
+			type: 'number',
+			default: 5,
+			typeOptions: { minValue: INTERVAL.min, maxValue: INTERVAL.max, numberPrecision: 1 },
+			description: 'With Wait Until Updated: the pause between two requests',
+		},
+	]),
 ];
 
 interface Options {
-	authorizeAs?: 'master' | 'endUser';
-	maxWait?: number;
-	pollInterval?: number;
-}
-
-function seconds(
-	ctx: IExecuteFunctions,
-	raw: unknown,
-	label: string,
-	range: { default: number; min: number; max: number },
-	itemIndex: number,
-): number {
-	const value = raw === undefined || raw === '' ? range.default : Number(raw);
-	if (!Number.isFinite(value) || value < range.min || value > range.max) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Options → ${label} must be a number of seconds from ${range.min} to ${range.max}, got ${describeValue(raw)}`,
-			{ itemIndex },
-		);
-	}
-	return value;
+	authorizeAs?: unknown;
+	maxWait?: unknown;
+	pollInterval?: unknown;
 }
 
 /**
@@ -122,12 +94,7 @@ function seconds(
  * the wait sends the same POST again ("if updateStatus is 1 or 2, wait and retry until it becomes 3").
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partnerId = toId(
-		this,
-		this.getNodeParameter('connectionPartnerId', itemIndex, ''),
-		'App ID',
-		itemIndex,
-	);
+	const partnerId = appIdParameter(this, 'connectionPartnerId', itemIndex);
 	const connectionId = toId(
 		this,
 		this.getNodeParameter('connectionId', itemIndex, ''),
@@ -136,22 +103,31 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	);
 	const wait = this.getNodeParameter('waitUntilUpdated', itemIndex, false) === true;
 	const options = this.getNodeParameter('options', itemIndex, {}) as Options;
-	const maxWait = seconds(this, options.maxWait, 'Max Wait (Seconds)', MAX_WAIT, itemIndex);
-	const interval = seconds(
+	const maxWait = numberInRange(
+		this,
+		options.maxWait,
+		'Options → Max Wait (Seconds)',
+		MAX_WAIT,
+		itemIndex,
+		MAX_WAIT.default,
+	);
+	const interval = numberInRange(
 		this,
 		options.pollInterval,
-		'Poll Interval (Seconds)',
+		'Options → Poll Interval (Seconds)',
 		INTERVAL,
 		itemIndex,
+		INTERVAL.default,
 	);
-	if (options.authorizeAs !== undefined && !['master', 'endUser'].includes(options.authorizeAs)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Options → Authorize As must be "master" or "endUser", got ${describeValue(options.authorizeAs)}`,
-			{ itemIndex },
-		);
-	}
-	const asMaster = client.partner !== undefined && options.authorizeAs !== 'endUser';
+	const authorizeAs = oneOf(
+		this,
+		options.authorizeAs,
+		'Options → Authorize As',
+		['master', 'endUser'],
+		itemIndex,
+		'master',
+	);
+	const asMaster = client.partner !== undefined && authorizeAs !== 'endUser';
 
 	// Bounded by the time passed (slow answers count), the last request at the bound at the latest.
 	const deadline = Date.now() + maxWait * 1000;

@@ -6,6 +6,13 @@ import { sharingOf } from '../../../shared/readers/links';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { freshExpiry, sharingIdParameter, sharingIdProperty, sharingOutput } from './linkParams';
 
+export const option = {
+	name: 'Renew Link',
+	action: 'Renew a connection link',
+	description:
+		"A new link (new token, 48 h again) for a link not used yet. The customer's current link stops working at once.",
+};
+
 export const description: INodeProperties[] = [sharingIdProperty];
 
 /**

@@ -5,52 +5,54 @@ import { addUser } from '../../../shared/api/endUser';
 import { tokenFromResponse } from '../../../shared/readers/mintedToken';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, retold } from '../../../shared/transport/errors';
+import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
+import { numberInRange, UTC_OFFSET_MINUTES } from '../params';
 import { endUserItem } from './endUserItem';
 import { partnerOf } from './partnerSession';
 import { includeTokenOption } from './tokenOutput';
 
+export const option = {
+	name: 'Create',
+	action: 'Create an end user',
+	description: 'Create an Albato end user for one of your customers (End User ID)',
+};
+
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'If the User Exists',
-				name: 'ifExists',
-				type: 'options',
-				default: 'fail',
-				options: [
-					{
-						name: 'Continue With the Existing User',
-						value: 'useExisting',
-						description:
-							'When add-user is refused (4xx) but the user has a token, output it with created: false. Safe for webhooks that are delivered twice.',
-					},
-					{ name: 'Fail', value: 'fail', description: "Report the service's error" },
-				],
-			},
-			includeTokenOption,
-			{
-				displayName: 'Language',
-				name: 'language',
-				type: 'string',
-				default: '',
-				placeholder: 'en',
-				description: "The end user's interface language (a two-letter code)",
-			},
-			{
-				displayName: 'Timezone Offset (Minutes)',
-				name: 'timezoneOffset',
-				type: 'number',
-				default: 0,
-				description:
-					"The end user's offset from UTC in minutes, as Albato's docs send it (e.g. -180)",
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'If the User Exists',
+			name: 'ifExists',
+			type: 'options',
+			default: 'fail',
+			options: [
+				{
+					name: 'Continue With the Existing User',
+					value: 'useExisting',
+					description:
+						'When add-user is refused (4xx) but the user has a token, output it with created: false. Safe for webhooks that are delivered twice.',
+				},
+				{ name: 'Fail', value: 'fail', description: "Report the service's error" },
+			],
+		},
+		includeTokenOption,
+		{
+			displayName: 'Language',
+			name: 'language',
+			type: 'string',
+			default: '',
+			placeholder: 'en',
+			description: "The end user's interface language (a two-letter code)",
+		},
+		{
+			displayName: 'Timezone Offset (Minutes)',
+			name: 'timezoneOffset',
+			type: 'number',
+			typeOptions: { minValue: UTC_OFFSET_MINUTES.min, maxValue: UTC_OFFSET_MINUTES.max },
+			default: 0,
+			description:
+				"The end user's offset from UTC in minutes, as Albato's docs send it (e.g. -180)",
+		},
+	]),
 ];
 
 interface Options {
@@ -70,15 +72,13 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const options = this.getNodeParameter('options', itemIndex, {}) as Options;
 	const body: IDataObject = { id: endUserId };
 	if (options.timezoneOffset !== undefined) {
-		const offset = options.timezoneOffset;
-		if (!Number.isInteger(offset) || offset < -720 || offset > 840) {
-			throw new NodeOperationError(
-				this.getNode(),
-				`Options → Timezone Offset (Minutes) must be a whole number from -720 to 840, got ${String(offset)}`,
-				{ itemIndex },
-			);
-		}
-		body.timezoneOffset = offset;
+		body.timezoneOffset = numberInRange(
+			this,
+			options.timezoneOffset,
+			'Options → Timezone Offset (Minutes)',
+			UTC_OFFSET_MINUTES,
+			itemIndex,
+		);
 	}
 	if (options.language !== undefined && options.language.trim() !== '') {
 		const language = options.language.trim();

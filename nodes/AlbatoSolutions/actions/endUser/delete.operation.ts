@@ -4,18 +4,28 @@ import { NodeOperationError } from 'n8n-workflow';
 import { deleteUser } from '../../../shared/api/endUser';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { outcomeOf } from '../../../shared/transport/errors';
+import {
+	type Confirmation,
+	confirmProperty,
+} from '../../../shared/descriptions/common.descriptions';
+import { requireConfirmation } from '../params';
 import { partnerOf } from './partnerSession';
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Confirm: Delete Permanently',
-		name: 'confirmDelete',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether you confirm that the end user is deleted for good, with all their installations, connections and tokens. While off, the item fails and nothing is sent.',
-	},
-];
+export const option = {
+	name: 'Delete',
+	action: 'Delete an end user',
+	description:
+		'Delete the end user with their installations and tokens (irreversible; needs confirmation)',
+};
+
+const confirmDelete: Confirmation = {
+	name: 'confirmDelete',
+	displayName: 'Confirm: Delete Permanently',
+	consequence:
+		'deleting the end user removes them for good, with all their installations, connections and tokens',
+};
+
+export const description: INodeProperties[] = [confirmProperty(confirmDelete)];
 
 /**
  * POST /wl/{partner}/delete-user, only with the confirmation on. Afterwards every cached token of the
@@ -24,17 +34,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partner = partnerOf(this, client, itemIndex);
 	const endUserId = partner.endUserId(itemIndex);
-	if (this.getNodeParameter('confirmDelete', itemIndex, false) !== true) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Confirm: Delete Permanently is off: end user "${endUserId}" was not deleted`,
-			{
-				itemIndex,
-				description:
-					'Deleting an end user removes their installations, connections and tokens and cannot be undone. Turn on "Confirm: Delete Permanently" to delete; nothing was sent.',
-			},
-		);
-	}
+	requireConfirmation(this, confirmDelete, itemIndex);
 	try {
 		await deleteUser(client, partner, endUserId, itemIndex);
 	} catch (error) {

@@ -1,29 +1,39 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { getUserProfile } from '../../../shared/api/endUser';
+import { getUserProfile, listPlans } from '../../../shared/api/endUser';
+import { planById, plansOf, usedShareOf } from '../../../shared/readers/plans';
+import type { PartnerSession } from '../../../shared/transport/partnerSession';
 import { withoutTokens } from '../../../shared/readers/mintedToken';
 import { idOf, isObject } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
+import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { partnerOf } from './partnerSession';
 
+export const option = {
+	name: 'Get',
+	action: 'Get an end user',
+	description: "Get the end user's profile: Albato ID, e-mail, language, time zone, plan",
+};
+
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Include Transactions',
-				name: 'includeTransactions',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to ask for the usage too (?expand=transactions; what it adds is not documented, it is output as sent)',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Include Plan Usage',
+			name: 'includePlanUsage',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to add the plan's monthlyTrx (from list-plans, read once per execution) and trxUsedShare = 1 − trxLimit / monthlyTrx, the share of the plan's monthly transactions no longer left (null when it cannot be told: no plan, or more left than the plan gives after extra transactions)",
+		},
+		{
+			displayName: 'Include Transactions',
+			name: 'includeTransactions',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to ask for the usage too (?expand=transactions; what it adds is not documented, it is output as sent)',
+		},
+	]),
 ];
 
 /**
@@ -35,11 +45,35 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const endUserId = partner.endUserId(itemIndex);
 	const options = this.getNodeParameter('options', itemIndex, {}) as {
 		includeTransactions?: boolean;
+		includePlanUsage?: boolean;
 	};
 	const data = await getUserProfile(client, partner, endUserId, {
 		transactions: options.includeTransactions === true,
 		itemIndex,
 	});
 	const { id, ...profile } = withoutTokens(isObject(data) ? data : {}) as IDataObject;
-	return { endUserId, albatoUserId: idOf(id) ?? null, ...profile };
+	const item = { endUserId, albatoUserId: idOf(id) ?? null, ...profile };
+	return options.includePlanUsage ? await withPlanUsage(client, partner, item, itemIndex) : item;
+}
+
+/**
+ * Billing (issue 31): the plan's `monthlyTrx` (list-plans, once per execution) and the share used,
+ * 1 − trxLimit / monthlyTrx, when the profile names a plan and both numbers are known (see usedShareOf).
+ */
+async function withPlanUsage(
+	client: AlbatoClient,
+	partner: PartnerSession,
+	item: IDataObject,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const planned = item.planId !== undefined && item.planId !== null && item.planId !== '';
+	const plan = planned
+		? planById(plansOf(await listPlans(client, partner, itemIndex)), item.planId)
+		: undefined;
+	const monthlyTrx = plan?.monthlyTrx;
+	return {
+		...item,
+		monthlyTrx: monthlyTrx ?? null,
+		trxUsedShare: usedShareOf(item.trxLimit, monthlyTrx) ?? null,
+	};
 }

@@ -5,6 +5,12 @@ import { ownConnectionOutput } from '../../../shared/readers/ownConnection';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { ownPartnerName, ownPartnerNameProperty } from './ownConnection';
 
+export const option = {
+	name: 'Get Own Connection',
+	action: 'Get the connection of an end user to your system',
+	description: "The end user's connection to your own app (secrets masked, listed in maskedFields)",
+};
+
 export const description: INodeProperties[] = [ownPartnerNameProperty];
 
 /** POST /wl/{partner}/get-own-credential as the end user: secrets come masked, listed in `maskedFields`. */

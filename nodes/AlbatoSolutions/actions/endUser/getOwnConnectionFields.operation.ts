@@ -5,6 +5,12 @@ import { normalizeSchema } from '../../../shared/readers/partnerSchema';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { ownPartnerName, ownPartnerNameProperty } from './ownConnection';
 
+export const option = {
+	name: 'Get Own Connection Fields',
+	action: 'Get the fields of a connection to your system',
+	description: 'The fields a connection to your own app takes',
+};
+
 export const description: INodeProperties[] = [ownPartnerNameProperty];
 
 /** GET /wl/{partner}/get-own-credential-metadata as the end user: `{fields: [{id, type, label, secret, allowedValues}]}`. */

@@ -4,40 +4,40 @@ import { NodeOperationError } from 'n8n-workflow';
 import { tokenByEmail } from '../../../shared/api/endUser';
 import { tokenFromResponse } from '../../../shared/readers/mintedToken';
 import type { AlbatoClient } from '../../../shared/transport/client';
+import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { partnerOf } from './partnerSession';
 import { includeTokenOption, isoOrNull } from './tokenOutput';
 
+export const option = {
+	name: 'Get Token',
+	action: 'Get the token of an end user',
+	description: "Get the end user's token, for nodes that need it",
+};
+
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			includeTokenOption,
-			{
-				displayName: 'Look Up By',
-				name: 'lookUpBy',
-				type: 'options',
-				default: 'id',
-				options: [
-					{
-						name: 'Email',
-						value: 'email',
-						description:
-							"Send End User ID as the user's email, as one page's example does (always asks the service)",
-					},
-					{
-						name: 'End User ID',
-						value: 'id',
-						description:
-							"Send End User ID as the user's ID, as most of Albato's pages do (uses the token cache)",
-					},
-				],
-			},
-		],
-	},
+	optionsCollection([
+		includeTokenOption,
+		{
+			displayName: 'Look Up By',
+			name: 'lookUpBy',
+			type: 'options',
+			default: 'id',
+			options: [
+				{
+					name: 'Email',
+					value: 'email',
+					description:
+						"Send End User ID as the user's email, as one page's example does (always asks the service)",
+				},
+				{
+					name: 'End User ID',
+					value: 'id',
+					description:
+						"Send End User ID as the user's ID, as most of Albato's pages do (uses the token cache)",
+				},
+			],
+		},
+	]),
 ];
 
 interface Options {

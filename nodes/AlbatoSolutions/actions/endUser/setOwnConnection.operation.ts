@@ -9,6 +9,13 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { mappedOrJson } from '../params';
 import { ownPartnerName, ownPartnerNameProperty } from './ownConnection';
 
+export const option = {
+	name: 'Set Own Connection',
+	action: 'Set the connection of an end user to your system',
+	description:
+		"Create or update the end user's connection to your own app (one of them at random if there are several). The values sent overwrite the stored ones.",
+};
+
 export const description: INodeProperties[] = [
 	ownPartnerNameProperty,
 	...mapperOrJson({

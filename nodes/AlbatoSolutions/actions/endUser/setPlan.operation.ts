@@ -1,27 +1,52 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { setUserPlan } from '../../../shared/api/endUser';
+import { listPlans, setUserPlan } from '../../../shared/api/endUser';
+import { planById, plansOf } from '../../../shared/readers/plans';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { toId } from '../params';
 import { partnerOf } from './partnerSession';
 
+export const option = {
+	name: 'Set Plan',
+	action: 'Set the billing plan of an end user',
+	description: 'Put the end user on one of your billing plans',
+};
+
 export const description: INodeProperties[] = [
 	{
-		displayName: 'Plan ID',
+		// Was a string field: saved values ("23", 23 or an expression) are read the same way.
+		displayName: 'Plan Name or ID',
 		name: 'planId',
-		type: 'string',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getPlans' },
 		required: true,
 		default: '',
 		description:
-			'The billing plan to put the end user on (the ID of a plan in your Albato partner panel)',
+			'The billing plan to put the end user on, listed with its monthly transactions (list-plans). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 ];
 
-/** POST /wl/{partner}/set-user-plan with End User ID and the plan (a whole number, checked first). */
+/**
+ * POST /wl/{partner}/set-user-plan with End User ID and the plan: a whole number (checked first), then
+ * one of the partner's plans (list-plans, read once per execution). An unknown plan sends nothing.
+ */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partner = partnerOf(this, client, itemIndex);
 	const endUserId = partner.endUserId(itemIndex);
 	const planId = toId(this, this.getNodeParameter('planId', itemIndex, ''), 'Plan ID', itemIndex);
+	const plans = plansOf(await listPlans(client, partner, itemIndex));
+	if (!planById(plans, planId)) {
+		const known = plans.map((plan) => String(plan.id)).join(', ') || 'none';
+		throw new NodeOperationError(
+			this.getNode(),
+			`Plan ID ${planId} is not one of your billing plans (planId must be one of: ${known}); nothing was sent`,
+			{
+				itemIndex,
+				description: `Albato's list-plans lists the plans of your partner account: ${known}. Pick one in "Plan Name or ID", or fix the expression that gives it.`,
+			},
+		);
+	}
 	await setUserPlan(client, partner, endUserId, planId, itemIndex);
 	return { endUserId, planId, planSet: true };
 }

@@ -14,6 +14,12 @@ import {
 } from './installInput';
 import { installSafely } from './installSafely';
 
+export const option = {
+	name: 'Create',
+	action: 'Install a solution',
+	description: 'Install a solution for the end user',
+};
+
 export const description: INodeProperties[] = [
 	...installFields,
 	optionsCollection([

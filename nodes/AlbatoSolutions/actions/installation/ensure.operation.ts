@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { getInstallation, listInstallations, setStatus } from '../../../shared/api/installation';
 import {
@@ -8,39 +9,137 @@ import {
 import { ACTIVE, PAUSED, sameId, solutionIdOf, statusOf } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { applyFieldChanges } from './ensureApply';
-import { fieldValuesProperty, readDesiredFields, resolveFields, sameValue } from './ensureFields';
+import {
+	alreadySet,
+	fieldValuesProperties,
+	readDesiredFields,
+	resolveFields,
+} from './ensureFields';
+import { type DesiredState, readSnapshot, SNAPSHOT_EXAMPLE } from './ensureSnapshot';
 import {
 	installBody,
 	installFields,
+	type InstallInput,
+	type InstallOptions,
+	lostAnswerCheck,
 	lostAnswerCheckOption,
 	readInstallInput,
 	settingsOption,
 } from './installInput';
+import { toObject } from '../params';
 import { installSafely, TitleTakenError } from './installSafely';
 
+export const option = {
+	name: 'Ensure',
+	action: 'Ensure an installation exists in the desired state',
+	description:
+		'Install the solution if the end user has no installation with this title, change only the field values that differ, then start or pause it. Safe to repeat: never makes a second installation.',
+};
+
+/** Ensure's Title: the same field as Create's, saying that the exact title is Ensure's key. */
+const ensureInstallFields = installFields.map((property) =>
+	property.name === 'title'
+		? {
+				...property,
+				description:
+					"The exact title is how Ensure finds the installation: the end user's installation of this solution with exactly this title (every character counts, e.g. – and -). With no such installation, Ensure installs one. The output names any other installation of the solution the end user has.",
+			}
+		: property,
+);
+
+/** Shown only when the desired state is given parameter by parameter (the default, as before). */
+const fromParameters = (property: INodeProperties): INodeProperties => ({
+	...property,
+	displayOptions: {
+		...property.displayOptions,
+		show: { ...property.displayOptions?.show, desiredStateMode: ['parameters'] },
+	},
+});
+
 export const description: INodeProperties[] = [
-	...installFields,
-	fieldValuesProperty,
 	{
-		displayName: 'Status',
-		name: 'desiredStatus',
+		displayName: 'Desired State',
+		name: 'desiredStateMode',
 		type: 'options',
-		default: 'active',
-		description: 'The status the installation must end in',
+		default: 'parameters',
+		description: 'How the desired state is given',
 		options: [
-			{ name: 'Active', value: 'active', description: 'Start it if it is paused' },
 			{
-				name: 'Leave as Is',
-				value: 'leave',
-				description: 'A new installation keeps the status the service gives it',
+				name: 'Define Below',
+				value: 'parameters',
+				description: 'Solution, title, templates, field values and status, each below',
 			},
-			{ name: 'Paused', value: 'paused', description: 'Pause it if it is active' },
+			{
+				name: 'Snapshot (JSON)',
+				value: 'snapshot',
+				description:
+					'All of it in one JSON object, as Installation → Get Snapshot outputs it: restores every field value with its type, and the status',
+			},
 		],
 	},
+	{
+		displayName: 'Snapshot',
+		name: 'snapshot',
+		type: 'json',
+		default: '',
+		required: true,
+		displayOptions: { show: { desiredStateMode: ['snapshot'] } },
+		description: `The output item of Installation → Get Snapshot, as it is (an expression of the whole item, or its JSON text): ${SNAPSHOT_EXAMPLE}. Unknown keys or wrong types are refused before any request. It may add "connectionSettings" (needed only to install the installation again if it is gone) and "settings".`,
+	},
+	...[
+		...ensureInstallFields,
+		...fieldValuesProperties,
+		{
+			displayName: 'Status',
+			name: 'desiredStatus',
+			type: 'options',
+			default: 'active',
+			description: 'The status the installation must end in',
+			options: [
+				{ name: 'Active', value: 'active', description: 'Start it if it is paused' },
+				{
+					name: 'Leave as Is',
+					value: 'leave',
+					description: 'A new installation keeps the status the service gives it',
+				},
+				{ name: 'Paused', value: 'paused', description: 'Pause it if it is active' },
+			],
+		} satisfies INodeProperties,
+	].map(fromParameters),
 	optionsCollection([autoSelectSingleOption, lostAnswerCheckOption, settingsOption]),
 ];
 
 const WANTED = { active: ACTIVE, paused: PAUSED } as const;
+
+/** Ensure's input from a snapshot (Desired State → Snapshot (JSON)), checked before any request. */
+function fromSnapshot(ctx: IExecuteFunctions, itemIndex: number) {
+	const state: DesiredState = readSnapshot(
+		ctx,
+		ctx.getNodeParameter('snapshot', itemIndex, '') as unknown,
+		itemIndex,
+	);
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as InstallOptions;
+	const settings =
+		state.settings ??
+		(options.settings === undefined
+			? undefined
+			: toObject(ctx, options.settings, 'Settings', itemIndex));
+	const input: InstallInput = {
+		solutionId: state.solutionId,
+		title: state.title,
+		choices: state.connectionSettings ?? {},
+		templateIds: state.templateIds,
+		settings,
+		checkWindow: lostAnswerCheck(ctx, options.lostAnswerCheck, itemIndex),
+		options,
+	};
+	return {
+		input,
+		desired: state.desired,
+		wantedStatus: state.status as string,
+		canInstall: state.connectionSettings !== undefined,
+	};
+}
 
 /**
  * Converges the end user's installation (end user, solution, title) to the desired state: installs
@@ -49,14 +148,31 @@ const WANTED = { active: ACTIVE, paused: PAUSED } as const;
  * Safe to repeat, and to run twice at once: see docs/reliability.md (Installation → Ensure).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const input = readInstallInput(this, itemIndex);
-	const desired = readDesiredFields(this, itemIndex);
-	const wantedStatus = this.getNodeParameter('desiredStatus', itemIndex, 'active') as string;
+	const { input, desired, wantedStatus, canInstall } =
+		this.getNodeParameter('desiredStateMode', itemIndex, 'parameters') === 'snapshot'
+			? fromSnapshot(this, itemIndex)
+			: {
+					input: readInstallInput(this, itemIndex),
+					desired: readDesiredFields(this, itemIndex),
+					wantedStatus: this.getNodeParameter('desiredStatus', itemIndex, 'active') as string,
+					canInstall: true,
+				};
 	const target = WANTED[wantedStatus as keyof typeof WANTED] as number | undefined;
 
-	let found = await existing(client, input.solutionId, input.title, itemIndex);
+	const listed = await existing(client, input.solutionId, input.title, itemIndex);
+	let found = listed.id;
 	let created = false;
 	if (found === undefined) {
+		if (!canInstall)
+			throw new NodeOperationError(
+				this.getNode(),
+				`Snapshot (item ${itemIndex}): the end user has no installation "${input.title}" of solution ${input.solutionId} to restore, and the snapshot has no "connectionSettings" to install it again`,
+				{
+					itemIndex,
+					description:
+						'Nothing was sent. Add "connectionSettings" (step ID → chosen value, as Installation → Create takes them) to the snapshot to install it again, or restore it into an installation with this exact title.',
+				},
+			);
 		try {
 			const installation = await installSafely(this, client, {
 				solutionId: input.solutionId,
@@ -78,7 +194,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 
 	let installation = await getInstallation(client, id, { withBundles: true, itemIndex });
 	const fields = await resolveFields(this, client, installation, desired, itemIndex);
-	const changes = fields.filter((field) => !sameValue(field.from, field.value));
+	const changes = fields.filter((field) => !alreadySet(field));
 	const before = statusOf(installation);
 	// Pausing first when it must end paused: no restart between the updates and the pause.
 	if (target === PAUSED && before !== PAUSED) {
@@ -96,8 +212,9 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	delete installation.bundles;
 	installation.status = after ?? installation.status ?? null;
 	const statusChanged = before !== undefined && after !== undefined && before !== after;
+	// The answer first, the large installation last (n8n shows keys in this order).
+	const others = listed.others.filter((other) => !sameId(other.id, id));
 	return {
-		installation,
 		created,
 		changed: {
 			fields: changes.map(({ automation, step, code, from, value, bundleId, stepId }) => ({
@@ -112,20 +229,47 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			status: statusChanged ? { from: before, to: after } : null,
 		},
 		unchanged: !created && changes.length === 0 && !statusChanged,
+		...(others.length
+			? { notice: otherNotice(input.title, others), otherInstallations: others }
+			: {}),
+		installation,
 	} as IDataObject;
 }
 
-/** The end user's installation of this solution with this title: the oldest, when there are several. */
+/** Says that the end user has other installations of the solution (legitimate, but a changed title makes one). */
+function otherNotice(title: string, others: IDataObject[]): string {
+	const names = others.map((other) => `"${String(other.title)}" (${String(other.id)})`).join(', ');
+	return `The end user has ${others.length} other installation${others.length > 1 ? 's' : ''} of this solution: ${names}. Ensure found "${title}" by its exact title; if one of these was meant, use its exact title.`;
+}
+
+/**
+ * The end user's installation of this solution with this title (the oldest, when there are several),
+ * and the other installations of the solution, for the output's notice.
+ */
 async function existing(
 	client: AlbatoClient,
 	solutionId: number,
 	title: string,
 	itemIndex: number,
-) {
-	const matches = (await listInstallations(client, itemIndex)).filter((installation) => {
+): Promise<{ id: number | undefined; others: IDataObject[] }> {
+	const installations = await listInstallations(client, itemIndex);
+	const matches = installations.filter((installation) => {
 		const solution = solutionIdOf(installation);
 		return installation.title === title && (solution === undefined || sameId(solution, solutionId));
 	});
 	const ids = matches.map((installation) => Number(installation.id)).filter(Number.isFinite);
-	return ids.length ? Math.min(...ids) : undefined;
+	const others = installations
+		.filter((installation) => {
+			const solution = solutionIdOf(installation);
+			return solution !== undefined && sameId(solution, solutionId);
+		})
+		.map((installation) => {
+			const status = statusOf(installation);
+			return {
+				id: installation.id,
+				title: installation.title,
+				status: status === ACTIVE ? 'active' : status === PAUSED ? 'paused' : null,
+			} as IDataObject;
+		});
+	return { id: ids.length ? Math.min(...ids) : undefined, others };
 }

@@ -8,6 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateGuarded } from '../pauseAndResume';
 import type { UpdateJob, UpdateRun } from '../updateRun';
 import type { AlbatoClient } from '../../../shared/transport/client';
+import { withSentence } from '../withSentence';
 import type { FieldChange } from './ensureFields';
 
 export async function applyFieldChanges(
@@ -44,14 +45,17 @@ export async function applyFieldChanges(
 	if (run.restartFailures.length) throw run.restartFailures[0];
 	const failed = jobs.find((job) => run.results.get(job.key) instanceof Error);
 	if (!failed) return;
-	const error = run.results.get(failed.key) as Error & { description?: string | null };
+	const error = run.results.get(failed.key) as Error;
 	const applied = jobs.filter((job) => {
 		const result = run.results.get(job.key);
 		return result !== undefined && !(result instanceof Error);
 	});
-	if (applied.length) {
-		const list = applied.map((job) => `step ${job.stepId} (${Object.keys(job.data).join(', ')})`);
-		error.description = `${error.description ? `${error.description} ` : ''}Applied before the failure: ${list.join('; ')}. Running Ensure again changes only what still differs.`;
-	}
-	throw error;
+	if (!applied.length) throw error;
+	const list = applied.map((job) => `step ${job.stepId} (${Object.keys(job.data).join(', ')})`);
+	throw withSentence(
+		ctx.getNode(),
+		error,
+		`Applied before the failure: ${list.join('; ')}. Running Ensure again changes only what still differs.`,
+		itemIndex,
+	);
 }

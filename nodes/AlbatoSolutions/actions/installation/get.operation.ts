@@ -5,6 +5,12 @@ import { idParameter } from '../params';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { installationLocator } from '../../../shared/descriptions/common.descriptions';
 
+export const option = {
+	name: 'Get',
+	action: 'Get an installation',
+	description: 'Get an installation, optionally with its automations and steps',
+};
+
 export const description: INodeProperties[] = [
 	installationLocator,
 	{

@@ -8,7 +8,7 @@ import {
 } from '../../../shared/api/installation';
 import { limited, readLimit } from '../list';
 import { mapLimited } from '../../../shared/transport/mapLimited';
-import { describeValue, toId } from '../params';
+import { describeValue, oneOf, toId } from '../params';
 import { ACTIVE, PAUSED, sameId, solutionIdOf, statusOf } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import {
@@ -16,6 +16,12 @@ import {
 	returnAllOrLimit,
 	solutionLocator,
 } from '../../../shared/descriptions/common.descriptions';
+
+export const option = {
+	name: 'Get Many',
+	action: 'Get many installations',
+	description: "List the end user's installations",
+};
 
 export const description: INodeProperties[] = [
 	...returnAllOrLimit(),
@@ -83,16 +89,14 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		);
 	}
 	const title = String(filters.title ?? '');
-	if (
-		filters.status !== undefined &&
-		!['any', 'active', 'paused'].includes(filters.status as string)
-	) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Filters → Status must be "active", "paused" or "any", got ${describeValue(filters.status)}`,
-			{ itemIndex },
-		);
-	}
+	const status = oneOf(
+		this,
+		filters.status,
+		'Filters → Status',
+		['active', 'paused', 'any'],
+		itemIndex,
+		'any',
+	);
 	let list = await listInstallations(client, itemIndex);
 	if (title) {
 		const needle = title.toLowerCase();
@@ -102,8 +106,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 				.includes(needle),
 		);
 	}
-	const wanted =
-		filters.status === 'active' ? ACTIVE : filters.status === 'paused' ? PAUSED : undefined;
+	const wanted = status === 'active' ? ACTIVE : status === 'paused' ? PAUSED : undefined;
 	const lacks = (installation: IDataObject) =>
 		(solutionId !== undefined && solutionIdOf(installation) === undefined) ||
 		(wanted !== undefined && statusOf(installation) === undefined);

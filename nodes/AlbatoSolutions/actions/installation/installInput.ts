@@ -6,7 +6,14 @@ import { fetchConnectionSettings } from '../../../shared/api/solution';
 import { assertComplete } from '../../../shared/readers/connectionSettings';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 import { positiveIdOf } from '../../../shared/readers/shapes';
-import { describeValue, idParameter, mappedOrJson, textParameter, toObject } from '../params';
+import {
+	describeValue,
+	idParameter,
+	mappedOrJson,
+	numberInRange,
+	textParameter,
+	toObject,
+} from '../params';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { solutionLocator } from '../../../shared/descriptions/common.descriptions';
 
@@ -89,24 +96,18 @@ export interface InstallOptions {
 	settings?: unknown;
 }
 
-const LOST_ANSWER_CHECK = { default: 5, min: 0.5, max: 120 };
+const LOST_ANSWER_CHECK = { default: 5, min: 0.5, max: 120, unit: 'seconds', fromText: true };
 
 /** Options → Lost Answer Check in milliseconds. */
-function lostAnswerCheck(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
-	const seconds = raw === undefined || raw === '' ? LOST_ANSWER_CHECK.default : Number(raw);
-	if (
-		!Number.isFinite(seconds) ||
-		seconds < LOST_ANSWER_CHECK.min ||
-		seconds > LOST_ANSWER_CHECK.max
-	) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Lost Answer Check must be a number of seconds from ${LOST_ANSWER_CHECK.min} to ${LOST_ANSWER_CHECK.max}, got ${describeValue(raw)}`,
-			{
-				itemIndex,
-			},
-		);
-	}
+export function lostAnswerCheck(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
+	const seconds = numberInRange(
+		ctx,
+		raw,
+		'Options → Lost Answer Check (Seconds)',
+		LOST_ANSWER_CHECK,
+		itemIndex,
+		LOST_ANSWER_CHECK.default,
+	);
 	return seconds * 1000;
 }
 

@@ -7,6 +7,7 @@ import {
 	installationLocator,
 	returnAllOrLimit,
 } from '../../../shared/descriptions/common.descriptions';
+import { shownBefore, shownFrom } from '../../../shared/descriptions/versions';
 import { runDateMs, runItem } from '../../../shared/readers/runs';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { limited, readLimit } from '../list';
@@ -19,26 +20,39 @@ import {
 	type StatusFilter,
 } from './runFilters';
 
+export const option = {
+	name: 'Get Many',
+	action: 'Get many runs',
+	description:
+		'Runs of the automations of an installation (or of one automation), with their steps',
+};
+
+const runsOf: INodeProperties = {
+	displayName: 'Runs Of',
+	name: 'runsOf',
+	type: 'options',
+	default: 'installation',
+	options: [
+		{
+			name: 'Every Automation of the Installation',
+			value: 'installation',
+			description: 'Reads the installation, then the runs of each of its automations',
+		},
+		{ name: 'One Automation', value: 'bundle' },
+	],
+};
+
 export const description: INodeProperties[] = [
 	{
 		...installationLocator,
 		description: 'The installation whose automations ran (and that lists the automations)',
 	},
-	{
-		displayName: 'Runs Of',
-		name: 'runsOf',
-		type: 'options',
-		default: 'installation',
-		options: [
-			{
-				name: 'Every Automation of the Installation',
-				value: 'installation',
-				description: 'Reads the installation, then the runs of each of its automations',
-			},
-			{ name: 'One Automation', value: 'bundle' },
-		],
-	},
-	{ ...bundleSelect, displayOptions: { show: { runsOf: ['bundle'] } } },
+	...shownFrom(2, [runsOf, { ...bundleSelect, displayOptions: { show: { runsOf: ['bundle'] } } }]),
+	// Version 1 saved Runs Of as `scope`.
+	...shownBefore(2, [
+		{ ...runsOf, name: 'scope' },
+		{ ...bundleSelect, displayOptions: { show: { scope: ['bundle'] } } },
+	]),
 	...returnAllOrLimit(),
 	{
 		displayName: 'Filters',
@@ -86,7 +100,11 @@ export const description: INodeProperties[] = [
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const installationId = idParameter(this, 'installationId', 'Installation', itemIndex);
-	const scope = this.getNodeParameter('runsOf', itemIndex, 'installation') as string;
+	const scope = this.getNodeParameter(
+		this.getNode().typeVersion >= 2 ? 'runsOf' : 'scope',
+		itemIndex,
+		'installation',
+	) as string;
 	const bundleId =
 		scope === 'bundle'
 			? toId(

@@ -42,6 +42,13 @@ export const MEMORY_KEY = 'getNewRuns';
 /** Runs asked for per page (Yii's `per-page`; 50 is Yii's default maximum). */
 export const RUNS_PER_PAGE = 50;
 
+export const option = {
+	name: 'Get New',
+	action: 'Get new runs',
+	description:
+		'Runs that ended since this node last returned runs, each once across executions, per end user',
+};
+
 export const description: INodeProperties[] = [
 	{
 		displayName:

@@ -1,22 +1,33 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getRunStep } from '../../../shared/api/run';
+import { shownBefore, shownFrom } from '../../../shared/descriptions/versions';
 import { stepItem } from '../../../shared/readers/runs';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { toId } from '../params';
 import { readDateOffset, runOptionsCollection } from './runFilters';
 
+export const option = {
+	name: 'Get Step',
+	action: 'Get a run step',
+	description: 'The detail of one step of a run',
+};
+
+const runStepId: INodeProperties = {
+	displayName: 'Step ID',
+	name: 'runStepId',
+	type: 'string',
+	required: true,
+	default: '',
+	placeholder: 'e.g. 3944029339',
+	description:
+		'The ID of one step of a run, as Run → Get Many outputs it (in Steps or Failed Step)',
+};
+
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Step ID',
-		name: 'runStepId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. 3944029339',
-		description:
-			'The ID of one step of a run, as Run → Get Many outputs it (in Steps or Failed Step)',
-	},
+	...shownFrom(2, [runStepId]),
+	// Version 1 saved Step ID as `stepId`.
+	...shownBefore(2, [{ ...runStepId, name: 'stepId' }]),
 	runOptionsCollection,
 ];
 
@@ -24,7 +35,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const stepId = toId(
 		this,
-		this.getNodeParameter('runStepId', itemIndex, ''),
+		this.getNodeParameter(this.getNode().typeVersion >= 2 ? 'runStepId' : 'stepId', itemIndex, ''),
 		'Step ID',
 		itemIndex,
 	);

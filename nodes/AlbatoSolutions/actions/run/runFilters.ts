@@ -2,38 +2,32 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { DateTime } from 'luxon';
 
-import { describeValue } from '../params';
+import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
+import { describeValue, numberInRange, oneOf, UTC_OFFSET_MINUTES } from '../params';
 
 export const dateOffsetOption: INodeProperties = {
 	displayName: 'Service Time Zone (Minutes East of UTC)',
 	name: 'dateOffsetMinutes',
 	type: 'number',
+	typeOptions: { minValue: UTC_OFFSET_MINUTES.min, maxValue: UTC_OFFSET_MINUTES.max },
 	default: 0,
 	description:
 		"Albato's run dates carry no time zone; they are read as UTC unless you set the account's offset here, as End User → Get gives it in timezoneOffset (e.g. -180 for UTC−3)",
 };
 
 /** Options of both Run operations: the account's time zone. */
-export const runOptionsCollection: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [dateOffsetOption],
-};
+export const runOptionsCollection: INodeProperties = optionsCollection([dateOffsetOption]);
 
-/** The account's offset in minutes, checked: a whole number from -720 to 840. */
+/** The account's offset in minutes, checked: a whole number from -720 to 840 (0 when not given). */
 export function readDateOffset(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
-	if (raw === undefined || raw === null || raw === '') return 0;
-	if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < -720 || raw > 840) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Options → Service Time Zone (Minutes East of UTC) must be a whole number from -720 to 840, got ${describeValue(raw)}`,
-			{ itemIndex },
-		);
-	}
-	return raw;
+	return numberInRange(
+		ctx,
+		raw,
+		'Options → Service Time Zone (Minutes East of UTC)',
+		UTC_OFFSET_MINUTES,
+		itemIndex,
+		0,
+	);
 }
 
 /**
@@ -73,11 +67,5 @@ export function readStatusFilter(
 	raw: unknown,
 	itemIndex: number,
 ): StatusFilter {
-	if (raw === undefined || raw === '') return 'any';
-	if (raw === 'any' || raw === 'failed' || raw === 'succeeded') return raw;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`Filters → Status must be "any", "failed" or "succeeded", got ${describeValue(raw)}`,
-		{ itemIndex },
-	);
+	return oneOf(ctx, raw, 'Filters → Status', ['any', 'failed', 'succeeded'], itemIndex, 'any');
 }

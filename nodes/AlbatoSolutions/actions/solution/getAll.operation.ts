@@ -5,6 +5,12 @@ import { limited, readLimit } from '../list';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { returnAllOrLimit } from '../../../shared/descriptions/common.descriptions';
 
+export const option = {
+	name: 'Get Many',
+	action: 'Get many solutions',
+	description: 'Solutions available to the end user (latest published versions)',
+};
+
 export const description: INodeProperties[] = [...returnAllOrLimit()];
 
 /** GET /solution/apps — the latest published version of each solution. */

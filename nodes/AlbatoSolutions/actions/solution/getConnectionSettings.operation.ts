@@ -9,6 +9,12 @@ import {
 	solutionLocator,
 } from '../../../shared/descriptions/common.descriptions';
 
+export const option = {
+	name: 'Get Connection Settings',
+	action: 'Get the connection settings of a solution',
+	description: 'Steps to fill in before installing, nested levels included',
+};
+
 export const description: INodeProperties[] = [
 	solutionLocator,
 	{

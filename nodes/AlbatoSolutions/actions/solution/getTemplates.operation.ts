@@ -5,6 +5,12 @@ import { idParameter } from '../params';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { solutionLocator } from '../../../shared/descriptions/common.descriptions';
 
+export const option = {
+	name: 'Get Templates',
+	action: 'Get the templates of a solution',
+	description: 'Templates (automations) that can be installed',
+};
+
 export const description: INodeProperties[] = [solutionLocator];
 
 /** GET /solution/{id}/templates — one output item per template. */

@@ -1,0 +1,158 @@
+/**
+ * Billing (issue 31; wiki.albato.com Embedded API Documentation), authorised by the partner's
+ * master token exactly as add-user is (see partner.ts):
+ *   GET | POST /wl/{partner}/list-plans                         → [{id, monthlyTrx}]
+ *   POST /wl/{partner}/block-user-plan             {id}          → []
+ *   POST /wl/{partner}/add-user-plan-transactions  {id, count}   → []
+ *
+ * What the pages say: block-user-plan "lets you block an existing user's billing plan. When applied,
+ * all user integrations are paused and no new integrations can be started." add-user-plan-transactions:
+ * "the users must already have an active billing plan"; count "should be greater than 0 and be a
+ * multiple of 100". No unblock method is documented, nor whether set-user-plan lifts a block.
+ *
+ * Choices (emulator/README.md "Billing"): a blocked user's installations are paused at once; PLAY and
+ * install answer 422 "User billing plan is blocked: …"; set-user-plan lifts the block (variant
+ * `setPlanUnblocks: 'no'` keeps it) and leaves the installations paused; a blocked user, or one whose
+ * plan was taken away (control call), has no active plan: add-user-plan-transactions answers 400.
+ * Extra transactions add to what is left this month (`trxLimit` of the profile).
+ */
+import { ApiError } from '../errors';
+import { PLANS } from '../fixtures';
+import type { EmulatorState, EndUserRecord } from '../types';
+import { isPlainObject, nowIso, type Handler, type HandlerContext } from './context';
+
+class BillingStore {
+	/** Subjects of blocked users. */
+	readonly blocked = new Set<string>();
+	/** Subjects whose plan was taken away (no active plan until set-user-plan). */
+	readonly planless = new Set<string>();
+	/** Subject → extra transactions added this month. */
+	readonly extra = new Map<string, number>();
+
+	reset(): void {
+		this.blocked.clear();
+		this.planless.clear();
+		this.extra.clear();
+	}
+
+	forget(sub: string): void {
+		this.blocked.delete(sub);
+		this.planless.delete(sub);
+		this.extra.delete(sub);
+	}
+}
+
+const stores = new WeakMap<EmulatorState, BillingStore>();
+
+export function billingOf(state: EmulatorState): BillingStore {
+	let store = stores.get(state);
+	if (!store) stores.set(state, (store = new BillingStore()));
+	return store;
+}
+
+/** The service's words when a blocked user's integration would start (PLAY, install). */
+export const BLOCKED_MESSAGE =
+	'User billing plan is blocked: integrations cannot be started for this user';
+
+/** Throws 422 when the subject's billing plan is blocked (PLAY, install). */
+export function assertNotBlocked(state: EmulatorState, sub: string): void {
+	if (billingOf(state).blocked.has(sub)) throw new ApiError(422, BLOCKED_MESSAGE);
+}
+
+/** Whether the user has an active billing plan: not blocked, and a plan set. */
+export function hasActivePlan(state: EmulatorState, sub: string): boolean {
+	const store = billingOf(state);
+	return !store.blocked.has(sub) && !store.planless.has(sub);
+}
+
+/** After set-user-plan: the user has a plan again; the block is lifted unless the variant keeps it. */
+export function planSet(ctx: HandlerContext, sub: string): void {
+	const store = billingOf(ctx.state);
+	store.planless.delete(sub);
+	if (ctx.variants.setPlanUnblocks === 'yes') store.blocked.delete(sub);
+}
+
+const key = (partner: string, id: string) => `${partner}\n${id}`;
+
+function bodyOf(ctx: HandlerContext): Record<string, unknown> {
+	return isPlainObject(ctx.body) ? ctx.body : {};
+}
+
+/** The body's `id`, the user it names (404 when unknown), after the other fields' errors (400). */
+function userOf(
+	ctx: HandlerContext,
+	extra: Array<{ field: string; message: string }> = [],
+): EndUserRecord {
+	const id = bodyOf(ctx).id;
+	const text =
+		typeof id === 'number' && Number.isFinite(id)
+			? String(id)
+			: typeof id === 'string' && id.trim() !== ''
+				? id.trim()
+				: undefined;
+	const errors = [...extra];
+	if (text === undefined)
+		errors.unshift({ field: 'id', message: 'id is required (your own id of the user)' });
+	if (errors.length) throw new ApiError(400, errors);
+	const user = ctx.state.endUsers.get(key(ctx.partner.settings.name, text!));
+	if (!user) throw new ApiError(404, `End user with id "${text!}" not found`);
+	return user;
+}
+
+/** list-plans by GET or POST: both by default (the page's "GET | POST"); variant `listPlansMethod` allows one, the other answers 405. */
+export const listPlansBy =
+	(method: 'GET' | 'POST'): Handler =>
+	(ctx) => {
+		const allowed = ctx.variants.listPlansMethod;
+		if (allowed !== 'both' && allowed !== method.toLowerCase()) {
+			const allow = allowed.toUpperCase();
+			throw new ApiError(405, `Method ${method} is not allowed on list-plans; allowed: ${allow}`, {
+				Allow: allow,
+			});
+		}
+		return { data: PLANS.map((plan) => ({ id: plan.id, monthlyTrx: plan.trxLimit })) };
+	};
+
+export const blockUserPlan: Handler = (ctx) => {
+	const user = userOf(ctx);
+	billingOf(ctx.state).blocked.add(user.sub);
+	const now = nowIso();
+	for (const inst of ctx.state.installations.values()) {
+		if (inst.userId !== user.sub || inst.status === 0) continue;
+		inst.status = 0;
+		inst.dateUpdated = now;
+	}
+	return { data: [] };
+};
+
+export const addUserPlanTransactions: Handler = (ctx) => {
+	const count = bodyOf(ctx).count;
+	const extra = [];
+	if (count === undefined) extra.push({ field: 'count', message: 'count is required' });
+	else if (!Number.isInteger(count) || (count as number) <= 0 || (count as number) % 100 !== 0)
+		extra.push({
+			field: 'count',
+			message: 'count must be greater than 0 and a multiple of 100',
+		});
+	const user = userOf(ctx, extra);
+	if (!hasActivePlan(ctx.state, user.sub))
+		throw new ApiError(400, [
+			{ field: 'id', message: 'The user has no active billing plan to add transactions to' },
+		]);
+	const store = billingOf(ctx.state);
+	store.extra.set(user.sub, (store.extra.get(user.sub) ?? 0) + (count as number));
+	return { data: [] };
+};
+
+/** Takes a user's plan away (control surface): no active plan until set-user-plan. */
+export function clearPlan(state: EmulatorState, partner: string, id: string): void {
+	const user = state.endUsers.get(key(partner, String(id)));
+	if (!user) throw new Error(`unknown end user "${id}"`);
+	billingOf(state).planless.add(user.sub);
+}
+
+/** Whether an end user (the partner's own id) is blocked (control surface, tests). */
+export function isBlocked(state: EmulatorState, partner: string, id: string): boolean {
+	const user = state.endUsers.get(key(partner, String(id)));
+	return !!user && billingOf(state).blocked.has(user.sub);
+}

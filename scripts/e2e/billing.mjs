@@ -1,0 +1,155 @@
+// Issue 31 in real n8n (called while `n8n start` runs, after partner.mjs imported the Albato
+// Partner API credential):
+//
+//  1. examples/usage-topup.workflow.json (`n8n execute`, "Run now"): of acme (50 of 1000 left),
+//     globex (80 of 1000) and initech (500 of 1000), acme gets 1000 extra transactions and globex
+//     plan 23, initech nothing; the report names both; list-plans read, no master token stored.
+//  2. scripts/e2e/fixtures/billing-block.workflow.json (`n8n execute`): Get Plans lists the plans
+//     with monthlyTrx; Block without its confirmation fails and sends nothing; Block confirmed pauses
+//     the customer's started installation; Start afterwards goes to the error output saying the
+//     user is blocked.
+
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { customerSession, installFor } from './partner.mjs';
+import { WORKFLOWS, readExample } from './lib/setup.mjs';
+
+const BLOCK_WORKFLOW = {
+	id: 'AlbatoBillBlock1',
+	file: 'scripts/e2e/fixtures/billing-block.workflow.json',
+};
+
+const allOutputs = (runData, name) =>
+	(runData[name] ?? []).flatMap((run) => (run.data?.main?.[0] ?? []).map((item) => item.json));
+const outputs = (runData, name) =>
+	(runData[name]?.[0]?.data?.main ?? []).map((items) => (items ?? []).map((item) => item.json));
+
+async function execute(checks, n8n, id, title) {
+	return await checks.step(`n8n execute runs "${title}"`, async () => {
+		const executed = await n8n.execute(id);
+		if (!executed.run)
+			throw new Error(`no run JSON (exit ${executed.code})\n${executed.output.slice(-3000)}`);
+		return executed;
+	});
+}
+
+async function checkUsageTopUp(checks, n8n, emulator, repoRoot, partner) {
+	for (const id of ['acme', 'globex', 'initech']) await customerSession(emulator, partner, id);
+	for (const [id, used] of [
+		['acme', 950],
+		['globex', 920],
+		['initech', 500],
+	])
+		await emulator.control('POST', '/end-users/transactions', { id, used });
+	const workflow = await readExample(repoRoot, 'usageTopUp');
+	await checks.step('import:workflow (usage top-up)', () => n8n.importWorkflow(workflow));
+	const logged = (await emulator.requests()).length;
+	const result = await execute(checks, n8n, WORKFLOWS.usageTopUp.id, workflow.name);
+	const runData = result.run.data.resultData.runData;
+	checks.ok('execution status "success"', result.run.status === 'success', () =>
+		JSON.stringify(result.run.data.resultData.error ?? {}).slice(0, 800),
+	);
+	const calls = (await emulator.requests()).slice(logged);
+	const bodies = (endpoint) =>
+		calls.filter((r) => r.path === `/wl/${partner.name}/${endpoint}`).map((r) => r.body);
+	checks.equal(
+		'emulator: one profile read per customer',
+		bodies('get-user-profile').map((b) => b.id),
+		['acme', 'globex', 'initech'],
+	);
+	checks.ok(
+		'emulator: list-plans read (GET), at most once per node',
+		calls.filter((r) => /\/list-plans$/.test(r.path)).length <= 2 &&
+			calls.some((r) => r.method === 'GET' && /\/list-plans$/.test(r.path)),
+		calls.map((r) => `${r.method} ${r.path}`).join('\n'),
+	);
+	checks.equal('emulator: acme topped up with 1000', bodies('add-user-plan-transactions'), [
+		{ id: 'acme', count: 1000 },
+	]);
+	checks.equal('emulator: globex moved to plan 23', bodies('set-user-plan'), [
+		{ id: 'globex', planId: 23 },
+	]);
+	const usage = allOutputs(runData, 'Usage');
+	checks.ok(
+		'Usage: trxLimit, monthlyTrx and trxUsedShare per customer',
+		usage.length === 3 &&
+			usage.find((u) => u.endUserId === 'acme')?.trxUsedShare === 0.95 &&
+			usage.every((u) => u.monthlyTrx === 1000),
+		JSON.stringify(usage),
+	);
+	const report = allOutputs(runData, 'Report');
+	checks.equal(
+		'the report names both customers and what was done',
+		report.map((r) => `${r.customer}: ${r.action} (${r.leftBefore})`).sort(),
+		['acme: added 1000 transactions (50 of 1000)', 'globex: plan set to 23 (80 of 1000)'],
+	);
+	const summaries = await n8n.executions(WORKFLOWS.usageTopUp.id);
+	const stored = JSON.stringify(
+		await Promise.all(summaries.map(async (summary) => await n8n.execution(summary.id))),
+	);
+	checks.ok(
+		`no master token in the output or the ${summaries.length} stored execution(s)`,
+		!JSON.stringify(result.run).includes(partner.masterToken) &&
+			!stored.includes(partner.masterToken),
+	);
+}
+
+async function checkPlansAndBlock(checks, n8n, emulator, repoRoot, partner) {
+	const asUser = await customerSession(emulator, partner, 'e2e-unpaid');
+	const installationId = await installFor(asUser, 'e2e-unpaid – lead sync', true);
+	const workflow = JSON.parse(await readFile(path.join(repoRoot, BLOCK_WORKFLOW.file), 'utf8'));
+	const customer = workflow.nodes.find((node) => node.name === 'Customer');
+	customer.parameters.jsonOutput = JSON.stringify({ customerId: 'e2e-unpaid', installationId });
+	await checks.step('import:workflow (plans and block)', () =>
+		n8n.importWorkflow({ ...workflow, id: BLOCK_WORKFLOW.id }),
+	);
+	const logged = (await emulator.requests()).length;
+	const result = await execute(checks, n8n, BLOCK_WORKFLOW.id, workflow.name);
+	const runData = result.run.data.resultData.runData;
+	checks.equal('Get Plans: each plan with its monthly transactions', outputs(runData, 'Plans')[0], [
+		{ planId: 1, monthlyTrx: 1000 },
+		{ planId: 23, monthlyTrx: 10000 },
+		{ planId: 24, monthlyTrx: 100000 },
+	]);
+	const unconfirmed = outputs(runData, 'Block without confirmation')[0]?.[0] ?? {};
+	checks.ok(
+		'Block without the confirmation: the item fails saying so',
+		/Confirm: Block the User is off/.test(JSON.stringify(unconfirmed)),
+		JSON.stringify(unconfirmed),
+	);
+	checks.equal('Block: {endUserId, blocked: true}', outputs(runData, 'Block')[0], [
+		{ endUserId: 'e2e-unpaid', blocked: true },
+	]);
+	const calls = (await emulator.requests()).slice(logged);
+	checks.equal(
+		'emulator: exactly one block-user-plan, for e2e-unpaid',
+		calls.filter((r) => /\/block-user-plan$/.test(r.path)).map((r) => r.body),
+		[{ id: 'e2e-unpaid' }],
+	);
+	const state = await emulator.state();
+	checks.equal(
+		"emulator: the customer's started installation is paused",
+		state.installations.find((i) => i.id === installationId)?.status,
+		0,
+	);
+	const [started, refused] = outputs(runData, 'Start after the block');
+	checks.ok(
+		'Start after the block: on the error output, saying the user is blocked',
+		(started ?? []).length === 0 &&
+			(refused ?? []).length === 1 &&
+			/blocked/i.test(JSON.stringify(refused[0])),
+		JSON.stringify({ started, refused }),
+	);
+}
+
+export async function checkBilling(checks, n8n, emulator, repoRoot) {
+	await emulator.reset();
+	const partner = await emulator.control('GET', '/partner');
+	await checks.group('Usage top-up example (n8n execute)', () =>
+		checkUsageTopUp(checks, n8n, emulator, repoRoot, partner),
+	);
+	await checks.group('Plans and Block (n8n execute)', () =>
+		checkPlansAndBlock(checks, n8n, emulator, repoRoot, partner),
+	);
+}

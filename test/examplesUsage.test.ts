@@ -1,0 +1,179 @@
+/**
+ * examples/usage-topup.workflow.json (issue 31) run in n8n-core with our node and small stand-ins for
+ * the n8n nodes it uses (Schedule/Manual Trigger, Set, Split Out, If: only the parameters the example
+ * sets). The real nodes run it in `npm run e2e:n8n` (scripts/e2e/billing.mjs). Customers under 10%
+ * left get Add Transactions or Set Plan as their rule says; the others are untouched; the report
+ * names each customer acted on; no secret in the run.
+ */
+import { join } from 'path';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { readExample, runExample } from '../harness/examples';
+import { AlbatoSolutions } from '../nodes/AlbatoSolutions/AlbatoSolutions.node';
+import { addUsers, partnerCredential, usePartnerEmulator } from './support/partnerSetup';
+
+const ctx = usePartnerEmulator();
+
+function standIn(
+	name: string,
+	version: number[],
+	properties: INodeTypeDescription['properties'],
+	run: (fn: IExecuteFunctions, items: INodeExecutionData[]) => INodeExecutionData[][],
+	outputs = 1,
+): INodeType {
+	return {
+		description: {
+			displayName: name,
+			name,
+			group: ['transform'],
+			version,
+			description: `Stand-in for ${name}`,
+			defaults: { name },
+			inputs: name.endsWith('Trigger') ? [] : [NodeConnectionTypes.Main],
+			outputs: Array.from({ length: outputs }, () => NodeConnectionTypes.Main),
+			properties,
+		},
+		async execute(this: IExecuteFunctions) {
+			return run(this, this.getInputData());
+		},
+	};
+}
+
+const json = (name: string) => ({ displayName: name, name, type: 'json' as const, default: '' });
+const text = (name: string) => ({ displayName: name, name, type: 'string' as const, default: '' });
+const anything = (name: string) => ({ ...json(name), default: {} });
+
+const STAND_INS: INodeType[] = [
+	standIn('n8n-nodes-base.scheduleTrigger', [1.2], [anything('rule')], () => [[{ json: {} }]]),
+	// Set: raw JSON (one item), or assignments (each item).
+	standIn(
+		'n8n-nodes-base.set',
+		[3.4],
+		[text('mode'), json('jsonOutput'), anything('assignments'), anything('options')],
+		(fn, items) => [
+			items.map((_item, i) => {
+				if (fn.getNodeParameter('mode', i, '') === 'raw')
+					return {
+						json: JSON.parse(fn.getNodeParameter('jsonOutput', i) as string) as IDataObject,
+						pairedItem: { item: i },
+					};
+				const list = fn.getNodeParameter('assignments.assignments', i, []) as Array<{
+					name: string;
+					value: unknown;
+				}>;
+				return {
+					json: Object.fromEntries(list.map((a) => [a.name, a.value])) as IDataObject,
+					pairedItem: { item: i },
+				};
+			}),
+		],
+	),
+	standIn(
+		'n8n-nodes-base.splitOut',
+		[1],
+		[text('fieldToSplitOut'), anything('options')],
+		(fn, items) => [
+			items.flatMap((item, i) =>
+				(item.json[fn.getNodeParameter('fieldToSplitOut', i) as string] as IDataObject[]).map(
+					(entry) => ({ json: entry, pairedItem: { item: i } }),
+				),
+			),
+		],
+	),
+	// If: "boolean is true" and "string equals", all conditions (and).
+	standIn(
+		'n8n-nodes-base.if',
+		[2.2],
+		[
+			anything('conditions'),
+			{ ...json('looseTypeValidation'), default: false },
+			anything('options'),
+		],
+		(fn, items) => {
+			const outputs: INodeExecutionData[][] = [[], []];
+			items.forEach((item, i) => {
+				const { conditions } = fn.getNodeParameter('conditions', i) as {
+					conditions: Array<{
+						leftValue: unknown;
+						rightValue: unknown;
+						operator: { operation: string };
+					}>;
+				};
+				const pass = conditions.every((c) =>
+					c.operator.operation === 'true' ? c.leftValue === true : c.leftValue === c.rightValue,
+				);
+				outputs[pass ? 0 : 1].push({ json: item.json, pairedItem: { item: i } });
+			});
+			return outputs;
+		},
+		2,
+	),
+];
+
+describe('examples/usage-topup.workflow.json', () => {
+	it('tops up or upgrades the customers under 10% left, and reports them', async () => {
+		await addUsers(ctx.emu, ['acme', 'globex', 'initech']);
+		ctx.emu.setTransactionsUsed('acme', 950); // 50 of 1000 left: under 10%
+		ctx.emu.setTransactionsUsed('globex', 920); // 80 of 1000 left: under 10%
+		ctx.emu.setTransactionsUsed('initech', 500); // half left
+		const workflow = readExample(join(__dirname, '..', 'examples', 'usage-topup.workflow.json'));
+		const result = await runExample(workflow, [new AlbatoSolutions(), ...STAND_INS], {
+			albatoPartnerApi: partnerCredential(ctx.emu),
+		});
+		for (const node of workflow.nodes)
+			expect([node.name, result.error(node.name)]).toEqual([node.name, undefined]);
+
+		const wl = (endpoint: string) =>
+			ctx.emu.requests
+				.filter((r) => r.path === `/wl/${ctx.emu.partner.name}/${endpoint}`)
+				.map((r) => r.body);
+		expect(wl('get-user-profile')).toEqual([{ id: 'acme' }, { id: 'globex' }, { id: 'initech' }]);
+		expect(wl('list-plans')).toHaveLength(2); // once for Usage, once for Set Plan (two executions of the node)
+		expect(wl('add-user-plan-transactions')).toEqual([{ id: 'acme', count: 1000 }]);
+		expect(wl('set-user-plan')).toEqual([{ id: 'globex', planId: 23 }]);
+
+		const report = [
+			...(result.run.data.resultData.runData.Report ?? []).flatMap(
+				(run) => run.data?.main?.[0] ?? [],
+			),
+		].map((item) => item.json);
+		expect(report).toEqual(
+			expect.arrayContaining([
+				{ customer: 'acme', action: 'added 1000 transactions', leftBefore: '50 of 1000' },
+				{ customer: 'globex', action: 'plan set to 23', leftBefore: '80 of 1000' },
+			]),
+		);
+		expect(report).toHaveLength(2);
+		expect(JSON.stringify(result.run)).not.toContain(ctx.emu.partner.masterToken);
+	});
+
+	it('uses only parameters the node has, in partner mode, with the confirmation on for the paid top-up', () => {
+		const workflow = readExample(join(__dirname, '..', 'examples', 'usage-topup.workflow.json'));
+		const known = new Set(new AlbatoSolutions().description.properties.map((p) => p.name));
+		const albato = workflow.nodes.filter(
+			(node) => node.type === 'n8n-nodes-albato-solutions.albatoSolutions',
+		);
+		expect(albato.map((node) => node.parameters?.operation)).toEqual([
+			'get',
+			'setPlan',
+			'addTransactions',
+		]);
+		for (const node of albato) {
+			expect(node.parameters?.authentication).toBe('partnerApi');
+			for (const parameter of Object.keys(node.parameters ?? {}))
+				expect([node.name, parameter, known.has(parameter)]).toEqual([node.name, parameter, true]);
+		}
+		expect(albato[2].parameters).toMatchObject({
+			transactionCount: 1000,
+			confirmAddTransactions: true,
+		});
+		expect(JSON.stringify(workflow)).not.toMatch(/eyJhbGci|masterToken/);
+	});
+});

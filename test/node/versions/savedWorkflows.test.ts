@@ -1,0 +1,102 @@
+/**
+ * Workflows saved at an earlier version of the node still run unchanged: each fixture is a workflow
+ * as n8n stored it (only the parameters that differ from their defaults, the old names, typeVersion
+ * 1), run through n8n-core against the emulator. A fixture without an expectation below fails the
+ * test.
+ */
+import { readdirSync } from 'fs';
+import { join } from 'path';
+
+import { readExample, runExample } from '../../../harness/examples';
+import { AlbatoSolutions } from '../../../nodes/AlbatoSolutions/AlbatoSolutions.node';
+import { NODE_VERSIONS } from '../../../nodes/shared/descriptions/versions';
+import { useEmulator } from '../../support/setup';
+
+const ctx = useEmulator();
+const FIXTURES = join(__dirname, 'fixtures');
+const NODE = 'Albato';
+
+interface Expected {
+	/** The requests the node makes, in order (method and path). */
+	calls: string[];
+	/** What the last request carried, when it has a body. */
+	body?: Record<string, unknown>;
+	/** Part of the first output item. */
+	output?: Record<string, unknown>;
+	/** How many items the node outputs. */
+	items?: number;
+}
+
+const EXPECTED: Record<string, Expected> = {
+	// Version 1 named the connection `title` and took the fields as JSON.
+	'credential-create-json.json': {
+		calls: ['GET /credentials/201/meta', 'POST /credentials/201'],
+		body: {
+			apiUrl: 'https://crm.acme.example',
+			apiKey: 'sk_demo_0123456789abcdef',
+			region: 'eu',
+			title: 'Acme CRM connection',
+		},
+		output: { title: 'Acme CRM connection', partnerId: 201 },
+	},
+	// Version 1's mapper was `fieldMapper` (Fields Input left at its default, Map Each Field).
+	'credential-create-mapper.json': {
+		calls: ['GET /credentials/201/meta', 'POST /credentials/201'],
+		body: {
+			apiUrl: 'https://crm.initech.example',
+			apiKey: 'sk_live_0123456789abcdef',
+			region: 'eu',
+			title: 'Initech CRM',
+		},
+		output: { title: 'Initech CRM', partnerId: 201 },
+	},
+	// Version 1's Runs Of was `scope`: one automation reads only its runs, not the installation.
+	'run-getAll-oneAutomation.json': {
+		calls: ['GET /bundle/events'],
+		output: { bundleId: 7001, installationId: 5001 },
+		items: 2,
+	},
+	// Version 1's Step ID was `stepId`.
+	'run-getStep.json': {
+		calls: ['GET /bundle/events/steps/3944029301'],
+		output: { id: 3944029301 },
+	},
+	// The first descriptions had the solution filter as a text field, before it became a locator.
+	'installation-getAll-solutionText.json': {
+		calls: ['GET /solution/installation'],
+		output: { solutionId: 101 },
+	},
+};
+
+const fixtures = readdirSync(FIXTURES).filter((file) => file.endsWith('.json'));
+
+describe('workflows saved at an earlier version run unchanged', () => {
+	it('has a fixture for every earlier version, and an expectation for every fixture', () => {
+		const versions = new Set(
+			fixtures.flatMap((file) =>
+				readExample(join(FIXTURES, file))
+					.nodes.filter((node) => node.type.endsWith('.albatoSolutions'))
+					.map((node) => node.typeVersion),
+			),
+		);
+		expect([...versions].sort()).toEqual(NODE_VERSIONS.slice(0, -1));
+		expect(fixtures.sort()).toEqual(Object.keys(EXPECTED).sort());
+	});
+
+	it.each(fixtures)('%s', async (file) => {
+		const expected = EXPECTED[file];
+		const workflow = readExample(join(FIXTURES, file));
+		const before = ctx.emu.requests.length;
+		const result = await runExample(workflow, [new AlbatoSolutions()], {
+			albatoSolutionsApi: { baseUrl: ctx.emu.baseUrl, accessToken: ctx.token },
+		});
+		expect(result.error(NODE)).toBeUndefined();
+		const requests = ctx.emu.requests.slice(before);
+		expect(requests.map((entry) => `${entry.method} ${entry.path}`)).toEqual(expected.calls);
+		if (expected.body) expect(requests.at(-1)?.body).toEqual(expected.body);
+		const output = result.output(NODE);
+		if (expected.items !== undefined) expect(output).toHaveLength(expected.items);
+		expect(output.length).toBeGreaterThan(0);
+		if (expected.output) expect(output[0].json).toMatchObject(expected.output);
+	});
+});
