@@ -29,7 +29,7 @@ import {
 	memoryOf,
 	sweepCustomer,
 } from './runMemory';
-import { groupIntoIncidents } from './incidents';
+import { groupIntoIncidents } from '../../../shared/readers/incidents';
 import {
 	dateOffsetOption,
 	readDateOffset,

@@ -1,10 +1,7 @@
-/** Group Into Incidents, pure (nodes/AlbatoSolutions/actions/run/incidents.ts). */
+/** Group Into Incidents, pure (nodes/shared/readers/incidents.ts). */
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	groupIntoIncidents,
-	MAX_INCIDENTS,
-} from '../../../nodes/AlbatoSolutions/actions/run/incidents';
+import { groupIntoIncidents, MAX_INCIDENTS } from '../../nodes/shared/readers/incidents';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 10, minute)).toISOString();
 const run = (id: number, bundleId: number, outcome: string, minute: number): IDataObject => ({
