@@ -29,6 +29,7 @@ import {
 	memoryOf,
 	sweepCustomer,
 } from './runMemory';
+import { passGate } from './gate';
 import { groupIntoIncidents } from '../../../shared/readers/incidents';
 import {
 	dateOffsetOption,
@@ -233,11 +234,11 @@ export async function executeBatch(
 	if (!manual) {
 		const keys = reads.flatMap(({ job, fresh }) => fresh.map((run) => gateKey(job, run)));
 		if (keys.length) {
-			const checked = await this.helpers.checkProcessedAndRecord(keys, 'node', {
-				mode: 'entries',
-				maxEntries: Math.max(...reads.map(({ job }) => job.limits.total)),
-			});
-			const fresh = new Set(checked.new.map(String));
+			const fresh = await passGate(
+				this,
+				keys,
+				Math.max(...reads.map(({ job }) => job.limits.total)),
+			);
 			isNew = (key) => fresh.has(key);
 		}
 	}
