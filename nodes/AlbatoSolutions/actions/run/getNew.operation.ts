@@ -189,9 +189,10 @@ interface Read {
 
 /**
  * Run → Get New: per customer item, the ended runs this node has not returned before. Every item is
- * read first (up to Items in Flight at once); then one call to n8n's deduplication store records the
- * new runs of the customers that were read, and only the runs it did not know are returned; then the
- * memory in the workflow's static data is updated for those customers only. A customer that fails
+ * read first (up to Items in Flight at once); then the gate (gate.ts) records the new runs of the
+ * customers that were read in n8n's deduplication store, and only the runs no other execution has
+ * recorded are returned; then the memory in the workflow's static data is updated for those
+ * customers only. A customer that fails
  * leaves its memory as it was. See docs/runs.md "Watch every customer".
  */
 export async function executeBatch(
@@ -229,7 +230,7 @@ export async function executeBatch(
 	});
 	if (stopped) return results;
 
-	// One call for the whole execution: a run another execution has just returned is left out here.
+	// One gate for the whole execution: a run another execution has just returned is left out here.
 	let isNew: (key: string) => boolean = () => true;
 	if (!manual) {
 		const keys = reads.flatMap(({ job, fresh }) => fresh.map((run) => gateKey(job, run)));
