@@ -342,7 +342,12 @@ export interface LoadOptionsContextOptions extends SingleNodeOptions {
  */
 export function loadOptionsContext(options: LoadOptionsContextOptions): LoadOptionsContext {
 	const { workflow, node, helper } = singleNodeWorkflow(options);
-	const data = additionalData(helper, { currentNodeParameters: node.parameters });
+	// The editor sends null for an expression it could not resolve (no input data): kept as null,
+	// where filling in defaults would turn it into the parameter's default.
+	const unresolved = Object.entries(options.parameters ?? {}).filter(([, value]) => value === null);
+	const data = additionalData(helper, {
+		currentNodeParameters: { ...node.parameters, ...Object.fromEntries(unresolved) },
+	});
 	return new LoadOptionsContext(workflow, node, data, options.path ?? 'parameters');
 }
 

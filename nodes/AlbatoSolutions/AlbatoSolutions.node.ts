@@ -1,22 +1,57 @@
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { resourceDescriptions } from './actions';
+import { operationNames, resourceDescriptions } from './actions';
+import { subtitleOf } from './actions/subtitle';
 import { router } from './actions/router';
 import {
 	authenticationProperty,
 	credentials,
 } from '../shared/descriptions/authentication.descriptions';
-import { runOptionsProperty } from '../shared/descriptions/requestOptions.descriptions';
+import { requestOptionsProperty } from '../shared/descriptions/requestOptions.descriptions';
 import { CURRENT_NODE_VERSION, NODE_VERSIONS } from '../shared/descriptions/versions';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
 import { resourceMapping } from '../shared/methods/resourceMapping';
+
+const RESOURCE_OPTIONS: INodePropertyOptions[] = [
+	{
+		name: 'Bundle Data',
+		value: 'bundleData',
+		description: 'Field values of the automations (bundles) of an installation',
+	},
+	{
+		name: 'Credential',
+		value: 'credential',
+		description: "The end user's connections to apps (HubSpot, Mailchimp…)",
+	},
+	{
+		name: 'End User',
+		value: 'endUser',
+		description: 'Your customers as Albato end users (Partner API credential)',
+	},
+	{
+		name: 'Installation',
+		value: 'installation',
+		description: 'A solution installed for the end user',
+	},
+	{
+		name: 'Run',
+		value: 'run',
+		description: "History of the automations' runs, with their steps and errors",
+	},
+	{
+		name: 'Solution',
+		value: 'solution',
+		description: 'A packaged set of automations to install',
+	},
+];
 
 export class AlbatoSolutions implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,9 +61,9 @@ export class AlbatoSolutions implements INodeType {
 		group: ['transform'],
 		version: NODE_VERSIONS,
 		defaultVersion: CURRENT_NODE_VERSION,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle: subtitleOf(RESOURCE_OPTIONS, operationNames),
 		description:
-			"Install Albato solutions for your end users, start and pause them, and change their automations' field values",
+			"Manage the Albato solutions of your customers: install, start and pause them, read their runs and change their automations' field values",
 		defaults: { name: 'Albato Solutions' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -41,42 +76,11 @@ export class AlbatoSolutions implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{
-						name: 'Bundle Data',
-						value: 'bundleData',
-						description: 'Field values of the automations (bundles) of an installation',
-					},
-					{
-						name: 'Credential',
-						value: 'credential',
-						description: "The end user's connections to apps (HubSpot, Mailchimp…)",
-					},
-					{
-						name: 'End User',
-						value: 'endUser',
-						description: 'Your customers as Albato end users (Partner API credential)',
-					},
-					{
-						name: 'Installation',
-						value: 'installation',
-						description: 'A solution installed for the end user',
-					},
-					{
-						name: 'Run',
-						value: 'run',
-						description: "History of the automations' runs, with their steps and errors",
-					},
-					{
-						name: 'Solution',
-						value: 'solution',
-						description: 'A packaged set of automations to install',
-					},
-				],
+				options: RESOURCE_OPTIONS,
 				default: 'installation',
 			},
 			...resourceDescriptions,
-			runOptionsProperty,
+			requestOptionsProperty,
 		],
 	};
 

@@ -1,5 +1,6 @@
 import type {
 	INodeExecutionData,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 	IPollFunctions,
@@ -11,9 +12,63 @@ import {
 	credentials,
 	endUserIdProperty,
 } from '../shared/descriptions/authentication.descriptions';
-import { solutionLocator } from '../shared/descriptions/common.descriptions';
+import { installationLocator, solutionLocator } from '../shared/descriptions/common.descriptions';
 import { listSearch } from '../shared/methods/listSearch';
 import { poll } from './poll';
+
+const EVENT_OPTIONS: INodePropertyOptions[] = [
+	{
+		name: 'Installation Created',
+		value: 'installationCreated',
+		description: 'A solution was installed (a new installation appeared)',
+	},
+	{
+		name: 'Installation Paused',
+		value: 'installationPaused',
+		description: 'An installation went from active to paused',
+	},
+	{
+		name: 'Installation Removed',
+		value: 'installationRemoved',
+		description: 'An installation is no longer listed',
+	},
+	{
+		name: 'Installation Started',
+		value: 'installationStarted',
+		description: 'An installation went from paused to active, or was first seen already active',
+	},
+	{
+		name: 'Run Failed',
+		value: 'runFailed',
+		description:
+			"An automation's run ended with an error (reported once, when it has ended; not the runs before the first poll)",
+	},
+	{
+		name: 'Run Succeeded',
+		value: 'runSucceeded',
+		description:
+			"An automation's run ended without error (reported once, when it has ended; not the runs before the first poll)",
+	},
+];
+
+/** Installation ID (Run Events): text at version 1, a picker from version 2 (same name and value). */
+const RUN_INSTALLATION = {
+	displayName: 'Installation ID (Run Events)',
+	name: 'runInstallationId',
+	description:
+		"Run Failed / Run Succeeded: only runs of this installation's automations. Leave empty to watch every run of the end user.",
+	displayOptions: { show: { events: ['runFailed', 'runSucceeded'] } },
+};
+
+/**
+ * The canvas subtitle: the chosen events as the Events list names them ("Run Failed, Installation
+ * Created"), not their values. A flat lookup object: its text holds no "}}", which would end n8n's
+ * expression early.
+ */
+function eventsSubtitle(options: INodePropertyOptions[]): string {
+	const names = JSON.stringify(Object.fromEntries(options.map((o) => [o.value, o.name])));
+	return `={{ ($parameter["events"] || []).map(function (event) { return (${names})[event] || event; }).join(", ") }}`;
+}
 
 export class AlbatoSolutionsTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -24,10 +79,13 @@ export class AlbatoSolutionsTrigger implements INodeType {
 			dark: 'file:../AlbatoSolutions/albatoSolutions.dark.svg',
 		},
 		group: ['trigger'],
-		version: 1,
-		subtitle: '={{($parameter["events"] || []).join(", ")}}',
+		// 2: Installation ID (Run Events) is a picker; version 1 keeps it as text (saved workflows).
+		version: [1, 2],
+		defaultVersion: 2,
+		subtitle: eventsSubtitle(EVENT_OPTIONS),
+		// n8n's node panel heads the merged action list with this text: it reads for both nodes.
 		description:
-			"Starts the workflow when an end user's installation is created, started, paused or removed, or one of their automations' runs fails or succeeds",
+			'Manage the Albato solutions of your customers, and start a workflow when their installations or automation runs change',
 		defaults: { name: 'Albato Solutions Trigger' },
 		polling: true,
 		inputs: [],
@@ -49,62 +107,38 @@ export class AlbatoSolutionsTrigger implements INodeType {
 				default: [],
 				description:
 					'The changes that start the workflow. Each change is reported once, as one item.',
-				options: [
-					{
-						name: 'Installation Created',
-						value: 'installationCreated',
-						description: 'A solution was installed (a new installation appeared)',
-					},
-					{
-						name: 'Installation Paused',
-						value: 'installationPaused',
-						description: 'An installation went from active to paused',
-					},
-					{
-						name: 'Installation Removed',
-						value: 'installationRemoved',
-						description: 'An installation is no longer listed',
-					},
-					{
-						name: 'Installation Started',
-						value: 'installationStarted',
-						description:
-							'An installation went from paused to active, or was first seen already active',
-					},
-					{
-						name: 'Run Failed',
-						value: 'runFailed',
-						description:
-							"An automation's run ended with an error (reported once, when it has ended; not the runs before the first poll)",
-					},
-					{
-						name: 'Run Succeeded',
-						value: 'runSucceeded',
-						description:
-							"An automation's run ended without error (reported once, when it has ended; not the runs before the first poll)",
-					},
-				],
+				options: EVENT_OPTIONS,
 			},
 			{
-				displayName: 'Installation ID (Run Events)',
-				name: 'runInstallationId',
+				...RUN_INSTALLATION,
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. 5001',
-				description:
-					"Run Failed / Run Succeeded: only runs of this installation's automations. Leave empty to watch every run of the end user.",
-				displayOptions: { show: { events: ['runFailed', 'runSucceeded'] } },
+				displayOptions: { show: { ...RUN_INSTALLATION.displayOptions.show, '@version': [1] } },
+			},
+			{
+				...installationLocator,
+				...RUN_INSTALLATION,
+				required: false,
+				displayOptions: {
+					show: { ...RUN_INSTALLATION.displayOptions.show, '@version': [{ _cnd: { gte: 2 } }] },
+				},
 			},
 			{
 				...solutionLocator,
 				required: false,
 				description:
-					'Only installations of this solution. Leave empty to watch all installations of the end user.',
+					'Only installations of this solution, and only runs of their automations. Leave empty to watch everything of the end user.',
 			},
 		],
 	};
 
-	methods = { listSearch: { searchSolutions: listSearch.searchSolutions } };
+	methods = {
+		listSearch: {
+			searchSolutions: listSearch.searchSolutions,
+			searchInstallations: listSearch.searchInstallations,
+		},
+	};
 
 	/**
 	 * Compares the end user's installations and runs with the baselines in the workflow's static data

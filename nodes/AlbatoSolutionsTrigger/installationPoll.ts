@@ -1,8 +1,7 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { DETAIL_CONCURRENCY, detailOrGone, listInstallations } from '../shared/api/installation';
-import { isObject, positiveIdOf, solutionIdOf, statusOf } from '../shared/readers/shapes';
+import { isObject, solutionIdOf, statusOf } from '../shared/readers/shapes';
 import type { AlbatoClient } from '../shared/transport/client';
 import { mapLimited } from '../shared/transport/mapLimited';
 import type { EventKind, KindPoll, PollScope, TriggerStaticData } from './eventKind';
@@ -19,6 +18,7 @@ import {
 	type Watch,
 } from './installationEvents';
 import { NoSampleError } from './noSample';
+import { readSolutionFilter } from './solutionFilter';
 
 /**
  * Installation Created / Started / Paused / Removed. A poll makes a single list call, detail calls
@@ -38,26 +38,6 @@ export const installationKind: EventKind = {
 		};
 	},
 };
-
-/** The Solution parameter: a solution ID, or undefined to watch every installation. */
-function readSolutionFilter(ctx: IPollFunctions): string | undefined {
-	const value = ctx.getNodeParameter('solutionId', '', { extractValue: true }) as unknown;
-	// A locator with no value at all (n8n hands the locator object back): no solution chosen.
-	const text =
-		value === undefined || value === null || typeof value === 'object' ? '' : String(value).trim();
-	const solutionId = positiveIdOf(text);
-	if (text !== '' && solutionId === undefined) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Solution must be a solution ID (a whole number), got "${text.slice(0, 40)}"`,
-			{
-				description:
-					'Pick a solution from the list, give its ID, or leave it empty to watch all installations',
-			},
-		);
-	}
-	return solutionId === undefined ? undefined : String(solutionId);
-}
 
 /** The installation's detail merged over its list item; undefined when it vanished (404). */
 const withDetail = async (client: AlbatoClient, item: IDataObject) =>

@@ -6,7 +6,13 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { runDateMs, runItem, runOutcome, stepsOfRun } from '../shared/readers/runs';
+import {
+	runDateMs,
+	runItem,
+	runOutcome,
+	stepsOfRun,
+	type StepTitles,
+} from '../shared/readers/runs';
 import { idOf } from '../shared/readers/shapes';
 
 export const RUN_EVENTS = ['runFailed', 'runSucceeded'] as const;
@@ -87,7 +93,12 @@ function bound(baseline: RunBaseline): void {
 }
 
 /** One output item: the event, the run's id as `runId`, and the run as Run → Get Many gives it. */
-export function runEventItem(event: RunEvent, run: IDataObject, extra: IDataObject): IDataObject {
-	const item = runItem(run);
+export function runEventItem(
+	event: RunEvent,
+	run: IDataObject,
+	extra: IDataObject,
+	titles?: StepTitles,
+): IDataObject {
+	const item = runItem(run, 0, titles);
 	return { event, runId: item.id, ...extra, ...item };
 }

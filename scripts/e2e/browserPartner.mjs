@@ -182,9 +182,10 @@ export async function runPartnerBrowserTest({
 			const panel = page.getByTestId('node-creator');
 			await panel.getByTestId('node-creator-search-bar').waitFor({ timeout: UI_TIMEOUT });
 			await page.keyboard.type('Albato Solutions');
-			// n8n lists a trigger under its node's name ("Albato Solutions"), with its own description.
+			// n8n lists a trigger under its node's name ("Albato Solutions"), with its own description
+			// (written to read for both nodes, issue 33).
 			await panel
-				.getByText(/^Starts the workflow when an end user/)
+				.getByText(/^Manage the Albato solutions of your customers, and start a workflow/)
 				.first()
 				.click();
 			await panel.getByText('On installation created', { exact: true }).click();

@@ -22,21 +22,27 @@ const picker = (endUserId: unknown) =>
 	});
 
 describe('End User ID with nothing to resolve in the editor', () => {
-	it.each([
-		['resolved to empty', ''],
-		['resolved to null', null],
-	])('%s: says it may be an expression and how to browse, sends nothing', async (_name, value) => {
+	it('an empty field: says it is empty (issue 33, point 10), sends nothing', async () => {
 		const search = new AlbatoSolutions().methods.listSearch.searchSolutions;
-		const error = await search
-			.call(picker(value))
-			.catch((e: unknown) => e as Error & { description?: string });
-		expect(error).toBeInstanceOf(Error);
-		expect((error as Error).message).toBe(
-			'End User ID has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID or run the previous node.',
-		);
-		expect((error as { description?: string }).description).toMatch(
-			/type a fixed End User ID.*or run the previous node/i,
-		);
+		await expect(search.call(picker(''))).rejects.toThrow(/^End User ID is empty$/);
 		expect(ctx.emu.requests).toEqual([]);
 	});
+
+	it.each([['resolved to null (n8n could not resolve it)', null]])(
+		'%s: says it may be an expression and how to browse, sends nothing',
+		async (_name, value) => {
+			const search = new AlbatoSolutions().methods.listSearch.searchSolutions;
+			const error = await search
+				.call(picker(value))
+				.catch((e: unknown) => e as Error & { description?: string });
+			expect(error).toBeInstanceOf(Error);
+			expect((error as Error).message).toBe(
+				'End User ID has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID or run the previous node.',
+			);
+			expect((error as { description?: string }).description).toMatch(
+				/type a fixed End User ID.*or run the previous node/i,
+			);
+			expect(ctx.emu.requests).toEqual([]);
+		},
+	);
 });

@@ -1,4 +1,7 @@
-/** The resource mappers (Connection Settings, Field Values, partner Fields) through n8n-core's LoadOptionsContext against the emulator. */
+/**
+ * The resource mappers (Connection Settings, Field Values, partner Fields) through n8n-core's
+ * LoadOptionsContext against the emulator.
+ */
 import type {
 	INodeParameters,
 	ResourceMapperField,
@@ -7,6 +10,7 @@ import type {
 } from 'n8n-workflow';
 
 import { FIXTURE_IDS } from '../../emulator/fixtures';
+import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { byId, runNode } from '../support/setup';
 import { PARENTS, usePickers } from '../support/methodsSetup';
 
@@ -14,7 +18,10 @@ const pickers = usePickers();
 const fields = (method: string, parameters: object) =>
 	pickers.call<ResourceMapperFields>('resourceMapping', method, parameters as never);
 
-/** A resource mapper's value as the editor saves it: the values picked, and the fields they were picked from. */
+/**
+ * A resource mapper's value as the editor saves it: the values picked, and the fields they were
+ * picked from.
+ */
 const mapperValue = (
 	value: ResourceMapperValue['value'],
 	schema: ResourceMapperField[],
@@ -42,15 +49,17 @@ describe('getConnectionSettingsFields (Installation → Create, Connection Setti
 			connectionSettings: { mappingMode: 'defineBelow', value: chosen },
 		});
 
-	it('reveals the three nesting levels of solution 101 one refresh at a time: one request each, the choices as credentialData', async () => {
+	// Issue 33, point 8: after the one request that walks the choices, each value not chosen yet is
+	// probed once (what it opens), so the walk's request is the first of each refresh.
+	it('reveals the three nesting levels of solution 101 one refresh at a time: one walk request each, the choices as credentialData', async () => {
 		const first = await refresh({});
 		expect(summary(first.result.fields)).toEqual([
 			['crm', 'CRM', 'options', ['hubspot', 'pipedrive']],
 			['mailer', 'Mailer', 'options', ['mailchimp', 'sendpulse']],
 		]);
 		expect(first.result.fields[0].options).toEqual([
-			{ name: 'HubSpot', value: 'hubspot' },
-			{ name: 'Pipedrive', value: 'pipedrive' },
+			{ name: 'HubSpot (opens Pipeline)', value: 'hubspot' },
+			{ name: 'Pipedrive (opens Filter)', value: 'pipedrive' },
 		]);
 		expect(
 			first.result.fields.every((field) => field.required && field.display && !field.defaultMatch),
@@ -71,7 +80,7 @@ describe('getConnectionSettingsFields (Installation → Create, Connection Setti
 			['mailer', 'Mailer', 'options', ['mailchimp', 'sendpulse']],
 		]);
 
-		expect([...first.calls, ...second.calls, ...third.calls]).toEqual([
+		expect([first.calls[0], second.calls[0], third.calls[0]]).toEqual([
 			'GET /solution/101/credentialists',
 			'GET /solution/101/credentialists?credentialData[crm]=hubspot',
 			'GET /solution/101/credentialists?credentialData[crm]=hubspot&credentialData[hubspotPipeline]=sales',
@@ -93,29 +102,31 @@ describe('getConnectionSettingsFields (Installation → Create, Connection Setti
 			'hubspotStage',
 			'mailer',
 		]);
-		expect(done.calls).toHaveLength(1);
+		expect(done.calls[0]).toBe(
+			'GET /solution/101/credentialists?credentialData[crm]=hubspot&credentialData[hubspotPipeline]=sales&credentialData[hubspotStage]=won&credentialData[mailer]=sendpulse',
+		);
 	});
 
 	it('follows a changed choice: steps nested under the old value disappear', async () => {
 		// The editor still holds hubspotPipeline from the HubSpot branch.
 		const { result, calls } = await refresh({ crm: 'pipedrive', hubspotPipeline: 'sales' });
 		expect(result.fields.map((field) => field.id)).toEqual(['crm', 'pipedriveFilter', 'mailer']);
-		expect(calls).toEqual([
+		expect(calls[0]).toBe(
 			'GET /solution/101/credentialists?credentialData[crm]=pipedrive&credentialData[hubspotPipeline]=sales',
-		]);
+		);
 	});
 
 	it('when the service refuses a choice, shows the levels the valid choices reach', async () => {
 		const { result, calls } = await refresh({ crm: 'hubspot', hubspotPipeline: 'marketing' });
 		expect(result.fields.map((field) => field.id)).toEqual(['crm', 'hubspotPipeline', 'mailer']);
-		expect(calls).toEqual([
+		expect(calls.slice(0, 3)).toEqual([
 			'GET /solution/101/credentialists?credentialData[crm]=hubspot&credentialData[hubspotPipeline]=marketing',
 			'GET /solution/101/credentialists',
 			'GET /solution/101/credentialists?credentialData[crm]=hubspot',
 		]);
 	});
 
-	it('shows a flat solution in one request', async () => {
+	it('shows a flat solution in one walk request, then one probe per value (none opens a step)', async () => {
 		const { result, calls } = await fields('getConnectionSettingsFields', {
 			...PARENTS.getConnectionSettingsFields,
 			solutionId: byId('id', 102),
@@ -124,7 +135,14 @@ describe('getConnectionSettingsFields (Installation → Create, Connection Setti
 			['shop', 'Shop', 'options', ['shopify', 'woocommerce']],
 			['sheetsAccount', 'Sheets account', 'options', ['primary', 'secondary']],
 		]);
-		expect(calls).toEqual(['GET /solution/102/credentialists']);
+		expect(calls[0]).toBe('GET /solution/102/credentialists');
+		expect(calls).toHaveLength(5);
+		expect(result.fields.flatMap((field) => field.options!.map((o) => o.name))).toEqual([
+			'Shopify',
+			'WooCommerce',
+			'Primary',
+			'Secondary',
+		]);
 	});
 
 	it('returns no fields and sends no request while no solution is chosen', async () => {
@@ -171,6 +189,73 @@ describe('getConnectionSettingsFields (Installation → Create, Connection Setti
 			title: 'Picked in the mapper',
 		});
 		expect(run.json[0]).toMatchObject({ id: FIXTURE_IDS.nextInstallation });
+	});
+});
+
+describe('Connection Settings: marks, connections and a missing nested step (issue 33, point 8)', () => {
+	const refresh = (chosen: ResourceMapperValue['value']) =>
+		fields('getConnectionSettingsFields', {
+			...PARENTS.getConnectionSettingsFields,
+			connectionSettings: { mappingMode: 'defineBelow', value: chosen },
+		});
+
+	it('a connection the end user has (e.g. made by link) is offered as "Name (connection id)"', async () => {
+		pickers.emu.state.credentials.set(8001, {
+			id: 8001,
+			userId: 'user-1',
+			partnerId: 201,
+			title: 'Alpha CRM',
+			values: {},
+			dateCreated: '2030-01-01 00:00:00',
+		});
+		const { result } = await refresh({});
+		expect(result.fields[0].options).toContainEqual({
+			name: 'Alpha CRM (connection 8001)',
+			value: '8001',
+		});
+	});
+
+	it('at most 12 probes per refresh, four at a time; a failed probe marks nothing', async () => {
+		pickers.emu.faults.add({
+			method: 'GET',
+			path: '/solution/101/credentialists',
+			query: /credentialData/,
+			status: 422,
+			times: 50,
+		});
+		const { result, calls } = await refresh({});
+		expect(calls.length).toBeLessThanOrEqual(13);
+		expect(result.fields[0].options!.map((option) => option.name)).toEqual([
+			'HubSpot',
+			'Pipedrive',
+		]);
+	});
+
+	it('execution: a choice that opens steps the mapper never showed fails before any request', async () => {
+		const { result } = await refresh({});
+		const run = await runNode(pickers.emu, {
+			resource: 'installation',
+			operation: 'create',
+			solutionId: byId('list', 101),
+			title: 'Not refreshed',
+			connectionSettingsMode: 'mapper',
+			connectionSettings: mapperValue({ crm: 'hubspot', mailer: 'sendpulse' }, result.fields),
+			templateIds: [1011],
+		});
+		expect(run.error?.message).toBe(
+			'Connection Settings: CRM is "HubSpot", which opens further steps (Pipeline) that are not filled in',
+		);
+		expect(run.error?.description).toMatch(/^Nothing was sent\. .*Refresh Step List/);
+		expect(run.calls).toEqual([]);
+	});
+
+	it('the notice shows once a solution is picked, and speaks of connections made by link', () => {
+		const notice = new AlbatoSolutions().description.properties.find(
+			(property) => property.name === 'connectionSettingsNotice',
+		)!;
+		expect(notice.displayOptions?.show?.solutionId).toEqual([{ _cnd: { exists: true } }]);
+		expect(notice.displayName).toMatch(/\(opens …\)/);
+		expect(notice.displayName).toMatch(/made by link.*\(connection 8001\)/);
 	});
 });
 

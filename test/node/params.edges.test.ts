@@ -24,17 +24,21 @@ async function refusal(parameters: INodeParameters) {
 	return { message: run.error?.message, description: run.error?.description };
 }
 
-const ID_HINT = 'Set "Solution" to an ID from the service, e.g. 5001';
+// Issue 33, point 11: a Solution's own example, where to find one, and an empty value said empty.
+const ID_HINT =
+	'Set "Solution" to its ID (e.g. 101): pick it from the list, or read it from Solution → Get Many';
 const idMessage = (got: string) =>
-	`Solution must be a positive whole number, got ${got}: give its ID (e.g. 5001), not its name`;
+	got === 'empty'
+		? 'Solution is empty: give its ID (e.g. 101)'
+		: `Solution must be a positive whole number, got ${got}: give its ID (e.g. 101), not its name`;
 
 describe('an ID that is no ID: the value described, safely', () => {
 	it.each([
-		['={{ undefined }}', 'nothing'],
-		['={{ null }}', 'null'],
+		['={{ undefined }}', 'empty'],
+		['={{ null }}', 'empty'],
 		['={{ [1, 2] }}', 'a list'],
 		['={{ { a: 1 } }}', 'an object'],
-		['={{ "   " }}', 'an empty text'],
+		['={{ "   " }}', 'empty'],
 		['={{ "abc" }}', '"abc"'],
 		[`={{ "${'n'.repeat(50)}" }}`, `"${'n'.repeat(40)}"`],
 		['={{ -5 }}', '-5'],

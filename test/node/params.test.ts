@@ -5,6 +5,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { byId, runNode, useEmulator, VALID } from '../support/setup';
+import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 
 const ctx = useEmulator();
 
@@ -29,7 +30,7 @@ const cases: Array<[string, INodeParameters, RegExp]> = [
 	[
 		'solution id empty',
 		{ ...templates, solutionId: byId('list', '={{ "" }}') },
-		/^Solution must be a positive whole number, got an empty text/,
+		/^Solution is empty: give its ID \(e\.g\. 101\)$/,
 	],
 	[
 		'solution id negative',
@@ -74,7 +75,7 @@ const cases: Array<[string, INodeParameters, RegExp]> = [
 	[
 		'pause: null id',
 		{ resource: 'installation', operation: 'pause', installationId: byId('id', '={{ null }}') },
-		/^Installation must be/,
+		/^Installation is empty: give its ID \(e\.g\. 5001\)$/,
 	],
 	['create: empty title', { ...create, title: '={{ "" }}' }, /^Title is empty/],
 	['create: blank title', { ...create, title: '   ' }, /^Title is empty/],
@@ -146,7 +147,7 @@ const cases: Array<[string, INodeParameters, RegExp]> = [
 	[
 		'bundle data: empty installation',
 		{ resource: 'bundleData', operation: 'getAll', installationId: byId('id', '={{ "" }}') },
-		/^Installation must be/,
+		/^Installation is empty: give its ID \(e\.g\. 5001\)$/,
 	],
 	[
 		'bundle data: bundle id text',
@@ -162,7 +163,7 @@ const cases: Array<[string, INodeParameters, RegExp]> = [
 	[
 		'update: empty step',
 		{ ...update, stepId: '={{ "" }}' },
-		/^Step must be a positive whole number, got an empty text/,
+		/^Step is empty: give its ID \(e\.g\. 9001\)$/,
 	],
 	['update: bundle zero', { ...update, bundleId: 0 }, /^Automation \(Bundle\) must be/],
 	['update: no field values', { ...update, fieldValues: '{}' }, /^Field Values is empty/],
@@ -291,5 +292,58 @@ describe('bad input: a clear error and no request', () => {
 		expect(run.json[0]).toMatchObject({ id: 5001 });
 		expect(run.json[1].error).toMatch(/^Installation must be a positive whole number, got "oops"/);
 		expect(run.pairedItems).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+});
+
+describe('ID checks name the field and give an example of its own kind (issue 33, point 11)', () => {
+	it.each([
+		['Solution', { ...templates, solutionId: byId('id', '={{ "Leads" }}') }, 'e.g. 101'],
+		[
+			'Installation',
+			{ ...getInstallation, installationId: byId('id', '={{ "Globex" }}') },
+			'e.g. 5001',
+		],
+		[
+			'App ID',
+			{ resource: 'credential', operation: 'getSchema', partnerId: 'HubSpot' },
+			'e.g. 201',
+		],
+	])('%s', async (label, parameters, example) => {
+		const run = await runNode(ctx.emu, parameters as INodeParameters);
+		expect(run.error?.message).toMatch(
+			new RegExp(
+				`^${label} must be a positive whole number, got "[^"]+": give its ID \\(${example}\\), not its name$`,
+			),
+		);
+		expect(run.error?.description).toContain(`Set "${label}" to its ID (${example}): `);
+		expect(run.calls).toEqual([]);
+	});
+
+	it("App ID's hint says where a partner finds one (Albato's API lists no apps)", async () => {
+		const run = await runNode(ctx.emu, {
+			resource: 'credential',
+			operation: 'getSchema',
+			partnerId: '={{ "" }}',
+		});
+		expect(run.error?.message).toBe('App ID is empty: give its ID (e.g. 201)');
+		expect(run.error?.description).toMatch(/lists no apps: ask your Albato account manager/);
+	});
+
+	it("the locators' By ID checks name their field once, with their own example", () => {
+		const { properties } = new AlbatoSolutions().description;
+		const messages = new Set(
+			properties
+				.filter((p) => p.type === 'resourceLocator')
+				.flatMap((p) => p.modes ?? [])
+				.flatMap((mode) => mode.validation ?? [])
+				.map(
+					(rule) =>
+						(rule as unknown as { properties: { errorMessage: string } }).properties.errorMessage,
+				),
+		);
+		expect([...messages].sort()).toEqual([
+			'Installation ID is a whole number, e.g. 5001',
+			'Solution ID is a whole number, e.g. 101',
+		]);
 	});
 });

@@ -190,7 +190,8 @@ describe('the token call answered without a token', () => {
 });
 
 describe('a picker in partner mode without End User ID', () => {
-	it('says how to browse in the editor, sends nothing', async () => {
+	// Issue 33, point 10: the field left at its default (empty) is said to be empty.
+	it('says the field is empty, sends nothing', async () => {
 		const node = new AlbatoSolutions();
 		const context = loadOptionsContext({
 			nodeType: node,
@@ -200,9 +201,7 @@ describe('a picker in partner mode without End User ID', () => {
 		const error = (await node.methods.listSearch.searchSolutions
 			.call(context)
 			.catch((e: unknown) => e)) as Error;
-		expect(error.message).toBe(
-			'End User ID has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID or run the previous node.',
-		);
+		expect(error.message).toBe('End User ID is empty');
 		expect(ctx.emu.requests).toEqual([]);
 	});
 });

@@ -142,7 +142,7 @@ describe('the trigger refuses bad parameters before any request', () => {
 		const bad = await refused(context({}, { solutionId: ' abc ' }));
 		expect(bad.error?.message).toBe('Solution must be a solution ID (a whole number), got "abc"');
 		expect(bad.error?.description).toBe(
-			'Pick a solution from the list, give its ID, or leave it empty to watch all installations',
+			'Pick a solution from the list, give its ID, or leave it empty to watch all installations and runs',
 		);
 		expect(bad.calls).toBe(0);
 		const long = await refused(context({}, { solutionId: 'x'.repeat(60) }));
@@ -195,7 +195,8 @@ describe('whose baseline it is', () => {
 		const staticData: IDataObject = {};
 		expect((await poll(context(staticData))).events).toEqual([]);
 		expect(stored(staticData).owner).toBe(`${emu.baseUrl} sub:user-1`);
-		// The same end user through a token that does not say who: the baseline is kept, changes reported.
+		// The same end user through a token that does not say who: the baseline is kept, changes
+		// reported.
 		emu.removeInstallation(5002);
 		expect((await poll(context(staticData, { token: OPAQUE }))).events).toEqual([
 			[5002, 'installationRemoved'],

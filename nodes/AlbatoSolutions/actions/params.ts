@@ -1,7 +1,12 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { type Confirmation, locatorValue } from '../../shared/descriptions/common.descriptions';
+import {
+	APP_ID_WHERE,
+	type Confirmation,
+	consequenceOf,
+	locatorValue,
+} from '../../shared/descriptions/common.descriptions';
 
 import { isObject, positiveIdOf } from '../../shared/readers/shapes';
 
@@ -16,7 +21,43 @@ export function idParameter(
 	return toId(ctx, raw, label, itemIndex);
 }
 
-/** An id given by the user, read by the one id rule (positiveIdOf); the error names the parameter and the item. */
+/**
+ * Each kind of ID, by the label its errors name: an example of its own range, and where a user finds
+ * one. A label not listed gets the generic example.
+ */
+const ID_KINDS: Record<string, { example: number; where: string }> = {
+	Solution: { example: 101, where: 'pick it from the list, or read it from Solution → Get Many' },
+	'Filters → Solution': {
+		example: 101,
+		where: 'pick it from the list, or read it from Solution → Get Many',
+	},
+	Installation: {
+		example: 5001,
+		where: 'pick it from the list, or read it from Installation → Get Many',
+	},
+	'Automation (Bundle)': {
+		example: 7001,
+		where: 'pick it from the list, or read bundleId from Bundle Data → Get Many',
+	},
+	Step: { example: 9001, where: 'pick it from the list, or read it from Bundle Data → Get Many' },
+	'Step ID': { example: 3944029301, where: 'read it from the steps of Run → Get Many' },
+	'App ID': { example: 201, where: APP_ID_WHERE },
+	'Plan ID': {
+		example: 23,
+		where:
+			"your Albato plan's ID, as your Albato account manager or End User → Get (planId) gives it",
+	},
+	'Sharing ID': { example: 61, where: 'read id from Credential → Create Link' },
+	'Connection ID': {
+		example: 8001,
+		where: 'read credentialId from Credential → Get Link Status, or id from Credential → Create',
+	},
+};
+
+/**
+ * An id given by the user, read by the one id rule (positiveIdOf); the error names the parameter,
+ * gives an example of that kind of ID, and the item. Nothing given says it is empty.
+ */
 export function toId(
 	ctx: IExecuteFunctions,
 	raw: unknown,
@@ -26,11 +67,22 @@ export function toId(
 	const value = locatorValue(raw);
 	const id = positiveIdOf(value);
 	if (id === undefined) {
+		const kind = ID_KINDS[label];
+		const example = `e.g. ${kind?.example ?? 5001}`;
+		const empty =
+			value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 		throw new NodeOperationError(
 			ctx.getNode(),
-			// The ending is for AI agents too: a model that passed a name gets told what to send.
-			`${label} must be a positive whole number, got ${describeValue(value)}: give its ID (e.g. 5001), not its name`,
-			{ itemIndex, description: `Set "${label}" to an ID from the service, e.g. 5001` },
+			empty
+				? `${label} is empty: give its ID (${example})`
+				: // The ending is for AI agents too: a model that passed a name gets told what to send.
+					`${label} must be a positive whole number, got ${describeValue(value)}: give its ID (${example}), not its name`,
+			{
+				itemIndex,
+				description: kind
+					? `Set "${label}" to its ID (${example}): ${kind.where}`
+					: `Set "${label}" to an ID from the service, ${example}`,
+			},
 		);
 	}
 	return id;
@@ -211,10 +263,13 @@ export interface NumberRange {
 	unit?: string;
 	/** Whether a numeric text ("5", from an expression) counts as its number; else it is refused. */
 	fromText?: boolean;
+	/** The range in the service's own words, where they say it better than the bounds. */
+	words?: string;
 }
 
 /** The range in words: "a whole number from -720 to 840", "a number of seconds of at least 0". */
-function rangeText({ min, max, whole, multipleOf, unit }: NumberRange): string {
+function rangeText({ min, max, whole, multipleOf, unit, words }: NumberRange): string {
+	if (words) return words;
 	const kind = `a ${whole || multipleOf ? 'whole ' : ''}number${unit ? ` of ${unit}` : ''}`;
 	const bounds = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
 	return `${kind} ${bounds}${multipleOf ? `, a multiple of ${multipleOf}` : ''}`;
@@ -286,16 +341,14 @@ export function requireConfirmation(
 	ctx: IExecuteFunctions,
 	confirmation: Confirmation,
 	itemIndex: number,
+	notDone = 'nothing was sent',
 ): void {
 	if (ctx.getNodeParameter(confirmation.name, itemIndex, false) === true) return;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`${confirmation.displayName} is off: nothing was sent`,
-		{
-			itemIndex,
-			description: `${confirmation.consequence.charAt(0).toUpperCase()}${confirmation.consequence.slice(1)}, and cannot be undone. Turn on "${confirmation.displayName}" to go ahead.`,
-		},
-	);
+	const sentence = consequenceOf(confirmation);
+	throw new NodeOperationError(ctx.getNode(), `${confirmation.displayName} is off: ${notDone}`, {
+		itemIndex,
+		description: `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}. Turn on "${confirmation.displayName}" to go ahead.`,
+	});
 }
 
 /** An App ID parameter (see appIdProperty), as a positive whole number. */

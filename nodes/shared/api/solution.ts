@@ -13,7 +13,10 @@ import type { AlbatoClient } from '../transport/client';
 import { AlbatoApiError } from '../transport/errors';
 import { segment } from '../transport/wire';
 
-/** GET /solution/apps — the latest published version of each solution (a list, wrapped, or keyed by id; ids as numbers). */
+/**
+ * GET /solution/apps — the latest published version of each solution (a list, wrapped, or keyed by
+ * id; ids as numbers).
+ */
 export async function listSolutions(
 	client: AlbatoClient,
 	itemIndex?: number,
@@ -23,7 +26,10 @@ export async function listSolutions(
 	).map((solution) => withNumericIds(solution));
 }
 
-/** GET /solution/{id}/templates — the solution's templates (the automations it installs; a list, wrapped, or keyed by id). */
+/**
+ * GET /solution/{id}/templates — the solution's templates (the automations it installs; a list,
+ * wrapped, or keyed by id).
+ */
 export async function solutionTemplates(
 	client: AlbatoClient,
 	solutionId: number | string,
@@ -42,6 +48,24 @@ const SETTING_STEPS = {
 	what: 'connection settings',
 	holds: (data: unknown) => holdsList(data, SETTING_STEP_KEYS),
 };
+
+/**
+ * One GET /solution/{id}/credentialists for these choices: the steps it shows (the mapper's probe of
+ * what a value opens; fetchConnectionSettings is the walk that resolves choices).
+ */
+export async function connectionSettingSteps(
+	client: AlbatoClient,
+	solutionId: number,
+	choices: IDataObject,
+): Promise<SettingStep[]> {
+	return settingStepsOf(
+		await client.request('GET', `/solution/${segment(solutionId)}/credentialists`, {
+			query: choicesQuery(choices),
+			expect: SETTING_STEPS,
+		}),
+		choices,
+	);
+}
 
 // Connection settings nest a few levels; a bound keeps a misbehaving service from looping us.
 const MAX_ROUNDS = 10;
@@ -66,7 +90,8 @@ export async function fetchConnectionSettings(
 				itemIndex: options.itemIndex,
 				expect: SETTING_STEPS,
 			}),
-			// Nested steps listed under each value: those of the values sent, as the documented layout shows.
+			// Nested steps listed under each value: those of the values sent, as the documented layout
+			// shows.
 			sent,
 		);
 	let sent = { ...choices };

@@ -2,10 +2,14 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { isObject } from '../readers/shapes';
 
-const ID_PATTERN = {
+/** The By ID check of a locator, naming its field with an example of its own (not "An ID"). */
+const idPattern = (field: string, example: number) => ({
 	type: 'regex' as const,
-	properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'An ID is a whole number' },
-};
+	properties: {
+		regex: '^\\s*\\d+\\s*$',
+		errorMessage: `${field} ID is a whole number, e.g. ${example}`,
+	},
+});
 
 export const solutionLocator: INodeProperties = {
 	displayName: 'Solution',
@@ -26,7 +30,7 @@ export const solutionLocator: INodeProperties = {
 			name: 'id',
 			type: 'string',
 			placeholder: 'e.g. 101',
-			validation: [ID_PATTERN],
+			validation: [idPattern('Solution', 101)],
 		},
 	],
 };
@@ -50,7 +54,7 @@ export const installationLocator: INodeProperties = {
 			name: 'id',
 			type: 'string',
 			placeholder: 'e.g. 5001',
-			validation: [ID_PATTERN],
+			validation: [idPattern('Installation', 5001)],
 		},
 	],
 };
@@ -59,7 +63,10 @@ export const bundleSelect: INodeProperties = {
 	displayName: 'Automation (Bundle) Name or ID',
 	name: 'bundleId',
 	type: 'options',
-	typeOptions: { loadOptionsMethod: 'getBundles', loadOptionsDependsOn: ['installationId.value'] },
+	typeOptions: {
+		loadOptionsMethod: 'getBundles',
+		loadOptionsDependsOn: ['installationId.value', 'endUserId'],
+	},
 	default: '',
 	required: true,
 	description:
@@ -109,6 +116,10 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	};
 }
 
+/** Where a partner finds an App ID (Albato's API lists no apps; its docs name it partnerId). */
+export const APP_ID_WHERE =
+	"Albato's API lists no apps: ask your Albato account manager for the app's ID (Albato calls it partnerId), or read partnerId from a connection the end user already has (Credential → Create Link or Get Link Status)";
+
 /**
  * An app to connect, by its ID: the service's partnerId. Each operation keeps its own parameter
  * `name` (saved workflows hold it); `role` says what the app is there.
@@ -123,8 +134,8 @@ export function appIdProperty(
 		type: 'string',
 		default: '',
 		required: true,
-		placeholder: 'e.g. 201',
-		description: `${role}, by its ID. Albato's API calls such an app a partner (partnerId); it is not your own partner account.`,
+		placeholder: "e.g. 201 (a number, not the app's name)",
+		description: `${role}, by its ID (a number such as 201, not a name such as HubSpot). ${APP_ID_WHERE}. Albato's API calls such an app a partner (partnerId); it is not your own partner account.`,
 	};
 }
 
@@ -134,6 +145,13 @@ export interface Confirmation {
 	displayName: string;
 	/** A phrase that goes on with "and cannot be undone", e.g. "Deleting a link stops it working". */
 	consequence: string;
+	/** What follows the consequence when "cannot be undone" would not be the whole truth. */
+	afterwards?: string;
+}
+
+/** The consequence and what follows it, as one sentence without its full stop. */
+export function consequenceOf({ consequence, afterwards }: Confirmation): string {
+	return `${consequence}, and ${afterwards ?? 'cannot be undone'}`;
 }
 
 /**
@@ -147,7 +165,7 @@ export function confirmProperty(confirmation: Confirmation): INodeProperties {
 		name: confirmation.name,
 		type: 'boolean',
 		default: false,
-		description: `Whether you confirm it: ${confirmation.consequence}, and cannot be undone. While off, the item fails and nothing is sent.`,
+		description: `Whether you confirm it: ${consequenceOf(confirmation)}. While off, the item fails and nothing is sent.`,
 	};
 }
 

@@ -16,6 +16,8 @@ export function mapperOrJson(spec: {
 	json: INodeProperties;
 	/** A notice shown above the mapper (e.g. how nested choices appear). */
 	notice?: string;
+	/** Further conditions for the notice (e.g. only once a parent is chosen). */
+	noticeShow?: NonNullable<INodeProperties['displayOptions']>['show'];
 }): INodeProperties[] {
 	const notice: INodeProperties[] = spec.notice
 		? [
@@ -24,7 +26,7 @@ export function mapperOrJson(spec: {
 					name: `${spec.mapper}Notice`,
 					type: 'notice',
 					default: '',
-					displayOptions: { show: { [spec.mode]: ['mapper'] } },
+					displayOptions: { show: { [spec.mode]: ['mapper'], ...spec.noticeShow } },
 				},
 			]
 		: [];

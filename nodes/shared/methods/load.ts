@@ -6,15 +6,17 @@ import { retold, shownOf } from '../transport/errors';
 import { PARTNER_API } from '../constants';
 import { authenticationOf } from '../transport/partnerCredential';
 
-// n8n-core's own words (NodeExecutionContext.getCredentials) when no credential is selected, never the
-// service's: AlbatoClient.create only reads the credential and sends no request.
+// n8n-core's own words (NodeExecutionContext.getCredentials) when no credential is selected, never
+// the service's: AlbatoClient.create only reads the credential and sends no request.
 const NO_CREDENTIAL = /does not have any credentials set|Credentials not found/i;
 
 /**
  * Runs one picker call with a fresh client: nothing is cached between calls, so every list shows
  * the service as it is now. The editor shows only an error's message in the picker, so:
- *  - n8n-core's "Node does not have any credentials set for …" becomes a message naming the credential;
- *  - the client's own checks (Base URL, empty or expired token) already say what to fix and pass as they are;
+ *  - n8n-core's "Node does not have any credentials set for …" becomes a message naming the
+ *    credential;
+ *  - the client's own checks (Base URL, empty or expired token) already say what to fix and pass as
+ *    they are;
  *  - a service or network error says what could not be loaded, then the service's words
  *    (the call, the status and the hint stay in the description).
  */
@@ -22,6 +24,7 @@ export async function load<T>(
 	ctx: ILoadOptionsFunctions,
 	what: string,
 	run: (client: AlbatoClient) => Promise<T>,
+	{ locator = false }: { locator?: boolean } = {},
 ): Promise<T> {
 	let client: AlbatoClient;
 	try {
@@ -42,12 +45,33 @@ export async function load<T>(
 	} catch (error) {
 		if (!(error instanceof NodeApiError))
 			throw new NodeOperationError(ctx.getNode(), error as Error);
-		const message = `Could not load ${what}: ${error.message}`;
+		const said = `Could not load ${what}: ${error.message}`;
+		const message = locator ? keptWhole(said) : said;
+		const endUser = client.partner ? endUserLine(client) : '';
+		const description = [endUser, error.description ?? ''].filter(Boolean).join(' ');
 		throw retold(
 			ctx.getNode(),
 			error,
-			{ message, description: error.description ?? undefined },
+			{ message, description: description || undefined },
 			{ message, httpCode: shownOf(error).httpCode ?? null },
 		);
+	}
+}
+
+/**
+ * n8n's resource locator shows an error's message split at every dash, the parts joined by spaces:
+ * "cust-alpah" would read "cust alpah". A hyphen inside a word becomes U+2011 (a non-breaking
+ * hyphen, shown the same and not split there); the description keeps the text as typed.
+ */
+export function keptWhole(message: string): string {
+	return message.replace(/(?<=\S)-(?=\S)/g, '\u2011');
+}
+
+/** In partner mode, the End User ID as typed, first in the description (which the editor shows whole). */
+function endUserLine(client: AlbatoClient): string {
+	try {
+		return `End User ID: "${client.partner!.endUserId(undefined)}".`;
+	} catch {
+		return '';
 	}
 }

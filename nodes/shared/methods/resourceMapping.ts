@@ -9,9 +9,12 @@ import type {
 import { bundleData } from '../api/bundleData';
 import { partnerSchema } from '../api/credential';
 import { ownCredentialMetadata } from '../api/ownConnection';
-import { checkPartnerName } from '../readers/mintedToken';
+import { checkPartnerName } from '../transport/partnerIds';
 import { normalizeSchema, type PartnerField } from '../readers/partnerSchema';
-import { fetchConnectionSettings } from '../api/solution';
+import { connectionSettingSteps, fetchConnectionSettings } from '../api/solution';
+import { choiceName } from '../readers/connectionSettings';
+import type { AlbatoClient } from '../transport/client';
+import { mapLimited } from '../transport/mapLimited';
 import type { SettingStep } from '../readers/shapes';
 import { isObject, sameId } from '../readers/shapes';
 import { mapperFieldName } from '../readers/fieldLabel';
@@ -28,7 +31,10 @@ function mappedValues(ctx: ILoadOptionsFunctions, name: string): IDataObject {
 	}
 }
 
-/** Field type for a current value: the service has no field types in its data call, so the value decides. */
+/**
+ * Field type for a current value: the service has no field types in its data call, so the value
+ * decides.
+ */
 function typeOf(value: unknown): FieldType {
 	if (typeof value === 'boolean') return 'boolean';
 	if (typeof value === 'number') return 'number';
@@ -59,10 +65,72 @@ function schemaField(field: PartnerField, required: boolean): ResourceMapperFiel
 	};
 }
 
+/** Probes per refresh of the Connection Settings mapper, at most (each one GET, 4 at a time). */
+const MAX_PROBES = 12;
+
+/**
+ * Which choices open further steps, by "stepId\nvalue": the service shows a value's nested steps
+ * only once it is sent, so each value not chosen yet is sent once, with the choices above it. The
+ * chosen values' nested steps are in the tree already. Best effort: a probe that fails marks nothing.
+ */
+async function probeOpens(
+	client: AlbatoClient,
+	solutionId: number,
+	steps: SettingStep[],
+	chosen: IDataObject,
+): Promise<Map<string, string[]>> {
+	const opens = new Map<string, string[]>();
+	const probes: Array<{ step: SettingStep; value: unknown; above: IDataObject }> = [];
+	const walk = (level: SettingStep[], above: IDataObject) => {
+		for (const step of level) {
+			for (const option of step.values) {
+				const key = `${step.id}\n${String(option.value)}`;
+				if (String(option.value) === String(chosen[step.id])) {
+					if (step.nested.length)
+						opens.set(
+							key,
+							step.nested.map((nested) => nested.title),
+						);
+					walk(step.nested, { ...above, [step.id]: option.value });
+				} else probes.push({ step, value: option.value, above });
+			}
+		}
+	};
+	walk(steps, {});
+	await mapLimited(probes.slice(0, MAX_PROBES), 4, async ({ step, value, above }) => {
+		try {
+			const shown = await connectionSettingSteps(client, solutionId, {
+				...above,
+				[step.id]: value as IDataObject[string],
+			});
+			const nested = findStep(shown, step.id)?.nested ?? [];
+			if (nested.length)
+				opens.set(
+					`${step.id}\n${String(value)}`,
+					nested.map((entry) => entry.title),
+				);
+		} catch {
+			// Not marked: the choice still works, and a refresh after choosing shows what it opens.
+		}
+		return true;
+	});
+	return opens;
+}
+
+function findStep(level: SettingStep[], id: string): SettingStep | undefined {
+	for (const step of level) {
+		if (step.id === id) return step;
+		const found = findStep(step.nested, id);
+		if (found) return found;
+	}
+	return undefined;
+}
+
 export const resourceMapping = {
 	/**
-	 * Connection settings of the chosen solution: one choice per step. Steps nested under a value appear
-	 * once that value is picked and the fields are refreshed (the values picked are sent as credentialData).
+	 * Connection settings of the chosen solution: one choice per step. Steps nested under a value
+	 * appear once that value is picked and the fields are refreshed (the values picked are sent as
+	 * credentialData).
 	 */
 	async getConnectionSettingsFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		const solutionId = parentId(this, 'solutionId');
@@ -70,6 +138,7 @@ export const resourceMapping = {
 		const chosen = mappedValues(this, 'connectionSettings');
 		return await load(this, 'the connection settings', async (client) => {
 			const { steps } = await fetchConnectionSettings(client, solutionId, chosen);
+			const opens = await probeOpens(client, solutionId, steps, chosen);
 			const fields: ResourceMapperField[] = [];
 			const visit = (level: SettingStep[], depth: number) => {
 				for (const step of level) {
@@ -80,7 +149,14 @@ export const resourceMapping = {
 						defaultMatch: false,
 						display: true,
 						type: 'options',
-						options: step.values.map((option) => ({ name: option.title, value: option.value })),
+						options: step.values.map((option) => ({
+							name: choiceName(
+								option.title,
+								option.value,
+								opens.get(`${step.id}\n${String(option.value)}`),
+							),
+							value: option.value,
+						})),
 					});
 					visit(step.nested, depth + 1);
 				}
@@ -90,7 +166,10 @@ export const resourceMapping = {
 		});
 	},
 
-	/** Fields of the chosen step: keyed by field code, labelled with the service's label, typed from the current value. */
+	/**
+	 * Fields of the chosen step: keyed by field code, labelled with the service's label, typed from
+	 * the current value.
+	 */
 	async getFieldValueFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		const bundleId = parentId(this, 'bundleId');
 		const stepId = parentId(this, 'stepId');
@@ -122,7 +201,10 @@ export const resourceMapping = {
 		});
 	},
 
-	/** Fields of the partner's credential schema: secrets marked, choices from allowedValues, required kept. */
+	/**
+	 * Fields of the partner's credential schema: secrets marked, choices from allowedValues, required
+	 * kept.
+	 */
 	async getPartnerFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		const partnerId = parentId(this, 'partnerId');
 		if (!partnerId) return { fields: [] };
@@ -135,7 +217,10 @@ export const resourceMapping = {
 		});
 	},
 
-	/** Fields of the connection to the partner's own system (get-own-credential-metadata), as the end user. */
+	/**
+	 * Fields of the connection to the partner's own system (get-own-credential-metadata), as the end
+	 * user.
+	 */
 	async getOwnConnectionFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		return await load(this, 'the fields of your own connection', async (client) => {
 			const name = client.partner

@@ -1,5 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { SettingStep } from './shapes';
 
@@ -70,7 +69,7 @@ export function choicesQuery(choices: IDataObject): Record<string, string> {
 	return query;
 }
 
-export function describeOffered(step: SettingStep): string {
+function describeOffered(step: SettingStep): string {
 	return step.values
 		.map((option) =>
 			option.title === String(option.value)
@@ -80,13 +79,12 @@ export function describeOffered(step: SettingStep): string {
 		.join(', ');
 }
 
-/** Turns an incomplete or wrong set of choices into one error that names every step and what it offers. */
-export function assertComplete(
-	ctx: IExecuteFunctions,
-	resolution: Resolution,
-	itemIndex: number,
-): void {
-	const problems = [
+/**
+ * What is incomplete or wrong in a set of choices: every step with what it offers, and every
+ * choice for a step the solution does not have. Empty when the choices are complete.
+ */
+export function resolutionProblems(resolution: Resolution): string[] {
+	return [
 		...resolution.invalid.map(
 			({ step, given }) =>
 				`step "${step.id}" (${step.title}) does not offer "${String(given)}"; it offers ${describeOffered(step)}`,
@@ -99,13 +97,58 @@ export function assertComplete(
 			(id) => `"${id}" is not a step of this solution for the values chosen`,
 		),
 	];
-	if (problems.length === 0) return;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`Connection Settings are incomplete or wrong: ${problems[0]}`,
-		{
-			itemIndex,
-			description: `Nothing was installed. ${problems.join('. ')}.`,
-		},
-	);
+}
+
+/**
+ * The Connection Settings mapper's marks, written by the picker and read back at execution (from
+ * the schema n8n saves with the mapper): a choice that opens further steps is named
+ * "HubSpot (opens Pipeline)"; a connection the end user already has (offered under its id, e.g. one
+ * made by link) "Alpha CRM (connection 8001)".
+ */
+export const choiceName = (title: string, value: unknown, opens: string[] | undefined) => {
+	const connection = /^\d+$/.test(String(value).trim()) ? ` (connection ${String(value)})` : '';
+	return `${title}${connection}${opens?.length ? ` (opens ${opens.join(', ')})` : ''}`;
+};
+
+/** The steps a marked choice opens (see choiceName); undefined when it is not marked. */
+export function opensOf(name: unknown): string[] | undefined {
+	const found = /\(opens (.+)\)$/.exec(String(name ?? ''));
+	return found ? found[1].split(', ') : undefined;
+}
+
+/** How deep a mapper field is nested: its "↳ " prefixes. */
+export const depthOf = (displayName: unknown) =>
+	(/^(?:↳ )*/.exec(String(displayName ?? ''))?.[0].length ?? 0) / 2;
+
+/** A mapper field as n8n saves it in the mapper's schema (the parts read here). */
+export interface SavedField {
+	id: string;
+	displayName?: string;
+	options?: Array<{ name: string; value: unknown }>;
+}
+
+/**
+ * A choice in the saved mapper that opens further steps the mapper never showed (no refresh after
+ * choosing it): the step, the choice and what it opens; undefined when every such step is there.
+ */
+export function unrefreshedChoice(
+	schema: SavedField[],
+	chosen: IDataObject,
+): { step: string; choice: string; opens: string[] } | undefined {
+	for (let i = 0; i < schema.length; i++) {
+		const field = schema[i];
+		const value = chosen[field.id];
+		if (value === undefined || value === null || value === '') continue;
+		const option = field.options?.find((candidate) => String(candidate.value) === String(value));
+		const opens = opensOf(option?.name);
+		if (!opens) continue;
+		const next = schema[i + 1];
+		if (!next || depthOf(next.displayName) <= depthOf(field.displayName))
+			return {
+				step: String(field.displayName ?? field.id).replace(/^(?:↳ )*/, ''),
+				choice: String(option!.name).replace(/ \(opens .+\)$/, ''),
+				opens,
+			};
+	}
+	return undefined;
 }

@@ -54,6 +54,24 @@ export const statusNameOf = (code: unknown): string | null =>
 	codeOf(code) === SUCCEEDED_CODE ? 'succeeded' : null;
 
 /**
+ * A step's outcome, by the same rule as a run's: an error or a code other than 0 and 1 is failed,
+ * 0 in progress, 1 succeeded; 'unknown' when it says nothing.
+ */
+export function stepOutcome(step: IDataObject): RunOutcome {
+	const code = codeOf(step.status);
+	if (hasError(step)) return 'failed';
+	if (code === SUCCEEDED_CODE) return 'succeeded';
+	if (code === IN_PROGRESS_CODE) return 'inProgress';
+	return code === undefined ? 'unknown' : 'failed';
+}
+
+/**
+ * Step titles by step id (the automation's steps, as the installation's detail lists them): a run's
+ * steps name their automation step in `triggerActionId`.
+ */
+export type StepTitles = ReadonlyMap<string, string>;
+
+/**
  * Steps in order, flat: the documented list of lists (one list per level), or a flat list. Each step
  * keeps its `stepLevel`; steps without one get their list's level (1-based).
  */
@@ -113,8 +131,12 @@ export function isoOfRunDate(value: unknown, offsetMinutes = 0): string | null {
 /** The run ids as numbers when numeric (runs under the `stringIds` variant carry "3061464101"). */
 export const runIdOf = (run: IDataObject) => idOf(run.id);
 
-/** The run as one output item: ids normalised, steps flat with their level, dates ISO. */
-export function runItem(run: IDataObject, offsetMinutes = 0): IDataObject {
+/**
+ * The run as one output item: ids normalised, steps flat with their level and title, dates ISO.
+ * `statusName` is the documented name (succeeded), else the node's reading of the run (`outcome`:
+ * failed, inProgress, unknown), so it is never null for a run that failed.
+ */
+export function runItem(run: IDataObject, offsetMinutes = 0, titles?: StepTitles): IDataObject {
 	const steps = stepsOfRun(run);
 	const failed = failedStepOf(steps);
 	// `event` (a code whose meaning is not documented) is output as eventCode: the trigger's items use `event` for their event's name.
@@ -122,18 +144,19 @@ export function runItem(run: IDataObject, offsetMinutes = 0): IDataObject {
 	const eventCode = run.event;
 	delete rest.steps;
 	delete rest.event;
+	const outcome = runOutcome(run, steps);
 	return {
 		...rest,
 		id: runIdOf(run) ?? run.id ?? null,
 		bundleId: idOf(run.bundleId) ?? run.bundleId ?? null,
 		status: run.status ?? null,
-		statusName: statusNameOf(run.status),
-		outcome: runOutcome(run, steps),
+		statusName: statusNameOf(run.status) ?? outcome,
+		outcome,
 		eventCode: eventCode ?? null,
 		dateCreated: isoOfRunDate(run.dateCreated, offsetMinutes),
 		dateCreatedAsSent: run.dateCreated ?? null,
-		failedStep: failed ? stepItem(failed, offsetMinutes) : null,
-		steps: steps.map((step) => stepItem(step, offsetMinutes)),
+		failedStep: failed ? stepItem(failed, offsetMinutes, titles) : null,
+		steps: steps.map((step) => stepItem(step, offsetMinutes, titles)),
 	};
 }
 
@@ -141,17 +164,19 @@ export function runItem(run: IDataObject, offsetMinutes = 0): IDataObject {
  * One step with its date as ISO (the text as sent kept beside it); keys that name a secret left out
  * at any depth (the step's own `token`, and the credentials its request and response may carry).
  */
-export function stepItem(step: IDataObject, offsetMinutes = 0): IDataObject {
+export function stepItem(step: IDataObject, offsetMinutes = 0, titles?: StepTitles): IDataObject {
 	const rest = withoutSecrets(step) as IDataObject;
+	const title = titles?.get(String(idOf(step.triggerActionId) ?? step.triggerActionId));
 	return {
 		...rest,
 		id: idOf(step.id) ?? step.id ?? null,
+		...(titles ? { title: title ?? step.title ?? null } : {}),
 		...Object.fromEntries(
 			['triggerActionId', 'eventId', 'bundleId']
 				.filter((key) => step[key] !== undefined)
 				.map((key) => [key, idOf(step[key]) ?? step[key]]),
 		),
-		statusName: statusNameOf(step.status),
+		statusName: statusNameOf(step.status) ?? stepOutcome(step),
 		dateCreated: isoOfRunDate(step.dateCreated, offsetMinutes),
 		dateCreatedAsSent: step.dateCreated ?? null,
 	};

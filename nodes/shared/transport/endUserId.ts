@@ -1,12 +1,16 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkEndUserId } from '../readers/mintedToken';
+import { checkEndUserId } from './partnerIds';
 
-/** Where End User ID was read: a node executing (per item), a picker in the editor, or the trigger. */
-export type EndUserIdPlace = 'node' | 'editor' | 'trigger';
+/**
+ * Where End User ID was read: a node executing (per item), a picker in the editor, or the trigger.
+ */
+type EndUserIdPlace = 'node' | 'editor' | 'trigger';
 
-/** How to fill End User ID: in a node (per item) or in the trigger (no input: fixed or a variable). */
+/**
+ * How to fill End User ID: in a node (per item) or in the trigger (no input: fixed or a variable).
+ */
 const HOW_TO_FILL = {
 	node: 'Set End User ID to your own id of the customer, e.g. {{ $json.customerId }}: with the Albato Partner API credential every call acts as that end user',
 	trigger:
@@ -30,14 +34,11 @@ export function checkedEndUserId(
 		);
 	}
 	const checked = checkEndUserId(raw);
-	// The editor resolves expressions before a picker runs: one with no input data to read (e.g.
-	// {{ $json.customerId }} before the previous node ran) arrives empty. The picker shows only the
-	// message, so it says how to browse.
-	if (
-		place === 'editor' &&
-		'problem' in checked &&
-		(raw === '' || raw === null || raw === undefined)
-	) {
+	// The editor resolves expressions before a picker runs, and sends what they gave. An expression
+	// with no input data to read (e.g. {{ $json.customerId }} before the previous node ran) fails to
+	// resolve and arrives as nothing (null, or no value at all); an empty field arrives as '' and is
+	// reported as empty, like any other empty value. The picker shows only the message.
+	if (place === 'editor' && (raw === null || raw === undefined)) {
 		throw fail(
 			'has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID or run the previous node.',
 			'Type a fixed End User ID to browse (switch back to the expression afterwards), or run the previous node so the expression has input data',

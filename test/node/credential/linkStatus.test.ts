@@ -65,7 +65,11 @@ describe('Credential → Get Link Status', () => {
 	it("refuses a bad Sharing ID before any request, and reports another user's link as not found", async () => {
 		for (const bad of [0, 'abc', -2, '={{ "" }}']) {
 			const run = await runNode(ctx.emu, sharingParams('getLinkStatus', bad));
-			expect(run.error?.message).toMatch(/Sharing ID must be a positive whole number/);
+			expect(run.error?.message).toMatch(
+				bad === '={{ "" }}'
+					? /^Sharing ID is empty: give its ID \(e\.g\. 61\)$/
+					: /Sharing ID must be a positive whole number/,
+			);
 			expect(run.calls).toEqual([]);
 		}
 		const id = await linkMade(ctx.emu);

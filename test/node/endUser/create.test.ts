@@ -1,4 +1,7 @@
-/** End User → Create: add-user with the partner's id, the token opt-in, an existing user, the credential needed. */
+/**
+ * End User → Create: add-user with the partner's id, the token opt-in, an existing user, the
+ * credential needed.
+ */
 import type { INodeParameters } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
@@ -122,6 +125,7 @@ describe('End User → Create', () => {
 		expect(run.calls).toEqual([
 			'POST /wl/acme-saas/add-user',
 			'POST /wl/acme-saas/get-user-session-token',
+			'POST /wl/acme-saas/get-user-profile',
 			'POST /wl/acme-saas/add-user',
 		]);
 		expect(run.serialized).not.toMatch(/eyJhbGci|perm_/);

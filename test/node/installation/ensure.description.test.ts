@@ -23,7 +23,7 @@ describe('Installation → Ensure, description', () => {
 			default: '',
 			typeOptions: {
 				loadOptionsMethod: 'getEnsureSteps',
-				loadOptionsDependsOn: ['&automation', 'solutionId.value', 'title'],
+				loadOptionsDependsOn: ['&automation', 'solutionId.value', 'title', 'endUserId'],
 			},
 		});
 		expect(byName('code')).toMatchObject({
@@ -32,7 +32,7 @@ describe('Installation → Ensure, description', () => {
 			default: '',
 			typeOptions: {
 				loadOptionsMethod: 'getEnsureFields',
-				loadOptionsDependsOn: ['&automation', '&step', 'solutionId.value', 'title'],
+				loadOptionsDependsOn: ['&automation', '&step', 'solutionId.value', 'title', 'endUserId'],
 			},
 		});
 		expect(byName('value')).toMatchObject({ type: 'string', default: '' });

@@ -40,7 +40,7 @@ describe('Run → Get Many', () => {
 			bundleId: 7001,
 			installationId: 5001,
 			status: 2,
-			statusName: null,
+			statusName: 'failed',
 			eventCode: 6,
 			dateCreated: '2024-05-01T11:00:00.000Z',
 			dateCreatedAsSent: '2024-05-01 11:00:00',
@@ -51,12 +51,12 @@ describe('Run → Get Many', () => {
 		expect(JSON.stringify(run.json)).not.toContain('_v78_'); // the steps' run tokens are left out
 	});
 
-	it('one automation: one list call, with the documented bundleId', async () => {
+	it('one automation: the installation (for the names), then one list call, with the documented bundleId', async () => {
 		const run = await runNode(
 			ctx.emu,
 			getMany({ runsOf: 'bundle', bundleId: 7003, installationId: byId('id', 5002) }),
 		);
-		expect(run.calls).toEqual(['GET /bundle/events']);
+		expect(run.calls).toEqual(['GET /solution/installation/5002', 'GET /bundle/events']);
 		expect(ctx.emu.requests.at(-1)!.query).toEqual({ expand: 'steps', bundleId: '7003' });
 		expect(run.json.map((r) => r.id)).toEqual([FIXTURE_RUN_IDS.user1Bundle7003]);
 	});

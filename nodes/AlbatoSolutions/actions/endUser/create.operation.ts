@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { addUser } from '../../../shared/api/endUser';
+import { addUser, getUserProfile } from '../../../shared/api/endUser';
 import { tokenFromResponse } from '../../../shared/readers/mintedToken';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, retold } from '../../../shared/transport/errors';
 import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { numberInRange, UTC_OFFSET_MINUTES } from '../params';
-import { endUserItem } from './endUserItem';
-import { partnerOf } from './partnerSession';
+import { endUserItem, profileFieldsOf } from './endUserItem';
+import { partnerOf } from './needsPartner';
 import { includeTokenOption } from './tokenOutput';
 
 export const option = {
@@ -29,7 +29,7 @@ export const description: INodeProperties[] = [
 					name: 'Continue With the Existing User',
 					value: 'useExisting',
 					description:
-						'When add-user is refused (4xx) but the user has a token, output it with created: false. Safe for webhooks that are delivered twice.',
+						'When add-user is refused (4xx) but the user has a token, output the user with created: false and the fields of its profile (albatoUserId, email, planId, trxLimit…), as for a new user. Safe for webhooks that are delivered twice.',
 				},
 				{ name: 'Fail', value: 'fail', description: "Report the service's error" },
 			],
@@ -91,6 +91,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		}
 		body.language = language;
 	}
+	if (client.preview) return await previewCreate(this, partner, endUserId, options, itemIndex);
 	const added = await addUser(client, partner, body, itemIndex).then(
 		(data) => ({ data }),
 		(error: unknown) => ({ error }),
@@ -107,9 +108,16 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			() => undefined,
 		);
 		if (token === undefined) throw added.error;
+		// The profile fills what add-user would have said (albatoUserId, email, plan, limit), so the
+		// next node reads the same fields for a new and an existing customer.
+		const profile = await getUserProfile(client, partner, endUserId, {
+			transactions: false,
+			itemIndex,
+		});
 		return endUserItem({
 			endUserId,
 			created: false,
+			data: profileFieldsOf(profile),
 			expiresAt: partner.expiresAt(endUserId),
 			token: options.includeToken ? token : undefined,
 		});
@@ -140,4 +148,49 @@ function existsHint(ctx: IExecuteFunctions, error: AlbatoApiError, itemIndex: nu
 function refusedAsExisting(error: unknown): error is AlbatoApiError {
 	if (!(error instanceof AlbatoApiError) || error.deniedAccess) return false;
 	return error.outcome === 'refused' || error.outcome === 'notFound';
+}
+
+/**
+ * Preview: add-user is not sent; a token call (it changes nothing) tells whether the user exists.
+ * An existing user is what the real run reports with "Continue With the Existing User", and
+ * otherwise refused as add-user would refuse it.
+ */
+async function previewCreate(
+	ctx: IExecuteFunctions,
+	partner: ReturnType<typeof partnerOf>,
+	endUserId: string,
+	options: Options,
+	itemIndex: number,
+) {
+	const token = await partner.token(endUserId, itemIndex).then(
+		(value) => value,
+		() => undefined,
+	);
+	if (token !== undefined && options.ifExists !== 'useExisting') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`End user "${endUserId}" already exists: add-user would be refused`,
+			{
+				itemIndex,
+				description:
+					'Preview: nothing was sent. If this customer may already exist, set Options → If the User Exists to "Continue With the Existing User".',
+			},
+		);
+	}
+	const item =
+		token === undefined
+			? endUserItem({
+					endUserId,
+					created: true,
+					data: {},
+					expiresAt: undefined,
+					token: options.includeToken ? null : undefined,
+				})
+			: endUserItem({
+					endUserId,
+					created: false,
+					expiresAt: partner.expiresAt(endUserId),
+					token: options.includeToken ? token : undefined,
+				});
+	return { ...item, preview: true };
 }

@@ -7,6 +7,19 @@ import { isoOrNull } from './tokenOutput';
 /** What the service says of the user (add-user's data); fields it did not send are null. */
 const PROFILE_FIELDS = ['email', 'language', 'timezoneOffset', 'planId', 'trxLimit'] as const;
 
+/**
+ * What a repeat (the user existed) takes from get-user-profile: Albato's id and the profile fields,
+ * so the item has the same keys, filled, as for a user just created.
+ */
+export function profileFieldsOf(profile: unknown): IDataObject {
+	const data = withoutTokens(profile);
+	return Object.fromEntries(
+		['id', ...PROFILE_FIELDS]
+			.filter((key) => data[key] !== undefined)
+			.map((key) => [key, data[key] as IDataObject[string]]),
+	);
+}
+
 /** Sent by the service but said once under another name (id → albatoUserId; expiry → tokenValidUntil). */
 const RENAMED = ['id', 'sessionTokenValidUntil'];
 

@@ -1,9 +1,16 @@
-/** What Create and Ensure both need to install a solution: their shared parameters and how to read them. */
+/**
+ * What Create and Ensure both need to install a solution: their shared parameters and how to read
+ * them.
+ */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { fetchConnectionSettings } from '../../../shared/api/solution';
-import { assertComplete } from '../../../shared/readers/connectionSettings';
+import {
+	resolutionProblems,
+	type SavedField,
+	unrefreshedChoice,
+} from '../../../shared/readers/connectionSettings';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 import { positiveIdOf } from '../../../shared/readers/shapes';
 import {
@@ -40,7 +47,9 @@ export const installFields: INodeProperties[] = [
 		addAllFields: true,
 		// n8n reloads a mapper's fields only on request (reloading on its own value would clear it).
 		notice:
-			'Some choices have further steps (shown with ↳). After choosing a value, open the ⋮ menu → Refresh Step List to show the steps that depend on it.',
+			'Choices marked "(opens …)" have further steps, shown with ↳: after choosing one, open the ⋮ menu → Refresh Step List to show them. Connections the end user already has (e.g. made by link) are offered as "Name (connection 8001)"; one made after the list loaded shows after a refresh.',
+		// Shown once a solution is picked: before that the mapper has nothing to say about.
+		noticeShow: { solutionId: [{ _cnd: { exists: true } }] },
 		json: {
 			displayName: 'Connection Settings (JSON)',
 			name: 'credentialData',
@@ -55,7 +64,10 @@ export const installFields: INodeProperties[] = [
 		displayName: 'Template Names or IDs',
 		name: 'templateIds',
 		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getTemplates', loadOptionsDependsOn: ['solutionId.value'] },
+		typeOptions: {
+			loadOptionsMethod: 'getTemplates',
+			loadOptionsDependsOn: ['solutionId.value', 'endUserId'],
+		},
 		default: [],
 		required: true,
 		description:
@@ -127,7 +139,7 @@ export function readInstallInput(ctx: IExecuteFunctions, itemIndex: number): Ins
 	return {
 		solutionId: idParameter(ctx, 'solutionId', 'Solution', itemIndex),
 		title: textParameter(ctx, 'title', 'Title', itemIndex),
-		choices: mappedOrJson(ctx, itemIndex, CONNECTION_SETTINGS, 'Connection Settings'),
+		choices: checkedChoices(ctx, itemIndex),
 		templateIds: templateIdsParameter(ctx, itemIndex),
 		settings:
 			options.settings === undefined
@@ -136,6 +148,31 @@ export function readInstallInput(ctx: IExecuteFunctions, itemIndex: number): Ins
 		checkWindow: lostAnswerCheck(ctx, options.lostAnswerCheck, itemIndex),
 		options,
 	};
+}
+
+/**
+ * Connection Settings, mapped or JSON. In the mapper, a choice marked as opening further steps
+ * whose steps the mapper never showed (no refresh after choosing it) fails before any request.
+ */
+function checkedChoices(ctx: IExecuteFunctions, itemIndex: number): IDataObject {
+	const choices = mappedOrJson(ctx, itemIndex, CONNECTION_SETTINGS, 'Connection Settings');
+	if (ctx.getNodeParameter(CONNECTION_SETTINGS.mode, itemIndex, 'json') !== 'mapper')
+		return choices;
+	const schema = ctx.getNodeParameter(`${CONNECTION_SETTINGS.mapper}.schema`, itemIndex, []);
+	const missing = Array.isArray(schema)
+		? unrefreshedChoice(schema as SavedField[], choices)
+		: undefined;
+	if (missing)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Connection Settings: ${missing.step} is "${missing.choice}", which opens further steps (${missing.opens.join(', ')}) that are not filled in`,
+			{
+				itemIndex,
+				description:
+					'Nothing was sent. Open the Connection Settings ⋮ menu → Refresh Step List, choose the new steps (shown with ↳), then run again.',
+			},
+		);
+	return choices;
 }
 
 /** The install's body, after checking the connection settings against the service's structure. */
@@ -149,7 +186,14 @@ export async function installBody(
 		autoSelectSingle: input.options.autoSelectSingle,
 		itemIndex,
 	});
-	assertComplete(ctx, resolution, itemIndex);
+	const problems = resolutionProblems(resolution);
+	if (problems.length > 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Connection Settings are incomplete or wrong: ${problems[0]}`,
+			{ itemIndex, description: `Nothing was installed. ${problems.join('. ')}.` },
+		);
+	}
 	const body: IDataObject = {
 		credentialData: resolution.credentialData,
 		templateIds: input.templateIds,

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { bundlesOf, getInstallation } from '../../../shared/api/installation';
+import { getInstallation } from '../../../shared/api/installation';
+import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
 import { listRuns } from '../../../shared/api/run';
 import {
 	bundleSelect,
@@ -9,6 +10,7 @@ import {
 } from '../../../shared/descriptions/common.descriptions';
 import { shownBefore, shownFrom } from '../../../shared/descriptions/versions';
 import { runDateMs, runItem } from '../../../shared/readers/runs';
+import { sameId } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { limited, readLimit } from '../list';
 import { idParameter, toId } from '../params';
@@ -94,8 +96,8 @@ export const description: INodeProperties[] = [
 ];
 
 /**
- * Runs of one installation (GET /solution/installation/{id} with its automations, then GET
- * /bundle/events?expand=steps&bundleId=N for each) or of one automation. The service has no status or
+ * Runs of one installation (GET /solution/installation/{id} with its automations and steps, then
+ * GET /bundle/events?expand=steps&bundleId=N for each) or of one automation (the same two calls). The service has no status or
  * date filter and documents no order: every page is read, then filtered and ordered here (newest first).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
@@ -121,24 +123,30 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const status = readStatusFilter(this, filters.status, itemIndex);
 	const offset = readDateOffset(this, options.dateOffsetMinutes, itemIndex);
 
+	// Read in both scopes: the automations' titles and their steps' titles name each run and its
+	// failed step (one automation: one more call, for those names).
+	const installation = await getInstallation(client, installationId, {
+		withBundles: true,
+		withStatus: false,
+		itemIndex,
+	});
+	const bundles = bundlesOf(installation);
+	const chosen =
+		bundleId === undefined
+			? bundles
+			: [bundles.find((bundle) => sameId(bundle.id, bundleId)) ?? { id: bundleId }];
 	const runs: IDataObject[] = [];
-	if (bundleId !== undefined) {
-		for (const run of await listRuns(client, { bundleId, itemIndex }))
-			runs.push({ ...runItem(run, offset), installationId });
-	} else {
-		const installation = await getInstallation(client, installationId, {
-			withBundles: true,
-			withStatus: false,
-			itemIndex,
-		});
-		for (const bundle of bundlesOf(installation)) {
-			for (const run of await listRuns(client, { bundleId: String(bundle.id), itemIndex }))
-				runs.push({
-					...runItem(run, offset),
-					bundleTitle: bundle.title ?? null,
-					installationId,
-				});
-		}
+	for (const bundle of chosen) {
+		const titles = new Map(
+			stepsOf(bundle).map((step) => [String(step.id), String(step.title ?? '')]),
+		);
+		for (const run of await listRuns(client, { bundleId: String(bundle.id), itemIndex }))
+			runs.push({
+				...runItem(run, offset, titles),
+				bundleTitle: bundle.title ?? null,
+				installationTitle: installation.title ?? null,
+				installationId,
+			});
 	}
 	return limited(newestFirst(runs.filter((run) => wanted(run, status, since, offset))), limit);
 }
