@@ -85,6 +85,24 @@ describe('Run → Get New: the memory', () => {
 		expect(idsOf((await w.sweep([{ customer: 'm1' }])).json)).toEqual([fresh.id]);
 	});
 
+	it('Request Options → Preview, like a manual execution, leaves the memory and the store alone', async () => {
+		const emu = ctx.emu;
+		const at = runClock();
+		const [b1] = await customerWithTwoAutomations(emu, 'pv');
+		const w = watcher(emu, { partner: true });
+		await w.sweep([{ customer: 'pv' }]);
+		const saved = JSON.stringify(w.saved);
+		const calls = w.store().calls;
+		const fresh = emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
+		const previewed = await w.sweep([{ customer: 'pv' }], {
+			parameters: { requestOptions: { preview: true } },
+		});
+		expect(idsOf(previewed.json)).toContain(fresh.id);
+		expect(JSON.stringify(w.saved)).toBe(saved);
+		expect(w.store().calls).toBe(calls);
+		expect(idsOf((await w.sweep([{ customer: 'pv' }])).json)).toEqual([fresh.id]);
+	});
+
 	it('two sweeps at once from the same static data: the store returns each run to one of them', async () => {
 		const emu = ctx.emu;
 		const at = runClock();

@@ -53,7 +53,7 @@ export const option = {
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'Returns each ended run once across executions, per End User (one item per customer). Manual executions in the editor neither read nor change this memory: they show what a first sweep would return.',
+			'Returns each ended run once across executions, per End User (one item per customer). Manual executions in the editor, and Request Options → Preview, neither read nor change this memory: they show what a first sweep would return.',
 		name: 'getNewNotice',
 		type: 'notice',
 		default: '',
@@ -212,11 +212,12 @@ export async function executeBatch(
 		}
 	}
 
-	const manual = this.getMode() === 'manual';
+	// Manual executions and Preview neither read nor write the memory: they show a first sweep.
+	const { concurrency, preview } = readRequestOptions(this);
+	const manual = this.getMode() === 'manual' || preview;
 	const staticData = manual ? undefined : this.getWorkflowStaticData('node');
 	const memory = memoryOf(staticData?.[MEMORY_KEY]);
 	const reads: Read[] = [];
-	const { concurrency } = readRequestOptions(this);
 	let stopped = false;
 	await mapLimited(jobs, itemsAtOnce(concurrency), async (job) => {
 		if (stopped) return false;
