@@ -171,6 +171,7 @@ const READING = [
 	'installation.getAll',
 	'installation.getSnapshot',
 	'run.getAll',
+	'run.getNew',
 	'run.getStep',
 	'solution.getAll',
 	'solution.getConnectionSettings',

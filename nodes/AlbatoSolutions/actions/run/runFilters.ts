@@ -5,7 +5,7 @@ import { DateTime } from 'luxon';
 import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { describeValue, numberInRange, oneOf, UTC_OFFSET_MINUTES } from '../params';
 
-const dateOffsetOption: INodeProperties = {
+export const dateOffsetOption: INodeProperties = {
 	displayName: 'Service Time Zone (Minutes East of UTC)',
 	name: 'dateOffsetMinutes',
 	type: 'number',
