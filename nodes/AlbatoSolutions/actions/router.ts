@@ -184,33 +184,37 @@ function output(
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		const outcome = outcomes.get(itemIndex);
-		// Never started: reported under Continue On Fail (the guard stopped the run). Without it the
-		// first failure is thrown below (or stoppedRun was).
-		if (outcome === undefined) {
-			if (continueOnFail)
-				returnData.push(
-					notAttemptedItem(
-						ctx.getNode(),
-						guard.notAttemptedError(ctx.getNode(), itemIndex, notAttempted),
-					),
-				);
-			continue;
-		}
-		if (outcome instanceof Reported) {
-			returnData.push(...successItems(ctx, outcome.result, itemIndex));
-			for (const report of outcome.reports) {
-				if (!continueOnFail) throw runFailure(ctx, report, itemIndex, outcomes);
-				returnData.push(errorItem(ctx.getNode(), report, itemIndex));
-			}
-		} else if (!(outcome instanceof Error)) {
-			returnData.push(...successItems(ctx, outcome, itemIndex));
+		if (outcome !== undefined) {
+			returnData.push(...itemOutput(ctx, outcome, itemIndex, outcomes, continueOnFail));
 		} else if (continueOnFail) {
-			returnData.push(errorItem(ctx.getNode(), outcome, itemIndex));
-		} else {
-			throw runFailure(ctx, outcome, itemIndex, outcomes);
+			// Never started (the guard stopped the run): reported under Continue On Fail. Without it
+			// the first failure is thrown (or stoppedRun was).
+			const error = guard.notAttemptedError(ctx.getNode(), itemIndex, notAttempted);
+			returnData.push(notAttemptedItem(ctx.getNode(), error));
 		}
 	}
 	return returnData;
+}
+
+/** One started item's output: its data and reports, or its error (thrown without Continue On Fail). */
+function itemOutput(
+	ctx: IExecuteFunctions,
+	outcome: OperationResult | Error,
+	itemIndex: number,
+	outcomes: Outcomes,
+	continueOnFail: boolean,
+): INodeExecutionData[] {
+	if (outcome instanceof Reported) {
+		const items = successItems(ctx, outcome.result, itemIndex);
+		for (const report of outcome.reports) {
+			if (!continueOnFail) throw runFailure(ctx, report, itemIndex, outcomes);
+			items.push(errorItem(ctx.getNode(), report, itemIndex));
+		}
+		return items;
+	}
+	if (!(outcome instanceof Error)) return successItems(ctx, outcome, itemIndex);
+	if (continueOnFail) return [errorItem(ctx.getNode(), outcome, itemIndex)];
+	throw runFailure(ctx, outcome, itemIndex, outcomes);
 }
 
 function successItems(
