@@ -86,7 +86,10 @@ export class AlbatoSolutions implements INodeType {
 
 	methods = { listSearch, loadOptions, resourceMapping };
 
-	/** The item loop lives in actions/router.ts: dispatch, pairing, continueOnFail, itemIndex on errors. */
+	/**
+	 * The item loop lives in actions/router.ts: dispatch, pairing, continueOnFail, itemIndex on
+	 * errors.
+	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);
 	}

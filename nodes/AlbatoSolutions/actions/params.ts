@@ -10,7 +10,10 @@ import {
 
 import { isObject, positiveIdOf } from '../../shared/readers/shapes';
 
-/** Reads an id parameter (number, numeric string or resource locator) as a positive integer, or explains why not. */
+/**
+ * Reads an id parameter (number, numeric string or resource locator) as a positive integer, or
+ * explains why not.
+ */
 export function idParameter(
 	ctx: IExecuteFunctions,
 	name: string,
@@ -22,8 +25,8 @@ export function idParameter(
 }
 
 /**
- * Each kind of ID, by the label its errors name: an example of its own range, and where a user finds
- * one. A label not listed gets the generic example.
+ * Each kind of ID, by the label its errors name: an example of its own range, and where a user
+ * finds one. A label not listed gets the generic example.
  */
 const ID_KINDS: Record<string, { example: number; where: string }> = {
 	Solution: { example: 101, where: 'pick it from the list, or read it from Solution → Get Many' },
@@ -161,7 +164,10 @@ export function toObject(
 /** Keys that cannot travel as plain data in a JavaScript object. */
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
-/** The path of the first unsafe key in a user's map, at any depth (e.g. `settings.__proto__`); undefined when none. */
+/**
+ * The path of the first unsafe key in a user's map, at any depth (e.g. `settings.__proto__`);
+ * undefined when none.
+ */
 export function unsafeKeyPath(value: unknown, path = ''): string | undefined {
 	if (Array.isArray(value)) {
 		for (let i = 0; i < value.length; i++) {

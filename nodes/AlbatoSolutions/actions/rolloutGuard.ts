@@ -1,18 +1,23 @@
 /**
- * The rollout guard (Request Options → Canary Items, Stop After Failures): which items may start, and
- * what the items that never started are told. Read once per execution; asked by the router each time
- * an item (or, for a batch operation, a unit of items such as one installation's updates) ends.
+ * The rollout guard (Request Options → Canary Items, Stop After Failures): which items may start,
+ * and what the items that never started are told. Read once per execution; asked by the router each
+ * time an item (or, for a batch operation, a unit of items such as one installation's updates)
+ * ends.
  *
  * - Canary Items N: the first N items (by item index) run to the end before any other starts; when
  *   one of them fails, nothing else starts. N at or above the item count makes every item a canary.
- * - Stop After Failures: a count ("3") or a percentage ("2%") of the items finished so far. Once the
- *   failures exceed it, no further item starts; items in flight finish (a pause they began is undone).
+ * - Stop After Failures: a count ("3") or a percentage ("2%") of the items finished so far. Once
+ *   the failures exceed it, no further item starts; items in flight finish (a pause they began is
+ *   undone).
  * - Without Continue On Fail, the first failure starts no further items (as always).
  */
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** Stop After Failures: at most this many failures, or at most this share (percent) of the items finished. */
+/**
+ * Stop After Failures: at most this many failures, or at most this share (percent) of the items
+ * finished.
+ */
 export type FailureLimit = { count: number } | { percent: number };
 
 export interface RolloutSettings {
@@ -80,7 +85,9 @@ export class RolloutGuard {
 		private readonly continueOnFail: boolean,
 	) {}
 
-	/** Whether any of the guard's options is set (otherwise the node behaves exactly as before them). */
+	/**
+	 * Whether any of the guard's options is set (otherwise the node behaves exactly as before them).
+	 */
 	get active(): boolean {
 		return this.settings.canaryItems > 0 || this.settings.stopAfterFailures !== undefined;
 	}
@@ -144,9 +151,9 @@ export class RolloutGuard {
 
 /**
  * Runs `task` over `entries` in order, at most `atOnce()` at a time (asked each time one may start:
- * the client's window, so under Auto the items started follow the slow start instead of all starting
- * at once and waiting for a request slot), until a task answers false. With the guard on, that keeps
- * "no further item starts" meaningful whatever Items in Flight is.
+ * the client's window, so under Auto the items started follow the slow start instead of all
+ * starting at once and waiting for a request slot), until a task answers false. With the guard on,
+ * that keeps "no further item starts" meaningful whatever Items in Flight is.
  */
 export async function startEach<T>(
 	entries: T[],

@@ -43,7 +43,10 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	return [output(this, itemCount, outcomes, continueOnFail, guard)];
 }
 
-/** Request Options, read once (all checked before anything is sent), and the one client that serves the whole execution. */
+/**
+ * Request Options, read once (all checked before anything is sent), and the one client that serves
+ * the whole execution.
+ */
 async function connect(ctx: IExecuteFunctions) {
 	const requestOptions = readRequestOptions(ctx);
 	const guard = new RolloutGuard(readRollout(ctx), ctx.continueOnFail());
@@ -155,7 +158,8 @@ async function runItems(
 		guard.ended(failed, itemIndex);
 		return guard.mayStart();
 	};
-	// With a guard option set, items start as the client's window allows (not all at once under Auto).
+	// With a guard option set, items start as the client's window allows (not all at once under
+	// Auto).
 	const each = (entries: Plan['single']) =>
 		guard.active
 			? startEach(entries, () => Math.min(itemsInFlight, client.window), run)
@@ -196,7 +200,9 @@ function output(
 	return returnData;
 }
 
-/** One started item's output: its data and reports, or its error (thrown without Continue On Fail). */
+/**
+ * One started item's output: its data and reports, or its error (thrown without Continue On Fail).
+ */
 function itemOutput(
 	ctx: IExecuteFunctions,
 	outcome: OperationResult | Error,
@@ -227,7 +233,9 @@ function successItems(
 	});
 }
 
-/** The rollout guard stopped the run without Continue On Fail: its message, and the first failure. */
+/**
+ * The rollout guard stopped the run without Continue On Fail: its message, and the first failure.
+ */
 function stoppedRun(
 	ctx: IExecuteFunctions,
 	guard: RolloutGuard,

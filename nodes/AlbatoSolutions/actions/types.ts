@@ -42,11 +42,12 @@ export interface ItemOperation {
 }
 
 /**
- * An operation that must see all of its items at once (e.g. one pause and one start around many updates).
- * It answers one result or error per item index; the node's loop does the pairing and continueOnFail.
- * The rollout guard: ask `guard.mayStart()` before each unit of items starts (e.g. one installation's
- * updates), run the units holding canary items (`guard.isCanary`) first, and tell `guard.ended` as
- * items end; items it does not start get no result (the router reports them as not attempted).
+ * An operation that must see all of its items at once (e.g. one pause and one start around many
+ * updates). It answers one result or error per item index; the node's loop does the pairing and
+ * continueOnFail. The rollout guard: ask `guard.mayStart()` before each unit of items starts (e.g.
+ * one installation's updates), run the units holding canary items (`guard.isCanary`) first, and
+ * tell `guard.ended` as items end; items it does not start get no result (the router reports them
+ * as not attempted).
  */
 export interface BatchOperation {
 	option: OperationOption;

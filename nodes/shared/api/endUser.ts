@@ -19,7 +19,10 @@ export async function addUser(
 	});
 }
 
-/** POST /wl/{partner}/get-user-session-token, looked up by e-mail (one page's example): never cached. */
+/**
+ * POST /wl/{partner}/get-user-session-token, looked up by e-mail (one page's example): never
+ * cached.
+ */
 export async function tokenByEmail(
 	client: AlbatoClient,
 	partner: PartnerSession,
@@ -34,7 +37,10 @@ export async function tokenByEmail(
 	});
 }
 
-/** POST /wl/{partner}/get-user-profile (`?expand=transactions` adds usage; what it adds is not documented). */
+/**
+ * POST /wl/{partner}/get-user-profile (`?expand=transactions` adds usage; what it adds is not
+ * documented).
+ */
 export async function getUserProfile(
 	client: AlbatoClient,
 	partner: PartnerSession,
@@ -125,7 +131,10 @@ async function readPlans(
 	}
 }
 
-/** POST /wl/{partner}/block-user-plan (pauses everything of the user; the operation asks for confirmation first). */
+/**
+ * POST /wl/{partner}/block-user-plan (pauses everything of the user; the operation asks for
+ * confirmation first).
+ */
 export async function blockUserPlan(
 	client: AlbatoClient,
 	partner: PartnerSession,
@@ -139,7 +148,10 @@ export async function blockUserPlan(
 	});
 }
 
-/** POST /wl/{partner}/add-user-plan-transactions (count > 0, a multiple of 100; spends money: never repeated). */
+/**
+ * POST /wl/{partner}/add-user-plan-transactions (count > 0, a multiple of 100; spends money: never
+ * repeated).
+ */
 export async function addUserPlanTransactions(
 	client: AlbatoClient,
 	partner: PartnerSession,

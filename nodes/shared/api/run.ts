@@ -23,7 +23,10 @@ export async function listRuns(
 		itemIndex?: number;
 		/** Ends the read after a page (Run → Get New: the rest is known); default: every page. */
 		enough?: (runs: IDataObject[], page: IDataObject[]) => boolean;
-		/** Asks for pages of this many runs (Yii's `per-page`, at most 50 there); default: the service's. */
+		/**
+		 * Asks for pages of this many runs (Yii's `per-page`, at most 50 there); default: the
+		 * service's.
+		 */
 		perPage?: number;
 	} = {},
 ): Promise<IDataObject[]> {
@@ -47,7 +50,10 @@ export async function listRuns(
 const stepDetailOf = (data: unknown) =>
 	Array.isArray(data) && data.length === 1 ? (data[0] as unknown) : data;
 
-/** GET /bundle/events/steps/{id}: one step of a run, as the service gives it (not documented past "success"). */
+/**
+ * GET /bundle/events/steps/{id}: one step of a run, as the service gives it (not documented past
+ * "success").
+ */
 export async function getRunStep(
 	client: AlbatoClient,
 	stepId: number,

@@ -50,8 +50,8 @@ const SETTING_STEPS = {
 };
 
 /**
- * One GET /solution/{id}/credentialists for these choices: the steps it shows (the mapper's probe of
- * what a value opens; fetchConnectionSettings is the walk that resolves choices).
+ * One GET /solution/{id}/credentialists for these choices: the steps it shows (the mapper's probe
+ * of what a value opens; fetchConnectionSettings is the walk that resolves choices).
  */
 export async function connectionSettingSteps(
 	client: AlbatoClient,

@@ -170,8 +170,8 @@ export function confirmProperty(confirmation: Confirmation): INodeProperties {
 }
 
 /**
- * The value of a resource locator as a collection or a picker holds it (`{ __rl, mode, value }`), or
- * the value itself: the one locator rule where n8n's `extractValue` does not reach.
+ * The value of a resource locator as a collection or a picker holds it (`{ __rl, mode, value }`),
+ * or the value itself: the one locator rule where n8n's `extractValue` does not reach.
  */
 export function locatorValue(raw: unknown): unknown {
 	return isObject(raw) && raw.__rl === true ? raw.value : raw;

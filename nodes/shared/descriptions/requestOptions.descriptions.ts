@@ -1,6 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-/** Items in Flight's ceiling: enough to match n8n's HTTP Request node (all items at once) on a real network. */
+/**
+ * Items in Flight's ceiling: enough to match n8n's HTTP Request node (all items at once) on a real
+ * network.
+ */
 export const MAX_ITEMS_IN_FLIGHT = 64;
 
 /** Execution-wide settings; read from the first item because one client serves the whole run. */

@@ -67,7 +67,10 @@ export function keptWhole(message: string): string {
 	return message.replace(/(?<=\S)-(?=\S)/g, '\u2011');
 }
 
-/** In partner mode, the End User ID as typed, first in the description (which the editor shows whole). */
+/**
+ * In partner mode, the End User ID as typed, first in the description (which the editor shows
+ * whole).
+ */
 function endUserLine(client: AlbatoClient): string {
 	try {
 		return `End User ID: "${client.partner!.endUserId(undefined)}".`;

@@ -71,7 +71,8 @@ const MAX_PROBES = 12;
 /**
  * Which choices open further steps, by "stepId\nvalue": the service shows a value's nested steps
  * only once it is sent, so each value not chosen yet is sent once, with the choices above it. The
- * chosen values' nested steps are in the tree already. Best effort: a probe that fails marks nothing.
+ * chosen values' nested steps are in the tree already. Best effort: a probe that fails marks
+ * nothing.
  */
 async function probeOpens(
 	client: AlbatoClient,

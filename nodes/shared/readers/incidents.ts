@@ -1,16 +1,16 @@
 /**
  * Incidents per automation, from new ended runs: Run → Get New's Group Into Incidents, and the
- * trigger's Automation Failing / Automation Recovered. Pure, like the readers (it imports nothing of
- * ours): the caller gives it the new runs (as Run → Get New outputs them, oldest first) and the open
- * incidents it keeps, and stores the ones it answers.
+ * trigger's Automation Failing / Automation Recovered. Pure, like the readers (it imports nothing
+ * of ours): the caller gives it the new runs (as Run → Get New outputs them, oldest first) and the
+ * open incidents it keeps, and stores the ones it answers.
  *
  * - the first failed run after a success (or ever) opens an incident: one `incidentOpened` item;
  * - further failures are counted, nothing is output; with Remind After, one `incidentReminder` each
  *   time that long has passed since the incident was reported (or since the last reminder);
  * - the first successful run after them resolves it: one `incidentResolved` item with how long it
  *   lasted and how many runs failed.
- * On a customer's first sweep (no memory yet) the history only sets the state: an automation failing
- * now opens its incident, incidents already over are not reported.
+ * On a customer's first sweep (no memory yet) the history only sets the state: an automation
+ * failing now opens its incident, incidents already over are not reported.
  */
 import type { IDataObject } from 'n8n-workflow';
 

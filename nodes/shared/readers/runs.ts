@@ -8,7 +8,9 @@ import type { IDataObject } from 'n8n-workflow';
 import { withoutSecrets } from './secrets';
 import { idOf, isObject } from './shapes';
 
-/** The one status code Albato's page shows (a run that succeeded); every other code is given raw. */
+/**
+ * The one status code Albato's page shows (a run that succeeded); every other code is given raw.
+ */
 export const SUCCEEDED_CODE = 1;
 /** What the emulator uses for a run still going; Albato documents nothing (see docs/runs.md). */
 export const IN_PROGRESS_CODE = 0;
@@ -22,8 +24,9 @@ const hasError = (step: IDataObject) =>
 	!(Array.isArray(step.error) && step.error.length === 0);
 
 /**
- * The rule (docs/runs.md): status 0 is in progress; a step with an error, or a status other than
- * 0 or 1, is failed; status 1 without a failing step is succeeded. Without a status, the steps decide.
+ * The rule (docs/runs.md): status 0 is in progress; a step with an error, or a status other than 0
+ * or 1, is failed; status 1 without a failing step is succeeded. Without a status, the steps
+ * decide.
  */
 export function runOutcome(run: IDataObject, steps: IDataObject[] = stepsOfRun(run)): RunOutcome {
 	const status = codeOf(run.status);
@@ -72,8 +75,8 @@ export function stepOutcome(step: IDataObject): RunOutcome {
 export type StepTitles = ReadonlyMap<string, string>;
 
 /**
- * Steps in order, flat: the documented list of lists (one list per level), or a flat list. Each step
- * keeps its `stepLevel`; steps without one get their list's level (1-based).
+ * Steps in order, flat: the documented list of lists (one list per level), or a flat list. Each
+ * step keeps its `stepLevel`; steps without one get their list's level (1-based).
  */
 export function stepsOfRun(run: IDataObject): IDataObject[] {
 	const raw = run.steps;
@@ -139,7 +142,8 @@ export const runIdOf = (run: IDataObject) => idOf(run.id);
 export function runItem(run: IDataObject, offsetMinutes = 0, titles?: StepTitles): IDataObject {
 	const steps = stepsOfRun(run);
 	const failed = failedStepOf(steps);
-	// `event` (a code whose meaning is not documented) is output as eventCode: the trigger's items use `event` for their event's name.
+	// `event` (a code whose meaning is not documented) is output as eventCode: the trigger's items
+	// use `event` for their event's name.
 	const rest: IDataObject = { ...run };
 	const eventCode = run.event;
 	delete rest.steps;

@@ -14,30 +14,44 @@ export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFuncti
 export interface CallOptions {
 	/** Query parameters, encoded here. */
 	query?: Record<string, string | number>;
-	/** A query string sent exactly as given (the service reads some parameters literally, e.g. `+bundles.steps`). */
+	/**
+	 * A query string sent exactly as given (the service reads some parameters literally, e.g.
+	 * `+bundles.steps`).
+	 */
 	rawQuery?: string;
 	body?: IDataObject;
 	itemIndex?: number;
-	/** Partner mode: sent with the master token (the /wl endpoints) instead of as the item's end user. */
+	/**
+	 * Partner mode: sent with the master token (the /wl endpoints) instead of as the item's end user.
+	 */
 	asPartner?: boolean;
 	/** A POST that changes nothing (the token call): retried like GET. */
 	idempotent?: boolean;
-	/** A POST that changes nothing but is not retried (a token looked up by e-mail): sent in Preview. */
+	/**
+	 * A POST that changes nothing but is not retried (a token looked up by e-mail): sent in Preview.
+	 */
 	readsOnly?: boolean;
 	/**
-	 * What a 2xx answer must hold to be used (e.g. a list, an installation). One that does not (an empty
-	 * body, `data: null`, another shape) fails as unreadable: it is never taken for "none" or "done".
+	 * What a 2xx answer must hold to be used (e.g. a list, an installation). One that does not (an
+	 * empty body, `data: null`, another shape) fails as unreadable: it is never taken for "none" or
+	 * "done".
 	 */
 	expect?: { what: string; holds: (data: unknown) => boolean };
 	/** Secrets of this one call (a link token, field values sent): redacted from its errors. */
 	secrets?: string[];
-	/** Answer keys whose values are secret (e.g. a link's `token`): redacted from this call's errors. */
+	/**
+	 * Answer keys whose values are secret (e.g. a link's `token`): redacted from this call's errors.
+	 */
 	secretKeys?: string[];
-	/** Partner mode: sent with the master token as `Bearer` (update-user-data, as Albato's page shows). */
+	/**
+	 * Partner mode: sent with the master token as `Bearer` (update-user-data, as Albato's page
+	 * shows).
+	 */
 	asMaster?: boolean;
 }
 
-// Calls that change nothing when repeated: safe to retry. POST (install, create credential) only after a 429, which applied nothing.
+// Calls that change nothing when repeated: safe to retry. POST (install, create credential) only
+// after a 429, which applied nothing.
 const IDEMPOTENT = new Set<ApiMethod>(['GET', 'PUT', 'PLAY', 'PAUSE']);
 
 /** One call as its retries and errors see it. */

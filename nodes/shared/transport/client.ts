@@ -37,7 +37,10 @@ import { previewRefusal } from './preview';
  * a database read and a decryption each time; the credential's `authenticate` still applies).
  */
 export class AlbatoClient {
-	/** Passed to every httpRequestWithAuthentication call (built once: the hot path allocates nothing for it). */
+	/**
+	 * Passed to every httpRequestWithAuthentication call (built once: the hot path allocates nothing
+	 * for it).
+	 */
 	private readonly credentialOptions: IAdditionalCredentialOptions;
 	/** Shared by every request of this client (= of the execution): adapts to 429s. */
 	private readonly limiter: InFlightLimiter;
@@ -86,7 +89,8 @@ export class AlbatoClient {
 						idempotent: true,
 					});
 				} catch (error) {
-					// A lost answer of the token call is not a lost answer of the end user's call (never sent).
+					// A lost answer of the token call is not a lost answer of the end user's call (never
+					// sent).
 					if (error instanceof AlbatoApiError) error.lost = undefined;
 					throw error as Error;
 				}
@@ -103,13 +107,19 @@ export class AlbatoClient {
 		);
 	}
 
-	/** Whom this client acts for on an item (base URL + end user, never a token): keys in-process bookkeeping. */
+	/**
+	 * Whom this client acts for on an item (base URL + end user, never a token): keys in-process
+	 * bookkeeping.
+	 */
 	principal(itemIndex: number | undefined): string {
 		if (this.partner) return this.partner.principal(itemIndex);
 		return principalOf(this.baseUrl, this.token);
 	}
 
-	/** Requests this client lets out at once right now (Items in Flight, halved on 429, Auto's slow start). */
+	/**
+	 * Requests this client lets out at once right now (Items in Flight, halved on 429, Auto's slow
+	 * start).
+	 */
 	get window(): number {
 		return this.limiter.current;
 	}
@@ -142,8 +152,8 @@ export class AlbatoClient {
 	}
 
 	/**
-	 * GET of a list, whole: every page, combined (see pages.ts). A read that cannot be completed, or a
-	 * 2xx that holds no list, fails. `what` names the list in that error ("installations").
+	 * GET of a list, whole: every page, combined (see pages.ts). A read that cannot be completed, or
+	 * a 2xx that holds no list, fails. `what` names the list in that error ("installations").
 	 */
 	async requestList(path: string, options: ListOptions): Promise<unknown> {
 		return await readWholeList(
@@ -154,7 +164,9 @@ export class AlbatoClient {
 		);
 	}
 
-	/** One call with retries: the answer's headers, its parsed body, and the data inside the envelope. */
+	/**
+	 * One call with retries: the answer's headers, its parsed body, and the data inside the envelope.
+	 */
 	private async exchange(
 		method: ApiMethod,
 		path: string,

@@ -7,13 +7,18 @@ import type { CallOptions } from './callOptions';
 import { type ApiMethod, readError } from './errors';
 import { itemKey } from './wire';
 
-/** Pages read for one list at most (Yii's default page size is 20): beyond it the read fails, never ends short. */
+/**
+ * Pages read for one list at most (Yii's default page size is 20): beyond it the read fails, never
+ * ends short.
+ */
 export const MAX_PAGES = 200;
 
 export type ListOptions = CallOptions & {
 	what: string;
 	listKeys?: string[];
-	/** `{}` is an empty map-shaped list (lists often empty, e.g. runs); else it fails as unreadable. */
+	/**
+	 * `{}` is an empty map-shaped list (lists often empty, e.g. runs); else it fails as unreadable.
+	 */
 	emptyObjectIsList?: boolean;
 	/**
 	 * Asked after each page with the items read so far and that page's items: true ends the read
@@ -28,7 +33,9 @@ const isEmptyObject = (data: unknown) =>
 	!Array.isArray(data) &&
 	Object.keys(data).length === 0;
 
-/** One call with retries: the answer's headers, its parsed body, and the data inside the envelope. */
+/**
+ * One call with retries: the answer's headers, its parsed body, and the data inside the envelope.
+ */
 export type Exchange = (
 	method: ApiMethod,
 	path: string,
@@ -36,13 +43,13 @@ export type Exchange = (
 ) => Promise<{ headers: IDataObject; body: unknown; data: unknown }>;
 
 /**
- * GET of a list, whole. One request; when its answer signals more pages (see readers/pagination.ts),
- * the next ones too, combined into one list (items met again are left out, by id). Without a
- * signal the answer is returned as it came. A read that cannot be completed fails: a list cut
- * short would make installations look removed, or new ones look old. So does a 2xx that holds no
- * list (an empty body, `data: null`, an object without a list): read as "none", it would make the
- * trigger report every installation removed, or Get Many answer nothing without a word.
- * `what` names the list in that error ("installations").
+ * GET of a list, whole. One request; when its answer signals more pages (see
+ * readers/pagination.ts), the next ones too, combined into one list (items met again are left out,
+ * by id). Without a signal the answer is returned as it came. A read that cannot be completed
+ * fails: a list cut short would make installations look removed, or new ones look old. So does a
+ * 2xx that holds no list (an empty body, `data: null`, an object without a list): read as "none",
+ * it would make the trigger report every installation removed, or Get Many answer nothing without a
+ * word. `what` names the list in that error ("installations").
  */
 export async function readWholeList(
 	exchange: Exchange,

@@ -82,9 +82,10 @@ export const description: INodeProperties[] = [
 ];
 
 /**
- * PUT /bundle/data/{stepId} for each item. With "Pause, Update, Then Start Again", the items are grouped
- * per installation: one read, one PAUSE, the updates, and one PLAY, so the installation ends in the
- * status it had; pauseAndResume.ts holds the rules for half-failures and overlapping executions.
+ * PUT /bundle/data/{stepId} for each item. With "Pause, Update, Then Start Again", the items are
+ * grouped per installation: one read, one PAUSE, the updates, and one PLAY, so the installation
+ * ends in the status it had; pauseAndResume.ts holds the rules for half-failures and overlapping
+ * executions.
  */
 export async function executeBatch(
 	this: IExecuteFunctions,
@@ -124,7 +125,8 @@ export async function executeBatch(
 			if (!run.continueOnFail) return run.results;
 		}
 	}
-	// Installations at once, up to Items in Flight; the client keeps all their requests within it too.
+	// Installations at once, up to Items in Flight; the client keeps all their requests within it
+	// too.
 	const runGroup = async (jobs: UpdateJob[]) => {
 		if (client.preview) await previewUpdates(run, jobs);
 		else if (jobs[0].pauseAndResume) await updateGuarded(run, jobs);

@@ -29,7 +29,10 @@ export const description: INodeProperties[] = [
 	confirmProperty(confirmDeleteLink),
 ];
 
-/** DELETE /credentials/grant-access-sharing/{id}: `200 {id}` and `204` with no body both mean deleted. */
+/**
+ * DELETE /credentials/grant-access-sharing/{id}: `200 {id}` and `204` with no body both mean
+ * deleted.
+ */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const sharingId = sharingIdParameter(this, itemIndex);
 	requireConfirmation(this, confirmDeleteLink, itemIndex);

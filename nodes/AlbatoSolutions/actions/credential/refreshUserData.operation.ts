@@ -91,7 +91,8 @@ interface Options {
 
 /**
  * POST /credentials/{partnerId}/{credentialId}/update-user-data. Albato documents no read call, so
- * the wait sends the same POST again ("if updateStatus is 1 or 2, wait and retry until it becomes 3").
+ * the wait sends the same POST again ("if updateStatus is 1 or 2, wait and retry until it becomes
+ * 3").
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partnerId = appIdParameter(this, 'connectionPartnerId', itemIndex);

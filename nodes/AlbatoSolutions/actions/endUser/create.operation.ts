@@ -64,7 +64,8 @@ interface Options {
 
 /**
  * POST /wl/{partner}/add-user with End User ID as the partner's own id. The token the service may
- * return is kept for the next nodes (no token call follows), and left out of the output unless asked.
+ * return is kept for the next nodes (no token call follows), and left out of the output unless
+ * asked.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partner = partnerOf(this, client, itemIndex);
@@ -102,7 +103,8 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			throw added.error.outcome === 'refused'
 				? existsHint(this, added.error, itemIndex)
 				: added.error;
-		// Refused: if the service has a token for this id, the user exists (e.g. a webhook delivered twice).
+		// Refused: if the service has a token for this id, the user exists (e.g. a webhook delivered
+		// twice).
 		const token = await partner.token(endUserId, itemIndex).then(
 			(value) => value,
 			() => undefined,

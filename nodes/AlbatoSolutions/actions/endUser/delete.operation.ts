@@ -28,8 +28,8 @@ const confirmDelete: Confirmation = {
 export const description: INodeProperties[] = [confirmProperty(confirmDelete)];
 
 /**
- * POST /wl/{partner}/delete-user, only with the confirmation on. Afterwards every cached token of the
- * user is forgotten, so no later call (of this or another execution in this process) sends one.
+ * POST /wl/{partner}/delete-user, only with the confirmation on. Afterwards every cached token of
+ * the user is forgotten, so no later call (of this or another execution in this process) sends one.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partner = partnerOf(this, client, itemIndex);

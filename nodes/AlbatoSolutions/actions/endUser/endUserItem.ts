@@ -20,7 +20,10 @@ export function profileFieldsOf(profile: unknown): IDataObject {
 	);
 }
 
-/** Sent by the service but said once under another name (id → albatoUserId; expiry → tokenValidUntil). */
+/**
+ * Sent by the service but said once under another name (id → albatoUserId; expiry →
+ * tokenValidUntil).
+ */
 const RENAMED = ['id', 'sessionTokenValidUntil'];
 
 /**

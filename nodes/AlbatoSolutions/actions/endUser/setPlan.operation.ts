@@ -28,8 +28,9 @@ export const description: INodeProperties[] = [
 ];
 
 /**
- * POST /wl/{partner}/set-user-plan with End User ID and the plan: a whole number (checked first), then
- * one of the partner's plans (list-plans, read once per execution). An unknown plan sends nothing.
+ * POST /wl/{partner}/set-user-plan with End User ID and the plan: a whole number (checked first),
+ * then one of the partner's plans (list-plans, read once per execution). An unknown plan sends
+ * nothing.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partner = partnerOf(this, client, itemIndex);

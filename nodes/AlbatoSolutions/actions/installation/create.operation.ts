@@ -40,13 +40,15 @@ export const description: INodeProperties[] = [
 
 /**
  * POST /solution/{id}/installation, after checking the connection settings against the service's
- * structure. Never retried blindly: when the answer is lost, it looks for what it created (installSafely).
+ * structure. Never retried blindly: when the answer is lost, it looks for what it created
+ * (installSafely).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const input = readInstallInput(this, itemIndex);
 	const body = await installBody(this, client, input, itemIndex);
 	if (client.preview) {
-		// Checked as the real run checks (connection settings above, the title here); nothing installed.
+		// Checked as the real run checks (connection settings above, the title here); nothing
+		// installed.
 		if (input.options.refuseDuplicateTitle === true) {
 			const twin = (await listInstallations(client, itemIndex)).find(
 				(installation) => installation.title === input.title,

@@ -294,7 +294,10 @@ async function finish(
 	return new Reported(output, await reportDuplicates(copies, id, output, preview, run));
 }
 
-/** Preview of an installation Ensure would create: its field values' current values are not known yet (`from: null`). */
+/**
+ * Preview of an installation Ensure would create: its field values' current values are not known
+ * yet (`from: null`).
+ */
 function previewNew(
 	solutionId: number,
 	title: string,
@@ -322,7 +325,10 @@ function previewNew(
 	};
 }
 
-/** Says that the end user has other installations of the solution (legitimate, but a changed title makes one). */
+/**
+ * Says that the end user has other installations of the solution (legitimate, but a changed title
+ * makes one).
+ */
 function otherNotice(title: string, others: IDataObject[]): string {
 	const names = others.map((other) => `"${String(other.title)}" (${String(other.id)})`).join(', ');
 	return `The end user has ${others.length} other installation${others.length > 1 ? 's' : ''} of this solution: ${names}. Ensure found "${title}" by its exact title; if one of these was meant, use its exact title.`;
@@ -337,8 +343,9 @@ interface Listed {
 }
 
 /**
- * The end user's installation of this solution with this title (the oldest, when there are several),
- * the other installations of the solution, for the output's notice, and the other active copies.
+ * The end user's installation of this solution with this title (the oldest, when there are
+ * several), the other installations of the solution, for the output's notice, and the other active
+ * copies.
  */
 async function existing(
 	client: AlbatoClient,

@@ -12,7 +12,10 @@ export const option = {
 
 export const description: INodeProperties[] = [installationLocator, skipOption('Paused')];
 
-/** PAUSE /solution/installation/{id} — the installation is paused (status 0); its field values can then change. */
+/**
+ * PAUSE /solution/installation/{id} — the installation is paused (status 0); its field values can
+ * then change.
+ */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	return await changeStatus(this, client, 'PAUSE', itemIndex);
 }

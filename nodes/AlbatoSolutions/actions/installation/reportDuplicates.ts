@@ -1,8 +1,9 @@
 /**
  * Installation → Ensure found other active installations with the same solution and title beside
- * the one it keeps (the oldest): made by a race it could not see (another worker, a list lagging past
- * Lost Answer Check), or by hand. Each is reported, paired to the item, with `details.duplicateOf`;
- * with Options → Pause Other Active Copies each is paused first (in Preview: would be).
+ * the one it keeps (the oldest): made by a race it could not see (another worker, a list lagging
+ * past Lost Answer Check), or by hand. Each is reported, paired to the item, with
+ * `details.duplicateOf`; with Options → Pause Other Active Copies each is paused first (in Preview:
+ * would be).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';

@@ -97,8 +97,9 @@ export const description: INodeProperties[] = [
 
 /**
  * Runs of one installation (GET /solution/installation/{id} with its automations and steps, then
- * GET /bundle/events?expand=steps&bundleId=N for each) or of one automation (the same two calls). The service has no status or
- * date filter and documents no order: every page is read, then filtered and ordered here (newest first).
+ * GET /bundle/events?expand=steps&bundleId=N for each) or of one automation (the same two calls).
+ * The service has no status or date filter and documents no order: every page is read, then
+ * filtered and ordered here (newest first).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const installationId = idParameter(this, 'installationId', 'Installation', itemIndex);
@@ -151,7 +152,10 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	return limited(newestFirst(runs.filter((run) => wanted(run, status, since, offset))), limit);
 }
 
-/** Status and Since, inclusive; a run whose date cannot be read is kept (it cannot be shown to be older). */
+/**
+ * Status and Since, inclusive; a run whose date cannot be read is kept (it cannot be shown to be
+ * older).
+ */
 function wanted(run: IDataObject, status: StatusFilter, since: number | undefined, offset: number) {
 	if (status !== 'any' && run.outcome !== status) return false;
 	if (since === undefined) return true;

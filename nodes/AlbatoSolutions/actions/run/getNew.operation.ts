@@ -162,7 +162,10 @@ export const description: INodeProperties[] = [
 
 interface Job {
 	itemIndex: number;
-	/** The customer and scope: keys the memory (base URL, partner and End User ID, or the token's user). */
+	/**
+	 * The customer and scope: keys the memory (base URL, partner and End User ID, or the token's
+	 * user).
+	 */
 	key: string;
 	endUserId?: string;
 	scope: 'endUser' | 'installation' | 'bundle';

@@ -1,11 +1,11 @@
 /**
  * Run → Get New: what one customer's memory holds and how a sweep reads against it. Pure (no n8n
- * calls): getNew.operation.ts loads it from the workflow's static data and stores it back, and gates
- * the new runs through n8n's deduplication store (see docs/runs.md "Watch every customer").
+ * calls): getNew.operation.ts loads it from the workflow's static data and stores it back, and
+ * gates the new runs through n8n's deduplication store (see docs/runs.md "Watch every customer").
  *
- * A customer's memory (per End User and scope): the newest ended runs already handled (id and date),
- * the runs seen in progress, and a *floor*: the newest run ever dropped from the memory. A run dated
- * at or before the floor is old history, never reported.
+ * A customer's memory (per End User and scope): the newest ended runs already handled (id and
+ * date), the runs seen in progress, and a *floor*: the newest run ever dropped from the memory. A
+ * run dated at or before the floor is old history, never reported.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -62,7 +62,9 @@ export function newerFirst(a: RunMark, b: RunMark): number {
 	return a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0;
 }
 
-/** Whether a run is at or before the floor (old history). A run with an unreadable date never is. */
+/**
+ * Whether a run is at or before the floor (old history). A run with an unreadable date never is.
+ */
 function belowFloor(mark: RunMark, floor: RunMark | undefined): boolean {
 	if (!floor || Number.isNaN(mark[1])) return false;
 	return newerFirst(mark, floor) >= 0;
@@ -77,11 +79,11 @@ export function isKnown(memory: CustomerMemory | undefined, mark: RunMark): bool
 }
 
 /**
- * Whether the read may stop after this page. Only when everything read so far is newest first (so the
- * rest of the list is older), and then either: the runs read already fill the memory (older ones would
- * be below the new floor anyway), or this page holds only ended runs already handled and every run
- * remembered in progress has been met or passed. Otherwise the next page is read (and a list in
- * another order is read whole).
+ * Whether the read may stop after this page. Only when everything read so far is newest first (so
+ * the rest of the list is older), and then either: the runs read already fill the memory (older
+ * ones would be below the new floor anyway), or this page holds only ended runs already handled and
+ * every run remembered in progress has been met or passed. Otherwise the next page is read (and a
+ * list in another order is read whole).
  */
 export function enoughRead(
 	memory: CustomerMemory | undefined,
@@ -111,8 +113,8 @@ export interface SweepResult {
 }
 
 /**
- * Compares one read of a customer's runs with its memory. `complete` says whether the whole list was
- * read (then a remembered run in progress that is no longer listed is forgotten).
+ * Compares one read of a customer's runs with its memory. `complete` says whether the whole list
+ * was read (then a remembered run in progress that is no longer listed is forgotten).
  */
 export function sweepCustomer(
 	memory: CustomerMemory | undefined,
@@ -148,7 +150,8 @@ export function sweepCustomer(
 		...(memory?.incidents ? { incidents: memory.incidents } : {}),
 	};
 	trim(next, limits.perCustomer);
-	// Runs beyond what the memory can hold (a first sweep of a long history): the oldest are old history.
+	// Runs beyond what the memory can hold (a first sweep of a long history): the oldest are old
+	// history.
 	const kept = new Set(next.ended.map(([id]) => id));
 	return {
 		fresh: fresh
