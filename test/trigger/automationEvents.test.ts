@@ -5,10 +5,13 @@
  * independently; the first poll reports the automations failing then (as Get New's first sweep
  * does); partner mode and the Access Token credential; the sample has a real event's fields.
  */
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
 
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { FIXTURE_RUN_IDS } from '../../emulator/handlers/runs';
+import { INCIDENT_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/incidentPoll';
+import { EVENTS } from '../../nodes/AlbatoSolutionsTrigger/installationEvents';
+import { RUN_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/runEvents';
 import { pollContext } from '../../harness';
 import { partnerCredential, usePartnerEmulator } from '../support/partnerSetup';
 import { customerWithTwoAutomations, runClock } from '../support/sweeps';
@@ -280,5 +283,31 @@ describe('Fetch Test Event', () => {
 		emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
 		const sample = await poll(context({}, { partner: 'c-fine', mode: 'manual' }));
 		expect(sample[0]).toMatchObject({ event: 'automationFailing', endUserId: 'c-fine' });
+	});
+});
+
+describe('the Events parameter', () => {
+	it('offers the two automation events beside the existing ones, sorted by name; the rest unchanged', () => {
+		const { properties } = new AlbatoSolutionsTrigger().description;
+		const events = properties.find((property) => property.name === 'events')!;
+		const options = events.options as INodePropertyOptions[];
+		expect(options.map((option) => option.value).sort()).toEqual(
+			[...EVENTS, ...RUN_EVENTS, ...INCIDENT_EVENTS].sort(),
+		);
+		const names = options.map((option) => option.name);
+		expect(names).toEqual([...names].sort());
+		expect(events.default).toEqual([]);
+		// Installation ID (Run Events) applies to the automation events too (same read of the runs).
+		for (const property of properties.filter((p) => p.name === 'runInstallationId'))
+			expect(property.displayOptions?.show?.events).toEqual([...RUN_EVENTS, ...INCIDENT_EVENTS]);
+	});
+
+	it('an unknown event names the automation events among the known ones', async () => {
+		await expect(
+			poll(context({}, { events: ['automationFailing', 'storm'] })),
+		).rejects.toMatchObject({
+			message: 'Unknown event "storm"',
+			description: `Events are ${[...EVENTS, ...RUN_EVENTS, ...INCIDENT_EVENTS].join(', ')}`,
+		});
 	});
 });
