@@ -18,6 +18,18 @@ import { poll } from './poll';
 
 const EVENT_OPTIONS: INodePropertyOptions[] = [
 	{
+		name: 'Automation Failing',
+		value: 'automationFailing',
+		description:
+			'An automation started failing: its first failed run after a success (further failures are counted, not reported). The first poll reports the automations failing then.',
+	},
+	{
+		name: 'Automation Recovered',
+		value: 'automationRecovered',
+		description:
+			'An automation that was failing ran without error again: with how long it failed and how many runs failed',
+	},
+	{
 		name: 'Installation Created',
 		value: 'installationCreated',
 		description: 'A solution was installed (a new installation appeared)',
@@ -56,8 +68,10 @@ const RUN_INSTALLATION = {
 	displayName: 'Installation ID (Run Events)',
 	name: 'runInstallationId',
 	description:
-		"Run Failed / Run Succeeded: only runs of this installation's automations. Leave empty to watch every run of the end user.",
-	displayOptions: { show: { events: ['runFailed', 'runSucceeded'] } },
+		"Run and automation events: only runs of this installation's automations. Leave empty to watch every run of the end user.",
+	displayOptions: {
+		show: { events: ['runFailed', 'runSucceeded', 'automationFailing', 'automationRecovered'] },
+	},
 };
 
 /**

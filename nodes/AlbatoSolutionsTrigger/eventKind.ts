@@ -1,6 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { AlbatoClient } from '../shared/transport/client';
+import type { IncidentBaseline } from './incidentPoll';
 import type { Snapshot } from './installationEvents';
 import type { RunBaseline } from './runEvents';
 
@@ -16,6 +17,8 @@ export interface TriggerStaticData extends IDataObject {
 	owner?: string;
 	/** Run events: the runs seen ended or in progress, and whose (`scope`). */
 	runEvents?: RunBaseline;
+	/** Automation events: the runs already grouped (own scope) and the open incidents. */
+	incidentEvents?: IncidentBaseline;
 }
 
 /** What every kind of event in one poll shares: the context, one client, whose baseline it is. */

@@ -6,12 +6,13 @@ import { checkEndUserId } from '../shared/transport/partnerIds';
 import { AlbatoClient } from '../shared/transport/client';
 import { authenticationOf } from '../shared/transport/partnerCredential';
 import type { ChosenKind, EventKind, PollScope } from './eventKind';
+import { incidentKind } from './incidentPoll';
 import { installationKind } from './installationPoll';
 import { NoSampleError } from './noSample';
 import { runKind } from './runPoll';
 
 /** Every kind of event, in the order of their items in a poll's output. A new kind goes here. */
-const KINDS: readonly EventKind[] = [installationKind, runKind];
+const KINDS: readonly EventKind[] = [installationKind, runKind, incidentKind];
 
 /**
  * The order the kinds read their parameters and are polled in: runs first, as the trigger always

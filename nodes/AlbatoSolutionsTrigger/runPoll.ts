@@ -5,7 +5,7 @@ import { locatorValue } from '../shared/descriptions/common.descriptions';
 import { DETAIL_CONCURRENCY, getInstallation, listInstallations } from '../shared/api/installation';
 import { bundlesOf, stepsOf } from '../shared/readers/bundles';
 import { listRuns } from '../shared/api/run';
-import { runDateMs, runOutcome } from '../shared/readers/runs';
+import { runDateMs, runItem, runOutcome } from '../shared/readers/runs';
 import { sameId, solutionIdOf } from '../shared/readers/shapes';
 import type { AlbatoClient } from '../shared/transport/client';
 import { mapLimited } from '../shared/transport/mapLimited';
@@ -61,7 +61,7 @@ export const runKind: EventKind = {
  * Installation ID (Run Events): a picker since version 2, text at version 1; both are read here
  * (a locator's value, or the text as saved).
  */
-function readInstallationFilter(ctx: IPollFunctions): number | undefined {
+export function readInstallationFilter(ctx: IPollFunctions): number | undefined {
 	const raw = ctx.getNodeParameter('runInstallationId', '', { extractValue: true }) as unknown;
 	const id = readIdFilter(raw);
 	if (id !== 'bad') return id;
@@ -80,37 +80,101 @@ function readInstallationFilter(ctx: IPollFunctions): number | undefined {
  * Whose runs a run baseline holds (end user and installation filter): a baseline of another scope
  * is not compared with, a new one is recorded.
  */
-function scopeKey(owner: string | undefined, installationId: number | undefined): string {
+export function scopeKey(owner: string | undefined, installationId: number | undefined): string {
 	return `${owner ?? ''}\n${installationId ?? ''}`;
 }
 
 /** One poll against the run baseline; `commit` stores the next one (see KindPoll). */
-async function pollRuns({ ctx, client, owner }: PollScope, watch: RunWatch): Promise<KindPoll> {
+async function pollRuns(scope: PollScope, watch: RunWatch): Promise<KindPoll> {
+	const { ctx, client, owner } = scope;
 	const staticData = ctx.getWorkflowStaticData('node') as TriggerStaticData;
-	const names = new Map<string, BundleInfo>();
-	const runs = await readRuns(client, watch.installationId, names);
-	const scope = scopeKey(owner, watch.installationId);
-	const previous = staticData.runEvents?.scope === scope ? staticData.runEvents : undefined;
-	const { events, next } = detectRunEvents(previous, scope, runs, watch.events, Date.now());
-	if (events.length && watch.installationId === undefined)
-		await nameBundles(client, names, watch.solutionId !== undefined);
+	const read = await readWatchedRuns(scope, watch.installationId);
+	const key = scopeKey(owner, watch.installationId);
+	const previous = staticData.runEvents?.scope === key ? staticData.runEvents : undefined;
+	const { events, next } = detectRunEvents(previous, key, read.runs, watch.events, Date.now());
+	if (events.length) await read.name(watch.solutionId !== undefined);
 	const partner = partnerOf(client);
 	// Runs of other solutions' installations are known from now on, but not reported.
 	const items = events
-		.filter(({ run }) => ofWatchedSolution(names, run.bundleId, watch))
+		.filter(({ run }) => read.ofSolution(run, watch.solutionId))
 		.map(({ event, run }) =>
 			runEventItem(
 				event,
 				run,
-				{ ...partner, ...namesOf(names, run.bundleId) },
-				infoOf(names, run.bundleId)?.stepTitles,
+				{ ...partner, ...namesOf(read.names, run.bundleId) },
+				infoOf(read.names, run.bundleId)?.stepTitles,
 			),
 		);
 	return { items, commit: () => void (staticData.runEvents = next) };
 }
 
+/**
+ * The runs one poll read, shared by every kind that watches runs (Run Failed / Run Succeeded and
+ * Automation Failing / Automation Recovered): the list is read once per poll, and the bundles
+ * named at most once.
+ */
+export interface WatchedRuns {
+	runs: IDataObject[];
+	names: Map<string, BundleInfo>;
+	/**
+	 * Names each bundle (installations and their automations; nothing to do with an installation
+	 * filter). Best effort unless `required` (a Solution filter: the names decide what is reported).
+	 */
+	name: (required: boolean) => Promise<void>;
+	/** Whether a run belongs to the watched solution (always, without a Solution filter). */
+	ofSolution: (run: IDataObject, solutionId: string | undefined) => boolean;
+	/** A run as Run → Get Many gives it, with endUserId (partner mode) and its bundle's names. */
+	item: (run: IDataObject) => IDataObject;
+}
+
+const pollReads = new WeakMap<PollScope, Map<string, Promise<WatchedRuns>>>();
+
+/** This poll's read of the runs (of one installation's automations, when given): once per poll. */
+export async function readWatchedRuns(
+	scope: PollScope,
+	installationId: number | undefined,
+): Promise<WatchedRuns> {
+	const reads = pollReads.get(scope) ?? new Map<string, Promise<WatchedRuns>>();
+	pollReads.set(scope, reads);
+	const key = String(installationId ?? '');
+	let read = reads.get(key);
+	if (!read) {
+		read = readOnce(scope.client, installationId);
+		reads.set(key, read);
+	}
+	return await read;
+}
+
+async function readOnce(
+	client: AlbatoClient,
+	installationId: number | undefined,
+): Promise<WatchedRuns> {
+	const names = new Map<string, BundleInfo>();
+	const runs = await readRuns(client, installationId, names);
+	let named: Promise<void> | undefined;
+	return {
+		runs,
+		names,
+		name: async (required) => {
+			if (installationId !== undefined) return;
+			named ??= nameBundles(client, names);
+			try {
+				await named;
+			} catch (error) {
+				if (required) throw error as Error;
+			}
+		},
+		ofSolution: (run, solutionId) => ofWatchedSolution(names, run.bundleId, solutionId),
+		item: (run) => ({
+			...partnerOf(client),
+			...namesOf(names, run.bundleId),
+			...runItem(run, 0, infoOf(names, run.bundleId)?.stepTitles),
+		}),
+	};
+}
+
 /** In partner mode, the End User ID the runs were read for. */
-function partnerOf(client: AlbatoClient): IDataObject {
+export function partnerOf(client: AlbatoClient): IDataObject {
 	return client.partner ? { endUserId: client.partner.endUserId(undefined) } : {};
 }
 
@@ -140,35 +204,28 @@ async function readRuns(
 
 /**
  * Names each bundle with its installation and solution (only when there is news to report, or for
- * a sample). Best effort without a Solution filter: the events come out without names rather than
- * being held back. With one, the solution decides what is reported, so a failure fails the poll
- * (nothing emitted, the baseline kept: the next poll reports what this one would have).
+ * a sample); a failure is the caller's to weigh (WatchedRuns.name). Best effort without a Solution
+ * filter: the events come out without names rather than being held back. With one, the solution
+ * decides what is reported, so a failure fails the poll (nothing emitted, the baseline kept: the
+ * next poll reports what this one would have).
  */
-async function nameBundles(
-	client: AlbatoClient,
-	names: Map<string, BundleInfo>,
-	required: boolean,
-): Promise<void> {
-	try {
-		const installations = await listInstallations(client);
-		await mapLimited(installations, DETAIL_CONCURRENCY, async (item) => {
-			const installation = await getInstallation(client, String(item.id), {
-				withBundles: true,
-				withStatus: false,
-			});
-			for (const bundle of bundlesOf(installation))
-				names.set(String(bundle.id), {
-					installationId: item.id as number,
-					installationTitle: installation.title ?? item.title ?? null,
-					title: bundle.title ?? null,
-					solutionId: solutionIdOf(item) ?? solutionIdOf(installation),
-					stepTitles: stepTitlesOf(bundle),
-				});
-			return true;
+async function nameBundles(client: AlbatoClient, names: Map<string, BundleInfo>): Promise<void> {
+	const installations = await listInstallations(client);
+	await mapLimited(installations, DETAIL_CONCURRENCY, async (item) => {
+		const installation = await getInstallation(client, String(item.id), {
+			withBundles: true,
+			withStatus: false,
 		});
-	} catch (error) {
-		if (required) throw error as Error;
-	}
+		for (const bundle of bundlesOf(installation))
+			names.set(String(bundle.id), {
+				installationId: item.id as number,
+				installationTitle: installation.title ?? item.title ?? null,
+				title: bundle.title ?? null,
+				solutionId: solutionIdOf(item) ?? solutionIdOf(installation),
+				stepTitles: stepTitlesOf(bundle),
+			});
+		return true;
+	});
 }
 
 /**
@@ -178,11 +235,11 @@ async function nameBundles(
 function ofWatchedSolution(
 	names: Map<string, BundleInfo>,
 	bundleId: unknown,
-	watch: RunWatch,
+	solutionId: string | undefined,
 ): boolean {
-	if (watch.solutionId === undefined) return true;
+	if (solutionId === undefined) return true;
 	const found = infoOf(names, bundleId);
-	return found !== undefined && sameId(found.solutionId, watch.solutionId);
+	return found !== undefined && sameId(found.solutionId, solutionId);
 }
 
 const infoOf = (names: Map<string, BundleInfo>, bundleId: unknown) =>
@@ -198,17 +255,19 @@ function namesOf(names: Map<string, BundleInfo>, bundleId: unknown): IDataObject
 }
 
 /** "Fetch Test Event": the newest run that ended as a chosen event; the baseline is untouched. */
-async function sampleRun({ ctx, client }: PollScope, watch: RunWatch): Promise<IDataObject> {
-	const names = new Map<string, BundleInfo>();
-	const runs = await readRuns(client, watch.installationId, names);
+async function sampleRun(scope: PollScope, watch: RunWatch): Promise<IDataObject> {
+	const { ctx, client } = scope;
+	const read = await readWatchedRuns(scope, watch.installationId);
+	const { runs, names } = read;
 	// A sample carries the names a real event carries (the installation's and the automation's).
-	if (watch.installationId === undefined)
-		await nameBundles(client, names, watch.solutionId !== undefined);
+	await read.name(watch.solutionId !== undefined);
 	const eventOf = (run: IDataObject): RunEvent | undefined => {
 		const outcome = runOutcome(run);
 		const event =
 			outcome === 'failed' ? 'runFailed' : outcome === 'succeeded' ? 'runSucceeded' : undefined;
-		return event && watch.events.has(event) && ofWatchedSolution(names, run.bundleId, watch)
+		return event &&
+			watch.events.has(event) &&
+			ofWatchedSolution(names, run.bundleId, watch.solutionId)
 			? event
 			: undefined;
 	};

@@ -10,7 +10,10 @@
 // field on the same 2 active installations ("Pause, Update, Then Start Again"); 50 more concurrent
 // webhook calls onboard 50 customers in partner mode (examples/new-customer-onboarding: end user,
 // installation, start, with the Albato Partner API credential and the workers' token caches); the
-// polling trigger, active throughout, must report each of the first 50 installations exactly once.
+// polling trigger, active throughout, must report each of the first 50 installations exactly once;
+// the fleet-watch example's Run → Get New, started twice at once over 20 customers in 3 rounds with
+// runs injected before each, must return each run exactly once across both executions
+// (queueWatch.mjs: the overlap guarantee of docs/runs.md).
 // Checks the emulator's state and request log, the executions in Postgres and which worker ran
 // each, and that no token reached Postgres or any n8n log.
 //
@@ -41,6 +44,13 @@ import {
 	WEBHOOK_SECRET,
 } from './partner.mjs';
 import { checkDeliveredTwice, TWICE, TWICE_CUSTOMERS } from './queueTwice.mjs';
+import {
+	checkOverlappingSweeps,
+	WATCH,
+	WATCH_CUSTOMERS,
+	WATCH_ROUNDS,
+	watchWorkflow,
+} from './queueWatch.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CUSTOMERS = Number(process.env.QUEUE_E2E_CUSTOMERS) || 50;
@@ -523,7 +533,7 @@ async function workerExecutions(worker) {
 	return [...log.matchAll(/Worker started execution (\d+)/g)].map((m) => m[1]);
 }
 
-async function checkExecutions(checks, postgres, workers) {
+async function checkExecutions(checks, postgres, workers, watchSweeps) {
 	const rows = await postgres.psql(
 		'SELECT id, "workflowId", status, mode FROM execution_entity ORDER BY id',
 	);
@@ -536,6 +546,11 @@ async function checkExecutions(checks, postgres, workers) {
 		CUSTOMERS,
 	);
 	checks.equal('Postgres: 3 update executions', byWorkflow[UPDATE.id], 3);
+	checks.equal(
+		`Postgres: ${watchSweeps} fleet-watch sweeps`,
+		byWorkflow[WATCH.id] ?? 0,
+		watchSweeps,
+	);
 	checks.equal(
 		`Postgres: ${CUSTOMERS} partner onboarding executions`,
 		byWorkflow[PARTNER.id],
@@ -603,7 +618,7 @@ async function main() {
 			`n8n ${N8N_VERSION} in queue mode: main, ${WORKERS} workers, webhook processor`,
 			async () => {
 				await checks.step(
-					'import the credentials and 6 workflows, publish them (n8n CLI on Postgres)',
+					'import the credentials and 7 workflows, publish them (n8n CLI on Postgres)',
 					() =>
 						timed('imports (s)', async () => {
 							await n8n.importCredentials([
@@ -626,6 +641,7 @@ async function main() {
 								await readWorkflow(TWICE.ensure.file, TWICE.ensure.id),
 								await readWorkflow(TWICE.create.file, TWICE.create.id),
 								await triggerWorkflow(),
+								await watchWorkflow(repoRoot),
 							];
 							const folder = path.join(n8n.userFolder, 'import');
 							await mkdir(folder);
@@ -697,6 +713,25 @@ async function main() {
 		await checks.group('Trigger: active on main, each event once', () =>
 			timed('trigger (s)', () => checkTrigger(checks, n8n, installations)),
 		);
+		let watchSweeps = 0;
+		await checks.group(
+			`Overlapping sweeps: Run → Get New over ${WATCH_CUSTOMERS} customers started twice at once, ${WATCH_ROUNDS} rounds`,
+			() =>
+				timed('overlapping sweeps (s)', async () => {
+					watchSweeps = await checkOverlappingSweeps(checks, {
+						emulator,
+						partner,
+						n8n,
+						webhookBase,
+						post,
+						workerOf: async (id) => {
+							for (const worker of workers)
+								if ((await workerExecutions(worker)).includes(String(id))) return worker.name;
+							return undefined;
+						},
+					});
+				}),
+		);
 		for (const kind of ['ensure', 'create'])
 			await checks.group(
 				`Delivered twice: ${TWICE_CUSTOMERS} onboardings, each twice at once, ${kind === 'ensure' ? 'Installation → Ensure' : 'Create + Refuse Duplicate Title'}`,
@@ -706,7 +741,7 @@ async function main() {
 					),
 			);
 		await checks.group('Executions: all succeeded, spread over both workers', () =>
-			checkExecutions(checks, postgres, workers),
+			checkExecutions(checks, postgres, workers, watchSweeps),
 		);
 		await checks.group('Secrets: no token stored or logged', () =>
 			checkNoTokens(

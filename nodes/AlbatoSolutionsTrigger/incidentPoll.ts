@@ -1,0 +1,140 @@
+/**
+ * Automation Failing / Automation Recovered: Run → Get New's Group Into Incidents for the one end
+ * user the trigger watches. Which ended runs are new is decided as for Run Failed / Run Succeeded
+ * (runEvents.ts, with a baseline of its own); how they group into incidents by the same pure
+ * `groupIntoIncidents` (shared/readers/incidents.ts) that Get New uses.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { groupIntoIncidents, type Incidents } from '../shared/readers/incidents';
+import { runDateMs, runOutcome } from '../shared/readers/runs';
+import type { EventKind, KindPoll, PollScope, TriggerStaticData } from './eventKind';
+import { NoSampleError } from './noSample';
+import { detectRunEvents, type RunBaseline, RUN_EVENTS } from './runEvents';
+import { partnerOf, readInstallationFilter, readWatchedRuns, scopeKey } from './runPoll';
+import { readSolutionFilter } from './solutionFilter';
+
+export const INCIDENT_EVENTS = ['automationFailing', 'automationRecovered'] as const;
+export type IncidentEvent = (typeof INCIDENT_EVENTS)[number];
+
+/** The grouping's items by the trigger's event names (reminders are not offered in the trigger). */
+const EVENT_OF: Record<string, IncidentEvent> = {
+	incidentOpened: 'automationFailing',
+	incidentResolved: 'automationRecovered',
+};
+
+/** What the trigger keeps for automation events (static data key `incidentEvents`). */
+export interface IncidentBaseline extends IDataObject {
+	/** The ended runs already grouped, and those in progress (as for run events, own scope). */
+	runs: RunBaseline;
+	/** The open incidents, by automation id. */
+	incidents: Incidents;
+}
+
+interface IncidentWatch {
+	events: Set<IncidentEvent>;
+	installationId?: number;
+	solutionId?: string;
+}
+
+export const incidentKind: EventKind = {
+	events: INCIDENT_EVENTS,
+	choose(ctx, chosen) {
+		const watch: IncidentWatch = {
+			events: new Set(INCIDENT_EVENTS.filter((event) => chosen.includes(event))),
+			installationId: readInstallationFilter(ctx),
+			solutionId: readSolutionFilter(ctx),
+		};
+		return {
+			poll: async (scope) => await pollIncidents(scope, watch),
+			sample: async (scope) => await sampleIncident(scope, watch),
+		};
+	},
+};
+
+/** Every ended run counts: failures open incidents, successes resolve them. */
+const ENDED = new Set(RUN_EVENTS);
+
+/**
+ * One poll: the ended runs not grouped before, oldest first, grouped against the open incidents.
+ * The first poll (or one for another end user or installation filter) is Get New's first sweep: the
+ * history sets the state silently, and each automation failing now is reported once, as Automation
+ * Failing; incidents already over are not.
+ */
+async function pollIncidents(scope: PollScope, watch: IncidentWatch): Promise<KindPoll> {
+	const staticData = scope.ctx.getWorkflowStaticData('node') as TriggerStaticData;
+	const read = await readWatchedRuns(scope, watch.installationId);
+	const key = scopeKey(scope.owner, watch.installationId);
+	const stored = staticData.incidentEvents;
+	const previous = stored?.runs?.scope === key ? stored : undefined;
+	const now = Date.now();
+	const { events, next } = detectRunEvents(previous?.runs, key, read.runs, ENDED, now);
+	const firstPoll = previous === undefined;
+	const candidates = firstPoll ? read.runs.filter(isEnded) : events.map(({ run }) => run);
+	if (candidates.length) await read.name(watch.solutionId !== undefined);
+	const grouped = groupIntoIncidents({
+		runs: oldestFirst(candidates.filter((run) => read.ofSolution(run, watch.solutionId))).map(
+			read.item,
+		),
+		incidents: previous?.incidents,
+		firstSweep: firstPoll,
+		remindAfterMs: 0,
+		now,
+		customer: partnerOf(scope.client),
+	});
+	return {
+		items: chosenItems(grouped.items, watch),
+		commit: () => void (staticData.incidentEvents = { runs: next, incidents: grouped.incidents }),
+	};
+}
+
+/**
+ * "Fetch Test Event": the newest incident of a chosen event in the runs listed now, as a poll would
+ * have reported it (the same grouping, from no open incident); the baseline is untouched.
+ */
+async function sampleIncident(scope: PollScope, watch: IncidentWatch): Promise<IDataObject> {
+	const read = await readWatchedRuns(scope, watch.installationId);
+	await read.name(watch.solutionId !== undefined);
+	const { items } = groupIntoIncidents({
+		runs: oldestFirst(
+			read.runs.filter((run) => isEnded(run) && read.ofSolution(run, watch.solutionId)),
+		).map(read.item),
+		incidents: undefined,
+		firstSweep: false,
+		remindAfterMs: 0,
+		now: Date.now(),
+		customer: partnerOf(scope.client),
+	});
+	const newest = chosenItems(items, watch).at(-1);
+	if (newest) return newest;
+	const of = watch.solutionId === undefined ? '' : ` of solution ${watch.solutionId}`;
+	throw new NoSampleError(
+		scope.ctx.getNode(),
+		watch.events.has('automationFailing')
+			? `No failed runs found${of}`
+			: `No automation recovered from failed runs${of}`,
+		{
+			description:
+				'Let an automation of this end user fail once (and succeed after it, for Automation Recovered), then fetch a test event again',
+		},
+	);
+}
+
+/** The grouping's items of the chosen events, named as the trigger's events. */
+function chosenItems(items: IDataObject[], watch: IncidentWatch): IDataObject[] {
+	return items
+		.map((item) => ({ ...item, event: EVENT_OF[String(item.event)] }))
+		.filter((item) => watch.events.has(item.event));
+}
+
+const isEnded = (run: IDataObject) => {
+	const outcome = runOutcome(run);
+	return outcome === 'failed' || outcome === 'succeeded';
+};
+
+/** Oldest first, as Get New outputs runs: by date (unreadable last), then by id. */
+function oldestFirst(runs: IDataObject[]): IDataObject[] {
+	const at = (run: IDataObject) => runDateMs(run.dateCreated) ?? Infinity;
+	const id = (run: IDataObject) => Number(run.id);
+	return [...runs].sort((a, b) => at(a) - at(b) || id(a) - id(b) || 0);
+}

@@ -1,0 +1,229 @@
+// `npm run e2e:queue`, overlapping sweeps (issue 30): the fleet-watch example's Run → Get New over
+// QUEUE_E2E_WATCH_CUSTOMERS (20) customers, started twice at the same moment through the webhook
+// processor, so that two executions sweep the same customers at once on the workers. Runs are
+// injected before each pair (a failed and a successful run per customer), over 3 rounds; the list
+// answers 150 ms late, so each sweep takes seconds. Then the overlap guarantee of README /
+// docs/runs.md: over both executions of every pair, no run returned twice and none lost (each ended
+// run of these customers exactly once), and a last sweep on its own returns nothing.
+//
+// The workflow is examples/fleet-watch.workflow.json with its schedule (and manual trigger)
+// replaced by a webhook answering at once, its customer list given here, and Group Into Incidents
+// off, so that each run is an item and can be counted (the incidents follow the runs the gate
+// returns: docs/runs.md).
+
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { waitFor } from './lib/proc.mjs';
+import { customerSession, installFor } from './partner.mjs';
+
+export const WATCH_CUSTOMERS = Number(process.env.QUEUE_E2E_WATCH_CUSTOMERS) || 20;
+export const WATCH_ROUNDS = 3;
+export const WATCH = { id: 'QueueFleetWatch1', webhookPath: 'albato-queue-fleet-watch' };
+const GET_NEW = 'New failures, as incidents';
+const customerId = (i) => `queue-watch-${String(i + 1).padStart(3, '0')}`;
+
+/** The fleet-watch example, started by a webhook instead of its schedule, returning runs. */
+export async function watchWorkflow(repoRoot) {
+	const example = JSON.parse(
+		await readFile(path.join(repoRoot, 'examples/fleet-watch.workflow.json'), 'utf8'),
+	);
+	const triggers = example.nodes.filter((node) => /scheduleTrigger|manualTrigger/.test(node.type));
+	const nodes = example.nodes
+		.filter((node) => !triggers.includes(node))
+		.map((node) => {
+			if (node.name === 'Customers')
+				return {
+					...node,
+					parameters: {
+						...node.parameters,
+						jsonOutput: JSON.stringify({
+							customers: Array.from({ length: WATCH_CUSTOMERS }, (_, i) => ({
+								customerId: customerId(i),
+							})),
+						}),
+					},
+				};
+			if (node.name === GET_NEW)
+				return { ...node, parameters: { ...node.parameters, groupIntoIncidents: false } };
+			return node;
+		});
+	nodes.push({
+		parameters: {
+			httpMethod: 'POST',
+			path: WATCH.webhookPath,
+			responseMode: 'onReceived',
+			options: {},
+		},
+		name: 'Sweep now',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: [0, 300],
+		webhookId: '6f0c1c7e-3d1e-4c55-9a43-5b7a7f2f0a77',
+	});
+	const connections = Object.fromEntries(
+		Object.entries(example.connections).filter(([from]) => !triggers.some((t) => t.name === from)),
+	);
+	connections['Sweep now'] = { main: [[{ node: 'Customers', type: 'main', index: 0 }]] };
+	return {
+		...example,
+		id: WATCH.id,
+		name: 'Queue e2e – fleet watch, two sweeps at once',
+		nodes,
+		connections,
+	};
+}
+
+const finished = (e) => e.status !== 'running' && e.status !== 'new' && e.stoppedAt;
+
+async function watchExecutions(n8n) {
+	return (await n8n.executions(WATCH.id))
+		.filter(finished)
+		.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/** The runs one execution returned (output 0 of Get New), and its error output. */
+async function returnedBy(n8n, id) {
+	const execution = await n8n.execution(id);
+	const main = execution.data.resultData.runData[GET_NEW]?.[0]?.data?.main ?? [];
+	return {
+		runs: (main[0] ?? []).map((item) => item.json),
+		errors: (main[1] ?? []).map((item) => item.json),
+	};
+}
+
+/**
+ * `workerOf(id)`: the worker that ran execution `id` (from the workers' logs). `post(url, body)`.
+ */
+export async function checkOverlappingSweeps(
+	checks,
+	{ emulator, partner, n8n, webhookBase, post, workerOf },
+) {
+	const bundles = {};
+	await checks.step(
+		`${WATCH_CUSTOMERS} customers, each with one started installation`,
+		async () => {
+			for (let i = 0; i < WATCH_CUSTOMERS; i++) {
+				const asUser = await customerSession(emulator, partner, customerId(i));
+				const installationId = await installFor(asUser, `${customerId(i)} – lead sync`, true);
+				const state = await emulator.state();
+				for (const bundleId of state.installations.find((inst) => inst.id === installationId)
+					.bundleIds)
+					bundles[bundleId] = customerId(i);
+			}
+		},
+	);
+	const url = `${webhookBase}/webhook/${WATCH.webhookPath}`;
+	const pairs = [];
+	await emulator.control('POST', '/faults', {
+		method: 'GET',
+		path: '/bundle/events',
+		times: 100000,
+		delayMs: 150,
+	});
+	try {
+		for (let round = 1; round <= WATCH_ROUNDS; round++) {
+			for (const bundleId of Object.keys(bundles))
+				for (const outcome of ['failed', 'succeeded'])
+					await emulator.control('POST', '/runs', { bundleId: Number(bundleId), outcome });
+			const before = (await watchExecutions(n8n)).length;
+			const answers = await Promise.all([post(url, {}), post(url, {})]);
+			checks.ok(
+				`round ${round}: two webhook calls at once → both accepted`,
+				answers.every((r) => r.status === 200),
+				() => answers.map((r) => `${r.status} ${r.text.slice(0, 200)}`).join('\n'),
+			);
+			const pair = await checks.step(`round ${round}: both sweeps finished`, () =>
+				waitFor(
+					`round ${round}'s two sweeps`,
+					async () => {
+						const all = await watchExecutions(n8n);
+						return all.length >= before + 2 ? all.slice(before, before + 2) : undefined;
+					},
+					{ timeoutMs: 180_000, intervalMs: 1000 },
+				),
+			);
+			if (!pair) return;
+			pairs.push(pair);
+		}
+	} finally {
+		await emulator.control('DELETE', '/faults');
+	}
+
+	const results = [];
+	for (const pair of pairs)
+		for (const execution of pair)
+			results.push({
+				execution,
+				worker: await workerOf(execution.id),
+				...(await returnedBy(n8n, execution.id)),
+			});
+	console.log(
+		`    sweeps: ${results
+			.map((r) => `#${r.execution.id} ${r.worker ?? '?'} ${r.runs.length} runs`)
+			.join(', ')}`,
+	);
+	checks.ok(
+		`all ${results.length} sweeps succeeded, no customer on the error output`,
+		results.every((r) => r.execution.status === 'success' && r.errors.length === 0),
+		() =>
+			JSON.stringify(
+				results.map((r) => [r.execution.id, r.execution.status, r.errors.slice(0, 2)]),
+			),
+	);
+	const overlapped = pairs.filter(
+		([a, b]) =>
+			Date.parse(a.startedAt) < Date.parse(b.stoppedAt) &&
+			Date.parse(b.startedAt) < Date.parse(a.stoppedAt),
+	);
+	checks.equal('the two sweeps of every round overlapped in time', overlapped.length, pairs.length);
+	const split = pairs.filter(([a, b]) => {
+		const [wa, wb] = [a, b].map((e) => results.find((r) => r.execution.id === e.id)?.worker);
+		return wa && wb && wa !== wb;
+	});
+	console.log(`    pairs on two different workers: ${split.length} of ${pairs.length}`);
+	checks.ok(
+		'at least one round ran its two sweeps on two different workers',
+		split.length > 0,
+		'every pair landed on one worker: the rounds prove overlap, not across workers',
+	);
+
+	const returned = results.flatMap((r) => r.runs);
+	const ids = returned.map((run) => run.id);
+	const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+	checks.equal('no run returned twice across both executions of any round', twice, []);
+	const all = (await emulator.control('GET', '/runs')).filter((run) => run.bundleId in bundles);
+	const missing = all.filter((run) => !ids.includes(run.id)).map((run) => run.id);
+	checks.equal(
+		`none lost: the ${all.length} runs injected were returned (${ids.length} returned)`,
+		missing,
+		[],
+	);
+	const foreign = returned.filter((run) => bundles[run.bundleId] !== run.endUserId);
+	checks.equal('each run returned for its own customer (endUserId)', foreign.length, 0);
+	const perRound = pairs.map((pair) =>
+		pair
+			.map((e) => results.find((r) => r.execution.id === e.id).runs.length)
+			.reduce((a, b) => a + b, 0),
+	);
+	checks.equal(
+		`each round returned exactly its ${2 * Object.keys(bundles).length} new runs, between its two sweeps`,
+		perRound,
+		pairs.map(() => 2 * Object.keys(bundles).length),
+	);
+
+	// One more sweep on its own: the memory both left behind holds every run.
+	const before = (await watchExecutions(n8n)).length;
+	await post(url, {});
+	const last = await checks.step('a last sweep on its own finished', () =>
+		waitFor('the last sweep', async () => (await watchExecutions(n8n))[before], {
+			timeoutMs: 120_000,
+			intervalMs: 1000,
+		}),
+	);
+	if (last) {
+		const { runs } = await returnedBy(n8n, last.id);
+		checks.equal('the last sweep returns nothing (nothing new, nothing again)', runs.length, 0);
+	}
+	return results.length + (last ? 1 : 0);
+}
