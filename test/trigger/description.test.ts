@@ -1,6 +1,7 @@
 /** The trigger's description follows n8n's trigger conventions (and its lint). */
 import type { INodePropertyOptions } from 'n8n-workflow';
 
+import { INCIDENT_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/incidentPoll';
 import { RUN_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/runEvents';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
@@ -26,7 +27,9 @@ describe('trigger description', () => {
 	it('offers every event, sorted by name', () => {
 		const events = description.properties.find((property) => property.name === 'events')!;
 		const options = events.options as INodePropertyOptions[];
-		expect(options.map((option) => option.value).sort()).toEqual([...EVENTS, ...RUN_EVENTS].sort());
+		expect(options.map((option) => option.value).sort()).toEqual(
+			[...EVENTS, ...RUN_EVENTS, ...INCIDENT_EVENTS].sort(),
+		);
 		const names = options.map((option) => option.name);
 		expect(names).toEqual([...names].sort());
 	});
