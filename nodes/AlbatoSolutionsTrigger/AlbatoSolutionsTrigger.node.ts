@@ -63,7 +63,9 @@ const EVENT_OPTIONS: INodePropertyOptions[] = [
 	},
 ];
 
-/** Installation ID (Run Events): text at version 1, a picker from version 2 (same name and value). */
+/**
+ * Installation ID (Run Events): text at version 1, a picker from version 2 (same name and value).
+ */
 const RUN_INSTALLATION = {
 	displayName: 'Installation ID (Run Events)',
 	name: 'runInstallationId',
