@@ -138,7 +138,7 @@ export async function openAddFieldMenu(page) {
 }
 
 /** The mapper's "Refresh Step List" action: a nested level shows only after its parent's value is chosen. */
-async function refreshMapper(page) {
+export async function refreshMapper(page) {
 	const fields = page
 		.getByTestId('resource-mapper-container')
 		.getByTestId('mapping-fields-container');

@@ -7,6 +7,8 @@
 //  5. publish the trigger workflow, start n8n, change things in the emulator, and check that
 //     the trigger fired (n8n's REST API for the executions, the emulator's log for the calls)
 //  6. the editor in Chromium: node panel, pickers, field mapper (browser.mjs)
+//     then Ensure onboarding with pickers, the Run Failed sample, a reopened workflow
+//     (browserEnsure.mjs)
 //  7. partner mode (partner.mjs); billing: usage top-up, plans, block (billing.mjs); runs,
 //     offboarding and connect-by-link examples (runs.mjs)
 //  8. the fleet change example: canary, a stop halfway, a resume (fleet.mjs)
@@ -21,6 +23,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { runBrowserTest } from './browser.mjs';
+import { runEnsureBrowserTest } from './browserEnsure.mjs';
 import { runPartnerBrowserTest } from './browserPartner.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
 import { checkFleetWatch } from './fleetWatch.mjs';
@@ -304,6 +307,20 @@ async function main() {
 					});
 					console.log(`    screenshots: ${shots.join(', ')}`);
 				}),
+			);
+			// Needs the partner credential the partner-mode editor test made (issue 33).
+			await checks.group(
+				'Editor: Ensure onboarding, Run Failed sample, reopened workflow (Chromium)',
+				() =>
+					timed('ensure browser test (s)', async () => {
+						const shots = await runEnsureBrowserTest({
+							baseUrl: n8n.baseUrl,
+							emulator,
+							checks,
+							failureDir: n8n.userFolder,
+						});
+						console.log(`    screenshots: ${shots.join(', ')}`);
+					}),
 			);
 		}
 		// After the editor: its new nodes would otherwise pick the partner credential, the newest one.
