@@ -284,7 +284,7 @@ export async function runPartnerBrowserTest({
 		});
 		checks.ok(
 			'the Solution picker says the expression has nothing to resolve and how to browse, not "is empty"',
-			/End User ID has no value here .*To browse, type a fixed End User ID or run the previous node/.test(
+			/End User ID has no value here .*To browse, type a fixed End User ID, or run the previous node and then close and reopen this node/.test(
 				hint,
 			) && !/End User ID is empty|references this node/.test(hint),
 			hint.slice(0, 600),

@@ -37,7 +37,7 @@ describe('End User ID with nothing to resolve in the editor', () => {
 				.catch((e: unknown) => e as Error & { description?: string });
 			expect(error).toBeInstanceOf(Error);
 			expect((error as Error).message).toBe(
-				'End User ID has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID or run the previous node.',
+				'End User ID has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID, or run the previous node and then close and reopen this node.',
 			);
 			expect((error as { description?: string }).description).toMatch(
 				/type a fixed End User ID.*or run the previous node/i,

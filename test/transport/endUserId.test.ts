@@ -36,9 +36,9 @@ describe('checkedEndUserId: which message, where', () => {
 	const EXPRESSION =
 		'End User ID is an expression: lists in the editor need a fixed End User ID (type one to browse, then switch back)';
 	const NO_VALUE =
-		'End User ID has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID or run the previous node.';
+		'End User ID has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID, or run the previous node and then close and reopen this node.';
 	const NO_VALUE_HINT =
-		'Type a fixed End User ID to browse (switch back to the expression afterwards), or run the previous node so the expression has input data';
+		'Type a fixed End User ID to browse (switch back to the expression afterwards), or run the previous node so the expression has input data, then close and reopen this node: n8n loads option lists when a node opens';
 
 	it('a node and a picker get the node hint; the trigger its own', () => {
 		expect(failure('', 'node').description).toBe(NODE_HINT);

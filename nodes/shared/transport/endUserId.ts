@@ -40,8 +40,8 @@ export function checkedEndUserId(
 	// reported as empty, like any other empty value. The picker shows only the message.
 	if (place === 'editor' && (raw === null || raw === undefined)) {
 		throw fail(
-			'has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID or run the previous node.',
-			'Type a fixed End User ID to browse (switch back to the expression afterwards), or run the previous node so the expression has input data',
+			'has no value here (an expression has no input data in the editor). To browse, type a fixed End User ID, or run the previous node and then close and reopen this node.',
+			'Type a fixed End User ID to browse (switch back to the expression afterwards), or run the previous node so the expression has input data, then close and reopen this node: n8n loads option lists when a node opens',
 		);
 	}
 	if ('problem' in checked) throw fail(checked.problem);
