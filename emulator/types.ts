@@ -175,6 +175,12 @@ export interface Variants {
 	runDates: 'utc' | 'userOffset' | 'iso';
 	/** GET /bundle/events/steps/{id}: the step as an object (default), or a list holding it alone. */
 	runStepAnswer: 'object' | 'list';
+	/**
+	 * GET /bundle/events order (issue 30; Albato documents none): 'newest' (date, then id, newest
+	 * first; default), 'oldest' (the reverse), 'idDesc' (by id only, newest id first, whatever the
+	 * dates), 'shuffled' (a fixed pseudo-random order per list).
+	 */
+	runOrder: 'newest' | 'oldest' | 'idDesc' | 'shuffled';
 	/** get-user-profile: with planId and trxLimit (billing plans on; default) or without (the docs' example). */
 	profileShape: 'billing' | 'basic';
 	/** get-user-profile?expand=transactions: adds {transactions: {limit, used, left}} (default) or nothing. */

@@ -32,6 +32,7 @@ import type {
 	IVersionedNodeType,
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import { ApplicationError, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
 
@@ -41,8 +42,10 @@ import { SSHClientsManager } from 'n8n-core/dist/execution-engine/ssh-clients-ma
 import { AlbatoPartnerApi } from '../credentials/AlbatoPartnerApi.credentials';
 import { AlbatoSolutionsApi } from '../credentials/AlbatoSolutionsApi.credentials';
 import { TestCredentialsHelper, type TestCredentials } from './credentials';
+import { deduplicationStore, MemoryDeduplicator } from './deduplication';
 
 export { TestCredentialsHelper, type TestCredentials };
+export { deduplicationStore, MemoryDeduplicator };
 
 /** Workflow JSON prefixes community node types with the package name. */
 export const PACKAGE_NAME = 'n8n-nodes-albato-solutions';
@@ -201,6 +204,16 @@ export interface RunWorkflowOptions extends CommonOptions {
 	connections?: IConnections;
 	/** When given, an `Input` node emitting these items feeds every node that has no input. */
 	inputItems?: IDataObject[];
+	/** The execution's mode, as `this.getMode()` answers it. Default 'manual' (the editor). */
+	mode?: WorkflowExecuteMode;
+	/**
+	 * The workflow's static data for this execution; the nodes change it in place. n8n loads it when
+	 * the execution starts and saves it when it ends (not for manual executions): copy it in and back
+	 * to model that (test/support/sweeps.ts).
+	 */
+	staticData?: IDataObject;
+	/** The workflow's id (keys n8n's deduplication store). Default 'harness-workflow'. */
+	workflowId?: string;
 }
 
 export interface RunWorkflowResult {
@@ -253,14 +266,17 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
 	}
 	const startNode = options.inputItems ? nodes[0] : roots[0];
 
-	const workflow = workflowOf(nodeTypes, nodes, connections);
+	const workflow = workflowOf(nodeTypes, nodes, connections, options.staticData);
+	if (options.workflowId) workflow.id = options.workflowId;
+	deduplicationStore(); // n8n's CLI provides this store; the harness, an in-memory one
+	const mode = options.mode ?? 'manual';
 	const helper = new TestCredentialsHelper(
 		options.credentialTypes ?? [new AlbatoSolutionsApi(), new AlbatoPartnerApi()],
 		credentials,
 	);
 	const data = additionalData(helper);
 	// WorkflowExecute insists on hooks; it resolves with the IRun anyway, so none are registered.
-	data.hooks = new ExecutionLifecycleHooks('manual', data.executionId!, {
+	data.hooks = new ExecutionLifecycleHooks(mode, data.executionId!, {
 		id: workflow.id,
 		name: workflow.name,
 		nodes,
@@ -269,7 +285,7 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
 		settings: workflow.settings,
 	} as IWorkflowBase);
 
-	const run = await new WorkflowExecute(data, 'manual').run({ workflow, startNode });
+	const run = await new WorkflowExecute(data, mode).run({ workflow, startNode });
 	const lastRun = (name: string) => run.data.resultData.runData[name]?.at(-1);
 	const outputAt = (name: string, index: number) => lastRun(name)?.data?.main?.[index] ?? [];
 	return {

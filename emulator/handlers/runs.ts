@@ -254,8 +254,36 @@ export const listRuns: Handler = (ctx) => {
 	const runs = [...runsOf(ctx.state).runs.values()]
 		.filter((r) => (bundleId === undefined ? owns(ctx, r.bundleId) : r.bundleId === bundleId))
 		.sort((a, b) => b.dateCreated - a.dateCreated || b.id - a.id);
-	return { data: runs.map((r) => renderRun(r, ctx, withSteps, offset)) };
+	return {
+		data: inOrder(runs, ctx.variants.runOrder).map((r) => renderRun(r, ctx, withSteps, offset)),
+	};
 };
+
+/** The runs (newest first) in the `runOrder` variant's order. */
+function inOrder(runs: RunRecord[], order: Variants['runOrder']): RunRecord[] {
+	if (order === 'oldest') return runs.reverse();
+	if (order === 'idDesc') return runs.sort((a, b) => b.id - a.id);
+	if (order === 'shuffled')
+		return runs
+			.map((run) => ({ run, rank: ((run.id * 2654435761) >>> 0) % 1000003 }))
+			.sort((a, b) => a.rank - b.rank)
+			.map(({ run }) => run);
+	return runs;
+}
+
+/** Changes a recorded run's outcome (a run in progress that ends): its status, and its last level's steps. */
+export function endRun(state: EmulatorState, id: number, outcome: RunOutcome): RunRecord {
+	const run = runsOf(state).runs.get(id);
+	if (!run) throw new Error(`unknown run ${id}`);
+	run.status = RUN_STATUS[outcome];
+	const last = run.steps[run.steps.length - 1] ?? [];
+	for (const step of last) {
+		step.status = RUN_STATUS[outcome];
+		step.error = outcome === 'failed' ? 'Emulated step error' : null;
+		step.resultMessage = outcome === 'failed' ? null : `Step ${step.stepLevel} done`;
+	}
+	return run;
+}
 
 /** GET /bundle/events/steps/{id}: the step as listed, plus eventId, bundleId and its detail (in a list with `runStepAnswer: 'list'`). */
 export const getRunStep: Handler = (ctx) => {

@@ -9,6 +9,7 @@
 //  6. the editor in Chromium: node panel, pickers, field mapper (browser.mjs)
 //  7. partner mode (partner.mjs); billing: usage top-up, plans, block (billing.mjs); runs,
 //     offboarding and connect-by-link examples (runs.mjs)
+//  8. the fleet-watch example on its schedule over several sweeps (fleetWatch.mjs)
 //
 // Ends with `N passed, N failed`; exit code 1 when anything failed. Every child process is
 // killed on the way out. Env: N8N_E2E_SKIP_BROWSER=1 skips step 6, N8N_E2E_KEEP=1 keeps the
@@ -21,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { runBrowserTest } from './browser.mjs';
 import { runPartnerBrowserTest } from './browserPartner.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
+import { checkFleetWatch } from './fleetWatch.mjs';
 import { checkPartnerMode } from './partner.mjs';
 import { checkRunsAndConnections } from './runs.mjs';
 import { checkBilling } from './billing.mjs';
@@ -318,6 +320,10 @@ async function main() {
 				timed('runs and connections (s)', () =>
 					checkRunsAndConnections(checks, n8n, emulator, repoRoot),
 				),
+			);
+		if (n8n.server)
+			await checks.group('Fleet watch: every customer, incidents (issue 30)', () =>
+				timed('fleet watch (s)', () => checkFleetWatch(checks, n8n, emulator)),
 			);
 	} catch (error) {
 		checks.ok('end-to-end run', false, error instanceof Error ? error.stack : String(error));

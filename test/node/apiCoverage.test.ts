@@ -102,6 +102,10 @@ const partnerOperations: Record<string, Record<string, unknown>> = {
 /** Outside the spec: run history (docs.albato.com "Getting Solution History"), with the end user's token. */
 const historyOperations: Record<string, Record<string, unknown>> = {
 	'run.getAll': { installationId: { __rl: true, mode: 'id', value: '5001' }, returnAll: true },
+	'run.getNew': {
+		runsOf: 'installation',
+		installationId: { __rl: true, mode: 'id', value: '5001' },
+	},
 	'run.getStep': { runStepId: '3944029301' },
 };
 

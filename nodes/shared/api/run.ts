@@ -13,7 +13,19 @@ export const RUN_LIST_KEYS = ['events', 'runs'];
  */
 export async function listRuns(
 	client: AlbatoClient,
-	{ bundleId, itemIndex }: { bundleId?: number | string; itemIndex?: number } = {},
+	{
+		bundleId,
+		itemIndex,
+		enough,
+		perPage,
+	}: {
+		bundleId?: number | string;
+		itemIndex?: number;
+		/** Ends the read after a page (Run → Get New: the rest is known); default: every page. */
+		enough?: (runs: IDataObject[], page: IDataObject[]) => boolean;
+		/** Asks for pages of this many runs (Yii's `per-page`, at most 50 there); default: the service's. */
+		perPage?: number;
+	} = {},
 ): Promise<IDataObject[]> {
 	const data = await client.requestList('/bundle/events', {
 		itemIndex,
@@ -21,7 +33,12 @@ export async function listRuns(
 		listKeys: RUN_LIST_KEYS,
 		// An automation that never ran answers an empty list; under the map shape that is `{}`.
 		emptyObjectIsList: true,
-		query: { expand: 'steps', ...(bundleId === undefined ? {} : { bundleId: String(bundleId) }) },
+		enough,
+		query: {
+			expand: 'steps',
+			...(bundleId === undefined ? {} : { bundleId: String(bundleId) }),
+			...(perPage === undefined ? {} : { 'per-page': String(perPage) }),
+		},
 	});
 	return listOrMap(data, RUN_LIST_KEYS);
 }

@@ -15,6 +15,11 @@ export type ListOptions = CallOptions & {
 	listKeys?: string[];
 	/** `{}` is an empty map-shaped list (lists often empty, e.g. runs); else it fails as unreadable. */
 	emptyObjectIsList?: boolean;
+	/**
+	 * Asked after each page with the items read so far and that page's items: true ends the read
+	 * there (the caller knows the rest of the list is not needed). Without it the list is read whole.
+	 */
+	enough?: (items: IDataObject[], page: IDataObject[]) => boolean;
 };
 
 const isEmptyObject = (data: unknown) =>
@@ -58,6 +63,7 @@ export async function readWholeList(
 	if (!next) return first.data;
 	const items = listOrMap(first.data, options.listKeys);
 	const seen = new Set(items.map(itemKey));
+	if (options.enough?.(items, items)) return items;
 	for (let page = 2; next; page++) {
 		if (page > MAX_PAGES) {
 			throw listError(
@@ -90,6 +96,7 @@ export async function readWholeList(
 			seen.add(itemKey(item));
 			items.push(item);
 		}
+		if (options.enough?.(items, fresh)) break;
 	}
 	return items;
 }

@@ -23,6 +23,12 @@ export const WORKFLOWS = {
 	offboarding: { id: 'AlbatoOffboard01', file: 'examples/customer-offboarding.workflow.json' },
 	runsSweep: { id: 'AlbatoRunsSweep1', file: 'examples/runs-sweep.workflow.json' },
 	usageTopUp: { id: 'AlbatoUsageTopUp', file: 'examples/usage-topup.workflow.json' },
+	// Imported with its schedule at every 20 s (5 min in the file), so that e2e sees several sweeps.
+	fleetWatch: {
+		id: 'AlbatoFleetWatch',
+		file: 'examples/fleet-watch.workflow.json',
+		everySeconds: 20,
+	},
 };
 
 /** The Header Auth credential every webhook example with `headerAuth` is pointed at on import. */
@@ -51,10 +57,27 @@ function withHeaderCredential(workflow) {
 	return { ...workflow, nodes };
 }
 
+/** The Schedule Trigger set to every `seconds` (WORKFLOWS' `everySeconds`). */
+function withScheduleEvery(workflow, seconds) {
+	const nodes = workflow.nodes.map((node) =>
+		node.type === 'n8n-nodes-base.scheduleTrigger'
+			? {
+					...node,
+					parameters: {
+						...node.parameters,
+						rule: { interval: [{ field: 'seconds', secondsInterval: seconds }] },
+					},
+				}
+			: node,
+	);
+	return { ...workflow, nodes };
+}
+
 export async function readExample(repoRoot, key) {
-	const { id, file } = WORKFLOWS[key];
+	const { id, file, everySeconds } = WORKFLOWS[key];
 	const workflow = JSON.parse(await readFile(path.join(repoRoot, file), 'utf8'));
-	return withHeaderCredential({ ...workflow, id });
+	const scheduled = everySeconds ? withScheduleEvery(workflow, everySeconds) : workflow;
+	return withHeaderCredential({ ...scheduled, id });
 }
 
 /** Import the credentials (data in plain JSON; n8n encrypts them on import) and the examples. */

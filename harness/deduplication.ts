@@ -1,0 +1,123 @@
+/**
+ * n8n's deduplication store for tests, in memory. In n8n the CLI gives n8n-core a database-backed
+ * IDataDeduplicator (packages/cli/src/deduplication/deduplication-helper.ts) behind
+ * `this.helpers.checkProcessedAndRecord` and friends; the harness gives this one instead, with the
+ * same rules for mode 'entries': one list per workflow and context ("n:<node id>" for scope 'node',
+ * "" for 'workflow'), values kept as md5 hashes, new ones appended, the oldest dropped past
+ * `maxEntries`. Like n8n's, a call reads the list, then writes it back after an await (n8n reads
+ * and updates the row without a lock), so two overlapping calls can lose one's additions, as there.
+ */
+import { createHash } from 'crypto';
+import { DataDeduplicationService } from 'n8n-core';
+import type {
+	DeduplicationItemTypes,
+	DeduplicationScope,
+	ICheckProcessedContextData,
+	ICheckProcessedOptions,
+	IDataDeduplicator,
+	IDeduplicationOutput,
+} from 'n8n-workflow';
+import { ApplicationError } from 'n8n-workflow';
+
+const hashOf = (value: DeduplicationItemTypes) =>
+	createHash('md5').update(value.toString()).digest('base64');
+
+function contextOf(scope: DeduplicationScope, data: ICheckProcessedContextData): string {
+	if (scope === 'node') {
+		if (!data.node) throw new ApplicationError("No node information: cannot use scope 'node'");
+		return `${String(data.workflow.id)}\u0000n:${data.node.id}`;
+	}
+	return `${String(data.workflow.id)}\u0000`;
+}
+
+const tick = async () => await new Promise<void>((resolve) => setImmediate(resolve));
+
+export class MemoryDeduplicator implements IDataDeduplicator {
+	/** context → { mode, hashes in the order recorded } */
+	readonly rows = new Map<string, { mode: string; data: string[] }>();
+	/** Calls made (checkProcessedAndRecord only). */
+	calls = 0;
+	/** Calls that started while another one on the same context was between its read and its write. */
+	overlaps = 0;
+	private readonly inFlight = new Map<string, number>();
+	/** Tests: awaited between a call's read and its write (to make two calls meet there). */
+	betweenReadAndWrite?: () => Promise<void>;
+
+	async checkProcessedAndRecord(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+		options: ICheckProcessedOptions,
+	): Promise<IDeduplicationOutput> {
+		if (options.mode !== 'entries')
+			throw new ApplicationError('The harness deduplicator keeps mode "entries" only');
+		this.calls++;
+		const context = contextOf(scope, contextData);
+		const stored = this.rows.get(context);
+		if (stored && stored.mode !== options.mode)
+			throw new ApplicationError('Deduplication data was saved with another mode');
+		const data = [...(stored?.data ?? [])];
+		const busy = this.inFlight.get(context) ?? 0;
+		if (busy > 0) this.overlaps++;
+		this.inFlight.set(context, busy + 1);
+		await tick(); // the read and the write are apart, as in n8n's database helper
+		if (this.betweenReadAndWrite) await this.betweenReadAndWrite();
+		this.inFlight.set(context, (this.inFlight.get(context) ?? 1) - 1);
+		const out: IDeduplicationOutput = { new: [], processed: [] };
+		for (const item of items) {
+			const hash = hashOf(item);
+			if (data.includes(hash)) out.processed.push(item);
+			else {
+				out.new.push(item);
+				data.push(hash);
+			}
+		}
+		if (options.maxEntries) data.splice(0, Math.max(0, data.length - options.maxEntries));
+		this.rows.set(context, { mode: options.mode, data });
+		return out;
+	}
+
+	async removeProcessed(
+		items: DeduplicationItemTypes[],
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<void> {
+		const row = this.rows.get(contextOf(scope, contextData));
+		if (!row) return;
+		const gone = new Set(items.map(hashOf));
+		row.data = row.data.filter((hash) => !gone.has(hash));
+	}
+
+	async clearAllProcessedItems(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<void> {
+		this.rows.delete(contextOf(scope, contextData));
+	}
+
+	async getProcessedDataCount(
+		scope: DeduplicationScope,
+		contextData: ICheckProcessedContextData,
+	): Promise<number> {
+		return this.rows.get(contextOf(scope, contextData))?.data.length ?? 0;
+	}
+
+	/** Forgets everything (between tests). */
+	clear(): void {
+		this.rows.clear();
+		this.calls = 0;
+		this.overlaps = 0;
+		this.betweenReadAndWrite = undefined;
+	}
+}
+
+let installed: MemoryDeduplicator | undefined;
+
+/** The process's deduplication store: installed into n8n-core once (n8n-core allows one). */
+export function deduplicationStore(): MemoryDeduplicator {
+	if (!installed) {
+		installed = new MemoryDeduplicator();
+		void DataDeduplicationService.init(installed);
+	}
+	return installed;
+}

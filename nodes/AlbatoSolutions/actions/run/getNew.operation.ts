@@ -1,0 +1,449 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import {
+	bundlesOf,
+	DETAIL_CONCURRENCY,
+	getInstallation,
+	listInstallations,
+} from '../../../shared/api/installation';
+import { listRuns } from '../../../shared/api/run';
+import {
+	bundleSelect,
+	installationLocator,
+} from '../../../shared/descriptions/common.descriptions';
+import { runItem } from '../../../shared/readers/runs';
+import { sameId } from '../../../shared/readers/shapes';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { itemsAtOnce } from '../../../shared/transport/limiter';
+import { mapLimited } from '../../../shared/transport/mapLimited';
+import { readRunOptions } from '../runOptions';
+import type { OperationResult } from '../types';
+import { describeValue, idParameter, toId } from '../params';
+import {
+	boundMemory,
+	type CustomerMemory,
+	DEFAULT_LIMITS,
+	enoughRead,
+	type MemoryLimits,
+	memoryOf,
+	sweepCustomer,
+} from './runMemory';
+import { groupIntoIncidents } from './incidents';
+import {
+	dateOffsetOption,
+	readDateOffset,
+	readStatusFilter,
+	type StatusFilter,
+} from './runFilters';
+
+export const option = {
+	name: 'Get New',
+	action: 'Get new runs',
+	description:
+		'Runs that ended since this node last returned runs, each once across executions, per end user',
+};
+
+/** Where the memory lives in the workflow's static data (this node's part of it). */
+export const MEMORY_KEY = 'getNewRuns';
+/** Runs asked for per page (Yii's `per-page`; 50 is Yii's default maximum). */
+export const RUNS_PER_PAGE = 50;
+
+export const description: INodeProperties[] = [
+	{
+		displayName:
+			'Returns each ended run once across executions, per End User (one item per customer). Manual executions in the editor neither read nor change this memory: they show what a first sweep would return.',
+		name: 'getNewNotice',
+		type: 'notice',
+		default: '',
+	},
+	{
+		displayName: 'Runs Of',
+		name: 'runsOf',
+		type: 'options',
+		default: 'endUser',
+		options: [
+			{
+				name: 'Every Automation of One Installation',
+				value: 'installation',
+				description: 'Reads the installation, then the runs of each of its automations',
+			},
+			{
+				name: 'Every Automation of the End User',
+				value: 'endUser',
+				description: "One list of all of the end user's runs (the fewest calls)",
+			},
+			{ name: 'One Automation', value: 'bundle' },
+		],
+	},
+	{
+		...installationLocator,
+		description: 'The installation whose automations ran',
+		displayOptions: { show: { runsOf: ['installation', 'bundle'] } },
+	},
+	{ ...bundleSelect, displayOptions: { show: { runsOf: ['bundle'] } } },
+	{
+		displayName: 'Group Into Incidents',
+		name: 'groupIntoIncidents',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to output incidents per automation instead of runs: one item when an automation starts failing (incidentOpened), none for further failures, one when it succeeds again (incidentResolved)',
+	},
+	{
+		displayName: 'Remind After (Hours)',
+		name: 'remindAfterHours',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 0,
+		description:
+			'An incidentReminder item, with the count of failed runs so far, each time an incident has been open this long again. 0: no reminders.',
+		displayOptions: { show: { groupIntoIncidents: [true] } },
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		displayOptions: { hide: { groupIntoIncidents: [true] } },
+		options: [
+			{
+				displayName: 'Status',
+				name: 'status',
+				type: 'options',
+				default: 'any',
+				options: [
+					{ name: 'Any', value: 'any' },
+					{
+						name: 'Failed',
+						value: 'failed',
+						description: 'A step has an error, or the run a failure code',
+					},
+					{
+						name: 'Succeeded',
+						value: 'succeeded',
+						description: 'Status 1 and no step with an error',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Max Remembered Runs in Total',
+				name: 'maxRunsTotal',
+				type: 'number',
+				typeOptions: { minValue: 100 },
+				default: 100000,
+				description:
+					'Ended runs this node remembers over all customers; past it every customer keeps an equal share of its newest runs',
+			},
+			{
+				displayName: 'Max Remembered Runs per Customer',
+				name: 'maxRunsPerCustomer',
+				type: 'number',
+				typeOptions: { minValue: 10 },
+				default: 200,
+				description:
+					'Ended runs remembered per customer: older ones are taken as old history. A run that ends after more than this many newer runs of the customer ended is not returned. A first sweep returns at most this many runs per customer.',
+			},
+			dateOffsetOption,
+		],
+	},
+];
+
+interface Job {
+	itemIndex: number;
+	/** The customer and scope: keys the memory (base URL, partner and End User ID, or the token's user). */
+	key: string;
+	endUserId?: string;
+	scope: 'endUser' | 'installation' | 'bundle';
+	installationId?: number;
+	bundleId?: number;
+	status: StatusFilter;
+	/** Group Into Incidents: remind after this many ms (0: never); undefined: runs, not incidents. */
+	incidents?: { remindAfterMs: number };
+	offset: number;
+	limits: MemoryLimits;
+}
+
+/** Where a bundle belongs, for naming the runs of the end-user-wide list. */
+type BundleInfo = { installationId: unknown; installationTitle: unknown; bundleTitle: unknown };
+
+interface Read {
+	job: Job;
+	/** The memory the read started from (undefined: the customer's first sweep, or a manual one). */
+	previous?: CustomerMemory;
+	fresh: IDataObject[];
+	next: CustomerMemory;
+	names: Map<string, BundleInfo>;
+}
+
+/**
+ * Run → Get New: per customer item, the ended runs this node has not returned before. Every item is
+ * read first (up to Items in Flight at once); then one call to n8n's deduplication store records the
+ * new runs of the customers that were read, and only the runs it did not know are returned; then the
+ * memory in the workflow's static data is updated for those customers only. A customer that fails
+ * leaves its memory as it was. See docs/runs.md "Watch every customer".
+ */
+export async function executeBatch(
+	this: IExecuteFunctions,
+	client: AlbatoClient,
+	itemIndexes: number[],
+): Promise<Map<number, OperationResult | Error>> {
+	const results = new Map<number, OperationResult | Error>();
+	const continueOnFail = this.continueOnFail();
+	const jobs: Job[] = [];
+	for (const itemIndex of itemIndexes) {
+		try {
+			jobs.push(readJob(this, client, itemIndex));
+		} catch (error) {
+			results.set(itemIndex, error as Error);
+			if (!continueOnFail) return results;
+		}
+	}
+
+	const manual = this.getMode() === 'manual';
+	const staticData = manual ? undefined : this.getWorkflowStaticData('node');
+	const memory = memoryOf(staticData?.[MEMORY_KEY]);
+	const reads: Read[] = [];
+	const { concurrency } = readRunOptions(this);
+	let stopped = false;
+	await mapLimited(jobs, itemsAtOnce(concurrency), async (job) => {
+		if (stopped) return false;
+		try {
+			reads.push(await readCustomer(client, job, manual ? undefined : memory.customers[job.key]));
+		} catch (error) {
+			results.set(job.itemIndex, error as Error);
+			if (!continueOnFail) stopped = true;
+		}
+		return !stopped;
+	});
+	if (stopped) return results;
+
+	// One call for the whole execution: a run another execution has just returned is left out here.
+	let isNew: (key: string) => boolean = () => true;
+	if (!manual) {
+		const keys = reads.flatMap(({ job, fresh }) => fresh.map((run) => gateKey(job, run)));
+		if (keys.length) {
+			const checked = await this.helpers.checkProcessedAndRecord(keys, 'node', {
+				mode: 'entries',
+				maxEntries: Math.max(...reads.map(({ job }) => job.limits.total)),
+			});
+			const fresh = new Set(checked.new.map(String));
+			isNew = (key) => fresh.has(key);
+		}
+	}
+
+	const now = Date.now();
+	for (const { job, previous, fresh, next, names } of reads) {
+		const returned = fresh
+			.filter((run) => isNew(gateKey(job, run)))
+			.map((run) => outputItem(job, run, names));
+		if (job.incidents) {
+			const grouped = groupIntoIncidents({
+				runs: returned,
+				incidents: previous?.incidents,
+				firstSweep: previous === undefined,
+				remindAfterMs: job.incidents.remindAfterMs,
+				now,
+				customer: job.endUserId === undefined ? {} : { endUserId: job.endUserId },
+			});
+			next.incidents = grouped.incidents;
+			results.set(job.itemIndex, grouped.items);
+		} else {
+			results.set(
+				job.itemIndex,
+				returned.filter((run) => job.status === 'any' || run.outcome === job.status),
+			);
+		}
+	}
+
+	if (!manual) {
+		for (const { job, next } of reads) memory.customers[job.key] = next;
+		if (reads.length) boundMemory(memory, reads[0].job.limits);
+		staticData![MEMORY_KEY] = memory as unknown as IDataObject;
+	}
+	return results;
+}
+
+const gateKey = (job: Job, run: IDataObject) => `${job.key}\n${String(run.id)}`;
+
+function readJob(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex: number): Job {
+	const scope = ctx.getNodeParameter('runsOf', itemIndex, 'endUser') as Job['scope'];
+	if (!['endUser', 'installation', 'bundle'].includes(scope))
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Runs Of must be "endUser", "installation" or "bundle", got ${describeValue(scope)}`,
+			{ itemIndex },
+		);
+	const installationId =
+		scope === 'endUser' ? undefined : idParameter(ctx, 'installationId', 'Installation', itemIndex);
+	const bundleId =
+		scope === 'bundle'
+			? toId(ctx, ctx.getNodeParameter('bundleId', itemIndex, ''), 'Automation (Bundle)', itemIndex)
+			: undefined;
+	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const limits = {
+		perCustomer: readWhole(
+			ctx,
+			options.maxRunsPerCustomer,
+			'Max Remembered Runs per Customer',
+			10,
+			DEFAULT_LIMITS.perCustomer,
+			itemIndex,
+		),
+		total: readWhole(
+			ctx,
+			options.maxRunsTotal,
+			'Max Remembered Runs in Total',
+			100,
+			DEFAULT_LIMITS.total,
+			itemIndex,
+		),
+	};
+	// The customer is read (and End User ID checked) before any request.
+	const principal = client.principal(itemIndex);
+	return {
+		itemIndex,
+		key: `${principal}\n${scope}:${installationId ?? ''}:${bundleId ?? ''}`,
+		endUserId: client.partner?.endUserId(itemIndex),
+		scope,
+		installationId,
+		bundleId,
+		status: readStatusFilter(ctx, filters.status, itemIndex),
+		incidents: ctx.getNodeParameter('groupIntoIncidents', itemIndex, false)
+			? {
+					remindAfterMs:
+						readHours(ctx, ctx.getNodeParameter('remindAfterHours', itemIndex, 0), itemIndex) *
+						3600000,
+				}
+			: undefined,
+		offset: readDateOffset(ctx, options.dateOffsetMinutes, itemIndex),
+		limits,
+	};
+}
+
+/** Remind After (Hours): a number of at least 0 (fractions allowed). */
+function readHours(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
+	if (raw === undefined || raw === null || raw === '') return 0;
+	if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Remind After (Hours) must be a number of at least 0, got ${describeValue(raw)}`,
+			{ itemIndex },
+		);
+	return raw;
+}
+
+function readWhole(
+	ctx: IExecuteFunctions,
+	raw: unknown,
+	name: string,
+	min: number,
+	fallback: number,
+	itemIndex: number,
+): number {
+	if (raw === undefined || raw === null || raw === '') return fallback;
+	if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < min)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Options → ${name} must be a whole number of at least ${min}, got ${describeValue(raw)}`,
+			{ itemIndex },
+		);
+	return raw;
+}
+
+/** One customer: its runs (as few pages as the memory allows), compared with its memory. */
+async function readCustomer(
+	client: AlbatoClient,
+	job: Job,
+	memory: CustomerMemory | undefined,
+): Promise<Read> {
+	const names = new Map<string, BundleInfo>();
+	let complete = true;
+	const read = async (bundleId?: number | string) =>
+		await listRuns(client, {
+			bundleId,
+			itemIndex: job.itemIndex,
+			perPage: RUNS_PER_PAGE,
+			enough: (runs, page) => {
+				const enough = enoughRead(memory, runs, page, job.offset, job.limits);
+				if (enough) complete = false;
+				return enough;
+			},
+		});
+	const runs: IDataObject[] = [];
+	if (job.scope === 'bundle') {
+		runs.push(...(await read(job.bundleId)));
+		names.set(String(job.bundleId), {
+			installationId: job.installationId,
+			installationTitle: null,
+			bundleTitle: null,
+		});
+	} else if (job.scope === 'installation') {
+		const installation = await getInstallation(client, job.installationId!, {
+			withBundles: true,
+			withStatus: false,
+			itemIndex: job.itemIndex,
+		});
+		for (const bundle of bundlesOf(installation)) {
+			names.set(String(bundle.id), {
+				installationId: job.installationId,
+				installationTitle: installation.title ?? null,
+				bundleTitle: bundle.title ?? null,
+			});
+			runs.push(...(await read(String(bundle.id))));
+		}
+	} else {
+		runs.push(...(await read()));
+	}
+	const { fresh, next } = sweepCustomer(memory, runs, job.offset, job.limits, Date.now(), complete);
+	if (fresh.length && job.scope === 'endUser') await nameBundles(client, job.itemIndex, names);
+	return { job, previous: memory, fresh, next, names };
+}
+
+/**
+ * Names each bundle with its installation, only when there are new runs: the installation list,
+ * then each installation with its automations. A failure fails the customer (its memory unchanged).
+ */
+async function nameBundles(
+	client: AlbatoClient,
+	itemIndex: number,
+	names: Map<string, BundleInfo>,
+): Promise<void> {
+	const installations = await listInstallations(client, itemIndex);
+	await mapLimited(installations, DETAIL_CONCURRENCY, async (item) => {
+		const installation = await getInstallation(client, String(item.id), {
+			withBundles: true,
+			withStatus: false,
+			itemIndex,
+		});
+		for (const bundle of bundlesOf(installation))
+			names.set(String(bundle.id), {
+				installationId: item.id,
+				installationTitle: installation.title ?? item.title ?? null,
+				bundleTitle: bundle.title ?? null,
+			});
+		return true;
+	});
+}
+
+function outputItem(job: Job, run: IDataObject, names: Map<string, BundleInfo>): IDataObject {
+	const found = [...names.entries()].find(([id]) => sameId(id, run.bundleId))?.[1];
+	return {
+		...(job.endUserId === undefined ? {} : { endUserId: job.endUserId }),
+		installationId: found?.installationId ?? job.installationId ?? null,
+		installationTitle: found?.installationTitle ?? null,
+		bundleTitle: found?.bundleTitle ?? null,
+		...runItem(run, job.offset),
+	};
+}
