@@ -655,7 +655,8 @@ async function fleetSweep(bench, seeded) {
 		sweeps.push(figures);
 		for (const { runData } of runs)
 			for (const item of runData?.['New failures, as incidents']?.[0]?.data?.main?.[0] ?? []) {
-				if (item.json.event === 'incidentOpened') opened.push(String(item.json.firstFailedRunId));
+				if (item.json.event === 'incidentOpened')
+					opened.push(String(item.json.run?.id ?? item.json.firstFailedRunId));
 				if (item.json.event === 'incidentResolved') resolved++;
 			}
 		console.log(
@@ -722,27 +723,35 @@ async function faults(bench, n, restartWorker) {
 		`    faults: ${run.figures.seconds} s, ${run.figures.failedItems} failed (${expected.size} bad), others not converged ${run.figures.notConverged}`,
 	);
 
-	// A worker killed halfway through the next change, then a rerun.
-	const worker = bench.roles.find((r) => r.name === 'worker-1');
+	// A worker killed halfway through the next change (one that runs a batch of it), then a rerun.
+	let worker;
 	let killedAt;
 	const goodIds = seeded.map(({ id }) => id);
 	const killRun = await fleetChange(bench, seeded, 'v3', {
 		customers: goodIds,
 		allowStuck: 60_000,
-		onTick: async () => {
+		onTick: async (own) => {
 			if (killedAt) return;
 			const summary = await bench.emulator.control('GET', '/requests/summary');
 			const puts = summary.byKind['PUT /bundle/data/{id}'] ?? 0;
-			if (puts >= n / 2) {
-				killedAt = { puts, at: Date.now() };
-				process.kill(worker.child.pid, 'SIGKILL');
-				console.log(
-					`    killed worker-1 (pid ${worker.child.pid}, kill -9) after ${puts} of ${n} PUTs`,
-				);
+			if (puts < n / 2) return;
+			const running = new Set(own.filter((e) => e.status === 'running').map((e) => String(e.id)));
+			for (const role of bench.roles.filter((r) => r.name.startsWith('worker'))) {
+				const log = await readFile(role.logFile, 'utf8').catch(() => '');
+				if ([...log.matchAll(/Worker started execution (\d+)/g)].some((m) => running.has(m[1]))) {
+					worker = role;
+					break;
+				}
 			}
+			if (!worker) return;
+			killedAt = { puts, at: Date.now() };
+			process.kill(worker.child.pid, 'SIGKILL');
+			console.log(
+				`    killed ${worker.name} (pid ${worker.child.pid}, kill -9) after ${puts} of ${n} PUTs`,
+			);
 		},
 	});
-	await restartWorker(worker);
+	if (worker) await restartWorker(worker);
 	const rerun = await fleetChange(bench, seeded, 'v3', { customers: goodIds });
 	console.log(
 		`    after the kill: ${killRun.figures.notConverged} not converged; rerun ${rerun.figures.seconds} s: ${rerun.figures.notConverged} not converged, ${rerun.figures.duplicateInstallations} duplicates`,
@@ -757,6 +766,7 @@ async function faults(bench, n, restartWorker) {
 		othersNotConverged: run.figures.notConverged,
 		seconds: run.figures.seconds,
 		afterWorkerKill: {
+			killed: worker?.name ?? null,
 			killedAfterPuts: killedAt?.puts ?? null,
 			executionsLeftRunning: killRun.figures.executionsLeftRunning ?? 0,
 			notConvergedBeforeRerun: killRun.figures.notConverged,

@@ -121,7 +121,7 @@ export function table(results) {
 			'Calls',
 			'429s',
 			'Token calls / customer',
-			'Peak RSS MB (main / workers)',
+			'Peak RSS MB (main / workers / webhook)',
 			'Stored MB',
 			'Executions',
 		],
@@ -131,9 +131,9 @@ export function table(results) {
 			const f = byN[n];
 			const rss = f.rssMB
 				? `${cell(f.rssMB.main)} / ${Object.entries(f.rssMB)
-						.filter(([name]) => name !== 'main')
+						.filter(([name]) => name.startsWith('worker'))
 						.map(([, mb]) => mb)
-						.join(', ')}`
+						.join(', ')} / ${cell(f.rssMB.webhook)}`
 				: '';
 			rows.push([
 				label,
