@@ -62,6 +62,7 @@ const SINGLE =
 const FAULTS_AT = Number(arg('--faults-at', [...SIZES].reverse().find((n) => n <= 1000) ?? 0));
 const RATE_LIMIT = !has('--no-rate-limit');
 const OUT = path.resolve(arg('--out', 'bench-fleet.json'));
+const ONLY = arg('--jobs', 'nightlyPause,fleetChange,fleetSweep').split(',');
 const WORKERS = 2;
 const WORKER_CONCURRENCY = 5;
 const PARTNER_CREDENTIAL = { id: '2', name: 'Albato Partner (emulator)', type: 'albatoPartnerApi' };
@@ -901,22 +902,28 @@ async function child() {
 			await emulator.reset();
 			await emulator.control('POST', '/requests/keep', { keep: false });
 			console.log(`\n${n} customers`);
-			const pause = await nightlyPause(bench, n, `p${n}-`);
-			results.jobs.nightlyPause[n] = pause;
-			console.log(
-				`  nightly pause: ${pause.seconds} s, ${pause.failedItems} failed, ${pause.leftActive} left active, ${pause.calls.total} calls`,
-			);
+			if (ONLY.includes('nightlyPause')) {
+				const pause = await nightlyPause(bench, n, `p${n}-`);
+				results.jobs.nightlyPause[n] = pause;
+				console.log(
+					`  nightly pause: ${pause.seconds} s, ${pause.failedItems} failed, ${pause.leftActive} left active, ${pause.calls.total} calls`,
+				);
+			}
 			const seeded = await bench.seed(n, `c${n}-`);
-			const change = await fleetChange(bench, seeded, 'v2');
-			results.jobs.fleetChange[n] = change.figures;
-			console.log(
-				`  fleet change: ${change.figures.seconds} s, ${change.figures.failedItems} failed, ${change.figures.notConverged} not converged, ${change.figures.duplicateInstallations} duplicates, ${change.figures.calls.total} calls`,
-			);
-			const sweep = await fleetSweep(bench, seeded);
-			results.jobs.fleetSweep[n] = sweep;
-			console.log(
-				`  fleet sweep: ${sweep.seconds} s (slowest of 2), ${sweep.runsReportedTwice} twice, ${sweep.runsMissed} missed`,
-			);
+			if (ONLY.includes('fleetChange')) {
+				const change = await fleetChange(bench, seeded, 'v2');
+				results.jobs.fleetChange[n] = change.figures;
+				console.log(
+					`  fleet change: ${change.figures.seconds} s, ${change.figures.failedItems} failed, ${change.figures.notConverged} not converged, ${change.figures.duplicateInstallations} duplicates, ${change.figures.calls.total} calls`,
+				);
+			}
+			if (ONLY.includes('fleetSweep')) {
+				const sweep = await fleetSweep(bench, seeded);
+				results.jobs.fleetSweep[n] = sweep;
+				console.log(
+					`  fleet sweep: ${sweep.seconds} s (slowest of 2), ${sweep.runsReportedTwice} twice, ${sweep.runsMissed} missed, ${sweep.incidentsResolved} resolved`,
+				);
+			}
 			if (SINGLE.includes(n)) {
 				const single = await nightlyPause(bench, n, `s${n}-`, { single: true });
 				results.single.nightlyPause[n] = single;
