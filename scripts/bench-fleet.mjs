@@ -660,9 +660,15 @@ async function fleetSweep(bench, seeded) {
 					opened.push(String(item.json.run?.id ?? item.json.firstFailedRunId));
 				if (item.json.event === 'incidentResolved') resolved++;
 			}
-		console.log(
-			`    sweep ${round}: ${figures.seconds} s, ${figures.calls.total} calls, ${figures.failedItems} failed`,
+		const [[memoryBytes] = []] = await bench.postgres.psql(
+			`SELECT octet_length("staticData"::text) FROM workflow_entity WHERE id = '${JOBS.fleetSweep.batchId}'`,
 		);
+		figures.staticDataBytes = Number(memoryBytes ?? 0);
+		console.log(
+			`    sweep ${round}: ${figures.seconds} s, ${figures.calls.total} calls, ${figures.failedItems} failed, static data ${figures.staticDataBytes} bytes`,
+		);
+		if (process.env.BENCH_FLEET_DEBUG)
+			console.log(JSON.stringify({ byKind: figures.calls.byKind, events: counts(runs) }));
 	}
 	const slowest = sweeps.reduce((a, b) => (b.seconds > a.seconds ? b : a));
 	const twice = opened.filter((id, i) => opened.indexOf(id) !== i).length;
@@ -678,6 +684,15 @@ async function fleetSweep(bench, seeded) {
 		runsReportedTwice: twice,
 		runsMissed: missed,
 	};
+}
+
+/** Output items of the sweep's node by event (debugging). */
+function counts(runs) {
+	const out = {};
+	for (const { runData } of runs)
+		for (const item of runData?.['New failures, as incidents']?.[0]?.data?.main?.[0] ?? [])
+			out[item.json.event] = (out[item.json.event] ?? 0) + 1;
+	return out;
 }
 
 /** 1% invalid End User IDs, 1% whose calls fail; then a worker killed halfway through, and a rerun. */
