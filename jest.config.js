@@ -16,16 +16,19 @@ const TEST_DIR = escape(path.join(__dirname, 'test') + path.sep);
 
 /** Test files that load no n8n-core, as regular expressions on the path inside test/. */
 const UNIT = [
-	'emulator/(auth|bundles|connections|control|credentials|faults|httpsAndRateLimit)',
+	'emulator/(auth|billing|bundles|connections|control|credentials|faults|httpsAndRateLimit)',
 	'emulator/(installations|listLag|noImportCircle|partner|runs|solutions|styles-variants)',
 	'emulator/userLifecycle',
 	'readers/[^/]+',
 	'layering',
 	'node/endUser/endUserItem',
+	'node/installation/ensure\\.description',
+	'node/params\\.kit',
 	'node/requestOptions',
 	'node/structure',
 	'node/structure/layout',
-	'scripts/probe',
+	'node/withSentence',
+	'scripts/(probe|probe\\.billing)',
 	'transport/(answers|baseUrl|baseUrl\\.edges|credentials|endUserId|errors)',
 	'transport/(limiter|limiter\\.edges|pages\\.exchange|retry\\.edges)',
 	'transport/(serviceMessage|serviceMessage\\.edges|tokenCache|wire)',

@@ -21,7 +21,7 @@ export const DECISION_LOGIC = [
 	'nodes/shared/readers/{shapes,pagination,token,mintedToken}.ts',
 	'nodes/AlbatoSolutions/actions/params.ts',
 	'nodes/AlbatoSolutions/actions/installation/installSafely.ts',
-	'nodes/AlbatoSolutions/actions/{pauseAndResume,pauseGuard,restartReport,updateRun}.ts',
+	'nodes/AlbatoSolutions/actions/pausedUpdate/*.ts',
 	'nodes/AlbatoSolutionsTrigger/{poll,installationPoll}.ts',
 ];
 
@@ -43,7 +43,9 @@ export const GROUPS = {
 	// Pure readers and the pure transport parts, against the unit tests: seconds per mutant.
 	readers: { mutate: [DECISION_LOGIC[1]], tests: UNIT_TESTS, unit: true },
 	transport: {
-		mutate: ['nodes/shared/transport/{retry,limiter,tokenCache,serviceMessage,baseUrl}.ts'],
+		mutate: [
+			'nodes/shared/transport/{retry,limiter,tokenCache,serviceMessage,baseUrl,partnerIds}.ts',
+		],
 		tests: UNIT_TESTS,
 		unit: true,
 	},

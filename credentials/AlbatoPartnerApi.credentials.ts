@@ -9,15 +9,17 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { basicUsername } from '../nodes/shared/readers/token';
+
 const NOT_ALBATO =
 	'Base URL did not answer like Albato\'s partner API (no JSON "success" indicator, e.g. a 404 page or an empty body). Check Base URL (e.g. https://api.albato.com) and Partner Name.';
 
 /** The user id the credential test asks a token for: no partner should have a customer with it. */
-export const CREDENTIAL_TEST_USER_ID = 'n8n-credential-test-no-such-user';
+const CREDENTIAL_TEST_USER_ID = 'n8n-credential-test-no-such-user';
 
 /**
- * The partner's master token (Albato's Embedded panel). The node never sends end-user calls with it:
- * it asks `/wl/{partner}/get-user-session-token` for each end user's own token and uses that.
+ * The partner's master token (Albato's Embedded panel). The node never sends end-user calls with
+ * it: it asks `/wl/{partner}/get-user-session-token` for each end user's own token and uses that.
  */
 export class AlbatoPartnerApi implements ICredentialType {
 	name = 'albatoPartnerApi';
@@ -94,11 +96,11 @@ export class AlbatoPartnerApi implements ICredentialType {
 		};
 	}
 
-	// Asks a token for a user id that does not exist: nothing is created or changed. A master token the
-	// service rejects answers 401/403 (fails the test). Any other answer passes only if it is
+	// Asks a token for a user id that does not exist: nothing is created or changed. A master token
+	// the service rejects answers 401/403 (fails the test). Any other answer passes only if it is
 	// recognisably Albato's: a JSON body with the "success" indicator Albato's docs put on every /wl
-	// answer, errors included ({"success": false, …} for the unknown user). A 404 page, HTML, an empty
-	// body or another server's JSON has none, and fails naming Base URL.
+	// answer, errors included ({"success": false, …} for the unknown user). A 404 page, HTML, an
+	// empty body or another server's JSON has none, and fails naming Base URL.
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
@@ -140,11 +142,14 @@ export class AlbatoPartnerApi implements ICredentialType {
 	};
 }
 
-/** `Basic <token>` (Albato's curl examples) or `Basic base64(token:)` (HTTP Basic, token as username). */
-export function masterAuthorization(credentials: ICredentialDataDecryptedObject): string {
+/**
+ * `Basic <token>` (Albato's curl examples) or `Basic base64(token:)` (HTTP Basic, token as
+ * username).
+ */
+function masterAuthorization(credentials: ICredentialDataDecryptedObject): string {
 	const token = String(credentials.masterToken ?? '').trim();
 	if (credentials.basicAuthStyle === 'usernamePassword') {
-		return `Basic ${Buffer.from(`${token}:`, 'utf8').toString('base64')}`;
+		return `Basic ${basicUsername(token)}`;
 	}
 	return `Basic ${token}`;
 }

@@ -40,7 +40,8 @@ export class AlbatoSolutionsApi implements ICredentialType {
 		},
 	];
 
-	// A function rather than a generic block: n8n would evaluate the block's expression on every request.
+	// A function rather than a generic block: n8n would evaluate the block's expression on every
+	// request.
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,

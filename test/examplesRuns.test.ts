@@ -1,7 +1,8 @@
 /**
  * The issue-22 examples start from n8n's own nodes (Webhook, Schedule, Send Email), which only real
  * n8n has: `npm run e2e:n8n` runs them there. Here: every Albato node acts as an end user, with
- * parameters our nodes really have; the alert's mail node and the webhook's secret are placeholders.
+ * parameters our nodes really have; the alert's mail node and the webhook's secret are
+ * placeholders.
  */
 import { join } from 'path';
 

@@ -18,7 +18,10 @@ function tsFiles(dir: string): string[] {
 	});
 }
 
-/** Every relative module a file imports or re-exports, as a path from the repository root (no extension). */
+/**
+ * Every relative module a file imports or re-exports, as a path from the repository root (no
+ * extension).
+ */
 function importsOf(file: string): string[] {
 	const source = readFileSync(file, 'utf8');
 	const specs = [...source.matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+'([^']+)'/gms)].map(
@@ -39,8 +42,13 @@ const under = (folder: string) => all.filter((file) => rel(file).startsWith(`${f
 const within = (target: string, ...folders: string[]) =>
 	folders.some((folder) => target === folder || target.startsWith(`${folder}/`));
 
+/** Folders under actions/ holding an engine that several resources share, not one's operations. */
+const ENGINES = [`${ACTIONS}/pausedUpdate/`];
+
 /** An operation folder: nodes/AlbatoSolutions/actions/<resource>/… */
-const isOperationFolder = (path: string) => /^nodes\/AlbatoSolutions\/actions\/[^/]+\//.test(path);
+const isOperationFolder = (path: string) =>
+	/^nodes\/AlbatoSolutions\/actions\/[^/]+\//.test(path) &&
+	!ENGINES.some((engine) => path.startsWith(engine));
 
 function offenders(files: string[], bad: (target: string, file: string) => boolean): string[] {
 	return files.flatMap((file) =>
@@ -126,6 +134,15 @@ describe('layering', () => {
 		).toEqual([]);
 	});
 
+	it('readers/ take only types from n8n-workflow: they return data, and callers throw n8n errors', () => {
+		const valueImports = under(`${SHARED}/readers`)
+			.filter((file) =>
+				/^\s*import\s+(?!type\b)[^;]*?\bfrom\s+'n8n-workflow'/ms.test(readFileSync(file, 'utf8')),
+			)
+			.map(rel);
+		expect(valueImports).toEqual([]);
+	});
+
 	it('descriptions never import the transport, api or methods', () => {
 		const bad = (target: string) =>
 			within(target, `${SHARED}/transport`, `${SHARED}/api`, `${SHARED}/methods`);
@@ -138,5 +155,13 @@ describe('layering', () => {
 			.filter((file) => /\bclient\.request\s*[<(]/.test(readFileSync(file, 'utf8')))
 			.map(rel);
 		expect(sends).toEqual([]);
+	});
+
+	it('forTests is for tests: no file of the package reads one', () => {
+		const DECLARED = /^export const forTests = .*$/m;
+		const sources = all.map((file) => [rel(file), readFileSync(file, 'utf8')] as const);
+		expect(sources.filter(([, text]) => DECLARED.test(text)).length).toBeGreaterThan(0);
+		const readers = sources.filter(([, text]) => /\bforTests\b/.test(text.replace(DECLARED, '')));
+		expect(readers.map(([file]) => file)).toEqual([]);
 	});
 });

@@ -12,7 +12,7 @@ import {
 	authenticationProperty,
 	credentials,
 } from '../shared/descriptions/authentication.descriptions';
-import { runOptionsProperty } from '../shared/descriptions/requestOptions.descriptions';
+import { requestOptionsProperty } from '../shared/descriptions/requestOptions.descriptions';
 import { CURRENT_NODE_VERSION, NODE_VERSIONS } from '../shared/descriptions/versions';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
@@ -76,7 +76,7 @@ export class AlbatoSolutions implements INodeType {
 				default: 'installation',
 			},
 			...resourceDescriptions,
-			runOptionsProperty,
+			requestOptionsProperty,
 		],
 	};
 

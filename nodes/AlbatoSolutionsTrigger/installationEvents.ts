@@ -13,7 +13,7 @@ export const EVENTS = [
 export type InstallationEvent = (typeof EVENTS)[number];
 
 /** What the trigger remembers of one installation between polls (in the workflow's static data). */
-export interface Seen {
+interface Seen {
 	/** 1 active, 0 paused; null when the poll did not learn it (then no start/pause from it). */
 	status: number | null;
 	title: string | null;

@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PARTNER_API } from '../shared/constants';
-import { checkEndUserId } from '../shared/readers/mintedToken';
+import { checkEndUserId } from '../shared/transport/partnerIds';
 import { AlbatoClient } from '../shared/transport/client';
 import { authenticationOf } from '../shared/transport/partnerCredential';
 import type { ChosenKind, EventKind, PollScope } from './eventKind';

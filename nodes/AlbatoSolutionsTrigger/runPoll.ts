@@ -1,12 +1,8 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	bundlesOf,
-	DETAIL_CONCURRENCY,
-	getInstallation,
-	listInstallations,
-} from '../shared/api/installation';
+import { DETAIL_CONCURRENCY, getInstallation, listInstallations } from '../shared/api/installation';
+import { bundlesOf } from '../shared/readers/bundles';
 import { listRuns } from '../shared/api/run';
 import { runDateMs, runOutcome } from '../shared/readers/runs';
 import { positiveIdOf, sameId } from '../shared/readers/shapes';

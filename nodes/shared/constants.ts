@@ -1,4 +1,6 @@
-/** Names shared by the descriptions and the transport (so descriptions never import the transport). */
+/**
+ * Names shared by the descriptions and the transport (so descriptions never import the transport).
+ */
 
 /** The end user's Access Token credential. */
 export const CREDENTIAL_TYPE = 'albatoSolutionsApi';

@@ -9,7 +9,8 @@
 //  6. the editor in Chromium: node panel, pickers, field mapper (browser.mjs)
 //  7. partner mode (partner.mjs); billing: usage top-up, plans, block (billing.mjs); runs,
 //     offboarding and connect-by-link examples (runs.mjs)
-//  8. the fleet-watch example on its schedule over several sweeps (fleetWatch.mjs)
+//  8. the fleet change example: canary, a stop halfway, a resume (fleet.mjs)
+//  9. the fleet-watch example on its schedule over several sweeps (fleetWatch.mjs)
 //
 // Ends with `N passed, N failed`; exit code 1 when anything failed. Every child process is
 // killed on the way out. Env: N8N_E2E_SKIP_BROWSER=1 skips step 6, N8N_E2E_KEEP=1 keeps the
@@ -22,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { runBrowserTest } from './browser.mjs';
 import { runPartnerBrowserTest } from './browserPartner.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
+import { checkFleetChange } from './fleet.mjs';
 import { checkFleetWatch } from './fleetWatch.mjs';
 import { checkPartnerMode } from './partner.mjs';
 import { checkRunsAndConnections } from './runs.mjs';
@@ -320,6 +322,11 @@ async function main() {
 				timed('runs and connections (s)', () =>
 					checkRunsAndConnections(checks, n8n, emulator, repoRoot),
 				),
+			);
+		// Needs the partner credential (imported by partner mode).
+		if (n8n.server)
+			await checks.group('Fleet change: canary, stop halfway, resume (issue 29)', () =>
+				timed('fleet change (s)', () => checkFleetChange(checks, n8n, emulator, repoRoot)),
 			);
 		if (n8n.server)
 			await checks.group('Fleet watch: every customer, incidents (issue 30)', () =>

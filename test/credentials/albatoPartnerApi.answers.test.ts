@@ -1,6 +1,7 @@
 /**
- * The Albato Partner API credential's "Test" button: it passes only on an answer that is recognisably
- * Albato's (a JSON body with the "success" indicator), never on another server's 404 page.
+ * The Albato Partner API credential's "Test" button: it passes only on an answer that is
+ * recognisably Albato's (a JSON body with the "success" indicator), never on another server's 404
+ * page.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

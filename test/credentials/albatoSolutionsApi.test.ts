@@ -1,4 +1,7 @@
-/** The credential's "Test" button, as n8n runs it: the test request with the credential's authenticate. */
+/**
+ * The credential's "Test" button, as n8n runs it: the test request with the credential's
+ * authenticate.
+ */
 import { AlbatoSolutionsApi } from '../../credentials/AlbatoSolutionsApi.credentials';
 import { testCredentials } from '../../harness';
 import { useEmulator } from '../support/setup';

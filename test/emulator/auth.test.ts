@@ -1,4 +1,6 @@
-/** Bearer JWT on every call: missing, malformed, badly signed, expired → 401 with a clear message. */
+/**
+ * Bearer JWT on every call: missing, malformed, badly signed, expired → 401 with a clear message.
+ */
 import jwt from 'jsonwebtoken';
 
 import { startEmulator, type Emulator } from '../../emulator';
@@ -83,7 +85,8 @@ describe('auth', () => {
 	});
 
 	it('honours exp even for a token already accepted once', async () => {
-		// exp is in whole seconds: 1 s could end a moment after issue; 3 s leaves room on a loaded machine.
+		// exp is in whole seconds: 1 s could end a moment after issue; 3 s leaves room on a loaded
+		// machine.
 		const token = emu.token({ expiresInSeconds: 3 });
 		expect((await call(emu, 'GET', '/solution/apps', { token })).status).toBe(200);
 		await new Promise((r) => setTimeout(r, 3100));

@@ -1,7 +1,7 @@
 /**
- * Billing (issue 31): /wl list-plans (GET | POST), block-user-plan and add-user-plan-transactions with
- * the master token; a blocked user's installations paused, PLAY and install refused with words that
- * say the user is blocked; set-user-plan lifts the block (a choice: variant setPlanUnblocks).
+ * Billing (issue 31): /wl list-plans (GET | POST), block-user-plan and add-user-plan-transactions
+ * with the master token; a blocked user's installations paused, PLAY and install refused with words
+ * that say the user is blocked; set-user-plan lifts the block (a choice: variant setPlanUnblocks).
  */
 import { startEmulator, type Emulator } from '../../emulator';
 import { BLOCKED_MESSAGE } from '../../emulator/handlers/billing';

@@ -14,7 +14,10 @@ beforeEach(() => emu.reset());
 
 const statusOf = (text: string) => JSON.parse(text).data.status as number;
 
-/** Writes `parts` on a fresh socket, with a pause between them; resolves with everything read until close. */
+/**
+ * Writes `parts` on a fresh socket, with a pause between them; resolves with everything read until
+ * close.
+ */
 function rawExchange(parts: string[]): Promise<string> {
 	const { port, hostname } = new URL(emu.baseUrl);
 	return new Promise((resolve, reject) => {

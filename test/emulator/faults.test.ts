@@ -1,4 +1,6 @@
-/** Fault rules: statuses, Retry-After, delays, resets before/after, malformed JSON, success: false. */
+/**
+ * Fault rules: statuses, Retry-After, delays, resets before/after, malformed JSON, success: false.
+ */
 import axios from 'axios';
 
 import { startEmulator, type Emulator } from '../../emulator';

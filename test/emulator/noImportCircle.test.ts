@@ -37,7 +37,9 @@ function relativeImports(file: string, source: string): string[] {
 	return found;
 }
 
-/** Every circle in an import graph, each as the list of files around it (first file repeated last). */
+/**
+ * Every circle in an import graph, each as the list of files around it (first file repeated last).
+ */
 function circles(graph: Map<string, string[]>): string[][] {
 	const found: string[][] = [];
 	const state = new Map<string, 'open' | 'done'>();

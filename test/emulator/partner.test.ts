@@ -1,4 +1,7 @@
-/** The /wl partner endpoints: master token in both Basic styles, run-time end users, variants, faults. */
+/**
+ * The /wl partner endpoints: master token in both Basic styles, run-time end users, variants,
+ * faults.
+ */
 import { startEmulator, type Emulator } from '../../emulator';
 import { call } from './helpers';
 

@@ -1,4 +1,7 @@
-/** Run history (issue 22): GET /bundle/events and /bundle/events/steps/{id}, recorded runs, variants, faults. */
+/**
+ * Run history (issue 22): GET /bundle/events and /bundle/events/steps/{id}, recorded runs,
+ * variants, faults.
+ */
 import { startEmulator, type Emulator, type RunRecord } from '../../emulator';
 import { FIXTURE_RUN_IDS, RUN_STATUS } from '../../emulator/handlers/runs';
 import { call } from './helpers';

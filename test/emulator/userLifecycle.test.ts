@@ -1,4 +1,7 @@
-/** End-user lifecycle (issue 22): /wl get-user-profile, set-user-plan, delete-user with the master token. */
+/**
+ * End-user lifecycle (issue 22): /wl get-user-profile, set-user-plan, delete-user with the master
+ * token.
+ */
 import { startEmulator, type Emulator } from '../../emulator';
 import { PLANS } from '../../emulator/fixtures';
 import { call } from './helpers';

@@ -1,8 +1,8 @@
 /**
  * Installation → Ensure → Field Values: the Step and Field pickers (issue 33, point 2), through
  * n8n-core's LoadOptionsContext against the emulator, under both credentials. They read the chosen
- * automation from the end user's installation with Ensure's title, else from another installation of
- * the solution, and say which; with neither, they say what to do.
+ * automation from the end user's installation with Ensure's title, else from another installation
+ * of the solution, and say which; with neither, they say what to do.
  */
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
@@ -28,7 +28,9 @@ type Picker = 'getEnsureSteps' | 'getEnsureFields';
 
 const credentials: Array<{
 	name: string;
-	/** The end user's installations of solution 101 are titled so; the first is made in beforeEach. */
+	/**
+	 * The end user's installations of solution 101 are titled so; the first is made in beforeEach.
+	 */
 	own: string;
 	setUp: () => Promise<void>;
 	auth: () => {

@@ -1,4 +1,7 @@
-/** Every picker's error messages in the editor: no credential, a refused token, the service as it is now, a service that cannot be reached. */
+/**
+ * Every picker's error messages in the editor: no credential, a refused token, the service as it is
+ * now, a service that cannot be reached.
+ */
 import jwt from 'jsonwebtoken';
 import type { INodeParameters } from 'n8n-workflow';
 

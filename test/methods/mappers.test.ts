@@ -1,4 +1,7 @@
-/** The resource mappers (Connection Settings, Field Values, partner Fields) through n8n-core's LoadOptionsContext against the emulator. */
+/**
+ * The resource mappers (Connection Settings, Field Values, partner Fields) through n8n-core's
+ * LoadOptionsContext against the emulator.
+ */
 import type {
 	INodeParameters,
 	ResourceMapperField,
@@ -14,7 +17,10 @@ const pickers = usePickers();
 const fields = (method: string, parameters: object) =>
 	pickers.call<ResourceMapperFields>('resourceMapping', method, parameters as never);
 
-/** A resource mapper's value as the editor saves it: the values picked, and the fields they were picked from. */
+/**
+ * A resource mapper's value as the editor saves it: the values picked, and the fields they were
+ * picked from.
+ */
 const mapperValue = (
 	value: ResourceMapperValue['value'],
 	schema: ResourceMapperField[],

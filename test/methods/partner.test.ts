@@ -1,4 +1,7 @@
-/** Pickers with the Partner API credential, through n8n-core's LoadOptionsContext against the emulator. */
+/**
+ * Pickers with the Partner API credential, through n8n-core's LoadOptionsContext against the
+ * emulator.
+ */
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { loadOptionsContext } from '../../harness';
 import { addUsers, partnerCredential, usePartnerEmulator } from '../support/partnerSetup';

@@ -1,4 +1,7 @@
-/** The listSearch and loadOptions pickers (solutions, installations, templates, bundles, steps) through n8n-core's LoadOptionsContext against the emulator. */
+/**
+ * The listSearch and loadOptions pickers (solutions, installations, templates, bundles, steps)
+ * through n8n-core's LoadOptionsContext against the emulator.
+ */
 import type { INodeListSearchResult, INodePropertyOptions } from 'n8n-workflow';
 
 import { byId } from '../support/setup';

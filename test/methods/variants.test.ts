@@ -1,6 +1,7 @@
 /**
  * Pickers and mappers give the same lists and fields under every shape variant whose answer carries
- * the same information (the ones that drop labels, titles or `required` are covered in test/node/variants.test.ts).
+ * the same information (the ones that drop labels, titles or `required` are covered in
+ * test/node/variants.test.ts).
  */
 import type { INodeParameters } from 'n8n-workflow';
 

@@ -1,18 +1,22 @@
 /**
- * Every endpoint of the spec is reachable from the node: each operation runs once against the emulator
- * and the request log says which endpoints it called. The expected map lives in the repository
- * (test/apiCoverage.manifest.json), so this never depends on the spec being present; when the spec is
- * found (beside the repository, or at $ALBATO_SPEC), the manifest is also checked against it.
+ * Every endpoint of the spec is reachable from the node: each operation runs once against the
+ * emulator and the request log says which endpoints it called. The expected map lives in the
+ * repository (test/apiCoverage.manifest.json), so this never depends on the spec being present;
+ * when the spec is found (beside the repository, or at $ALBATO_SPEC), the manifest is also checked
+ * against it.
  */
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
 
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
-import { resources } from '../../nodes/AlbatoSolutions/actions';
+import { forTests as actionsForTests } from '../../nodes/AlbatoSolutions/actions';
 import manifest from '../apiCoverage.manifest.json';
-import { clearEndUserTokenCache } from '../../nodes/shared/transport/tokenCache';
+import { forTests as tokenCacheForTests } from '../../nodes/shared/transport/tokenCache';
 import { runPartner } from '../support/partnerSetup';
 import { byId, runNode, useEmulator } from '../support/setup';
+
+const { resources } = actionsForTests;
+const { clearEndUserTokenCache } = tokenCacheForTests;
 
 const ctx = useEmulator();
 
@@ -77,7 +81,10 @@ const operations: Record<string, Record<string, unknown>> = {
 	},
 };
 
-/** Outside the spec: the partner endpoints (Albato's public docs), reached with the Albato Partner API credential. */
+/**
+ * Outside the spec: the partner endpoints (Albato's public docs), reached with the Albato Partner
+ * API credential.
+ */
 const PARTNER_ENDPOINTS = [
 	'GET /wl/{partner}/list-plans',
 	'POST /wl/{partner}/add-user',
@@ -99,7 +106,10 @@ const partnerOperations: Record<string, Record<string, unknown>> = {
 	'endUser.block': { confirmBlock: true },
 	'endUser.delete': { confirmDelete: true },
 };
-/** Outside the spec: run history (docs.albato.com "Getting Solution History"), with the end user's token. */
+/**
+ * Outside the spec: run history (docs.albato.com "Getting Solution History"), with the end user's
+ * token.
+ */
 const historyOperations: Record<string, Record<string, unknown>> = {
 	'run.getAll': { installationId: { __rl: true, mode: 'id', value: '5001' }, returnAll: true },
 	'run.getNew': {
@@ -109,7 +119,10 @@ const historyOperations: Record<string, Record<string, unknown>> = {
 	'run.getStep': { runStepId: '3944029301' },
 };
 
-/** Outside the spec: connection by link, refreshed user data, the own connection (Albato's docs; issue 21). */
+/**
+ * Outside the spec: connection by link, refreshed user data, the own connection (Albato's docs;
+ * issue 21).
+ */
 const CONNECTION_ENDPOINTS = [
 	'DELETE /credentials/grant-access-sharing/{id}',
 	'GET /credentials/grant-access-sharing/{id}',
@@ -120,7 +133,9 @@ const CONNECTION_ENDPOINTS = [
 	'POST /wl/{partner}/upsert-own-credential',
 	'PUT /credentials/grant-access-sharing/{id}',
 ];
-/** Each operation's parameters, given a link (sharing) of user-1 and the connection made with it. */
+/**
+ * Each operation's parameters, given a link (sharing) of user-1 and the connection made with it.
+ */
 const connectionOperations: Record<
 	string,
 	(made: { sharingId: number; credentialId: number; partner: string }) => Record<string, unknown>

@@ -1,4 +1,7 @@
-/** Every operation on a 2xx with an empty body: the item fails readably, paired, as {error, message} only. */
+/**
+ * Every operation on a 2xx with an empty body: the item fails readably, paired, as {error, message}
+ * only.
+ */
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { FaultRule } from '../../emulator';

@@ -1,4 +1,7 @@
-/** Items in Flight > 1 without Continue On Fail: the error names the later items that had already completed. */
+/**
+ * Items in Flight > 1 without Continue On Fail: the error names the later items that had already
+ * completed.
+ */
 
 import { installParams, runNode, useEmulator } from '../support/setup';
 

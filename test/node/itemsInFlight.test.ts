@@ -93,7 +93,8 @@ describe('Items in Flight', () => {
 		async (_label, concurrency, expected) => {
 			const proxy = await countingProxy(ctx.emu.baseUrl);
 			try {
-				// Long enough that every request of a wave is open before the first answers, even on a loaded CPU.
+				// Long enough that every request of a wave is open before the first answers, even on a
+				// loaded CPU.
 				slowGets(250, 24);
 				const items = itemsOf(24);
 				const run = await runNode(ctx.emu, get(concurrency === undefined ? {} : { concurrency }), {

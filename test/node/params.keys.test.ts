@@ -1,11 +1,17 @@
-/** Keys that cannot travel as plain data (__proto__, constructor, prototype) in any user map are refused before any request, naming the parameter, the key and the item. */
+/**
+ * Keys that cannot travel as plain data (__proto__, constructor, prototype) in any user map are
+ * refused before any request, naming the parameter, the key and the item.
+ */
 import type { INodeParameters } from 'n8n-workflow';
 
 import { byId, runNode, useEmulator, VALID } from '../support/setup';
 
 const ctx = useEmulator();
 
-/** Answers every request 400 with the text `answer(token)`; the token is read from the Authorization header. */
+/**
+ * Answers every request 400 with the text `answer(token)`; the token is read from the Authorization
+ * header.
+ */
 
 describe('keys that cannot travel as data', () => {
 	const { create, update, credential } = VALID;

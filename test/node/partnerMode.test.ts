@@ -1,4 +1,7 @@
-/** Partner mode across operations: end-user tokens minted once and reused while valid, validation before any request, the master token styles. */
+/**
+ * Partner mode across operations: end-user tokens minted once and reused while valid, validation
+ * before any request, the master token styles.
+ */
 import type { INodeParameters } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
@@ -107,7 +110,8 @@ describe('tokens: minted once, reused while valid', () => {
 	);
 
 	it('a soon-expiring token is refreshed before use', async () => {
-		// A 2 s token (1–2 s left when minted, by whole seconds) is refreshed once half its life is gone.
+		// A 2 s token (1–2 s left when minted, by whole seconds) is refreshed once half its life is
+		// gone.
 		ctx.emu.partner.set({ sessionTokenSeconds: 2 });
 		expect(tokenCalls(await runPartner(ctx.emu, getMany, { inputItems: items('c-1') }))).toBe(1);
 		await sleep(1100);

@@ -1,14 +1,15 @@
 /**
- * n8n's lint wants literal defaults in a description, so the Request Options defaults are written out
- * in descriptions/requestOptions.descriptions.ts. They must still be the transport's defaults, which apply when an option is unset.
+ * n8n's lint wants literal defaults in a description, so the Request Options defaults are written
+ * out in descriptions/requestOptions.descriptions.ts. They must still be the transport's defaults,
+ * which apply when an option is unset.
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { runOptionsProperty } from '../../nodes/shared/descriptions/requestOptions.descriptions';
+import { requestOptionsProperty } from '../../nodes/shared/descriptions/requestOptions.descriptions';
 import { DEFAULT_TRANSPORT_OPTIONS } from '../../nodes/shared/transport/settings';
 
 const option = (name: string) =>
-	(runOptionsProperty.options as INodeProperties[]).find((o) => o.name === name)!;
+	(requestOptionsProperty.options as INodeProperties[]).find((o) => o.name === name)!;
 
 describe('Request Options defaults', () => {
 	it('show the transport’s defaults (seconds in the UI, milliseconds in the transport)', () => {

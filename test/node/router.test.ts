@@ -2,7 +2,8 @@
  * On Error → "Continue (using error output)": n8n-core's engine itself splits the node's output, so
  * these tests prove the routing that users see, for a single-item operation and for Bundle Data →
  * Update's batch path (pause-and-resume), and that "Continue" (regular output) still carries the
- * error with its HTTP status. The same is checked in the real n8n 2.41 by scripts/e2e/errorOutput.mjs.
+ * error with its HTTP status. The same is checked in the real n8n 2.41 by
+ * scripts/e2e/errorOutput.mjs.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 

@@ -7,7 +7,9 @@ import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } f
 import { AlbatoPartnerApi } from '../../credentials/AlbatoPartnerApi.credentials';
 import { AlbatoSolutionsApi } from '../../credentials/AlbatoSolutionsApi.credentials';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
-import { resources } from '../../nodes/AlbatoSolutions/actions';
+import { forTests } from '../../nodes/AlbatoSolutions/actions';
+
+const { resources } = forTests;
 
 const node = new AlbatoSolutions();
 const { properties } = node.description;

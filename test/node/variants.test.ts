@@ -122,7 +122,10 @@ const stepsView = (steps: unknown, gaps: Set<Gap>): unknown =>
 		nested: stepsView(step.nested, gaps),
 	}));
 
-/** Every affected operation, projected onto what the node promises; same input, fresh fixtures each time. */
+/**
+ * Every affected operation, projected onto what the node promises; same input, fresh fixtures each
+ * time.
+ */
 async function scenario(variants: Partial<Variants>, gaps: Set<Gap>) {
 	ctx.emu.reset();
 	ctx.emu.setVariants(variants);
@@ -232,8 +235,8 @@ async function scenario(variants: Partial<Variants>, gaps: Set<Gap>) {
 			pausedForUpdate: updated.pausedForUpdate,
 			installationStatus: updated.installationStatus,
 		},
-		// A detail without status costs one list call to learn it; that call is the only difference allowed.
-		// Further pages of a list are the other (paged variants).
+		// A detail without status costs one list call to learn it; that call is the only difference
+		// allowed. Further pages of a list are the other (paged variants).
 		calls: ctx.emu.requests
 			.slice(before)
 			.filter((r) => r.query.page === undefined && r.query.p === undefined)

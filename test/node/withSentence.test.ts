@@ -1,4 +1,7 @@
-/** withSentence: one more sentence in an error's description, on a new error; the given one stays as it was. */
+/**
+ * withSentence: one more sentence in an error's description, on a new error; the given one stays as
+ * it was.
+ */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { withSentence } from '../../nodes/AlbatoSolutions/actions/withSentence';

@@ -1,7 +1,7 @@
 /**
- * Loads the built package exactly as n8n loads a community package (n8n-core's PackageDirectoryLoader
- * reading package.json's `n8n` block and dist/), and checks what n8n would find. Needs `npm run build`
- * (the test command builds first).
+ * Loads the built package exactly as n8n loads a community package (n8n-core's
+ * PackageDirectoryLoader reading package.json's `n8n` block and dist/), and checks what n8n would
+ * find. Needs `npm run build` (the test command builds first).
  */
 import { existsSync, readFileSync } from 'fs';
 import { PackageDirectoryLoader } from 'n8n-core';

@@ -1,4 +1,7 @@
-/** The connection-settings readers: the steps tree, the choices query, and choices resolved level by level. */
+/**
+ * The connection-settings readers: the steps tree, the choices query, and choices resolved level by
+ * level.
+ */
 import { choicesQuery, resolveChoices } from '../../nodes/shared/readers/connectionSettings';
 import { settingStepsOf } from '../../nodes/shared/readers/shapes';
 

@@ -1,12 +1,13 @@
 /** Minted end-user tokens: every variant of the answer, expiry units, and the checks on ids. */
+import { checkEndUserId, checkPartnerName } from '../../nodes/shared/transport/partnerIds';
 import {
-	checkEndUserId,
-	checkPartnerName,
 	fingerprint,
+	forTests,
 	tokenFromResponse,
-	validUntil,
 	withoutTokens,
 } from '../../nodes/shared/readers/mintedToken';
+
+const { validUntil } = forTests;
 
 const jwt = (claims: object) => `h.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.s`;
 const NOW = 1_800_000_000_000;

@@ -1,15 +1,16 @@
 /** The pure rules of partner mode: which token a /wl response carries, until when, and the ids. */
 import jwt from 'jsonwebtoken';
 
+import { checkEndUserId, checkPartnerName } from '../../nodes/shared/transport/partnerIds';
 import {
-	checkEndUserId,
-	checkPartnerName,
 	fingerprint,
+	forTests,
 	refreshMargin,
 	tokenFromResponse,
-	validUntil,
 	withoutTokens,
 } from '../../nodes/shared/readers/mintedToken';
+
+const { validUntil } = forTests;
 
 describe('tokenFromResponse', () => {
 	const exp = 1_900_000_000;

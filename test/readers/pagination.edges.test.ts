@@ -1,5 +1,7 @@
 /** Paging signals at their edges: empty headers, loose Link syntax, counts that are not numbers. */
-import { nextLinkOf, nextPageOf, pagingStyleOf } from '../../nodes/shared/readers/pagination';
+import { forTests, nextPageOf, pagingStyleOf } from '../../nodes/shared/readers/pagination';
+
+const { nextLinkOf } = forTests;
 
 describe('nextLinkOf: RFC 8288 spellings', () => {
 	it.each([

@@ -1,10 +1,10 @@
-/** Yii2's paging signals, read by a pure helper (the transport's use of it is tested over HTTP in test/transport/pages.test.ts). */
-import {
-	nextLinkOf,
-	nextPageOf,
-	pagingStyleOf,
-	queryOf,
-} from '../../nodes/shared/readers/pagination';
+/**
+ * Yii2's paging signals, read by a pure helper (the transport's use of it is tested over HTTP in
+ * test/transport/pages.test.ts).
+ */
+import { forTests, nextPageOf, pagingStyleOf } from '../../nodes/shared/readers/pagination';
+
+const { nextLinkOf, queryOf } = forTests;
 
 describe('nextLinkOf', () => {
 	it('finds rel=next, quoted or not, among other relations', () => {

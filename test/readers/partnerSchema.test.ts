@@ -1,4 +1,7 @@
-/** The partner credential schema reader: normalised fields, values checked against them, secrets masked. */
+/**
+ * The partner credential schema reader: normalised fields, values checked against them, secrets
+ * masked.
+ */
 import {
 	checkValues,
 	maskSecrets,

@@ -1,17 +1,21 @@
-/** Shape readers at their edges: what is and is not a list, id spellings, status words, option keys. */
+/**
+ * Shape readers at their edges: what is and is not a list, id spellings, status words, option keys.
+ */
 import {
 	fieldsOf,
+	forTests,
 	holdsList,
 	idOf,
 	installationOf,
 	listOrMap,
-	optionsOf,
 	positiveIdOf,
 	settingStepsOf,
 	solutionIdOf,
 	statusOf,
 	withNumericIds,
 } from '../../nodes/shared/readers/shapes';
+
+const { optionsOf } = forTests;
 
 describe('holdsList / listOrMap', () => {
 	it.each([

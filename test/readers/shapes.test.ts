@@ -2,10 +2,10 @@
 import {
 	bundleRecordsOf,
 	fieldsOf,
+	forTests,
 	idOf,
 	installationOf,
 	installationsOf,
-	optionsOf,
 	positiveIdOf,
 	sameId,
 	settingStepsOf,
@@ -13,6 +13,8 @@ import {
 	successFlagOf,
 	unwrapEnvelope,
 } from '../../nodes/shared/readers/shapes';
+
+const { optionsOf } = forTests;
 
 describe('successFlagOf / unwrapEnvelope', () => {
 	it.each([

@@ -1,4 +1,7 @@
-/** The token readers: a JWT's expiry, redaction of every recognisable part of a token, and the principal a token names. */
+/**
+ * The token readers: a JWT's expiry, redaction of every recognisable part of a token, and the
+ * principal a token names.
+ */
 import { principalOf, redact, tokenExpiry } from '../../nodes/shared/readers/token';
 
 const jwt = (claims: object) => `h.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.s`;

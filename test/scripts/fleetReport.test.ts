@@ -8,7 +8,10 @@ const lib = path.join(__dirname, '..', '..', 'scripts', 'lib', 'fleetReport.mjs'
 function run(script: string): any {
 	const code = `import * as report from ${JSON.stringify(lib)};\nconst out = (() => { ${script} })();\nprocess.stdout.write(JSON.stringify(out));`;
 	return JSON.parse(
-		execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }),
+		execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+		}),
 	);
 }
 

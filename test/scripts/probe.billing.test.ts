@@ -1,4 +1,7 @@
-/** The probe's billing part (issue 31): list-plans by GET and POST with the master token, never shown. */
+/**
+ * The probe's billing part (issue 31): list-plans by GET and POST with the master token, never
+ * shown.
+ */
 import { startEmulator, type Emulator } from '../../emulator';
 import { runProbe, formatReport } from '../../scripts/probe/index';
 

@@ -1,4 +1,7 @@
-/** The contract probe against the emulator: it must name the variant the service uses for every shape. */
+/**
+ * The contract probe against the emulator: it must name the variant the service uses for every
+ * shape.
+ */
 import { startEmulator, type Emulator, type ErrorStyle, type Variants } from '../../emulator';
 import { VARIANT_CHOICES } from '../../emulator/render';
 import { parseArgs } from '../../scripts/probe';
@@ -104,7 +107,8 @@ describe('the probe reports each variant', () => {
 		'error style %s',
 		async (style) => {
 			emu.setErrorStyle(style);
-			// Yii's bare array is only for field errors; a 404 is {name, message, code, status}: both are "yii".
+			// Yii's bare array is only for field errors; a 404 is {name, message, code, status}: both are
+			// "yii".
 			expect((await probe()).errorStyle).toBe(style);
 		},
 	);

@@ -1,15 +1,16 @@
 /**
- * Overlap soak: in every round 2–4 executions run at once through n8n-core against the emulator. Each
- * installs a solution, then updates fields of the same four installations (two made by the node first) with "Pause, Update, Then
- * Start Again"; in some rounds another execution starts or pauses one of them meanwhile. The emulator
- * injects seeded random faults (lost answers before and after the service applied the call, unreadable
- * and `success: false` answers to PAUSE and PLAY, 429/5xx, delays) and seeded response variants (status
- * as a string, a detail without status). The plan comes from the seed; the interleaving is whatever the
- * machine makes of it, which is the point.
+ * Overlap soak: in every round 2–4 executions run at once through n8n-core against the emulator.
+ * Each installs a solution, then updates fields of the same four installations (two made by the
+ * node first) with "Pause, Update, Then Start Again"; in some rounds another execution starts or
+ * pauses one of them meanwhile. The emulator injects seeded random faults (lost answers before and
+ * after the service applied the call, unreadable and `success: false` answers to PAUSE and PLAY,
+ * 429/5xx, delays) and seeded response variants (status as a string, a detail without status). The
+ * plan comes from the seed; the interleaving is whatever the machine makes of it, which is the
+ * point.
  *
- * After each round: no installation twice (one per successful install, none for a failed one), every
- * update applied (each execution owns its fields in a round, so nothing may overwrite them), and every
- * status as it was before the round, or as a Start/Pause sent during the round asked.
+ * After each round: no installation twice (one per successful install, none for a failed one),
+ * every update applied (each execution owns its fields in a round, so nothing may overwrite them),
+ * and every status as it was before the round, or as a Start/Pause sent during the round asked.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
@@ -83,7 +84,10 @@ interface Round {
 	variants: { statusShape: 'number' | 'string'; detailWithoutStatus: boolean };
 }
 
-/** The whole plan, from the seed only (and the fields of the installations shared by all executions). */
+/**
+ * The whole plan, from the seed only (and the fields of the installations shared by all
+ * executions).
+ */
 function plan(seed: number, shared: Field[]): Round[] {
 	const installations = [...new Set(shared.map((f) => f.installation))];
 	const random = prng(seed);
@@ -170,7 +174,8 @@ const toggle = (installation: number, start: boolean): INodeParameters => ({
 });
 
 it(`${ROUNDS} rounds of 2–4 overlapping executions: no duplicate, no lost change, no installation left paused`, async () => {
-	// Two more shared installations, made by the node itself before the faults begin: one started, one paused.
+	// Two more shared installations, made by the node itself before the faults begin: one started,
+	// one paused.
 	const fields = [...FIXTURE_FIELDS];
 	for (const [i, title] of ['overlap-shared-a', 'overlap-shared-b'].entries()) {
 		const made = await runNode(ctx.emu, install(title));

@@ -1,4 +1,7 @@
-/** Seeded fault rounds, two executions at once: installs under every POST fault, and pause-and-resume updates with one installation paused by the user. */
+/**
+ * Seeded fault rounds, two executions at once: installs under every POST fault, and
+ * pause-and-resume updates with one installation paused by the user.
+ */
 import type { IDataObject } from 'n8n-workflow';
 
 import {
@@ -155,7 +158,8 @@ describe('seeded: pause-and-resume under faults, two executions at once, one ins
 				activeChecked++;
 			} else ctx.emu.state.installations.get(5001)!.status = 1; // reported; the next round starts from active
 		}
-		// The branches that assert ran: some rounds applied an update, some ended with no failed restart.
+		// The branches that assert ran: some rounds applied an update, some ended with no failed
+		// restart.
 		expect(appliedChecked).toBeGreaterThan(0);
 		expect(activeChecked).toBeGreaterThan(0);
 	});

@@ -1,8 +1,8 @@
 /**
  * Soak: 500+ mixed operations through n8n-core's engine while the emulator injects faults at random
  * (seeded, bounded, loopback only). Nothing may be lost or done twice: every install that reports
- * success exists exactly once, no failed install left one behind, every status and field value is the
- * last one asked for, and no installation is left paused by the node.
+ * success exists exactly once, no failed install left one behind, every status and field value is
+ * the last one asked for, and no installation is left paused by the node.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -18,7 +18,10 @@ import {
 import { useShortWaits } from '../support/waits';
 
 const ctx = useEmulator();
-/** Faults here are counted, never timed (no delays, no list lag by time): the node's waits can be short. */
+/**
+ * Faults here are counted, never timed (no delays, no list lag by time): the node's waits can be
+ * short.
+ */
 useShortWaits();
 
 const SEED = 20261121;

@@ -100,7 +100,9 @@ export function usePickers() {
 	};
 }
 
-/** The parameters the editor has when each method runs: the node's resource, operation and parents. */
+/**
+ * The parameters the editor has when each method runs: the node's resource, operation and parents.
+ */
 export const PARENTS = {
 	searchSolutions: { resource: 'installation', operation: 'create' },
 	searchInstallations: { resource: 'installation', operation: 'start' },

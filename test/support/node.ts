@@ -1,6 +1,9 @@
 import type { INode } from 'n8n-workflow';
 
-/** The node that unit tests of the transport hand to errors and readers: no parameters, no credentials. */
+/**
+ * The node that unit tests of the transport hand to errors and readers: no parameters, no
+ * credentials.
+ */
 export const node = {
 	name: 'Albato',
 	type: 'x',

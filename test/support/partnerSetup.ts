@@ -1,13 +1,15 @@
 /**
  * Partner mode in tests: the node with the Albato Partner API credential, acting as End User ID per
- * item, against the emulator's /wl endpoints. The token cache is module-level (as in n8n): each test
- * starts from an empty one, like a fresh n8n process.
+ * item, against the emulator's /wl endpoints. The token cache is module-level (as in n8n): each
+ * test starts from an empty one, like a fresh n8n process.
  */
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { Emulator } from '../../emulator';
-import { clearEndUserTokenCache } from '../../nodes/shared/transport/tokenCache';
+import { forTests } from '../../nodes/shared/transport/tokenCache';
 import { type NodeRun, runAlbatoNode, useEmulator } from './setup';
+
+const { clearEndUserTokenCache } = forTests;
 
 export const TOKEN_PATH = /^\/wl\/[^/]+\/get-user-session-token$/;
 export const ADD_USER_PATH = /^\/wl\/[^/]+\/add-user$/;
@@ -58,7 +60,10 @@ export async function runPartner(
 	);
 }
 
-/** Creates end users straight through the emulator's HTTP interface (as the partner's own backend would). */
+/**
+ * Creates end users straight through the emulator's HTTP interface (as the partner's own backend
+ * would).
+ */
 export async function addUsers(emu: Emulator, ids: string[]): Promise<void> {
 	for (const id of ids) {
 		const response = await fetch(`${emu.baseUrl}/wl/${emu.partner.name}/add-user`, {
@@ -75,7 +80,10 @@ export async function addUsers(emu: Emulator, ids: string[]): Promise<void> {
 	emu.requests.length = 0;
 }
 
-/** The end user installs solution 101 elsewhere (with their own token, as the partner's backend would). */
+/**
+ * The end user installs solution 101 elsewhere (with their own token, as the partner's backend
+ * would).
+ */
 export async function installFor(emu: Emulator, endUserId: string, title: string): Promise<void> {
 	const minted = (await fetch(`${emu.baseUrl}/wl/${emu.partner.name}/get-user-session-token`, {
 		method: 'POST',

@@ -22,7 +22,9 @@ export const FAULT_KINDS: ReadonlyArray<[string, Omit<FaultRule, 'path'>]> = [
 	['400 quoting the Authorization header', { status: 400, echoAuthorization: true }],
 ];
 
-/** The fault kinds named (all of them without names), in the table's order; an unknown name throws. */
+/**
+ * The fault kinds named (all of them without names), in the table's order; an unknown name throws.
+ */
 export function faultKinds(...names: string[]): Array<[string, Omit<FaultRule, 'path'>]> {
 	const unknown = names.filter((name) => !FAULT_KINDS.some(([kind]) => kind === name));
 	if (unknown.length) throw new Error(`Unknown fault kinds: ${unknown.join(', ')}`);
@@ -71,7 +73,10 @@ export function captureConsole(options: { stdout?: boolean } = {}): string[] {
 	return logged;
 }
 
-/** Neither the master token (plain or as Basic base64), an end user's permanent token nor any session JWT is in `text`. */
+/**
+ * Neither the master token (plain or as Basic base64), an end user's permanent token nor any
+ * session JWT is in `text`.
+ */
 export function expectNoPartnerSecret(emu: Emulator, text: string) {
 	for (const secret of [
 		emu.partner.masterToken,

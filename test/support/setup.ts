@@ -7,8 +7,10 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { startEmulator, type Emulator } from '../../emulator';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
-import { forgetClaims } from '../../nodes/AlbatoSolutions/actions/installation/installLedger';
+import { forTests } from '../../nodes/AlbatoSolutions/actions/installation/installLedger';
 import { runWorkflow, type HarnessNode, type RunWorkflowOptions } from '../../harness';
+
+const { forgetClaims } = forTests;
 
 export const NODE_NAME = 'Albato';
 
@@ -66,7 +68,9 @@ export async function runNode(
 	);
 }
 
-/** Runs our node once in n8n-core's engine and collects its output, its error and the calls it made. */
+/**
+ * Runs our node once in n8n-core's engine and collects its output, its error and the calls it made.
+ */
 export async function runAlbatoNode(
 	emu: Emulator,
 	node: Partial<HarnessNode>,
@@ -114,7 +118,10 @@ export const guardedUpdateFromItems = (extra: INodeParameters = {}): INodeParame
 	...extra,
 });
 
-/** Installation → Create of solution 102 (no nesting) with its valid connection settings; `extra` overrides. */
+/**
+ * Installation → Create of solution 102 (no nesting) with its valid connection settings; `extra`
+ * overrides.
+ */
 export const installParams = (title: string, extra: INodeParameters = {}): INodeParameters => ({
 	resource: 'installation',
 	operation: 'create',
@@ -126,7 +133,10 @@ export const installParams = (title: string, extra: INodeParameters = {}): INode
 	...extra,
 });
 
-/** Installation → Create of solution 101 ("Initech – lead sync", both templates), picked from the list. */
+/**
+ * Installation → Create of solution 101 ("Initech – lead sync", both templates), picked from the
+ * list.
+ */
 export const initechInstallParams = (overrides: Record<string, unknown> = {}) => ({
 	resource: 'installation',
 	operation: 'create',

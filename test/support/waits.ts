@@ -1,12 +1,12 @@
 /**
  * The node's own waits, shortened in one test file. The node waits only through n8n-workflow's
- * `sleep` (retry backoff and Retry-After, the Lost Answer Check's re-reads, Refresh User Data's poll
- * interval); here each such wait takes 1/`divisor` of the time the node asked for, in the same order.
- * Nothing changes for users: this replaces `sleep` in this test file's module registry only.
+ * `sleep` (retry backoff and Retry-After, the Lost Answer Check's re-reads, Refresh User Data's
+ * poll interval); here each such wait takes 1/`divisor` of the time the node asked for, in the same
+ * order. Nothing changes for users: this replaces `sleep` in this test file's module registry only.
  *
  * Use it only where the emulator changes state by count, not by real time (list lag in reads, not
- * `ms`; no `delayMs` fault racing a wait): the node then makes the same calls with the same bodies in
- * the same order, only sooner. `asked` keeps every wait the node asked for, in milliseconds; set
+ * `ms`; no `delayMs` fault racing a wait): the node then makes the same calls with the same bodies
+ * in the same order, only sooner. `asked` keeps every wait the node asked for, in milliseconds; set
  * `divisor` to 1 in a test that needs real waits (it is set back before each test).
  *
  * `moveClock`: for code that bounds its waits by the time passed (Refresh User Data's Max Wait),

@@ -1,4 +1,6 @@
-/** What an answer (or its absence) becomes: the outcome, the words and the response of each error. */
+/**
+ * What an answer (or its absence) becomes: the outcome, the words and the response of each error.
+ */
 
 import {
 	type ErrorSource,

@@ -1,11 +1,16 @@
-/** A Base URL with a query, a fragment or user-info is refused before any request, through the node. */
+/**
+ * A Base URL with a query, a fragment or user-info is refused before any request, through the node.
+ */
 import type { INodeParameters } from 'n8n-workflow';
 
 import { runNode, useEmulator } from '../support/setup';
 
 const ctx = useEmulator();
 
-/** Answers every request 400 with the text `answer(token)`; the token is read from the Authorization header. */
+/**
+ * Answers every request 400 with the text `answer(token)`; the token is read from the Authorization
+ * header.
+ */
 
 const listSolutions: INodeParameters = {
 	resource: 'solution',

@@ -1,6 +1,6 @@
 /**
- * The client on a connection that fails (a reset is not a timeout: the time spent tells them apart),
- * and the headers it sends, seen by a tiny recording service in this file.
+ * The client on a connection that fails (a reset is not a timeout: the time spent tells them
+ * apart), and the headers it sends, seen by a tiny recording service in this file.
  */
 import http from 'http';
 import type { AddressInfo } from 'net';

@@ -1,4 +1,7 @@
-/** The client on bodies that are not what they should be: malformed JSON, success: false, a hanging request. */
+/**
+ * The client on bodies that are not what they should be: malformed JSON, success: false, a hanging
+ * request.
+ */
 import { runNode, useEmulator } from '../support/setup';
 
 const ctx = useEmulator();

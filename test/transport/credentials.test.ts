@@ -1,4 +1,6 @@
-/** The two credentials read and checked before any request: what each refusal says, what is used. */
+/**
+ * The two credentials read and checked before any request: what each refusal says, what is used.
+ */
 
 import { readAccessToken } from '../../nodes/shared/transport/accessToken';
 import type { ApiContext } from '../../nodes/shared/transport/callOptions';

@@ -44,8 +44,8 @@ describe('AlbatoApiError: named checks', () => {
 		['rateLimited', true],
 		['failed', false],
 		['unknown', false],
-	] as const)('refusal of %p: %p', (outcome, refusal) => {
-		expect(failure(outcome).refusal).toBe(refusal);
+	] as const)('appliedNothing of %p: %p', (outcome, appliedNothing) => {
+		expect(failure(outcome).appliedNothing).toBe(appliedNothing);
 	});
 
 	it('unsettled: a lost answer, an unreadable or declined 2xx; not an error status', () => {

@@ -3,8 +3,10 @@
  * slow start grows past its first 8), so a service that is not rate limited gets the run at speed.
  * The emulator counts the most requests it served at once.
  */
-import { SLOW_START } from '../../nodes/shared/transport/limiter';
+import { forTests } from '../../nodes/shared/transport/limiter';
 import { byId, runNode, useEmulator } from '../support/setup';
+
+const { SLOW_START } = forTests;
 
 const ctx = useEmulator();
 

@@ -1,4 +1,7 @@
-/** The in-flight limiter's tickets and bounds (its AIMD behaviour is in test/unit/inFlightLimiter.test.ts). */
+/**
+ * The in-flight limiter's tickets and bounds (its AIMD behaviour is in
+ * test/transport/limiter.test.ts).
+ */
 import { InFlightLimiter } from '../../nodes/shared/transport/limiter';
 
 it('a limit of 1 is allowed; below it the error says what was given', () => {

@@ -1,12 +1,15 @@
-/** The in-flight limiter alone: slow start (Auto), a fixed cap, halving on a 429 once per window, growing back. */
+/**
+ * The in-flight limiter alone: slow start (Auto), a fixed cap, halving on a 429 once per window,
+ * growing back.
+ */
 import {
-	AUTO_CAP,
 	AUTO_IN_FLIGHT,
-	GROWTH,
+	forTests,
 	InFlightLimiter,
 	itemsAtOnce,
-	SLOW_START,
 } from '../../nodes/shared/transport/limiter';
+
+const { AUTO_CAP, GROWTH, SLOW_START } = forTests;
 
 /** Acquires `n` slots without awaiting them; reports which have been granted so far. */
 function request(limiter: InFlightLimiter, n: number) {

@@ -11,7 +11,9 @@ import {
 } from '../../nodes/shared/transport/pages';
 import { node } from '../support/node';
 
-/** Serves the pages given (1-based), each saying how many pages there are; records what was asked. */
+/**
+ * Serves the pages given (1-based), each saying how many pages there are; records what was asked.
+ */
 const serving = (pages: unknown[], pageCount = pages.length) => {
 	const asked: CallOptions[] = [];
 	const exchange: Exchange = async (_method, _path, options) => {

@@ -1,4 +1,7 @@
-/** Paged lists (Yii2's headers, Link header or {items, _links, _meta}) through the node: every page read, a read that cannot complete fails, install checks see every page. */
+/**
+ * Paged lists (Yii2's headers, Link header or {items, _links, _meta}) through the node: every page
+ * read, a read that cannot complete fails, install checks see every page.
+ */
 
 import { MAX_PAGES } from '../../nodes/shared/transport/pages';
 import { installParams, runNode, useEmulator } from '../support/setup';
@@ -61,7 +64,8 @@ describe('Installation → Get Many', () => {
 
 	it('a page past the end (the list shrank between reads) ends the read', async () => {
 		ctx.emu.setVariants({ pagination: 'body' });
-		// Page 1 says 2 pages; before page 2 is read, 5002 goes: Yii answers the last page (page 1) again.
+		// Page 1 says 2 pages; before page 2 is read, 5002 goes: Yii answers the last page (page 1)
+		// again.
 		ctx.emu.faults.add({
 			method: 'GET',
 			path: '/solution/installation',

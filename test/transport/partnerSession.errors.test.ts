@@ -1,7 +1,8 @@
 /**
- * Partner mode's token call (`get-user-session-token`) changes nothing and is retried like a read: its
- * errors must never say "the service may have applied it, it was not sent again" (the advice for an
- * install or an add-user whose outcome is unknown). Driven through n8n-core against the emulator.
+ * Partner mode's token call (`get-user-session-token`) changes nothing and is retried like a read:
+ * its errors must never say "the service may have applied it, it was not sent again" (the advice
+ * for an install or an add-user whose outcome is unknown). Driven through n8n-core against the
+ * emulator.
  */
 import type { FaultRule } from '../../emulator';
 import {

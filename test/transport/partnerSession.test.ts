@@ -1,4 +1,7 @@
-/** The partner session's token call under failures: shared by waiting items and executions, retried like a read, and permanent tokens kept for the execution. */
+/**
+ * The partner session's token call under failures: shared by waiting items and executions, retried
+ * like a read, and permanent tokens kept for the execution.
+ */
 import type { INodeParameters } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';

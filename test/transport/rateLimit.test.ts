@@ -33,7 +33,8 @@ describe('rate-limited service (429 + Retry-After above 2 requests at once)', ()
 		const stats = ctx.emu.rateLimit()!;
 		expect(stats.admitted).toBe(40);
 		expect(stats.rejected).toBeGreaterThan(0); // it really was rate limited
-		// Adapting: fewer refusals than items (about 25 here; 8 in flight without adapting collect about 80).
+		// Adapting: fewer refusals than items (about 25 here; 8 in flight without adapting collect
+		// about 80).
 		expect(stats.rejected).toBeLessThan(40);
 		expect(run.calls).toHaveLength(40 + stats.rejected);
 	});

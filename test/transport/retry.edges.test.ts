@@ -1,10 +1,14 @@
-/** When a failed call is tried again: the backoff curve, Retry-After, and one call's retry budget. */
+/**
+ * When a failed call is tried again: the backoff curve, Retry-After, and one call's retry budget.
+ */
 import {
-	backoff,
+	forTests,
 	RETRYABLE_STATUS,
-	RetryBudget,
 	retryAfter,
+	RetryBudget,
 } from '../../nodes/shared/transport/retry';
+
+const { backoff } = forTests;
 
 let random: jest.SpyInstance<number, []>;
 beforeEach(() => {

@@ -1,4 +1,7 @@
-/** The transport's retries of safe calls through the node: Retry-After, resets, Max Retries, no retry of a 4xx, the time budget. */
+/**
+ * The transport's retries of safe calls through the node: Retry-After, resets, Max Retries, no
+ * retry of a 4xx, the time budget.
+ */
 import { byId, runNode, useEmulator } from '../support/setup';
 
 const ctx = useEmulator();

@@ -1,4 +1,7 @@
-/** A service that echoes the token (whole, cut off, or one JWT segment) in an error: none of it reaches the error. The echoing service is a tiny HTTP server in this file. */
+/**
+ * A service that echoes the token (whole, cut off, or one JWT segment) in an error: none of it
+ * reaches the error. The echoing service is a tiny HTTP server in this file.
+ */
 import http from 'http';
 import type { AddressInfo } from 'net';
 import type { INodeParameters } from 'n8n-workflow';
@@ -7,7 +10,10 @@ import { runNode, useEmulator } from '../support/setup';
 
 const ctx = useEmulator();
 
-/** Answers every request 400 with the text `answer(token)`; the token is read from the Authorization header. */
+/**
+ * Answers every request 400 with the text `answer(token)`; the token is read from the Authorization
+ * header.
+ */
 async function echoingService(answer: (token: string) => string) {
 	const server = http.createServer((req, res) => {
 		const token = String(req.headers.authorization ?? '').replace(/^Bearer /, '');

@@ -1,16 +1,21 @@
-/** The in-memory cache of minted end-user tokens: refresh margin, bounds, idle executions, shared mints. */
+/**
+ * The in-memory cache of minted end-user tokens: refresh margin, bounds, idle executions, shared
+ * mints.
+ */
 import {
 	cachedExpiry,
 	cachedToken,
-	clearEndUserTokenCache,
 	dropCached,
 	dropLocal,
 	forItem,
+	forTests,
 	keepLocal,
 	localToken,
 	sharedMint,
 	storeToken,
 } from '../../nodes/shared/transport/tokenCache';
+
+const { clearEndUserTokenCache } = forTests;
 
 const T0 = 1_700_000_000_000;
 let now = T0;

@@ -234,7 +234,7 @@ describe('Albato Solutions Trigger: list with status (one call per poll)', () =>
 		const { events, calls } = await poll(context(staticData, only102));
 		expect(calls).toEqual([LIST]);
 		expect(pairs(events)).toEqual([[mine, 'installationStarted']]);
-		expect(events![0]).toMatchObject({ solutionId: 102, installation: { appId: 102 } }); // ids read as numbers (helpers/shapes.ts)
+		expect(events![0]).toMatchObject({ solutionId: 102, installation: { appId: 102 } }); // ids read as numbers (readers/shapes.ts)
 	});
 });
 

@@ -134,7 +134,10 @@ describe('an unreadable list answer fails the poll and leaves the baseline alone
 });
 
 describe('Removed only when confirmed', () => {
-	/** 5002 is removed and its first confirmation read fails with `rule`: pending, asked again, then Removed once. */
+	/**
+	 * 5002 is removed and its first confirmation read fails with `rule`: pending, asked again, then
+	 * Removed once.
+	 */
 	async function removedAfterOneFailedConfirmation(rule: Omit<FaultRule, 'method' | 'path'>) {
 		const staticData: IDataObject = {};
 		await poll(staticData);

@@ -1,4 +1,7 @@
-/** The trigger with the Partner API credential after its End User ID changed: a new baseline, no invented events. */
+/**
+ * The trigger with the Partner API credential after its End User ID changed: a new baseline, no
+ * invented events.
+ */
 import type { IDataObject } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';

@@ -1,7 +1,7 @@
 /**
  * The trigger's baseline belongs to one end user: when the credential (or End User ID) switches to
- * another end user, their installations are not "created" and the previous user's are not "removed".
- * Through n8n-core's PollContext against the emulator over HTTP.
+ * another end user, their installations are not "created" and the previous user's are not
+ * "removed". Through n8n-core's PollContext against the emulator over HTTP.
  */
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
@@ -75,7 +75,8 @@ it('two polls at once on one baseline (Poll Times that fire together, or a slow 
 	expect(await poll(staticData, 'user-1')).toEqual([]);
 	emu.removeInstallation(5002);
 	emu.faults.add({ method: 'GET', path: '/solution/installation', delayMs: 100, times: 2 });
-	// One context for both, as n8n's ActiveWorkflows runs every Poll Times entry with one PollFunctions.
+	// One context for both, as n8n's ActiveWorkflows runs every Poll Times entry with one
+	// PollFunctions.
 	const shared = context(staticData, 'user-1');
 	const trigger = new AlbatoSolutionsTrigger();
 	const [a, b] = (await Promise.all([trigger.poll.call(shared), trigger.poll.call(shared)])).map(

@@ -1,4 +1,6 @@
-/** The trigger with the Partner API credential, through n8n-core's PollContext against the emulator. */
+/**
+ * The trigger with the Partner API credential, through n8n-core's PollContext against the emulator.
+ */
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { pollContext } from '../../harness';
 import {

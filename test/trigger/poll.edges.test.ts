@@ -195,7 +195,8 @@ describe('whose baseline it is', () => {
 		const staticData: IDataObject = {};
 		expect((await poll(context(staticData))).events).toEqual([]);
 		expect(stored(staticData).owner).toBe(`${emu.baseUrl} sub:user-1`);
-		// The same end user through a token that does not say who: the baseline is kept, changes reported.
+		// The same end user through a token that does not say who: the baseline is kept, changes
+		// reported.
 		emu.removeInstallation(5002);
 		expect((await poll(context(staticData, { token: OPAQUE }))).events).toEqual([
 			[5002, 'installationRemoved'],

@@ -10,8 +10,10 @@ import { RUN_STATUS, runsOf } from '../../emulator/handlers/runs';
 import type { Variants } from '../../emulator/types';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { MAX_KNOWN, detectRunEvents } from '../../nodes/AlbatoSolutionsTrigger/runEvents';
-import { clearEndUserTokenCache } from '../../nodes/shared/transport/tokenCache';
+import { forTests } from '../../nodes/shared/transport/tokenCache';
 import { pollContext } from '../../harness';
+
+const { clearEndUserTokenCache } = forTests;
 
 let emu: Emulator;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import type { Operation } from './types';
 import { endUserIdProperty } from '../../shared/descriptions/authentication.descriptions';
 
 /** resource → operation → implementation: the node's dispatch table, checked by the compiler. */
-export const resources = {
+const resources = {
 	bundleData: bundleData.operations,
 	credential: credential.operations,
 	endUser: endUser.operations,
@@ -27,9 +27,9 @@ const described = [
 ];
 
 /**
- * Every resource's properties in n8n's order (HubSpot, Airtable): its Operation first, then End User
- * ID (partner mode), then the operation's own fields. Each Operation is shown for its resource only,
- * so listing them all first puts End User ID right after the one the user sees.
+ * Every resource's properties in n8n's order (HubSpot, Airtable): its Operation first, then End
+ * User ID (partner mode), then the operation's own fields. Each Operation is shown for its resource
+ * only, so listing them all first puts End User ID right after the one the user sees.
  */
 export const resourceDescriptions = [
 	...described.filter((property) => property.name === 'operation'),
@@ -43,3 +43,6 @@ export function findOperation(resource: string, operation: string): Operation | 
 		? group[operation]
 		: undefined;
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { resources };

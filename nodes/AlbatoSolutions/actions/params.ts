@@ -1,7 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { type Confirmation, locatorValue } from '../../shared/descriptions/common.descriptions';
+import {
+	type Confirmation,
+	consequenceOf,
+	locatorValue,
+} from '../../shared/descriptions/common.descriptions';
 
 import { isObject, positiveIdOf } from '../../shared/readers/shapes';
 
@@ -211,10 +215,13 @@ export interface NumberRange {
 	unit?: string;
 	/** Whether a numeric text ("5", from an expression) counts as its number; else it is refused. */
 	fromText?: boolean;
+	/** The range in the service's own words, where they say it better than the bounds. */
+	words?: string;
 }
 
 /** The range in words: "a whole number from -720 to 840", "a number of seconds of at least 0". */
-function rangeText({ min, max, whole, multipleOf, unit }: NumberRange): string {
+function rangeText({ min, max, whole, multipleOf, unit, words }: NumberRange): string {
+	if (words) return words;
 	const kind = `a ${whole || multipleOf ? 'whole ' : ''}number${unit ? ` of ${unit}` : ''}`;
 	const bounds = max === undefined ? `of at least ${min}` : `from ${min} to ${max}`;
 	return `${kind} ${bounds}${multipleOf ? `, a multiple of ${multipleOf}` : ''}`;
@@ -286,16 +293,14 @@ export function requireConfirmation(
 	ctx: IExecuteFunctions,
 	confirmation: Confirmation,
 	itemIndex: number,
+	notDone = 'nothing was sent',
 ): void {
 	if (ctx.getNodeParameter(confirmation.name, itemIndex, false) === true) return;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`${confirmation.displayName} is off: nothing was sent`,
-		{
-			itemIndex,
-			description: `${confirmation.consequence.charAt(0).toUpperCase()}${confirmation.consequence.slice(1)}, and cannot be undone. Turn on "${confirmation.displayName}" to go ahead.`,
-		},
-	);
+	const sentence = consequenceOf(confirmation);
+	throw new NodeOperationError(ctx.getNode(), `${confirmation.displayName} is off: ${notDone}`, {
+		itemIndex,
+		description: `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}. Turn on "${confirmation.displayName}" to go ahead.`,
+	});
 }
 
 /** An App ID parameter (see appIdProperty), as a positive whole number. */

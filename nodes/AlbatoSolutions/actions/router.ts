@@ -6,8 +6,10 @@ import { itemsAtOnce } from '../../shared/transport/limiter';
 import { mapLimited } from '../../shared/transport/mapLimited';
 import { errorItem } from './errorItem';
 import { findOperation } from './index';
-import { readRunOptions } from './runOptions';
-import type { BatchOperation, ItemOperation, OperationResult } from './types';
+import { notAttemptedItem } from './notAttempted';
+import { readRequestOptions } from './requestOptions';
+import { readRollout, RolloutGuard, startEach } from './rolloutGuard';
+import { Reported, type BatchOperation, type ItemOperation, type OperationResult } from './types';
 import { withSentence } from './withSentence';
 
 /** What each item came to: its data or its error. An item that was never started has none. */
@@ -17,12 +19,6 @@ type Outcomes = Map<number, OperationResult | Error>;
 interface Plan {
 	single: Array<{ itemIndex: number; operation: ItemOperation }>;
 	batches: Map<BatchOperation, number[]>;
-}
-
-/** What has ended so far in the run step: what the decision to start another item is made from. */
-interface Tally {
-	done: number;
-	failed: number;
 }
 
 /**
@@ -39,19 +35,20 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	} catch (error) {
 		return [failEveryItem(this, error as Error, itemCount, continueOnFail)];
 	}
-	const { client, itemsInFlight } = connected;
+	const { client, itemsInFlight, guard } = connected;
 	const outcomes: Outcomes = new Map();
 	const plan = dispatch(this, itemCount, outcomes);
-	await runBatches(this, client, plan.batches, outcomes);
-	await runItems(this, client, plan.single, itemsInFlight, outcomes, mayStartNext(continueOnFail));
-	return [output(this, itemCount, outcomes, continueOnFail)];
+	await runBatches(this, client, plan.batches, outcomes, guard);
+	await runItems(this, client, plan.single, itemsInFlight, outcomes, guard);
+	return [output(this, itemCount, outcomes, continueOnFail, guard)];
 }
 
-/** Request Options, read once, and the one client that serves the whole execution. */
+/** Request Options, read once (all checked before anything is sent), and the one client that serves the whole execution. */
 async function connect(ctx: IExecuteFunctions) {
-	const runOptions = readRunOptions(ctx);
-	const client = await AlbatoClient.create(ctx, runOptions);
-	return { client, itemsInFlight: itemsAtOnce(runOptions.concurrency) };
+	const requestOptions = readRequestOptions(ctx);
+	const guard = new RolloutGuard(readRollout(ctx), ctx.continueOnFail());
+	const client = await AlbatoClient.create(ctx, requestOptions);
+	return { client, itemsInFlight: itemsAtOnce(requestOptions.concurrency), guard };
 }
 
 /**
@@ -109,10 +106,13 @@ async function runBatches(
 	client: AlbatoClient,
 	batches: Plan['batches'],
 	outcomes: Outcomes,
+	guard: RolloutGuard,
 ): Promise<void> {
 	for (const [operation, itemIndexes] of batches) {
+		if (!guard.mayStart()) return;
 		try {
-			const answers = await operation.executeBatch.call(ctx, client, itemIndexes);
+			// The operation asks the guard before each of its units (e.g. an installation) starts.
+			const answers = await operation.executeBatch.call(ctx, client, itemIndexes, guard);
 			for (const [itemIndex, outcome] of answers) outcomes.set(itemIndex, outcome);
 		} catch (error) {
 			// A batch that fails as a whole fails each of its items (each then thrown, or sent to
@@ -120,25 +120,21 @@ async function runBatches(
 			for (const itemIndex of itemIndexes)
 				if (!outcomes.has(itemIndex)) outcomes.set(itemIndex, error as Error);
 		}
+		// Counted once each: what the operation did not tell the guard as it went.
+		for (const itemIndex of itemIndexes) {
+			const outcome = outcomes.get(itemIndex);
+			if (outcome !== undefined) guard.ended(outcome instanceof Error, itemIndex);
+		}
 	}
-}
-
-/**
- * Whether the run step starts another item, asked each time one of its items ends. Today: without
- * Continue On Fail, the first failure starts no further items (those in flight finish).
- *
- * This is where the fleet rollout guard plugs in (issue 29: Canary Items first, Stop After
- * Failures): it replaces this one decision. Items it never starts get no outcome, and `output` is
- * where they are to be reported (notAttempted).
- */
-function mayStartNext(continueOnFail: boolean): (tally: Tally) => boolean {
-	return ({ failed }) => continueOnFail || failed === 0;
 }
 
 /**
  * Runs the items of single-item operations, `itemsInFlight` at once: 1 keeps the classic order of
  * calls; more only overlaps the waiting (under Auto the client's slow start decides how many of
- * their requests go out at once). Items start in item order.
+ * their requests go out at once). Items start in item order: the canary items first, all of them
+ * to the end, then the others. The rollout guard (rolloutGuard.ts) is asked each time an item
+ * ends; without Continue On Fail the first failure starts no further items (those in flight
+ * finish). Items it never starts get no outcome: `output` reports them (notAttempted).
  */
 async function runItems(
 	ctx: IExecuteFunctions,
@@ -146,19 +142,28 @@ async function runItems(
 	single: Plan['single'],
 	itemsInFlight: number,
 	outcomes: Outcomes,
-	startNext: (tally: Tally) => boolean,
+	guard: RolloutGuard,
 ): Promise<void> {
-	const tally: Tally = { done: 0, failed: 0 };
-	await mapLimited(single, itemsInFlight, async ({ itemIndex, operation }) => {
+	const run = async ({ itemIndex, operation }: Plan['single'][number]) => {
+		let failed = false;
 		try {
 			outcomes.set(itemIndex, await operation.execute.call(ctx, client, itemIndex));
-			tally.done++;
 		} catch (error) {
 			outcomes.set(itemIndex, error as Error);
-			tally.failed++;
+			failed = true;
 		}
-		return startNext(tally);
-	});
+		guard.ended(failed, itemIndex);
+		return guard.mayStart();
+	};
+	// With a guard option set, items start as the client's window allows (not all at once under Auto).
+	const each = (entries: Plan['single']) =>
+		guard.active
+			? startEach(entries, () => Math.min(itemsInFlight, client.window), run)
+			: mapLimited(entries, itemsInFlight, run);
+	if (!guard.mayStart()) return;
+	await each(single.filter((entry) => guard.isCanary(entry.itemIndex)));
+	if (!guard.mayStart()) return;
+	await each(single.filter((entry) => !guard.isCanary(entry.itemIndex)));
 }
 
 /**
@@ -170,20 +175,35 @@ function output(
 	itemCount: number,
 	outcomes: Outcomes,
 	continueOnFail: boolean,
+	guard: RolloutGuard,
 ): INodeExecutionData[] {
+	const notAttempted = itemCount - outcomes.size;
+	// With a guard option set, its message fails the node: why it stopped, and the counts.
+	if (notAttempted > 0 && guard.active && !continueOnFail)
+		throw stoppedRun(ctx, guard, notAttempted, itemCount, outcomes);
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		const outcome = outcomes.get(itemIndex);
-		// Never started (see mayStartNext): today only after a failure without Continue On Fail,
-		// which is thrown first. The rollout guard's items never started are to be reported here.
-		if (outcome === undefined) continue;
-		if (!(outcome instanceof Error)) {
-			returnData.push(
-				...ctx.helpers.constructExecutionMetaData(
-					ctx.helpers.returnJsonArray(outcome as IDataObject | IDataObject[]),
-					{ itemData: { item: itemIndex } },
-				),
-			);
+		// Never started: reported under Continue On Fail (the guard stopped the run). Without it the
+		// first failure is thrown below (or stoppedRun was).
+		if (outcome === undefined) {
+			if (continueOnFail)
+				returnData.push(
+					notAttemptedItem(
+						ctx.getNode(),
+						guard.notAttemptedError(ctx.getNode(), itemIndex, notAttempted),
+					),
+				);
+			continue;
+		}
+		if (outcome instanceof Reported) {
+			returnData.push(...successItems(ctx, outcome.result, itemIndex));
+			for (const report of outcome.reports) {
+				if (!continueOnFail) throw runFailure(ctx, report, itemIndex, outcomes);
+				returnData.push(errorItem(ctx.getNode(), report, itemIndex));
+			}
+		} else if (!(outcome instanceof Error)) {
+			returnData.push(...successItems(ctx, outcome, itemIndex));
 		} else if (continueOnFail) {
 			returnData.push(errorItem(ctx.getNode(), outcome, itemIndex));
 		} else {
@@ -191,6 +211,39 @@ function output(
 		}
 	}
 	return returnData;
+}
+
+function successItems(
+	ctx: IExecuteFunctions,
+	result: IDataObject | IDataObject[],
+	itemIndex: number,
+): INodeExecutionData[] {
+	return ctx.helpers.constructExecutionMetaData(ctx.helpers.returnJsonArray(result), {
+		itemData: { item: itemIndex },
+	});
+}
+
+/** The rollout guard stopped the run without Continue On Fail: its message, and the first failure. */
+function stoppedRun(
+	ctx: IExecuteFunctions,
+	guard: RolloutGuard,
+	notAttempted: number,
+	itemCount: number,
+	outcomes: Outcomes,
+): NodeOperationError {
+	const firstFailed = [...outcomes]
+		.filter(([, outcome]) => outcome instanceof Error)
+		.sort(([a], [b]) => a - b)[0];
+	const skipped = Array.from({ length: itemCount }, (_item, index) => index).filter(
+		(index) => !outcomes.has(index),
+	);
+	const first = firstFailed
+		? `The first failure: item ${firstFailed[0]}: ${(firstFailed[1] as Error).message}. `
+		: '';
+	return new NodeOperationError(ctx.getNode(), guard.notAttemptedMessage(notAttempted), {
+		itemIndex: firstFailed?.[0] ?? skipped[0],
+		description: `${first}Items not attempted (nothing sent for them): ${skipped.join(', ')}. Items that completed are not in the output; running the workflow again over the same items writes nothing for those already done (Installation → Ensure; Start and Pause with Skip If Already in Status).`,
+	});
 }
 
 /**

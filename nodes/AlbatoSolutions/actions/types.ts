@@ -1,8 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { AlbatoClient } from '../../shared/transport/client';
+import type { RolloutGuard } from './rolloutGuard';
 
-export type OperationResult = IDataObject | IDataObject[];
+/**
+ * An item's result, and what it found beside it that needs attention (e.g. Ensure's other active
+ * installations with the same title): the router outputs the result, and each report as an error
+ * item paired to the same input item (the error output under "Continue (using error output)";
+ * without Continue On Fail the first report fails the run).
+ */
+export class Reported {
+	constructor(
+		readonly result: IDataObject,
+		readonly reports: Error[],
+	) {}
+}
+
+export type OperationResult = IDataObject | IDataObject[] | Reported;
 
 /**
  * An operation's entry in its resource's Operation menu. Its value is its key in the resource's
@@ -30,6 +44,9 @@ export interface ItemOperation {
 /**
  * An operation that must see all of its items at once (e.g. one pause and one start around many updates).
  * It answers one result or error per item index; the node's loop does the pairing and continueOnFail.
+ * The rollout guard: ask `guard.mayStart()` before each unit of items starts (e.g. one installation's
+ * updates), run the units holding canary items (`guard.isCanary`) first, and tell `guard.ended` as
+ * items end; items it does not start get no result (the router reports them as not attempted).
  */
 export interface BatchOperation {
 	option: OperationOption;
@@ -38,6 +55,7 @@ export interface BatchOperation {
 		this: IExecuteFunctions,
 		client: AlbatoClient,
 		itemIndexes: number[],
+		guard?: RolloutGuard,
 	): Promise<Map<number, OperationResult | Error>>;
 }
 

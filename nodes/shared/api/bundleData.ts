@@ -4,7 +4,10 @@ import { bundleRecordsOf, isObject, withNumericIds } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
 import { segment } from '../transport/wire';
 
-/** GET /bundle/data?filter[bundleId]= — the field values of every step of one bundle (records as a list, fields as a list). */
+/**
+ * GET /bundle/data?filter[bundleId]= — the field values of every step of one bundle (records as a
+ * list, fields as a list).
+ */
 export async function bundleData(
 	client: AlbatoClient,
 	bundleId: number | string,

@@ -5,7 +5,10 @@ import { isObject } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
 import { segment } from '../transport/wire';
 
-/** A schema is an object or a list of fields; an empty body or `null` is no schema (not "no fields"). */
+/**
+ * A schema is an object or a list of fields; an empty body or `null` is no schema (not "no
+ * fields").
+ */
 const PARTNER_META = {
 	what: 'credential schema',
 	holds: (data: unknown) => isObject(data) || Array.isArray(data),
@@ -31,7 +34,10 @@ export async function partnerSchema(
 	return normalizeSchema(await partnerMeta(client, partnerId, itemIndex));
 }
 
-/** POST /credentials/{partnerId} — creates a connection for the partner; the body's layout is the caller's choice. */
+/**
+ * POST /credentials/{partnerId} — creates a connection for the partner; the body's layout is the
+ * caller's choice.
+ */
 export async function createCredential(
 	client: AlbatoClient,
 	partnerId: number,

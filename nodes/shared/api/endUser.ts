@@ -30,6 +30,7 @@ export async function tokenByEmail(
 		body: { email },
 		itemIndex,
 		asPartner: true,
+		readsOnly: true,
 	});
 }
 

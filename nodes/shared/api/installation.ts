@@ -2,12 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	ACTIVE,
-	idOf,
 	INSTALLATION_LIST_KEYS,
 	installationOf,
 	installationsOf,
-	isObject,
-	listOrMap,
 	PAUSED,
 	sameId,
 	statusOf,
@@ -17,7 +14,7 @@ import { AlbatoApiError, outcomeOf } from '../transport/errors';
 import { segment } from '../transport/wire';
 
 /** The expand the service documents, sent literally: its `+` must reach the service unencoded. */
-export const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
+const EXPAND_BUNDLES = 'expand=app.templates,+bundles.steps';
 
 /** What a detail, PLAY or PAUSE answer must hold: an installation with its id. */
 const AN_INSTALLATION = {
@@ -72,7 +69,10 @@ export async function getInstallation(
 	return installation;
 }
 
-/** Detail calls in flight at once, when a list lacks what a caller needs (Get Many's filters, the trigger). */
+/**
+ * Detail calls in flight at once, when a list lacks what a caller needs (Get Many's filters, the
+ * trigger).
+ */
 export const DETAIL_CONCURRENCY = 4;
 
 /** The installation's detail merged over its list item; undefined when it is gone (404). */
@@ -92,32 +92,13 @@ export async function detailOrGone(
 	}
 }
 
-/** Bundles of an expanded installation: a map keyed by bundle id (documented) or a list. */
-export function bundlesOf(installation: IDataObject): IDataObject[] {
-	const bundles = installation.bundles;
-	if (Array.isArray(bundles)) return bundles.filter(isObject);
-	if (isObject(bundles)) {
-		return Object.entries(bundles)
-			.filter(([, bundle]) => isObject(bundle))
-			.map(([key, bundle]) => ({
-				...(bundle as IDataObject),
-				id: idOf((bundle as IDataObject).id) ?? idOf(key) ?? key,
-			}));
-	}
-	return [];
-}
-
-/** Steps of an expanded bundle: a list (documented) or a map keyed by step id; ids as numbers. */
-export function stepsOf(bundle: IDataObject): IDataObject[] {
-	return listOrMap(bundle.steps).map((step) => ({ ...step, id: idOf(step.id) ?? step.id }));
-}
-
 export type StatusCall = 'PLAY' | 'PAUSE';
 
 /**
  * PLAY or PAUSE. The answer should hold the installation; a 2xx without it (an empty body,
- * `{success: true}` alone) is confirmed by reading the installation: reported done when its status is
- * the one asked for, otherwise the unreadable answer's error stands (the call may have been applied).
+ * `{success: true}` alone) is confirmed by reading the installation: reported done when its status
+ * is the one asked for, otherwise the unreadable answer's error stands (the call may have been
+ * applied).
  */
 export async function setStatus(
 	client: AlbatoClient,
@@ -145,7 +126,10 @@ export async function setStatus(
 	throw answer.error;
 }
 
-/** POST /solution/{id}/installation — installs once; duplicates and lost answers are installSafely's job. */
+/**
+ * POST /solution/{id}/installation — installs once; duplicates and lost answers are installSafely's
+ * job.
+ */
 export async function createInstallation(
 	client: AlbatoClient,
 	solutionId: number | string,

@@ -7,8 +7,10 @@ import type { IDataObject } from 'n8n-workflow';
 import { isObject } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
 
-/** `/wl/{partner}/<endpoint>`: the credential's Partner Name in partner mode, else the one given. */
-export function ownPath(client: AlbatoClient, partnerName: string, endpoint: string): string {
+/**
+ * `/wl/{partner}/<endpoint>`: the credential's Partner Name in partner mode, else the one given.
+ */
+function ownPath(client: AlbatoClient, partnerName: string, endpoint: string): string {
 	return client.partner
 		? client.partner.path(endpoint)
 		: `/wl/${encodeURIComponent(partnerName)}/${endpoint}`;

@@ -13,7 +13,10 @@ import type { AlbatoClient } from '../transport/client';
 import { AlbatoApiError } from '../transport/errors';
 import { segment } from '../transport/wire';
 
-/** GET /solution/apps — the latest published version of each solution (a list, wrapped, or keyed by id; ids as numbers). */
+/**
+ * GET /solution/apps — the latest published version of each solution (a list, wrapped, or keyed by
+ * id; ids as numbers).
+ */
 export async function listSolutions(
 	client: AlbatoClient,
 	itemIndex?: number,
@@ -23,7 +26,10 @@ export async function listSolutions(
 	).map((solution) => withNumericIds(solution));
 }
 
-/** GET /solution/{id}/templates — the solution's templates (the automations it installs; a list, wrapped, or keyed by id). */
+/**
+ * GET /solution/{id}/templates — the solution's templates (the automations it installs; a list,
+ * wrapped, or keyed by id).
+ */
 export async function solutionTemplates(
 	client: AlbatoClient,
 	solutionId: number | string,
@@ -66,7 +72,8 @@ export async function fetchConnectionSettings(
 				itemIndex: options.itemIndex,
 				expect: SETTING_STEPS,
 			}),
-			// Nested steps listed under each value: those of the values sent, as the documented layout shows.
+			// Nested steps listed under each value: those of the values sent, as the documented layout
+			// shows.
 			sent,
 		);
 	let sent = { ...choices };

@@ -2,7 +2,10 @@ import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
 import { ACCESS_TOKEN, PARTNER_API, PARTNER_CREDENTIAL_TYPE, CREDENTIAL_TYPE } from '../constants';
 
-/** The node and the trigger accept either credential; Access Token stays the default for existing workflows. */
+/**
+ * The node and the trigger accept either credential; Access Token stays the default for existing
+ * workflows.
+ */
 export const credentials: INodeCredentialDescription[] = [
 	{
 		name: CREDENTIAL_TYPE,

@@ -134,6 +134,13 @@ export interface Confirmation {
 	displayName: string;
 	/** A phrase that goes on with "and cannot be undone", e.g. "Deleting a link stops it working". */
 	consequence: string;
+	/** What follows the consequence when "cannot be undone" would not be the whole truth. */
+	afterwards?: string;
+}
+
+/** The consequence and what follows it, as one sentence without its full stop. */
+export function consequenceOf({ consequence, afterwards }: Confirmation): string {
+	return `${consequence}, and ${afterwards ?? 'cannot be undone'}`;
 }
 
 /**
@@ -147,7 +154,7 @@ export function confirmProperty(confirmation: Confirmation): INodeProperties {
 		name: confirmation.name,
 		type: 'boolean',
 		default: false,
-		description: `Whether you confirm it: ${confirmation.consequence}, and cannot be undone. While off, the item fails and nothing is sent.`,
+		description: `Whether you confirm it: ${consequenceOf(confirmation)}. While off, the item fails and nothing is sent.`,
 	};
 }
 

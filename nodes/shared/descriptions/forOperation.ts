@@ -1,6 +1,9 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-/** Shows a group of properties only for one resource and operation (merged into each property's own displayOptions). */
+/**
+ * Shows a group of properties only for one resource and operation (merged into each property's own
+ * displayOptions).
+ */
 export function forOperation(
 	resource: string,
 	operation: string,

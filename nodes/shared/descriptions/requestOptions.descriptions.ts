@@ -4,7 +4,7 @@ import type { INodeProperties } from 'n8n-workflow';
 export const MAX_ITEMS_IN_FLIGHT = 64;
 
 /** Execution-wide settings; read from the first item because one client serves the whole run. */
-export const runOptionsProperty: INodeProperties = {
+export const requestOptionsProperty: INodeProperties = {
 	displayName: 'Request Options',
 	name: 'requestOptions',
 	type: 'collection',
@@ -12,6 +12,15 @@ export const runOptionsProperty: INodeProperties = {
 	default: {},
 	description: 'Apply to the whole execution (read from the first item)',
 	options: [
+		{
+			displayName: 'Canary Items',
+			name: 'canaryItems',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description:
+				'How many of the first items run to the end before any other item starts. If one of them fails, no other item starts. 0: no canary.',
+		},
 		{
 			displayName: 'Items in Flight',
 			name: 'concurrency',
@@ -30,6 +39,14 @@ export const runOptionsProperty: INodeProperties = {
 				'How often a safe call (read, update, start, pause) is retried after 502, 503, 504 or a network error. A 429 (rate limited) is retried as long as the Retry Time Budget allows. Installing and creating credentials are never retried blindly.',
 		},
 		{
+			displayName: 'Preview',
+			name: 'preview',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to only say what each writing operation would do: input is checked and the service is read as usual, but nothing is created, changed, started, paused or deleted. Outputs carry preview: true.',
+		},
+		{
 			displayName: 'Retry Time Budget (Seconds)',
 			name: 'retryBudget',
 			type: 'number',
@@ -37,6 +54,15 @@ export const runOptionsProperty: INodeProperties = {
 			default: 60,
 			description:
 				'The most time one call may spend waiting between retries (honouring Retry-After)',
+		},
+		{
+			displayName: 'Stop After Failures',
+			name: 'stopAfterFailures',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 3 or 2%',
+			description:
+				'Start no further item once more items failed than this: a count (3), or a percentage of the items finished so far (2%). Items in flight finish. Empty: off.',
 		},
 		{
 			displayName: 'Timeout (Seconds)',

@@ -2,7 +2,8 @@
  * Installation → Ensure's Field Values pickers: the steps and fields of the chosen automation
  * (template). Ensure works before the installation exists, so they are read from wherever the
  * service shows them, and every option says which:
- *  1. the end user's installation of the solution with exactly Ensure's title (the one Ensure changes);
+ *  1. the end user's installation of the solution with exactly Ensure's title (the one Ensure
+ *     changes);
  *  2. else the template's parameters, when they list its steps and fields;
  *  3. else another installation of the solution made from the same template.
  * Steps are offered by title (an ID differs from one installation to the next), fields by code.
@@ -11,7 +12,8 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 import { NodeOperationError } from 'n8n-workflow';
 
 import { bundleData } from '../api/bundleData';
-import { bundlesOf, getInstallation, listInstallations, stepsOf } from '../api/installation';
+import { getInstallation, listInstallations } from '../api/installation';
+import { bundlesOf, stepsOf } from '../readers/bundles';
 import { solutionTemplates } from '../api/solution';
 import {
 	type FieldEntry,
@@ -39,7 +41,10 @@ interface Source {
 	steps: SourceStep[];
 }
 
-/** A sibling parameter of the same Field Values entry (`&automation`), or a top-level one; '' when unset. */
+/**
+ * A sibling parameter of the same Field Values entry (`&automation`), or a top-level one; '' when
+ * unset.
+ */
 function current(ctx: ILoadOptionsFunctions, name: string): string {
 	try {
 		const value = ctx.getCurrentNodeParameter(name) as unknown;
@@ -101,7 +106,10 @@ async function fromInstallation(
 	};
 }
 
-/** Steps and fields the template's parameters list, if they list any (the spec leaves their layout open). */
+/**
+ * Steps and fields the template's parameters list, if they list any (the spec leaves their layout
+ * open).
+ */
 function fromTemplate(template: IDataObject | undefined): SourceStep[] {
 	if (!template) return [];
 	const params = isObject(template.params)
@@ -127,7 +135,8 @@ async function sourceOf(
 	automation: string,
 ): Promise<Source> {
 	const title = current(ctx, 'title');
-	// A list that does not say the solution (only id and title): its detail tells, through the template.
+	// A list that does not say the solution (only id and title): its detail tells, through the
+	// template.
 	const ofSolution = (await listInstallations(client)).filter((installation) => {
 		const solution = solutionIdOf(installation);
 		return solution === undefined || sameId(solution, solutionId);
@@ -165,7 +174,9 @@ async function sourceOf(
 }
 
 export const ensurePickers = {
-	/** Ensure → Field Values → Step: the steps of the chosen automation, saying where they were read. */
+	/**
+	 * Ensure → Field Values → Step: the steps of the chosen automation, saying where they were read.
+	 */
 	async getEnsureSteps(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const solutionId = parentId(this, 'solutionId');
 		const automation = current(this, '&automation');
@@ -180,7 +191,10 @@ export const ensurePickers = {
 		});
 	},
 
-	/** Ensure → Field Values → Field: the fields of the chosen step by code, labelled, with their value there. */
+	/**
+	 * Ensure → Field Values → Field: the fields of the chosen step by code, labelled, with their
+	 * value there.
+	 */
 	async getEnsureFields(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const solutionId = parentId(this, 'solutionId');
 		const automation = current(this, '&automation');

@@ -5,7 +5,10 @@ import { listSolutions } from '../api/solution';
 import { ACTIVE, idOf, PAUSED, statusOf } from '../readers/shapes';
 import { load } from './load';
 
-/** Entries as `Title (id)`, filtered by the search text (in the name, or the exact id). The service has no search. */
+/**
+ * Entries as `Title (id)`, filtered by the search text (in the name, or the exact id). The service
+ * has no search.
+ */
 function toResults(
 	list: IDataObject[],
 	filter: string | undefined,

@@ -6,15 +6,17 @@ import { retold, shownOf } from '../transport/errors';
 import { PARTNER_API } from '../constants';
 import { authenticationOf } from '../transport/partnerCredential';
 
-// n8n-core's own words (NodeExecutionContext.getCredentials) when no credential is selected, never the
-// service's: AlbatoClient.create only reads the credential and sends no request.
+// n8n-core's own words (NodeExecutionContext.getCredentials) when no credential is selected, never
+// the service's: AlbatoClient.create only reads the credential and sends no request.
 const NO_CREDENTIAL = /does not have any credentials set|Credentials not found/i;
 
 /**
  * Runs one picker call with a fresh client: nothing is cached between calls, so every list shows
  * the service as it is now. The editor shows only an error's message in the picker, so:
- *  - n8n-core's "Node does not have any credentials set for …" becomes a message naming the credential;
- *  - the client's own checks (Base URL, empty or expired token) already say what to fix and pass as they are;
+ *  - n8n-core's "Node does not have any credentials set for …" becomes a message naming the
+ *    credential;
+ *  - the client's own checks (Base URL, empty or expired token) already say what to fix and pass as
+ *    they are;
  *  - a service or network error says what could not be loaded, then the service's words
  *    (the call, the status and the hint stay in the description).
  */

@@ -1,7 +1,8 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import { bundleData } from '../api/bundleData';
-import { bundlesOf, getInstallation, stepsOf } from '../api/installation';
+import { getInstallation } from '../api/installation';
+import { bundlesOf, stepsOf } from '../readers/bundles';
 import { solutionTemplates } from '../api/solution';
 import { idOf, isObject, sameId } from '../readers/shapes';
 import { ensurePickers } from './ensurePickers';
@@ -14,7 +15,10 @@ export const loadOptions = {
 	/** Billing plans with their monthly transactions (issue 31; methods/plans.ts). */
 	getPlans,
 
-	/** Templates of the chosen solution as "Title (ID)", with the automation each one installs. One request. */
+	/**
+	 * Templates of the chosen solution as "Title (ID)", with the automation each one installs. One
+	 * request.
+	 */
 	async getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const solutionId = parentId(this, 'solutionId');
 		if (!solutionId) return [];

@@ -9,7 +9,7 @@ import type {
 import { bundleData } from '../api/bundleData';
 import { partnerSchema } from '../api/credential';
 import { ownCredentialMetadata } from '../api/ownConnection';
-import { checkPartnerName } from '../readers/mintedToken';
+import { checkPartnerName } from '../transport/partnerIds';
 import { normalizeSchema, type PartnerField } from '../readers/partnerSchema';
 import { fetchConnectionSettings } from '../api/solution';
 import type { SettingStep } from '../readers/shapes';
@@ -28,7 +28,10 @@ function mappedValues(ctx: ILoadOptionsFunctions, name: string): IDataObject {
 	}
 }
 
-/** Field type for a current value: the service has no field types in its data call, so the value decides. */
+/**
+ * Field type for a current value: the service has no field types in its data call, so the value
+ * decides.
+ */
 function typeOf(value: unknown): FieldType {
 	if (typeof value === 'boolean') return 'boolean';
 	if (typeof value === 'number') return 'number';
@@ -61,8 +64,9 @@ function schemaField(field: PartnerField, required: boolean): ResourceMapperFiel
 
 export const resourceMapping = {
 	/**
-	 * Connection settings of the chosen solution: one choice per step. Steps nested under a value appear
-	 * once that value is picked and the fields are refreshed (the values picked are sent as credentialData).
+	 * Connection settings of the chosen solution: one choice per step. Steps nested under a value
+	 * appear once that value is picked and the fields are refreshed (the values picked are sent as
+	 * credentialData).
 	 */
 	async getConnectionSettingsFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		const solutionId = parentId(this, 'solutionId');
@@ -90,7 +94,10 @@ export const resourceMapping = {
 		});
 	},
 
-	/** Fields of the chosen step: keyed by field code, labelled with the service's label, typed from the current value. */
+	/**
+	 * Fields of the chosen step: keyed by field code, labelled with the service's label, typed from
+	 * the current value.
+	 */
 	async getFieldValueFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		const bundleId = parentId(this, 'bundleId');
 		const stepId = parentId(this, 'stepId');
@@ -122,7 +129,10 @@ export const resourceMapping = {
 		});
 	},
 
-	/** Fields of the partner's credential schema: secrets marked, choices from allowedValues, required kept. */
+	/**
+	 * Fields of the partner's credential schema: secrets marked, choices from allowedValues, required
+	 * kept.
+	 */
 	async getPartnerFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		const partnerId = parentId(this, 'partnerId');
 		if (!partnerId) return { fields: [] };
@@ -135,7 +145,10 @@ export const resourceMapping = {
 		});
 	},
 
-	/** Fields of the connection to the partner's own system (get-own-credential-metadata), as the end user. */
+	/**
+	 * Fields of the connection to the partner's own system (get-own-credential-metadata), as the end
+	 * user.
+	 */
 	async getOwnConnectionFields(this: ILoadOptionsFunctions): Promise<ResourceMapperFields> {
 		return await load(this, 'the fields of your own connection', async (client) => {
 			const name = client.partner

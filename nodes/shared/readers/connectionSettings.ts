@@ -1,5 +1,4 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import type { SettingStep } from './shapes';
 
@@ -70,7 +69,7 @@ export function choicesQuery(choices: IDataObject): Record<string, string> {
 	return query;
 }
 
-export function describeOffered(step: SettingStep): string {
+function describeOffered(step: SettingStep): string {
 	return step.values
 		.map((option) =>
 			option.title === String(option.value)
@@ -80,13 +79,12 @@ export function describeOffered(step: SettingStep): string {
 		.join(', ');
 }
 
-/** Turns an incomplete or wrong set of choices into one error that names every step and what it offers. */
-export function assertComplete(
-	ctx: IExecuteFunctions,
-	resolution: Resolution,
-	itemIndex: number,
-): void {
-	const problems = [
+/**
+ * What is incomplete or wrong in a set of choices: every step with what it offers, and every
+ * choice for a step the solution does not have. Empty when the choices are complete.
+ */
+export function resolutionProblems(resolution: Resolution): string[] {
+	return [
 		...resolution.invalid.map(
 			({ step, given }) =>
 				`step "${step.id}" (${step.title}) does not offer "${String(given)}"; it offers ${describeOffered(step)}`,
@@ -99,13 +97,4 @@ export function assertComplete(
 			(id) => `"${id}" is not a step of this solution for the values chosen`,
 		),
 	];
-	if (problems.length === 0) return;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`Connection Settings are incomplete or wrong: ${problems[0]}`,
-		{
-			itemIndex,
-			description: `Nothing was installed. ${problems.join('. ')}.`,
-		},
-	);
 }

@@ -1,6 +1,7 @@
 /**
- * A field of the Field Values mapper is shown as "<label> (now: <current value>)": the label the user
- * picked it by, and what it holds now. Both directions live here, so the format is written once.
+ * A field of the Field Values mapper is shown as "<label> (now: <current value>)": the label the
+ * user picked it by, and what it holds now. Both directions live here, so the format is written
+ * once.
  */
 export function mapperFieldName(label: string, now: string): string {
 	return `${label} (now: ${now})`;

@@ -8,13 +8,13 @@ import { runDateMs } from './runs';
 import { idOf, isObject } from './shapes';
 
 /** "The link works only once and is valid for 48 hours" (Albato's guide). */
-export const LINK_LIFETIME_MS = 48 * 60 * 60 * 1000;
+const LINK_LIFETIME_MS = 48 * 60 * 60 * 1000;
 
 /** The link the customer opens (Albato's format): the only place the link token may appear. */
 export const linkUrl = (id: number | string, token: string) =>
 	`https://connect.integrations-hub.com?id=${encodeURIComponent(String(id))}&token=${encodeURIComponent(token)}`;
 
-export type LinkState = 'waiting' | 'connected' | 'expired';
+type LinkState = 'waiting' | 'connected' | 'expired';
 
 const LINK_WORDS: Record<string, number> = { waiting: 0, connected: 1, expired: 2 };
 
@@ -27,12 +27,14 @@ export interface Sharing {
 	credentialId: number | string | undefined;
 	title: string | undefined;
 	dateCreated: string | undefined;
-	/** Connected when the service names the credential made (the status number alone is not trusted). */
+	/**
+	 * Connected when the service names the credential made (the status number alone is not trusted).
+	 */
 	state: LinkState;
 }
 
-/** A number from 1, "1", or a word of `words` (its index). */
-function codeOf(raw: unknown, words: Record<string, number>): number | undefined {
+/** A number from 1, "1", or a word of `words` (its index); runs.ts' codeOf reads numbers only. */
+function codeOrWordOf(raw: unknown, words: Record<string, number>): number | undefined {
 	if (typeof raw === 'number' && Number.isInteger(raw)) return raw;
 	if (typeof raw !== 'string') return undefined;
 	const text = raw.trim().toLowerCase();
@@ -40,7 +42,10 @@ function codeOf(raw: unknown, words: Record<string, number>): number | undefined
 	return words[text];
 }
 
-/** Keys only a sharing has: an answer without any of them (`{}`, another record) is unreadable, never "waiting". */
+/**
+ * Keys only a sharing has: an answer without any of them (`{}`, another record) is unreadable,
+ * never "waiting".
+ */
 const SHARING_KEYS = ['id', 'token', 'status', 'credentialId'];
 
 export const holdsSharing = (data: unknown): boolean =>
@@ -49,7 +54,7 @@ export const holdsSharing = (data: unknown): boolean =>
 /** A sharing in any of its shapes; `state` from `credentialId` first. */
 export function sharingOf(data: unknown): Sharing {
 	const raw: IDataObject = isObject(data) ? data : {};
-	const status = codeOf(raw.status, LINK_WORDS);
+	const status = codeOrWordOf(raw.status, LINK_WORDS);
 	const credentialId = idOf(raw.credentialId);
 	const dateCreated =
 		typeof raw.dateCreated === 'string' && runDateMs(raw.dateCreated) !== undefined
@@ -68,8 +73,9 @@ export function sharingOf(data: unknown): Sharing {
 }
 
 /**
- * When the link stops working: 48 h after `dateCreated` (without a zone: UTC, as run dates), or (the
- * docs' example sends null) after `now`, and said so. Always computed: the service sends no expiry.
+ * When the link stops working: 48 h after `dateCreated` (without a zone: UTC, as run dates), or
+ * (the docs' example sends null) after `now`, and said so. Always computed: the service sends no
+ * expiry.
  */
 export function linkExpiry(
 	dateCreated: string | undefined,
@@ -109,7 +115,7 @@ export const UPDATED = 3;
 
 /** `{updateStatus}` as a number; undefined when absent or unknown. */
 export function updateStatusOf(data: unknown): number | undefined {
-	return isObject(data) ? codeOf(data.updateStatus, UPDATE_WORDS) : undefined;
+	return isObject(data) ? codeOrWordOf(data.updateStatus, UPDATE_WORDS) : undefined;
 }
 
 /** "2 (in progress)" */

@@ -2,18 +2,18 @@
  * Pure rules for end-user tokens minted with the partner's master token (`/wl/{partner}/…`).
  * Albato's pages disagree on the response, so every variant is read here, in one place.
  */
-import { tokenExpiry } from './token';
-import { isSecretKey } from './secrets';
+import { fnv1a, tokenExpiry } from './token';
+import { withoutSecrets } from './secrets';
 import { isObject } from './shapes';
 
 export interface MintedToken {
 	token: string;
-	/** Epoch ms after which the service no longer accepts it; undefined = not said (keep for one execution). */
+	/**
+	 * Epoch ms after which the service no longer accepts it; undefined = not said (keep for one
+	 * execution).
+	 */
 	expiresAt?: number;
 }
-
-/** The fields that carry a token: never copied into an output unless the user asks for it. */
-export const TOKEN_FIELDS = ['token', 'sessionToken', 'permanentToken', 'accessToken'];
 
 /**
  * The token to act as the end user, from `data` of add-user or get-user-session-token:
@@ -34,8 +34,10 @@ export function tokenFromResponse(data: unknown): MintedToken | undefined {
 	return { token, expiresAt: believed ?? tokenExpiry(token)?.getTime() };
 }
 
-/** `sessionTokenValidUntil` as epoch ms: unix seconds (documented), milliseconds, or a date string. */
-export function validUntil(value: unknown): number | undefined {
+/**
+ * `sessionTokenValidUntil` as epoch ms: unix seconds (documented), milliseconds, or a date string.
+ */
+function validUntil(value: unknown): number | undefined {
 	const number =
 		typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
 	if (typeof number === 'number' && Number.isFinite(number) && number > 0) {
@@ -58,48 +60,22 @@ export function refreshMargin(mintedAt: number, expiresAt: number): number {
  * default): the documented token fields and any other such name; their expiry times stay.
  */
 export function withoutTokens(data: unknown): Record<string, unknown> {
-	if (!isObject(data)) return {};
-	const secret = (key: string) => TOKEN_FIELDS.includes(key) || isSecretKey(key);
-	return Object.fromEntries(Object.entries(data).filter(([key]) => !secret(key)));
+	// The token fields (token, sessionToken, permanentToken, accessToken) are secret keys too: one
+	// rule, isSecretKey (readers/secrets.ts), at any depth.
+	return isObject(data) ? (withoutSecrets(data) as Record<string, unknown>) : {};
 }
 
 /**
- * A 64-bit FNV-1a fingerprint (two 32-bit lanes), so cached tokens are keyed by a credential's data
- * without keeping its master token in a key. Not cryptographic: only tells credentials apart.
+ * A 64-bit fingerprint (two 32-bit lanes: FNV-1a and a second, independent mix), so cached tokens
+ * are keyed by a credential's data without keeping its master token in a key. Not cryptographic:
+ * only tells credentials apart.
  */
 export function fingerprint(text: string): string {
-	let a = 0x811c9dc5;
 	let b = 0x01000193 ^ 0x5bd1e995;
-	for (let i = 0; i < text.length; i++) {
-		const code = text.charCodeAt(i);
-		a = Math.imul(a ^ code, 0x01000193);
-		b = Math.imul(b ^ code, 0x5bd1e995) ^ (b >>> 15);
-	}
-	return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
+	for (let i = 0; i < text.length; i++)
+		b = Math.imul(b ^ text.charCodeAt(i), 0x5bd1e995) ^ (b >>> 15);
+	return fnv1a(text).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
-/**
- * The partner's own id of an end user: text or a number, at most 255 characters, no control
- * characters. Returns the error to show, or the id.
- */
-export function checkEndUserId(value: unknown): { id: string } | { problem: string } {
-	if (typeof value === 'number' && Number.isFinite(value)) value = String(value);
-	if (typeof value !== 'string')
-		return { problem: `must be text or a number, got ${value === null ? 'null' : typeof value}` };
-	const id = value.trim();
-	if (id === '') return { problem: 'is empty' };
-	if (id.length > 255)
-		return { problem: `is ${id.length} characters long; at most 255 are allowed` };
-	if ([...id].some((char) => char.charCodeAt(0) < 32 || char.charCodeAt(0) === 127))
-		return { problem: 'contains control characters (e.g. a line break)' };
-	return { id };
-}
-
-/**
- * The {partner-name} path segment: letters, digits and `-_.~` only (as it appears in Albato's URLs),
- * and not only dots: `.` and `..` are path steps (`/wl/../add-user` is `/add-user`).
- */
-export function checkPartnerName(value: unknown): string | undefined {
-	const name = typeof value === 'string' ? value.trim() : '';
-	return /^[A-Za-z0-9._~-]{1,100}$/.test(name) && !/^\.+$/.test(name) ? name : undefined;
-}
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { validUntil };

@@ -1,8 +1,8 @@
 /**
- * Pages of a list answer. The spec says nothing of paging ("page sizes: not shown") and Albato's docs
- * show lists whole, but the service is built on Yii2, whose REST lists page by default. So an answer
- * is read for Yii's signals: the `X-Pagination-*` headers, a `Link: <…>; rel=next` header, or
- * `_links` / `_meta` in the body (beside or inside `data`). Pure: unit-tested; the emulator's
+ * Pages of a list answer. The spec says nothing of paging ("page sizes: not shown") and Albato's
+ * docs show lists whole, but the service is built on Yii2, whose REST lists page by default. So an
+ * answer is read for Yii's signals: the `X-Pagination-*` headers, a `Link: <…>; rel=next` header,
+ * or `_links` / `_meta` in the body (beside or inside `data`). Pure: unit-tested; the emulator's
  * `pagination` variants prove the transport uses it.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -27,7 +27,7 @@ const whole = (value: unknown): number | undefined => {
 };
 
 /** The query of an address (`page=2&per-page=20`), decoded; its host and path are never used. */
-export function queryOf(href: string): Record<string, string> {
+function queryOf(href: string): Record<string, string> {
 	const q = href.indexOf('?');
 	if (q === -1) return {};
 	const out: Record<string, string> = {};
@@ -36,7 +36,7 @@ export function queryOf(href: string): Record<string, string> {
 }
 
 /** The target of `rel=next` in a Link header (RFC 8288), if any. */
-export function nextLinkOf(link: string | undefined): string | undefined {
+function nextLinkOf(link: string | undefined): string | undefined {
 	for (const part of (link ?? '').split(/,(?=\s*<)/)) {
 		const match = /^\s*<([^>]*)>(.*)$/.exec(part);
 		const rel = match && /;\s*rel\s*=\s*("([^"]*)"|[^;\s]*)/i.exec(match[2]);
@@ -65,7 +65,8 @@ export function pagingStyleOf(
 /**
  * The query parameters asking for the page after `page` (1-based, the one this answer is), or
  * undefined when the answer signals no further page. A next link gives its own parameters (so a
- * renamed page parameter works); counts alone give `page` (and `per-page` when known), as Yii reads them.
+ * renamed page parameter works); counts alone give `page` (and `per-page` when known), as Yii reads
+ * them.
  */
 export function nextPageOf(
 	headers: IDataObject,
@@ -95,3 +96,6 @@ export function nextPageOf(
 		...(perPage !== undefined ? { 'per-page': String(perPage) } : {}),
 	};
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { nextLinkOf, queryOf };

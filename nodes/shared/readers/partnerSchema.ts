@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { isObject, listOrMap } from './shapes';
 
 /** Field types seen in the service's docs. */
-export const FIELD_TYPE = { string: 0, secret: 3, choice: 10 } as const;
+const FIELD_TYPE = { string: 0, secret: 3, choice: 10 } as const;
 
 export interface PartnerField {
 	id: string;
@@ -15,7 +15,10 @@ export interface PartnerField {
 	allowedValues?: Record<string, string>;
 }
 
-/** `{ fields: [...] }` or a bare list; ids under `id`, `name` or `code`; `allowedValues` as a map or a list. */
+/**
+ * `{ fields: [...] }` or a bare list; ids under `id`, `name` or `code`; `allowedValues` as a map or
+ * a list.
+ */
 export function normalizeSchema(data: unknown): PartnerField[] {
 	// Fields as a list (documented) or keyed by field id.
 	const list =

@@ -4,12 +4,15 @@
  */
 import { isObject } from './shapes';
 
-/** `token`, `refreshToken`, `access_token`, `clientSecret`, `password`, `passwd`, `jwt`, `apiKey`, `X-Api-Key`, `Authorization`, `Cookie`…, any case. */
+/**
+ * `token`, `refreshToken`, `access_token`, `clientSecret`, `password`, `passwd`, `jwt`, `apiKey`,
+ * `X-Api-Key`, `Authorization`, `Cookie`…, any case.
+ */
 const SECRET_KEY = /token|secret|passw(?:or)?d|jwt|api[_-]?key|authorization|cookie/i;
 /** When a token expires is no secret (`tokenValidUntil`, `tokenExpiresAt`, `expiresIn`). */
 const EXPIRY_KEY = /validuntil$|expires?(?:at|in)?$/i;
 
-export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key) && !EXPIRY_KEY.test(key);
+const isSecretKey = (key: string): boolean => SECRET_KEY.test(key) && !EXPIRY_KEY.test(key);
 
 /** A copy of `value` without any key that names a secret, at any depth (inside lists too). */
 export function withoutSecrets(value: unknown): unknown {

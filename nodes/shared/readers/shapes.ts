@@ -1,8 +1,9 @@
 /**
  * Every shape the service may send, read in one place. The spec leaves most layouts "not shown" and
- * Albato's public docs show more than one, so each reader accepts every plausible variant and returns
- * one normal form: operations, pickers, mappers and the trigger see the same data whatever the service
- * sent. Pure: imports nothing of ours above it (unit-tested, and the emulator's variants prove it).
+ * Albato's public docs show more than one, so each reader accepts every plausible variant and
+ * returns one normal form: operations, pickers, mappers and the trigger see the same data whatever
+ * the service sent. Pure: imports nothing of ours above it (unit-tested, and the emulator's
+ * variants prove it).
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -42,17 +43,18 @@ export function unwrapEnvelope(body: unknown): unknown {
 const LIST_KEYS = ['items', 'data', 'list', 'results'];
 
 /**
- * A list of records: bare (`[...]`), wrapped (`{ items: [...] }`, `{ data: [...] }`, `{ list: [...] }`,
- * `{ results: [...] }`), or a map keyed by id (`{"9001": {...}}`, as the detail's `bundles` is): the
- * key becomes the record's `id` when it has none. `extraKeys` are further wrappers to look inside (e.g. `steps`).
+ * A list of records: bare (`[...]`), wrapped (`{ items: [...] }`, `{ data: [...] }`,
+ * `{ list: [...] }`, `{ results: [...] }`), or a map keyed by id (`{"9001": {...}}`, as the
+ * detail's `bundles` is): the key becomes the record's `id` when it has none. `extraKeys` are
+ * further wrappers to look inside (e.g. `steps`).
  */
 export function listOrMap(data: unknown, extraKeys: string[] = []): IDataObject[] {
 	return listOrMapIn(data, extraKeys) ?? [];
 }
 
 /**
- * Whether a body holds a list at all (bare, wrapped, or a map keyed by id). An empty body, `null` or
- * an object without a list does not: read as "none", it would make old records look removed.
+ * Whether a body holds a list at all (bare, wrapped, or a map keyed by id). An empty body, `null`
+ * or an object without a list does not: read as "none", it would make old records look removed.
  */
 export function holdsList(data: unknown, extraKeys: string[] = []): boolean {
 	return listOrMapIn(data, extraKeys) !== undefined;
@@ -79,7 +81,8 @@ function listOrMapIn(data: unknown, extraKeys: string[]): IDataObject[] | undefi
 
 /**
  * The one id parser: a whole number (sent as 5001 or "5001") becomes a number, any other non-empty
- * value its trimmed text; undefined when absent. Everything that reads an id from the service uses it.
+ * value its trimmed text; undefined when absent. Everything that reads an id from the service uses
+ * it.
  */
 export function idOf(value: unknown): number | string | undefined {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
@@ -90,8 +93,9 @@ export function idOf(value: unknown): number | string | undefined {
 }
 
 /**
- * An id a user gives (a parameter, a picker's parent, a template list): what idOf reads, when that is
- * a whole number from 1 up; undefined otherwise. The service's own ids may be text; a user's may not.
+ * An id a user gives (a parameter, a picker's parent, a template list): what idOf reads, when that
+ * is a whole number from 1 up; undefined otherwise. The service's own ids may be text; a user's may
+ * not.
  */
 export function positiveIdOf(value: unknown): number | undefined {
 	const id = idOf(value);
@@ -120,7 +124,10 @@ const PAUSED_WORDS = new Set([
 	'false',
 ]);
 
-/** Status as 1 or 0 whatever the service sent (1, "1", "active", true…); undefined when absent or unknown. */
+/**
+ * Status as 1 or 0 whatever the service sent (1, "1", "active", true…); undefined when absent or
+ * unknown.
+ */
 export function statusOf(installation: IDataObject | undefined): number | undefined {
 	const status = installation?.status;
 	if (status === undefined || status === null || status === '') return undefined;
@@ -134,7 +141,10 @@ export function statusOf(installation: IDataObject | undefined): number | undefi
 	return Number.isFinite(value) ? value : undefined;
 }
 
-/** The solution an installation belongs to: `solutionId`, or the documented `appId`; undefined when neither is sent. */
+/**
+ * The solution an installation belongs to: `solutionId`, or the documented `appId`; undefined when
+ * neither is sent.
+ */
 export function solutionIdOf(installation: IDataObject): number | string | undefined {
 	return idOf(installation.solutionId) ?? idOf(installation.appId);
 }
@@ -168,7 +178,10 @@ export function installationOf(data: unknown): IDataObject {
 /** Keys an installation list may be wrapped in, besides the common list keys (see holdsList). */
 export const INSTALLATION_LIST_KEYS = ['installations'];
 
-/** Installations of a list answer (bare, wrapped, or keyed by id), each read as `installationOf` reads one. */
+/**
+ * Installations of a list answer (bare, wrapped, or keyed by id), each read as `installationOf`
+ * reads one.
+ */
 export function installationsOf(data: unknown): IDataObject[] {
 	return listOrMap(data, INSTALLATION_LIST_KEYS).map(installationOf);
 }
@@ -192,11 +205,11 @@ interface RawOption {
 const titleOf = (entry: IDataObject) => entry.title ?? entry.name ?? entry.label;
 
 /**
- * A step's values: `[{value,title}]` (documented), `[{id,title}]`, `[{id,value}]` (id is what is sent,
- * value the label), plain strings, or an `{id: title}` map. `value` beside a title is the documented
- * key and wins over an `id`.
+ * A step's values: `[{value,title}]` (documented), `[{id,title}]`, `[{id,value}]` (id is what is
+ * sent, value the label), plain strings, or an `{id: title}` map. `value` beside a title is the
+ * documented key and wins over an `id`.
  */
-export function optionsOf(raw: unknown): RawOption[] {
+function optionsOf(raw: unknown): RawOption[] {
 	if (isObject(raw)) {
 		return Object.entries(raw).map(([key, label]) => {
 			if (isObject(label))
@@ -226,7 +239,9 @@ export function optionsOf(raw: unknown): RawOption[] {
 		});
 }
 
-/** Wrappers a credentialists answer may hold its steps in, besides the list keys (see holdsList). */
+/**
+ * Wrappers a credentialists answer may hold its steps in, besides the list keys (see holdsList).
+ */
 export const SETTING_STEP_KEYS = ['steps', 'credentialists'];
 
 /**
@@ -261,7 +276,10 @@ export interface FieldEntry {
 	value: unknown;
 }
 
-/** A step's fields: `[{name,label,value}]` (documented) or a `{code: value}` map (no labels: the code stands in). */
+/**
+ * A step's fields: `[{name,label,value}]` (documented) or a `{code: value}` map (no labels: the
+ * code stands in).
+ */
 export function fieldsOf(raw: unknown): FieldEntry[] {
 	if (Array.isArray(raw)) {
 		return raw.filter(isObject).map((field) => {
@@ -277,10 +295,16 @@ export function fieldsOf(raw: unknown): FieldEntry[] {
 	);
 }
 
-/** Bundle step data records (list, wrapped, or keyed by step id), with ids as numbers and `data` as a list of fields. */
+/**
+ * Bundle step data records (list, wrapped, or keyed by step id), with ids as numbers and `data` as
+ * a list of fields.
+ */
 export function bundleRecordsOf(data: unknown): IDataObject[] {
 	return listOrMap(data).map((record) => ({
 		...withNumericIds(record, ['id', 'bundleId']),
 		data: fieldsOf(record.data ?? record.fields) as unknown as IDataObject[],
 	}));
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { optionsOf };

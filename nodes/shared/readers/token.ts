@@ -1,15 +1,33 @@
-/** Reads the `exp` claim of a JWT without verifying it: only to fail early and clearly on an expired token. */
-export function tokenExpiry(token: string): Date | undefined {
+/** The claims of a JWT, read without verifying it; undefined when the token is not one. */
+function claimsOf(token: string): Record<string, unknown> | undefined {
 	const payload = token.split('.')[1];
 	if (!payload) return undefined;
 	try {
-		const claims = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-			exp?: unknown;
-		};
-		return typeof claims.exp === 'number' ? new Date(claims.exp * 1000) : undefined;
+		const claims: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+		return typeof claims === 'object' && claims !== null
+			? (claims as Record<string, unknown>)
+			: undefined;
 	} catch {
 		return undefined;
 	}
+}
+
+/** The `exp` claim of a JWT, not verified: only to fail early and clearly on an expired token. */
+export function tokenExpiry(token: string): Date | undefined {
+	const exp = claimsOf(token)?.exp;
+	return typeof exp === 'number' ? new Date(exp * 1000) : undefined;
+}
+
+/** FNV-1a, 32 bits, as an unsigned number: tells texts apart, not cryptographic. */
+export function fnv1a(text: string): number {
+	let hash = 0x811c9dc5;
+	for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+	return hash >>> 0;
+}
+
+/** A token as an HTTP Basic username with an empty password: base64 of "<token>:". */
+export function basicUsername(token: string): string {
+	return Buffer.from(`${token}:`, 'utf8').toString('base64');
 }
 
 /** Fragments of a token this long or longer are recognised wherever they appear. */
@@ -51,11 +69,8 @@ export function redact(text: string, secret: string | undefined): string {
 export function principalOf(baseUrl: string, token: string): string {
 	const named = namedPrincipalOf(baseUrl, token);
 	if (named !== undefined) return named;
-	// FNV-1a, 32 bits: a collision only serialises two users' installs of the same title.
-	let hash = 0x811c9dc5;
-	for (let i = 0; i < token.length; i++)
-		hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193) >>> 0;
-	return `${baseUrl} token:${hash.toString(16)}`;
+	// Not a JWT, or no `sub`: a digest. A collision only serialises two users' installs of one title.
+	return `${baseUrl} token:${fnv1a(token).toString(16)}`;
 }
 
 /**
@@ -63,17 +78,9 @@ export function principalOf(baseUrl: string, token: string): string {
  * same user gives the same key; undefined for a token without a subject (known only by a digest).
  */
 export function namedPrincipalOf(baseUrl: string, token: string): string | undefined {
-	const payload = token.split('.')[1];
-	if (!payload) return undefined;
-	try {
-		const { sub } = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as {
-			sub?: unknown;
-		};
-		if ((typeof sub === 'string' && sub !== '') || typeof sub === 'number')
-			return `${baseUrl} sub:${String(sub)}`;
-	} catch {
-		// not a JWT: no subject
-	}
+	const sub = claimsOf(token)?.sub;
+	if ((typeof sub === 'string' && sub !== '') || typeof sub === 'number')
+		return `${baseUrl} sub:${String(sub)}`;
 	return undefined;
 }
 

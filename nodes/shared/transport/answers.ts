@@ -3,14 +3,17 @@ import type { INode } from 'n8n-workflow';
 
 import { successFlagOf, unwrapEnvelope } from '../readers/shapes';
 import type { CallOptions } from './callOptions';
-import { AlbatoApiError, type Call, NetworkFailure, type Outcome } from './errors';
+import { AlbatoApiError, type Answer, type Call, NetworkFailure, type Outcome } from './errors';
 import { describeBody, hint, INVALID_JSON, partnerHint, serviceMessage } from './serviceMessage';
 
 /** Said of a call that is not safe to repeat (POST) when its outcome is unknown. */
 const MAY_BE_APPLIED =
 	'The service may have applied it: it was not sent again (not safe to repeat); check before running this item again.';
 
-/** What the client lends its errors: the node, its redaction, its timeout and (partner mode) the credential's name. */
+/**
+ * What the client lends its errors: the node, its redaction, its timeout and (partner mode) the
+ * credential's name.
+ */
 export interface ErrorSource {
 	node: INode;
 	redact(text: string): string;
@@ -19,46 +22,82 @@ export interface ErrorSource {
 	partnerCredential?: string;
 }
 
-/** The status of an answer as an error; `unreadable`: a 2xx whose body cannot be used (probably applied). */
+/** An answer that failed, as the rules below read it. */
+interface FailedAnswer {
+	status: number;
+	/** A 2xx whose body cannot be used (probably applied). */
+	unreadable: boolean;
+	call: Call;
+}
+
+/** A 5xx or an unusable 2xx after a call not safe to send again: it may have been applied. */
+const mayBeApplied = ({ status, unreadable, call }: FailedAnswer) =>
+	!call.safe && (unreadable || status >= 500);
+
+/** What a failed answer means: the first rule that holds; `failed` when none does. */
+const OUTCOME_RULES: ReadonlyArray<{ outcome: Outcome; when: (answer: FailedAnswer) => boolean }> =
+	[
+		{ outcome: 'unknown', when: mayBeApplied },
+		{ outcome: 'notFound', when: ({ status }) => status === 404 },
+		{ outcome: 'rateLimited', when: ({ status }) => status === 429 },
+		{ outcome: 'refused', when: ({ status }) => status >= 400 && status < 500 },
+	];
+
+/** What to do about a failed answer: the first rule that holds; otherwise the status's hint. */
+const ADVICE_RULES: ReadonlyArray<{
+	when: (answer: FailedAnswer) => boolean;
+	advice: (answer: FailedAnswer) => string;
+}> = [
+	{ when: mayBeApplied, advice: () => MAY_BE_APPLIED },
+	{
+		when: ({ unreadable, call }) => unreadable && call.changesNothing,
+		advice: () => 'This call changes nothing; try again later.',
+	},
+	{
+		when: ({ unreadable }) => unreadable,
+		advice: ({ call }) =>
+			`The service may have applied it; ${call.method} is safe to send again: run this item again.`,
+	},
+];
+
+/** What came back, for the error's `answer`. */
+function answerOf({ status, unreadable }: FailedAnswer): Answer {
+	if (unreadable) return 'unreadable';
+	if (status >= 200 && status < 300) return 'declined'; // `success: false`
+	return 'status';
+}
+
+/**
+ * The status of an answer as an error; `unreadable`: a 2xx whose body cannot be used (probably
+ * applied).
+ */
 export function statusError(
 	source: ErrorSource,
 	status: number,
 	body: unknown,
-	{ method, path, itemIndex, safe, changesNothing }: Call,
+	call: Call,
 	retries = 0,
 	unreadable = false,
 ): AlbatoApiError {
+	const { method, path, itemIndex } = call;
 	// Redacted before serviceMessage cuts a text body short: a cut could split the token.
 	const text = typeof body === 'string' ? source.redact(body) : body;
 	const message = source.redact(serviceMessage(text) ?? `The service answered ${status}`);
 	const retried = retries > 0 ? ` (after ${retries} ${retries === 1 ? 'retry' : 'retries'})` : '';
-	const success = status >= 200 && status < 300;
-	const outcome: Outcome =
-		(unreadable || status >= 500) && !safe
-			? 'unknown'
-			: status === 404
-				? 'notFound'
-				: status === 429
-					? 'rateLimited'
-					: status >= 400 && status < 500
-						? 'refused'
-						: 'failed';
+	const answer: FailedAnswer = { status, unreadable, call };
+	const outcome = OUTCOME_RULES.find((rule) => rule.when(answer))?.outcome ?? 'failed';
+	const advice =
+		ADVICE_RULES.find((rule) => rule.when(answer))?.advice(answer) ??
+		partnerHint(source.partnerCredential, status, path) ??
+		hint(status, message);
 	return new AlbatoApiError(source.node, {
 		call: { method, path },
 		status,
 		outcome,
-		answer: unreadable ? 'unreadable' : success ? 'declined' : 'status',
+		answer: answerOf(answer),
 		response: { message, httpCode: String(status) },
 		message,
-		description: `${method} ${path} → ${status}${retried}. ${
-			!safe && (status >= 500 || unreadable)
-				? MAY_BE_APPLIED
-				: unreadable
-					? changesNothing
-						? 'This call changes nothing; try again later.'
-						: `The service may have applied it; ${method} is safe to send again: run this item again.`
-					: (partnerHint(source.partnerCredential, status, path) ?? hint(status, message))
-		}`,
+		description: `${method} ${path} → ${status}${retried}. ${advice}`,
 		httpCode: String(status),
 		itemIndex,
 	});
@@ -79,19 +118,22 @@ export function networkError(
 		call: { method, path },
 		outcome: mayBeApplied ? 'unknown' : 'failed',
 		answer: 'none',
-		// Lets Installation → Create tell "no answer" apart from "refused" and look for what it created.
+		// Lets Installation → Create tell "no answer" apart from "refused" and look for what it
+		// created.
 		lost: failure,
 		response: { message, code: failure.code ?? null },
 		message,
-		description: `${method} ${path}${retried}. ${
-			mayBeApplied
-				? MAY_BE_APPLIED
-				: failure.timedOut
-					? 'Raise the Timeout option if the service is slow, or try again later.'
-					: `Check the Base URL of the credential and that the service is reachable.`
-		}`,
+		description: `${method} ${path}${retried}. ${networkAdvice(failure, mayBeApplied)}`,
 		itemIndex,
 	});
+}
+
+/** What to do when no answer came. */
+function networkAdvice(failure: NetworkFailure, mayBeApplied: boolean): string {
+	if (mayBeApplied) return MAY_BE_APPLIED;
+	if (failure.timedOut)
+		return 'Raise the Timeout option if the service is slow, or try again later.';
+	return 'Check the Base URL of the credential and that the service is reachable.';
 }
 
 /** The network failure behind an error thrown by n8n's request helper. */
@@ -131,7 +173,9 @@ export function successData(
 	return data;
 }
 
-/** A 2xx whose body cannot be used: probably applied; Installation → Create looks for what it made. */
+/**
+ * A 2xx whose body cannot be used: probably applied; Installation → Create looks for what it made.
+ */
 function unreadableError(
 	source: ErrorSource,
 	status: number,

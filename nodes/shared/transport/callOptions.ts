@@ -22,6 +22,8 @@ export interface CallOptions {
 	asPartner?: boolean;
 	/** A POST that changes nothing (the token call): retried like GET. */
 	idempotent?: boolean;
+	/** A POST that changes nothing but is not retried (a token looked up by e-mail): sent in Preview. */
+	readsOnly?: boolean;
 	/**
 	 * What a 2xx answer must hold to be used (e.g. a list, an installation). One that does not (an empty
 	 * body, `data: null`, another shape) fails as unreadable: it is never taken for "none" or "done".
@@ -45,6 +47,6 @@ export function callOf(method: ApiMethod, path: string, options: CallOptions): C
 		path,
 		itemIndex: options.itemIndex,
 		safe: IDEMPOTENT.has(method) || options.idempotent === true,
-		changesNothing: method === 'GET' || options.idempotent === true,
+		changesNothing: method === 'GET' || options.idempotent === true || options.readsOnly === true,
 	};
 }

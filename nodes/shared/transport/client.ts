@@ -27,6 +27,7 @@ import { PartnerSession } from './partnerSession';
 import { RETRYABLE_STATUS, RetryBudget, retryAfter } from './retry';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from './settings';
 import { parseBody, queryString } from './wire';
+import { previewRefusal } from './preview';
 
 /**
  * The one place that talks to the service: base URL, Bearer auth (through the credential's
@@ -108,6 +109,16 @@ export class AlbatoClient {
 		return principalOf(this.baseUrl, this.token);
 	}
 
+	/** Requests this client lets out at once right now (Items in Flight, halved on 429, Auto's slow start). */
+	get window(): number {
+		return this.limiter.current;
+	}
+
+	/** Request Options → Preview: writing operations say what they would do, and no write is sent. */
+	get preview(): boolean {
+		return this.options.preview;
+	}
+
 	/**
 	 * `principal` when a new credential of the same end user gives the same key (a partner's End User
 	 * ID, a token that names its subject); undefined for a token known only by its digest.
@@ -151,6 +162,8 @@ export class AlbatoClient {
 	): Promise<{ headers: IDataObject; body: unknown; data: unknown }> {
 		const url = (this.partner?.baseUrl ?? this.baseUrl) + path + queryString(options);
 		const call = callOf(method, path, options);
+		// The safety net under every operation: in Preview nothing that may change the service leaves.
+		if (this.options.preview && !call.changesNothing) throw previewRefusal(this.node, call);
 		// Partner mode: the item's end user and their token (checked and minted before the call).
 		const session = options.asPartner || options.asMaster ? undefined : this.partner;
 		const source = this.errorSourceFor(options);

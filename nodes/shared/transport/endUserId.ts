@@ -1,12 +1,16 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkEndUserId } from '../readers/mintedToken';
+import { checkEndUserId } from './partnerIds';
 
-/** Where End User ID was read: a node executing (per item), a picker in the editor, or the trigger. */
-export type EndUserIdPlace = 'node' | 'editor' | 'trigger';
+/**
+ * Where End User ID was read: a node executing (per item), a picker in the editor, or the trigger.
+ */
+type EndUserIdPlace = 'node' | 'editor' | 'trigger';
 
-/** How to fill End User ID: in a node (per item) or in the trigger (no input: fixed or a variable). */
+/**
+ * How to fill End User ID: in a node (per item) or in the trigger (no input: fixed or a variable).
+ */
 const HOW_TO_FILL = {
 	node: 'Set End User ID to your own id of the customer, e.g. {{ $json.customerId }}: with the Albato Partner API credential every call acts as that end user',
 	trigger:

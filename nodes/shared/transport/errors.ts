@@ -1,10 +1,14 @@
 /**
  * The transport's one failure vocabulary. Every failed call is an AlbatoApiError that says what
  * happened (`outcome`) and whether the call may still have been applied; nothing above the
- * transport reads status codes or matches error texts to decide.
+ * transport reads status codes or matches error texts to decide. Callers decide from `outcome`
+ * (`outcomeOf` for any error) and the named checks below; CONTRIBUTING ("The failure vocabulary")
+ * lists the two callers that read more, and why.
  */
 import type { IHttpRequestMethods, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+
+import { PAUSE_FIRST } from './serviceMessage';
 
 /** PLAY and PAUSE are the service's own methods; n8n's type lists only the standard ones. */
 export type ApiMethod = IHttpRequestMethods | 'PLAY' | 'PAUSE';
@@ -20,7 +24,10 @@ export type ApiMethod = IHttpRequestMethods | 'PLAY' | 'PAUSE';
  */
 export type Outcome = 'refused' | 'notFound' | 'rateLimited' | 'failed' | 'unknown';
 
-/** What came back: no answer (network), a 2xx that could not be used, a 2xx with `success: false`, or an error status. */
+/**
+ * What came back: no answer (network), a 2xx that could not be used, a 2xx with `success: false`,
+ * or an error status. The transport's own detail behind `outcome` and `unsettled`.
+ */
 export type Answer = 'none' | 'unreadable' | 'declined' | 'status';
 
 /** One call, as its errors describe it. */
@@ -28,7 +35,10 @@ export interface Call {
 	method: ApiMethod;
 	path: string;
 	itemIndex: number | undefined;
-	/** Safe to send again (GET, PUT, PLAY, PAUSE, and the token call): never "may have applied it, not sent again". */
+	/**
+	 * Safe to send again (GET, PUT, PLAY, PAUSE, and the token call): never "may have applied it, not
+	 * sent again".
+	 */
 	safe: boolean;
 	/** A read (GET, and the token call): an unreadable answer applied nothing. */
 	changesNothing: boolean;
@@ -45,13 +55,17 @@ export class NetworkFailure extends Error {
 		super(message);
 	}
 
-	/** The request never reached the service (refused, unknown host): nothing can have been applied. */
+	/**
+	 * The request never reached the service (refused, unknown host): nothing can have been applied.
+	 */
 	get neverSent(): boolean {
 		return NEVER_SENT.has(this.code ?? '');
 	}
 }
 
-/** Network failures that prove the request never reached the service: nothing can have been applied. */
+/**
+ * Network failures that prove the request never reached the service: nothing can have been applied.
+ */
 const NEVER_SENT = new Set([
 	'ECONNREFUSED',
 	'ENOTFOUND',
@@ -103,8 +117,11 @@ export class AlbatoApiError extends NodeApiError {
 		this.lost = init.lost;
 	}
 
-	/** The service answered with a 4xx: it applied nothing. */
-	get refusal(): boolean {
+	/**
+	 * The service said no with a 4xx (`refused`, `notFound` or `rateLimited`): it applied nothing.
+	 * Not the same as `outcome === 'refused'`, which leaves out 404 and 429.
+	 */
+	get appliedNothing(): boolean {
 		return (
 			this.outcome === 'refused' || this.outcome === 'notFound' || this.outcome === 'rateLimited'
 		);
@@ -130,9 +147,9 @@ export class AlbatoApiError extends NodeApiError {
 		return this.status === 405;
 	}
 
-	/** A change refused because the installation is active ("pause first"). */
+	/** A change refused because the installation is active ("pause first"): the hint's rule too. */
 	get needsPause(): boolean {
-		return this.status === 422 && /paus|active/i.test(this.message);
+		return this.status === 422 && PAUSE_FIRST.test(this.message);
 	}
 
 	/** The same failure told in other words (its call, outcome, status and `httpCode` kept). */
@@ -179,7 +196,10 @@ export function outcomeOf(error: unknown): Outcome | undefined {
 	return error instanceof AlbatoApiError ? error.outcome : undefined;
 }
 
-/** What an error output shows of a failure: its description and, for the service's errors, the status. */
+/**
+ * What an error output shows of a failure: its description and, for the service's errors, the
+ * status.
+ */
 export function shownOf(error: Error): { description?: string | null; httpCode?: string | null } {
 	const { description, httpCode } = error as Error & {
 		description?: string | null;
@@ -188,7 +208,9 @@ export function shownOf(error: Error): { description?: string | null; httpCode?:
 	return { description, httpCode };
 }
 
-/** A read that cannot be completed (a list too long, or whose pages repeat): nothing was changed. */
+/**
+ * A read that cannot be completed (a list too long, or whose pages repeat): nothing was changed.
+ */
 export function readError(
 	node: INode,
 	message: string,

@@ -1,17 +1,19 @@
 /** Items in Flight's value for Auto (slow start). */
 export const AUTO_IN_FLIGHT = 0;
 /** Auto starts with this many in flight: a run of 8 items or fewer never has more than 8. */
-export const SLOW_START = 8;
+const SLOW_START = 8;
 /**
  * Auto multiplies the limit by this with each window of answers without 429. Each new window opens
  * new connections (a TLS handshake each), so fewer, bigger steps keep pace with n8n's HTTP Request
  * node (measured in docs/performance.md).
  */
-export const GROWTH = 8;
+const GROWTH = 8;
 /** Auto's ceiling: 200 items in three windows (8, 64, 128). */
-export const AUTO_CAP = 128;
+const AUTO_CAP = 128;
 
-/** Items (or groups) started at once: the client's limiter then holds their requests to its window. */
+/**
+ * Items (or groups) started at once: the client's limiter then holds their requests to its window.
+ */
 export function itemsAtOnce(itemsInFlight: number): number {
 	return itemsInFlight === AUTO_IN_FLIGHT ? AUTO_CAP : itemsInFlight;
 }
@@ -19,14 +21,15 @@ export function itemsAtOnce(itemsInFlight: number): number {
 /**
  * How many requests of one execution are in flight at once.
  *
- * Fixed (a number): at most `max`. When the service answers 429 the limit is halved, once per window
- * (answers to requests sent before the cut say nothing new); every other answer grows it back by one
- * per window of answers, up to `max`. That is TCP's AIMD: a rate-limited service gets fewer requests
- * at once and the run slows down instead of failing; when the limit lifts, the run speeds up again.
+ * Fixed (a number): at most `max`. When the service answers 429 the limit is halved, once per
+ * window (answers to requests sent before the cut say nothing new); every other answer grows it
+ * back by one per window of answers, up to `max`. That is TCP's AIMD: a rate-limited service gets
+ * fewer requests at once and the run slows down instead of failing; when the limit lifts, the run
+ * speeds up again.
  *
- * Auto (`start` given): TCP's slow start. Begin at `start`; every answer without 429 adds
- * GROWTH - 1, so the limit grows GROWTH-fold with each window of answers, up to `max`. The first 429 ends the slow start:
- * from then on it is the AIMD above.
+ * Auto (`start` given): TCP's slow start. Begin at `start`; every answer without 429 adds GROWTH -
+ * 1, so the limit grows GROWTH-fold with each window of answers, up to `max`. The first 429 ends
+ * the slow start: from then on it is the AIMD above.
  *
  * Pure (no timers, no I/O): the transport calls acquire() before each attempt, then rateLimited()
  * or answered(), then release().
@@ -90,14 +93,18 @@ export class InFlightLimiter {
 	/** The service answered 429 to the attempt with this ticket: halve, once per window. */
 	rateLimited(ticket: number): void {
 		if (ticket <= this.lastCut) return;
-		// In slow start the limit ran ahead of what was in flight when the service said stop: halve that.
+		// In slow start the limit ran ahead of what was in flight when the service said stop: halve
+		// that.
 		const load = this.slowStart ? Math.min(this.current, this.inFlight) : this.current;
 		this.slowStart = false;
 		this.limit = Math.max(1, load / 2);
 		this.lastCut = this.started;
 	}
 
-	/** The service answered without rate limiting: grow (GROWTH-fold per window in slow start, else +1). */
+	/**
+	 * The service answered without rate limiting: grow (GROWTH-fold per window in slow start, else
+	 * +1).
+	 */
 	answered(): void {
 		if (this.limit >= this.max) return;
 		const step = this.slowStart ? GROWTH - 1 : 1 / this.current;
@@ -112,3 +119,6 @@ export class InFlightLimiter {
 		}
 	}
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { AUTO_CAP, GROWTH, SLOW_START };

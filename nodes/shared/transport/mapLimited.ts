@@ -1,6 +1,6 @@
 /**
- * Runs `task` over `entries` with at most `limit` in flight; a task returning false stops new starts.
- * (No runtime dependencies are allowed in community nodes, so no p-limit.)
+ * Runs `task` over `entries` with at most `limit` in flight; a task returning false stops new
+ * starts. (No runtime dependencies are allowed in community nodes, so no p-limit.)
  */
 export async function mapLimited<T>(
 	entries: T[],

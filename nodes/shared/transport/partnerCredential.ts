@@ -1,9 +1,12 @@
-/** The Albato Partner API credential and the parameters partner mode reads, checked before any request. */
+/**
+ * The Albato Partner API credential and the parameters partner mode reads, checked before any
+ * request.
+ */
 import type { ICredentialDataDecryptedObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ACCESS_TOKEN, PARTNER_CREDENTIAL_TYPE } from '../constants';
-import { checkPartnerName } from '../readers/mintedToken';
+import { checkPartnerName } from './partnerIds';
 import { baseUrlOf, baseUrlProblem } from './baseUrl';
 import type { ApiContext } from './callOptions';
 

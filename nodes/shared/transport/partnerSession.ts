@@ -13,6 +13,7 @@ import type { IAdditionalCredentialOptions, INode } from 'n8n-workflow';
 
 import { PARTNER_CREDENTIAL_TYPE } from '../constants';
 import { fingerprint, type MintedToken, tokenFromResponse } from '../readers/mintedToken';
+import { basicUsername } from '../readers/token';
 import type { ApiContext } from './callOptions';
 import { checkedEndUserId } from './endUserId';
 import { readError } from './errors';
@@ -31,7 +32,7 @@ import {
 } from './tokenCache';
 
 /** Sends the token call for one end user and answers the response's data (the client's job). */
-export type MintRequest = (userId: string, itemIndex: number | undefined) => Promise<unknown>;
+type MintRequest = (userId: string, itemIndex: number | undefined) => Promise<unknown>;
 
 let sessions = 0;
 
@@ -48,7 +49,10 @@ export class PartnerSession {
 
 	private readonly masterToken: string;
 
-	/** Keys this session's tokens without an expiry: the execution (pickers, polls: the session itself). */
+	/**
+	 * Keys this session's tokens without an expiry: the execution (pickers, polls: the session
+	 * itself).
+	 */
 	private readonly scope: string;
 
 	/** Every token this session handed out, for redaction. */
@@ -88,7 +92,9 @@ export class PartnerSession {
 		return new PartnerSession(ctx, ctx.getNode(), await readPartnerCredential(ctx), mint);
 	}
 
-	/** Whom an item acts for (service, partner, end user; never a token): keys in-process bookkeeping. */
+	/**
+	 * Whom an item acts for (service, partner, end user; never a token): keys in-process bookkeeping.
+	 */
 	principal(itemIndex: number | undefined): string {
 		return [this.baseUrl, this.partnerName, this.endUserId(itemIndex)].join('\u0000');
 	}
@@ -110,7 +116,10 @@ export class PartnerSession {
 		return `/wl/${encodeURIComponent(this.partnerName)}/${endpoint}`;
 	}
 
-	/** The n8n credential options that put `Bearer <token>` on an end-user call (the Access Token credential's own `authenticate`). */
+	/**
+	 * The n8n credential options that put `Bearer <token>` on an end-user call (the Access Token
+	 * credential's own `authenticate`).
+	 */
 	bearer(token: string, credentialType: string): IAdditionalCredentialOptions {
 		return {
 			credentialsDecrypted: {
@@ -122,7 +131,10 @@ export class PartnerSession {
 		};
 	}
 
-	/** The master token as `Bearer` (update-user-data, as Albato's page shows it): the Access Token credential's `authenticate`. */
+	/**
+	 * The master token as `Bearer` (update-user-data, as Albato's page shows it): the Access Token
+	 * credential's `authenticate`.
+	 */
 	masterBearer(credentialType: string): IAdditionalCredentialOptions {
 		return this.bearer(this.masterToken, credentialType);
 	}
@@ -137,11 +149,7 @@ export class PartnerSession {
 	 * Token As: Basic Username, base64 of "<token>:") and every token handed out.
 	 */
 	secrets(): string[] {
-		return [
-			this.masterToken,
-			Buffer.from(`${this.masterToken}:`, 'utf8').toString('base64'),
-			...this.used,
-		];
+		return [this.masterToken, basicUsername(this.masterToken), ...this.used];
 	}
 
 	/**

@@ -1,4 +1,6 @@
-/** When a failed call is tried again: backoff, Retry-After, and the time one call may spend waiting. */
+/**
+ * When a failed call is tried again: backoff, Retry-After, and the time one call may spend waiting.
+ */
 
 /** Statuses worth another try: 429 (nothing applied) and the gateway's 502–504. */
 export const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
@@ -6,8 +8,10 @@ export const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 const BASE_DELAY = 250;
 const MAX_DELAY = 8_000;
 
-/** Full jitter on an exponential curve (the AWS SDKs' choice): spreads retries of concurrent items. */
-export function backoff(attempt: number): number {
+/**
+ * Full jitter on an exponential curve (the AWS SDKs' choice): spreads retries of concurrent items.
+ */
+function backoff(attempt: number): number {
 	return Math.round(Math.random() * Math.min(MAX_DELAY, BASE_DELAY * 2 ** attempt));
 }
 
@@ -37,7 +41,10 @@ export class RetryBudget {
 		private readonly budget: number,
 	) {}
 
-	/** After a network failure or a 502–504 on attempt `attempt`: the wait before the next, or undefined to give up. */
+	/**
+	 * After a network failure or a 502–504 on attempt `attempt`: the wait before the next, or
+	 * undefined to give up.
+	 */
 	afterFailure(attempt: number, wanted?: number): number | undefined {
 		const failures = attempt - this.rateLimited;
 		if (!this.retryable || failures >= this.maxRetries) return undefined;
@@ -46,7 +53,8 @@ export class RetryBudget {
 
 	/**
 	 * After a 429, which refused the call before applying it: safe to send again for every method,
-	 * POST included. A repeated 429 also backs off (at least the jittered curve): Retry-After: 0 cannot spin.
+	 * POST included. A repeated 429 also backs off (at least the jittered curve): Retry-After: 0
+	 * cannot spin.
 	 */
 	afterRateLimit(wanted: number | undefined): number | undefined {
 		const wait = Math.max(wanted ?? 0, backoff(this.rateLimited));
@@ -60,3 +68,6 @@ export class RetryBudget {
 		return wait;
 	}
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { backoff };

@@ -3,7 +3,10 @@ import { isObject, successFlagOf } from '../readers/shapes';
 
 export const INVALID_JSON = Symbol('invalid JSON');
 
-/** A few words on an answer that does not hold what was expected (never its content: it may hold secrets). */
+/**
+ * A few words on an answer that does not hold what was expected (never its content: it may hold
+ * secrets).
+ */
 export function describeBody(data: unknown): string {
 	if (data === undefined || data === '') return 'an empty body';
 	if (data === null) return 'null';
@@ -14,7 +17,9 @@ export function describeBody(data: unknown): string {
 			: `a ${typeof data}`;
 }
 
-/** The error text of every body style the service may use: errors list, Yii, {message}, plain text. */
+/**
+ * The error text of every body style the service may use: errors list, Yii, {message}, plain text.
+ */
 export function serviceMessage(body: unknown): string | undefined {
 	if (body === INVALID_JSON || body === undefined || body === null) return undefined;
 	if (typeof body === 'string') return body.trim().slice(0, 500) || undefined;
@@ -50,20 +55,90 @@ export function serviceMessage(body: unknown): string | undefined {
 	return undefined;
 }
 
-export function hint(status: number, message: string): string {
-	if (status === 401)
-		return 'Check the Access Token of the Albato Solutions API credential: it may be expired or invalid.';
-	if (status === 403) return 'The end user of this token may not do this.';
-	if (status === 404) return 'Check the ID: it does not exist or belongs to another end user.';
-	if (status === 422 && /pause/i.test(message))
-		return 'Pause the installation first, or set "If Installation Is Active" to "Pause, Update, Then Start Again".';
-	if (status === 400 || status === 422)
-		return 'Check the values sent; the service names the fields it rejected.';
-	if (status === 429)
-		return 'The service is rate limiting: lower Items in Flight (Request Options) or retry later.';
-	if (status >= 500) return 'The service failed; try again later.';
-	return 'See the service message above.';
+/**
+ * A 422 that says the installation must be paused first ("pause it first", "installation is
+ * active"): the one pattern for both the hint and AlbatoApiError's `needsPause`.
+ */
+export const PAUSE_FIRST = /paus|active/i;
+
+/** A hint: when it applies (first match wins), and what it says. */
+interface Hint {
+	when: (status: number, message: string) => boolean;
+	hint: string;
 }
+
+/** What to do about each status (partner mode's own hints come first: see PARTNER_HINTS). */
+const HINTS = [
+	{
+		when: (status) => status === 401,
+		hint: 'Check the Access Token of the Albato Solutions API credential: it may be expired or invalid.',
+	},
+	{ when: (status) => status === 403, hint: 'The end user of this token may not do this.' },
+	{
+		when: (status) => status === 404,
+		hint: 'Check the ID: it does not exist or belongs to another end user.',
+	},
+	{
+		when: (status, message) => status === 422 && PAUSE_FIRST.test(message),
+		hint: 'Pause the installation first, or set "If Installation Is Active" to "Pause, Update, Then Start Again".',
+	},
+	{
+		when: (status) => status === 400 || status === 422,
+		hint: 'Check the values sent; the service names the fields it rejected.',
+	},
+	{
+		when: (status) => status === 429,
+		hint: 'The service is rate limiting: lower Items in Flight (Request Options) or retry later.',
+	},
+	{ when: (status) => status >= 500, hint: 'The service failed; try again later.' },
+] as const satisfies readonly Hint[];
+
+export function hint(status: number, message: string): string {
+	return (
+		HINTS.find((entry) => entry.when(status, message))?.hint ?? 'See the service message above.'
+	);
+}
+
+/** A failed call in partner mode: its status, its path, and whether it is a /wl (partner) call. */
+interface PartnerCall {
+	status: number;
+	path: string;
+	partnerCall: boolean;
+}
+
+/** A partner-mode hint: when it applies (first match wins), and what it says. */
+interface PartnerHint {
+	when: (call: PartnerCall) => boolean;
+	hint: (credential: string) => string;
+}
+
+/** What to do about a failed call in partner mode, where it differs from the usual hint. */
+const PARTNER_HINTS = [
+	{
+		when: ({ status, partnerCall }) => status === 401 && partnerCall,
+		hint: (credential) =>
+			`The service refused the master token. Check Master Token, Partner Name and Send Master Token As in ${credential}.`,
+	},
+	{
+		when: ({ status }) => status === 401,
+		hint: (credential) =>
+			`The service refused the end user's token even after one fresh token. Check ${credential} and that the end user exists.`,
+	},
+	{
+		when: ({ status, partnerCall }) => status === 403 && partnerCall,
+		hint: (credential) =>
+			`The master token is not valid for this Partner Name: check both in ${credential}.`,
+	},
+	{
+		when: ({ status, path }) => status === 404 && path.endsWith('/get-user-session-token'),
+		hint: () => 'No end user with this End User ID: create it first (End User → Create).',
+	},
+	{
+		when: ({ status, partnerCall }) => status === 404 && partnerCall,
+		hint: (credential) =>
+			`No such partner endpoint: check Base URL and Partner Name in ${credential}.`,
+	},
+] as const satisfies readonly PartnerHint[];
 
 /** What to do about a failed call in partner mode, where it differs from the usual hint. */
 export function partnerHint(
@@ -73,19 +148,8 @@ export function partnerHint(
 	path: string,
 ): string | undefined {
 	if (name === undefined) return undefined;
-	const partnerCall = path.startsWith('/wl/');
+	const call = { status, path, partnerCall: path.startsWith('/wl/') };
 	// Which one, when a workflow has several (staging, production): its name, never its data.
 	const credential = `the Albato Partner API credential${name ? ` "${name}"` : ''}`;
-	if (status === 401) {
-		return partnerCall
-			? `The service refused the master token. Check Master Token, Partner Name and Send Master Token As in ${credential}.`
-			: `The service refused the end user's token even after one fresh token. Check ${credential} and that the end user exists.`;
-	}
-	if (status === 403 && partnerCall)
-		return `The master token is not valid for this Partner Name: check both in ${credential}.`;
-	if (status === 404 && path.endsWith('/get-user-session-token'))
-		return 'No end user with this End User ID: create it first (End User → Create).';
-	if (status === 404 && partnerCall)
-		return `No such partner endpoint: check Base URL and Partner Name in ${credential}.`;
-	return undefined;
+	return PARTNER_HINTS.find((entry) => entry.when(call))?.hint(credential);
 }

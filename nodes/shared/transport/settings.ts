@@ -1,6 +1,9 @@
 import { AUTO_IN_FLIGHT } from './limiter';
 
-/** How the transport sends requests; set per execution from Request Options (actions/runOptions.ts). */
+/**
+ * How the transport sends requests; set per execution from Request Options
+ * (actions/requestOptions.ts).
+ */
 export interface TransportOptions {
 	/** Milliseconds before a request that has not answered is abandoned. */
 	timeout: number;
@@ -10,6 +13,11 @@ export interface TransportOptions {
 	retryBudget: number;
 	/** Items in Flight: a fixed cap on requests at once (fewer while the service answers 429), or AUTO_IN_FLIGHT (0): slow start. */
 	concurrency: number;
+	/**
+	 * Request Options → Preview: no call that may change the service is sent (the client refuses it,
+	 * whatever operation asks); reads and the partner token call are.
+	 */
+	preview: boolean;
 }
 
 export const DEFAULT_TRANSPORT_OPTIONS: TransportOptions = {
@@ -18,4 +26,5 @@ export const DEFAULT_TRANSPORT_OPTIONS: TransportOptions = {
 	// Long enough to sit out Retry-After of a per-minute rate window.
 	retryBudget: 60_000,
 	concurrency: AUTO_IN_FLIGHT,
+	preview: false,
 };

@@ -19,7 +19,7 @@ const EXECUTION_IDLE = 10 * 60_000;
 const MAX_ENTRIES = 5_000;
 
 /** Empties the token cache (tests: "a new n8n process"). */
-export function clearEndUserTokenCache(): void {
+function clearEndUserTokenCache(): void {
 	cache.clear();
 	minting.clear();
 	perExecution.clear();
@@ -132,3 +132,6 @@ export function forItem(error: unknown, itemIndex: number | undefined): unknown 
 	(copy as unknown as { context: Record<string, unknown> }).context = { ...context, itemIndex };
 	return copy;
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { clearEndUserTokenCache };

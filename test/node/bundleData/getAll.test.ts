@@ -1,4 +1,7 @@
-/** Bundle Data → Get Many: every bundle of an installation, or one, each record tagged with its bundle. */
+/**
+ * Bundle Data → Get Many: every bundle of an installation, or one, each record tagged with its
+ * bundle.
+ */
 import { byId, runNode, useEmulator } from '../../support/setup';
 
 const ctx = useEmulator();

@@ -2,7 +2,7 @@
  * Bundle Data → Update, "Pause, Update, Then Start Again", when the restart fails for good: under
  * "Continue (using error output)" the applied items leave through the error output, saying the
  * installation is left paused, how to start it and which updates applied. Plain "Continue" and no
- * Continue On Fail keep their behaviour (updateHalfFailures.test.ts).
+ * Continue On Fail keep their behaviour (update.halfFailures.test.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 

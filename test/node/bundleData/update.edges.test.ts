@@ -1,8 +1,9 @@
 /**
- * Bundle Data → Update with "Pause, Update, Then Start Again" at its edges, through n8n-core against
- * the emulator: the restart's messages word for word, answers that do not say the new status, a PLAY
- * lost twice, items that fail or stop the run while another item of the group is refused, and steps
- * that are not part of the installation. Written to kill the mutants that survived the other tests.
+ * Bundle Data → Update with "Pause, Update, Then Start Again" at its edges, through n8n-core
+ * against the emulator: the restart's messages word for word, answers that do not say the new
+ * status, a PLAY lost twice, items that fail or stop the run while another item of the group is
+ * refused, and steps that are not part of the installation. Written to kill the mutants that
+ * survived the other tests.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -50,7 +51,10 @@ const value = (step: number, field: string) =>
 	ctx.emu.state.bundleData.get(step)?.fields.find((f) => f.name === field)?.value;
 const count = (calls: string[], call: string) => calls.filter((c) => c === call).length;
 
-/** Runs `action` once `test` holds for the emulator's log from now on (entries are written on arrival). */
+/**
+ * Runs `action` once `test` holds for the emulator's log from now on (entries are written on
+ * arrival).
+ */
 function when(test: (log: typeof ctx.emu.requests) => boolean, action: () => void) {
 	const seen = ctx.emu.requests.length;
 	const timer = setInterval(() => {
@@ -300,7 +304,8 @@ describe('refusals that say "paused"', () => {
 
 	it('a PUT refused as active after this execution paused again since it was sent: sent again before pausing again', async () => {
 		// Step 9001's PUT is refused first and pauses again; step 9002's PUT, sent before that pause,
-		// is refused after it: it is sent once more without a pause, and pauses only when refused again.
+		// is refused after it: it is sent once more without a pause, and pauses only when refused
+		// again.
 		ctx.emu.faults.add({ method: 'PUT', path: '/bundle/data/9001', delayMs: 100 });
 		ctx.emu.faults.add({ method: 'PUT', path: '/bundle/data/9002', delayMs: 500 });
 		const stops = [

@@ -1,7 +1,7 @@
 /**
- * Bundle Data → Update with "Pause, Update, Then Start Again" when things half-fail or overlap, through
- * n8n-core against the emulator: each case asserts the calls made and the final state. The fault
- * table rows of docs/reliability.md for the update operation come from here.
+ * Bundle Data → Update with "Pause, Update, Then Start Again" when things half-fail or overlap,
+ * through n8n-core against the emulator: each case asserts the calls made and the final state. The
+ * fault table rows of docs/reliability.md for the update operation come from here.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -10,7 +10,8 @@ import { guardedUpdateFromItems, runNode, useEmulator } from '../../support/setu
 
 const ctx = useEmulator();
 
-// One item in flight: exact call sequences whatever the default (update.itemsInFlight.test.ts covers more).
+// One item in flight: exact call sequences whatever the default (update.itemsInFlight.test.ts
+// covers more).
 const NO_RETRIES = { requestOptions: { maxRetries: 0, retryBudget: 10, concurrency: 1 } };
 const FAST = { requestOptions: { maxRetries: 3, retryBudget: 10, concurrency: 1 } };
 const ACME = '/solution/installation/5001';
@@ -38,8 +39,9 @@ const value = (step: number, field: string) =>
 	ctx.emu.state.bundleData.get(step)?.fields.find((f) => f.name === field)?.value;
 
 /**
- * Runs `action` as soon as the emulator has received a call matching `method` and `path` (log entries
- * are written on arrival), or, with `answered`, once it has handled it (the entry then has its status).
+ * Runs `action` as soon as the emulator has received a call matching `method` and `path` (log
+ * entries are written on arrival), or, with `answered`, once it has handled it (the entry then has
+ * its status).
  */
 function whenReceived(method: string, path: string, action: () => void, answered = false) {
 	const seen = ctx.emu.requests.length;
@@ -164,7 +166,9 @@ describe('PAUSE half-fails', () => {
 });
 
 describe('PLAY half-fails', () => {
-	/** Updates SUBJECT_9002: a success, started again, with `afterPlay` the call after the first PLAY. */
+	/**
+	 * Updates SUBJECT_9002: a success, started again, with `afterPlay` the call after the first PLAY.
+	 */
 	async function expectStartedAgain(afterPlay: string) {
 		const run = await update([SUBJECT_9002]);
 		expect(run.error).toBeUndefined();
@@ -271,7 +275,8 @@ describe('another execution starts the installation again', () => {
 		]).finally(stop);
 		expect(run.error).toBeUndefined();
 		const globex = '/solution/installation/5002';
-		// The second GET: a refused PUT alone does not make it pause an installation it saw paused (it may be a field error).
+		// The second GET: a refused PUT alone does not make it pause an installation it saw paused (it
+		// may be a field error).
 		expect(run.calls).toEqual([
 			`GET ${globex}`,
 			'PUT /bundle/data/9006',

@@ -1,12 +1,13 @@
 /**
- * Bundle Data → Update within Items in Flight, through n8n-core: installations at once, steps of one
- * installation at once, changes to the same step in item order, never more requests open than the
- * limit, and still the minimum calls (one read, one pause, the PUTs, one start per active installation).
+ * Bundle Data → Update within Items in Flight, through n8n-core: installations at once, steps of
+ * one installation at once, changes to the same step in item order, never more requests open than
+ * the limit, and still the minimum calls (one read, one pause, the PUTs, one start per active
+ * installation).
  *
- * Overlap and the open-request count are taken from the emulator's log, whose entries are written when
- * a request arrives and get their status when it is answered (before the answer is sent): a request that
- * arrives while another is unanswered overlapped it. A sequential run answers the slow call before
- * sending the next.
+ * Overlap and the open-request count are taken from the emulator's log, whose entries are written
+ * when a request arrives and get their status when it is answered (before the answer is sent): a
+ * request that arrives while another is unanswered overlapped it. A sequential run answers the slow
+ * call before sending the next.
  */
 import type { RequestLogEntry } from '../../../emulator/types';
 import { guardedUpdateFromItems, runNode, useEmulator } from '../../support/setup';
@@ -14,8 +15,9 @@ import { guardedUpdateFromItems, runNode, useEmulator } from '../../support/setu
 const ctx = useEmulator();
 
 /**
- * Records, for every call as it arrives, which calls were still unanswered at that moment: exact, from
- * the emulator's own log (an entry is pushed on arrival and its status is set when it is answered).
+ * Records, for every call as it arrives, which calls were still unanswered at that moment: exact,
+ * from the emulator's own log (an entry is pushed on arrival and its status is set when it is
+ * answered).
  */
 function trackOpen() {
 	const log = ctx.emu.requests;

@@ -1,4 +1,7 @@
-/** Bundle Data → Update with "Pause, Update, Then Start Again": the calls made, failures, and the installation started again. */
+/**
+ * Bundle Data → Update with "Pause, Update, Then Start Again": the calls made, failures, and the
+ * installation started again.
+ */
 import { guardedUpdateFromItems, runNode, useEmulator } from '../../support/setup';
 
 const ctx = useEmulator();

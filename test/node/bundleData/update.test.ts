@@ -1,4 +1,7 @@
-/** Bundle Data → Update: fields changed, mapper values sent, an active installation refused, errors paired. */
+/**
+ * Bundle Data → Update: fields changed, mapper values sent, an active installation refused, errors
+ * paired.
+ */
 import { byId, runNode, useEmulator, VALID } from '../../support/setup';
 
 const ctx = useEmulator();

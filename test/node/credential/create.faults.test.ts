@@ -1,4 +1,7 @@
-/** Credential → Create whose outcome is unknown (answer lost, 5xx, 2xx not JSON): the error says it may have applied and it is never sent again. */
+/**
+ * Credential → Create whose outcome is unknown (answer lost, 5xx, 2xx not JSON): the error says it
+ * may have applied and it is never sent again.
+ */
 
 import { runNode, useEmulator, VALID } from '../../support/setup';
 

@@ -1,4 +1,7 @@
-/** Credential → Delete Link of a link that does not exist (a rerun after a lost answer): a clear message. */
+/**
+ * Credential → Delete Link of a link that does not exist (a rerun after a lost answer): a clear
+ * message.
+ */
 import { usePartnerEmulator } from '../../support/partnerSetup';
 import { runNode } from '../../support/setup';
 import { linkMade, sharingParams } from './linkSetup';

@@ -17,7 +17,10 @@ const FAULTS = faultKinds().map(([name, rule]) =>
 	name === 'timeout' ? ([name, { ...rule, delayMs: 1500 }] as const) : ([name, rule] as const),
 );
 
-/** What a user can see: the output, and the error without the node's parameters; the links taken out. */
+/**
+ * What a user can see: the output, and the error without the node's parameters; the links taken
+ * out.
+ */
 function shown(run: NodeRun, logged: string[]): string {
 	const error = run.error
 		? `${run.error.message} ${String(run.error.description)} ${run.error.stack} ${JSON.stringify({ ...run.error, node: undefined })}`

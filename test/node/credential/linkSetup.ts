@@ -1,4 +1,7 @@
-/** What the connection-by-link tests share: the operations' parameters and a link made through the node. */
+/**
+ * What the connection-by-link tests share: the operations' parameters and a link made through the
+ * node.
+ */
 import type { INodeParameters } from 'n8n-workflow';
 
 import type { Emulator } from '../../../emulator';

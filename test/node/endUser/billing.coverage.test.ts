@@ -1,6 +1,7 @@
 /**
- * The billing section of test/apiCoverage.manifest.json (issue 31): each billing operation runs once
- * against the emulator, and the /wl billing endpoints it reaches must be exactly the manifest's map.
+ * The billing section of test/apiCoverage.manifest.json (issue 31): each billing operation runs
+ * once against the emulator, and the /wl billing endpoints it reaches must be exactly the
+ * manifest's map.
  */
 import manifest from '../../apiCoverage.manifest.json';
 import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';

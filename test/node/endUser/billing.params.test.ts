@@ -1,7 +1,7 @@
 /**
- * Bad input to the billing operations (issue 31), one row per bad value: the second item carries it,
- * the first is valid. The bad item fails naming the parameter, is paired to its own input, and sends
- * nothing: no write for it reaches the service, and nothing of its user changes.
+ * Bad input to the billing operations (issue 31), one row per bad value: the second item carries
+ * it, the first is valid. The bad item fails naming the parameter, is paired to its own input, and
+ * sends nothing: no write for it reaches the service, and nothing of its user changes.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 

@@ -1,7 +1,8 @@
 /**
- * No secret leaks from the billing calls (issue 31) under any fault kind: End User → Get Plans, Block,
- * Add Transactions, Set Plan (list-plans first) and Get with plan usage, with the master token;
- * outputs, errors and the console are searched for the master token and every end-user token.
+ * No secret leaks from the billing calls (issue 31) under any fault kind: End User → Get Plans,
+ * Block, Add Transactions, Set Plan (list-plans first) and Get with plan usage, with the master
+ * token; outputs, errors and the console are searched for the master token and every end-user
+ * token.
  */
 import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
 import { captureConsole, expectNoPartnerSecret, PARTNER_FAULT_KINDS } from '../../support/secrets';

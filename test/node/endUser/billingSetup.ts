@@ -1,4 +1,7 @@
-/** Helpers of the billing tests (issue 31): the /wl billing paths and a user owning an active installation. */
+/**
+ * Helpers of the billing tests (issue 31): the /wl billing paths and a user owning an active
+ * installation.
+ */
 import type { Emulator } from '../../../emulator';
 
 export const LIST_PLANS_PATH = /^\/wl\/[^/]+\/list-plans$/;
@@ -12,7 +15,9 @@ export function giveActiveInstallation(emu: Emulator, endUserId: string, id = 50
 	installation.status = 1;
 }
 
-/** The two Basic styles of the master token (Albato's examples: raw; HTTP Basic: base64 "token:"). */
+/**
+ * The two Basic styles of the master token (Albato's examples: raw; HTTP Basic: base64 "token:").
+ */
 export const BASIC_STYLES = [
 	['Basic <token> (Albato examples)', 'raw'],
 	['Basic base64(token:)', 'usernamePassword'],

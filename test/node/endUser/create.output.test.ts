@@ -1,4 +1,6 @@
-/** End User → Create in n8n-core against the emulator: one output shape, and a hint for duplicates. */
+/**
+ * End User → Create in n8n-core against the emulator: one output shape, and a hint for duplicates.
+ */
 import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
 
 const ctx = usePartnerEmulator();

@@ -1,4 +1,7 @@
-/** End User → Create: add-user with the partner's id, the token opt-in, an existing user, the credential needed. */
+/**
+ * End User → Create: add-user with the partner's id, the token opt-in, an existing user, the
+ * credential needed.
+ */
 import type { INodeParameters } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';

@@ -1,6 +1,7 @@
 /**
- * End User → Delete: nothing is sent without the confirmation; with it the user, their installations
- * and their tokens are gone, and no cached token of theirs is sent again; an unknown user is said so.
+ * End User → Delete: nothing is sent without the confirmation; with it the user, their
+ * installations and their tokens are gone, and no cached token of theirs is sent again; an unknown
+ * user is said so.
  */
 import { addUsers, runPartner, TOKEN_PATH, usePartnerEmulator } from '../../support/partnerSetup';
 import { byId } from '../../support/setup';
@@ -31,7 +32,8 @@ describe('End User → Delete', () => {
 	});
 
 	it('confirmed: deletes the user and their installations; their token is not sent again', async () => {
-		// One execution: pause their installation (mints and caches john's token), delete, then read again.
+		// One execution: pause their installation (mints and caches john's token), delete, then read
+		// again.
 		const pause = await runPartner(
 			ctx.emu,
 			{ resource: 'installation', operation: 'pause', installationId: byId('id', 5002) },

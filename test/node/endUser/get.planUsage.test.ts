@@ -1,4 +1,7 @@
-/** End User → Get with Include Plan Usage (issue 31): monthlyTrx from list-plans and trxUsedShare, or null when not computable. */
+/**
+ * End User → Get with Include Plan Usage (issue 31): monthlyTrx from list-plans and trxUsedShare,
+ * or null when not computable.
+ */
 import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
 import { LIST_PLANS_PATH } from './billingSetup';
 import { callsTo } from './lifecycleSetup';

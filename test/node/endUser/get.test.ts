@@ -1,4 +1,7 @@
-/** End User → Get: the profile through the master token; albatoUserId and endUserId; usage on request. */
+/**
+ * End User → Get: the profile through the master token; albatoUserId and endUserId; usage on
+ * request.
+ */
 import { PLANS } from '../../../emulator/fixtures';
 import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
 import { runNode } from '../../support/setup';

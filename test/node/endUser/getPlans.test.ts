@@ -1,4 +1,7 @@
-/** End User → Get Plans (issue 31): list-plans by GET, or POST after a 405; answer variants; Basic styles; partner credential only. */
+/**
+ * End User → Get Plans (issue 31): list-plans by GET, or POST after a 405; answer variants; Basic
+ * styles; partner credential only.
+ */
 import { PLANS } from '../../../emulator/fixtures';
 import {
 	addUsers,

@@ -1,4 +1,7 @@
-/** End User → Set Plan: the documented body, the plan applied, bad plan ids refused before any request. */
+/**
+ * End User → Set Plan: the documented body, the plan applied, bad plan ids refused before any
+ * request.
+ */
 import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
 import { callsTo, SET_PLAN_PATH } from './lifecycleSetup';
 

@@ -1,4 +1,7 @@
-/** Installation → Create under faults: an unusable answer is a lost answer, a 429 on POST is waited out and sent again, Refuse Duplicate Title after an unknown outcome. */
+/**
+ * Installation → Create under faults: an unusable answer is a lost answer, a 429 on POST is waited
+ * out and sent again, Refuse Duplicate Title after an unknown outcome.
+ */
 import type { IDataObject } from 'n8n-workflow';
 
 import { installParams, runNode, useEmulator } from '../../support/setup';

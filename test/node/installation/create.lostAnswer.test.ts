@@ -1,4 +1,7 @@
-/** Installation → Create is never duplicated: lost answers, resets, 503s and timeouts on the install POST. */
+/**
+ * Installation → Create is never duplicated: lost answers, resets, 503s and timeouts on the install
+ * POST.
+ */
 import { installParams, runNode, useEmulator } from '../../support/setup';
 
 const ctx = useEmulator();

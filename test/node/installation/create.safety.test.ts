@@ -9,7 +9,10 @@ import { installParams, runNode, useEmulator } from '../../support/setup';
 import { useShortWaits } from '../../support/waits';
 
 const ctx = useEmulator();
-/** The list lags by reads here (by time in one test, which waits in real time): the node's waits can be short. */
+/**
+ * The list lags by reads here (by time in one test, which waits in real time): the node's waits can
+ * be short.
+ */
 const waits = useShortWaits();
 
 const install = (options: INodeParameters = {}, concurrency = 1): INodeParameters =>
@@ -19,7 +22,10 @@ const titled = (title: string) =>
 const posts = (calls: string[]) => calls.filter((call) => call.startsWith('POST'));
 const items = (title: string, n: number) => Array.from({ length: n }, () => ({ title }));
 
-/** `n` items titled `title` in flight at once, 2 answers lost, a list one read behind: each item gets its own installation. */
+/**
+ * `n` items titled `title` in flight at once, 2 answers lost, a list one read behind: each item
+ * gets its own installation.
+ */
 async function lostAnswersWhileTheListLags(title: string, n: number) {
 	ctx.emu.setListLag({ reads: 1 });
 	ctx.emu.faults.add({

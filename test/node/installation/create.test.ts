@@ -1,4 +1,7 @@
-/** Installation → Create: the settings check, the exact install body, the duplicate-title refusal and the service's refusals. */
+/**
+ * Installation → Create: the settings check, the exact install body, the duplicate-title refusal
+ * and the service's refusals.
+ */
 import { FIXTURE_IDS, VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
 import { byId, initechInstallParams, runNode, useEmulator } from '../../support/setup';
 

@@ -2,7 +2,8 @@
  * Duplicates contained across processes: two workers (separate copies of the node, so no shared
  * in-process lock) install the same title for the same end user at the same moment, while the list
  * lags behind the POST. Only the oldest stays running; the younger one is paused by the worker that
- * created it and reported as a failed item (the error output) with `details.duplicateOf`. No worker pauses what it did not create.
+ * created it and reported as a failed item (the error output) with `details.duplicateOf`. No worker
+ * pauses what it did not create.
  */
 import { startEmulator, type Emulator } from '../../../emulator';
 import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';

@@ -8,9 +8,11 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
 import type { FaultRule } from '../../../emulator/types';
-import { forgetClaims } from '../../../nodes/AlbatoSolutions/actions/installation/installLedger';
+import { forTests } from '../../../nodes/AlbatoSolutions/actions/installation/installLedger';
 import { byId, runNode, useEmulator } from '../../support/setup';
 import { useShortWaits } from '../../support/waits';
+
+const { forgetClaims } = forTests;
 
 const ctx = useEmulator();
 /** The emulator's state here changes by count, never by time: the node's waits can be short. */
@@ -34,7 +36,9 @@ const ensure = (title: string, subject: string, extra: INodeParameters = {}): IN
 });
 const titled = (title: string) =>
 	[...ctx.emu.state.installations.values()].filter((i) => i.title === title);
-/** The subject field of the "Send welcome email" step of an installation's template-1011 automation. */
+/**
+ * The subject field of the "Send welcome email" step of an installation's template-1011 automation.
+ */
 function subjectOf(installationId: number): unknown {
 	const bundle = [...ctx.emu.state.bundles.values()].find(
 		(b) => b.installationId === installationId && b.templateId === 1011,
@@ -135,7 +139,10 @@ describe('Installation → Ensure, without faults', () => {
 	});
 });
 
-/** The Timeout (seconds) of the runs with a slow answer: shorter than the others' (1 s), so as to wait less. */
+/**
+ * The Timeout (seconds) of the runs with a slow answer: shorter than the others' (1 s), so as to
+ * wait less.
+ */
 const SLOW_TIMEOUT = 0.5;
 
 /** Every fault kind, on each kind of call Ensure makes. */
@@ -212,8 +219,8 @@ async function ensureConverges(title: string, subject: string, extra: INodeParam
 		expect(first.error.message.length).toBeGreaterThan(0);
 		let again = await runNode(ctx.emu, ensure(title, subject, extra));
 		if (again.error) {
-			// An install with an unknown outcome (5xx, reset, timeout after the POST) may still
-			// appear in the list: Ensure refuses that title until the refusal lapses, never installs twice.
+			// An install with an unknown outcome (5xx, reset, timeout after the POST) may still appear in
+			// the list: Ensure refuses that title until the refusal lapses, never installs twice.
 			expect(again.error.message).toBe(
 				`An earlier install of "${title}" has an unknown outcome: it may exist but not be listed yet`,
 			);

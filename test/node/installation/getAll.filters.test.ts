@@ -1,4 +1,7 @@
-/** Installation → Get Many: filters given by expressions (a number as title text, an empty Solution). */
+/**
+ * Installation → Get Many: filters given by expressions (a number as title text, an empty
+ * Solution).
+ */
 
 import { byId, runNode, useEmulator } from '../../support/setup';
 

@@ -1,4 +1,6 @@
-/** Installation → Get Many: the end user's installations, filtered by title, solution and status. */
+/**
+ * Installation → Get Many: the end user's installations, filtered by title, solution and status.
+ */
 import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
 import { byId, initechInstallParams, runNode, useEmulator } from '../../support/setup';
 

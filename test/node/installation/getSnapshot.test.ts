@@ -244,7 +244,8 @@ describe.each(credentials)('Get Snapshot → change → Ensure restores ($name)'
 			expect(String(result.json[1].error)).toMatch(/^Snapshot/);
 			expect(error).toContain('(item 1)');
 			const sent = ctx.emu.requests.slice(before).filter((entry) => !/\/wl\//.test(entry.path));
-			// Only item 0's reads: the list and one detail, one bundle data read (no write, nothing for item 1).
+			// Only item 0's reads: the list and one detail, one bundle data read (no write, nothing for
+			// item 1).
 			expect(sent.map((entry) => `${entry.method} ${entry.path}`)).toEqual([
 				'GET /solution/installation',
 				`GET /solution/installation/${id}`,

@@ -10,7 +10,10 @@ import { installParams, runNode, useEmulator } from '../../support/setup';
 import { useShortWaits } from '../../support/waits';
 
 const ctx = useEmulator();
-/** The list lags by reads here (one POST is slow: that test waits in real time): the node's waits can be short. */
+/**
+ * The list lags by reads here (one POST is slow: that test waits in real time): the node's waits
+ * can be short.
+ */
 const waits = useShortWaits();
 
 const LIST = '/solution/installation';

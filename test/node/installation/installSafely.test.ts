@@ -25,7 +25,9 @@ const posts = (calls: string[]) => calls.filter((call) => call.startsWith('POST'
 const lostPost = (fault: object = { reset: 'before' }) =>
 	ctx.emu.faults.add({ method: 'POST', path: '/solution/102/installation', ...fault });
 
-/** Installations made by someone else just now: hidden from the read before the POST, listed after. */
+/**
+ * Installations made by someone else just now: hidden from the read before the POST, listed after.
+ */
 function othersInstall(...titles: string[]): number[] {
 	const template = ctx.emu.state.installations.get(5001)!;
 	ctx.emu.setListLag({ reads: 1 });

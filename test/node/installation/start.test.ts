@@ -1,4 +1,7 @@
-/** Installation → Start and Pause: PLAY and PAUSE per item, tolerant reading, another user's installation. */
+/**
+ * Installation → Start and Pause: PLAY and PAUSE per item, tolerant reading, another user's
+ * installation.
+ */
 import { byId, runNode, useEmulator } from '../../support/setup';
 
 const ctx = useEmulator();

@@ -22,7 +22,8 @@ export function separateWorker(): typeof NodeClass {
 /**
  * Runs the node once on `worker` under On Error → Continue: the items with `error` are the ones the
  * error output gets in n8n 2.41 (which also routes `details`; the n8n-core of these tests, 2.11,
- * routes only error + message, so routing itself is checked in the real n8n by `npm run e2e:queue`).
+ * routes only error + message, so routing itself is checked in the real n8n by
+ * `npm run e2e:queue`).
  */
 export async function runOn(
 	worker: typeof NodeClass,

@@ -1,6 +1,6 @@
 /**
- * Run → Get Step and Run → Get Many: keys that name a secret (token, accessToken, api_key, password,
- * Authorization…) are left out of a step at any depth; the other keys stay.
+ * Run → Get Step and Run → Get Many: keys that name a secret (token, accessToken, api_key,
+ * password, Authorization…) are left out of a step at any depth; the other keys stay.
  */
 import { byId, runNode, useEmulator } from '../../support/setup';
 

@@ -1,4 +1,7 @@
-/** Run → Get Step: one step's detail, as the service gives it (its date also as ISO), in every variant. */
+/**
+ * Run → Get Step: one step's detail, as the service gives it (its date also as ISO), in every
+ * variant.
+ */
 import { FIXTURE_RUN_IDS } from '../../../emulator/handlers/runs';
 import { runNode, useEmulator } from '../../support/setup';
 import { RUN_VARIANTS } from './variants';

@@ -1,4 +1,6 @@
-/** Run → Get Many with the Albato Partner API credential: the End User ID's token, and their offset. */
+/**
+ * Run → Get Many with the Albato Partner API credential: the End User ID's token, and their offset.
+ */
 import { runPartner, usePartnerEmulator, TOKEN_PATH } from '../../support/partnerSetup';
 import { byId } from '../../support/setup';
 

@@ -1,7 +1,7 @@
 /**
- * No secret leaks from the new calls under any fault kind: Run → Get Many / Get Step (the end user's
- * minted token) and End User → Get / Set Plan / Delete (the master token), in partner mode; outputs,
- * errors and the console are searched for the master token and every end-user token.
+ * No secret leaks from the new calls under any fault kind: Run → Get Many / Get Step (the end
+ * user's minted token) and End User → Get / Set Plan / Delete (the master token), in partner mode;
+ * outputs, errors and the console are searched for the master token and every end-user token.
  */
 import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
 import { captureConsole, expectNoPartnerSecret, PARTNER_FAULT_KINDS } from '../../support/secrets';

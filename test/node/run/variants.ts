@@ -1,4 +1,7 @@
-/** The emulator variants every run-history test repeats its checks in (issue 22: "in every variant"). */
+/**
+ * The emulator variants every run-history test repeats its checks in (issue 22: "in every
+ * variant").
+ */
 import type { Variants } from '../../../emulator/types';
 
 export const RUN_VARIANTS: Array<[string, Partial<Variants>]> = [

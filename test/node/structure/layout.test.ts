@@ -1,16 +1,21 @@
 /**
- * The editor's layout, as n8n's own nodes lay it out: Resource → Operation → End User ID → the rest,
- * for every operation of every resource; mappers headed by what they hold; no parameter name shared
- * by two resources' different fields (n8n would carry a value over when the resource changes).
+ * The editor's layout, as n8n's own nodes lay it out: Resource → Operation → End User ID → the
+ * rest, for every operation of every resource; mappers headed by what they hold; no parameter name
+ * shared by two resources' different fields (n8n would carry a value over when the resource
+ * changes).
  */
 import type { INodeProperties } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { AlbatoSolutions } from '../../../nodes/AlbatoSolutions/AlbatoSolutions.node';
-import { resources } from '../../../nodes/AlbatoSolutions/actions';
+import { forTests } from '../../../nodes/AlbatoSolutions/actions';
 import { CURRENT_NODE_VERSION } from '../../../nodes/shared/descriptions/versions';
 
-/** The editor of a new node (the current version): properties kept for old versions are left out. */
+const { resources } = forTests;
+
+/**
+ * The editor of a new node (the current version): properties kept for old versions are left out.
+ */
 const properties = new AlbatoSolutions().description.properties.filter((property) => {
 	const versions = property.displayOptions?.show?.['@version'];
 	return !versions || NodeHelpers.checkConditions(versions, [CURRENT_NODE_VERSION]);
@@ -85,7 +90,8 @@ describe('parameter names never carry a value over between resources', () => {
 			kinds.add(key);
 			byName.set(property.name, kinds);
 		}
-		// credentialData is the same data in both places (step ID → chosen value): carrying it over helps.
+		// credentialData is the same data in both places (step ID → chosen value): carrying it over
+		// helps.
 		const shared = ['operation', 'options', 'credentialData'];
 		const clashes = [...byName].filter(([name, kinds]) => kinds.size > 1 && !shared.includes(name));
 		expect(clashes.map(([name, kinds]) => `${name}: ${[...kinds].join(' | ')}`)).toEqual([]);

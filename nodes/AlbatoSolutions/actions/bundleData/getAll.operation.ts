@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { bundleData } from '../../../shared/api/bundleData';
-import { bundlesOf, getInstallation } from '../../../shared/api/installation';
+import { getInstallation } from '../../../shared/api/installation';
+import { bundlesOf } from '../../../shared/readers/bundles';
 import { idParameter, toId } from '../params';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import {

@@ -3,15 +3,22 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { idParameter, toId } from '../params';
 import { itemsAtOnce } from '../../../shared/transport/limiter';
 import { mapLimited } from '../../../shared/transport/mapLimited';
-import { readRunOptions } from '../runOptions';
+import { readRequestOptions } from '../requestOptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import {
 	bundleSelect,
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
 import { fieldLabels, fieldValuesParameter } from './fieldValues';
-import { updateDirect, updateGuarded, type UpdateJob, type UpdateRun } from '../pauseAndResume';
+import {
+	updateDirect,
+	updateGuarded,
+	type UpdateJob,
+	type UpdateRun,
+} from '../pausedUpdate/pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
+import { type RolloutGuard, startEach } from '../rolloutGuard';
+import { previewUpdates } from './updatePreview';
 
 export const option = {
 	name: 'Update',
@@ -83,8 +90,12 @@ export async function executeBatch(
 	this: IExecuteFunctions,
 	client: AlbatoClient,
 	itemIndexes: number[],
+	guard?: RolloutGuard,
 ) {
-	const { concurrency } = readRunOptions(this);
+	const { concurrency } = readRequestOptions(this);
+	// With the rollout guard, each installation (and, in "Fail" mode, each step) is a unit: it runs
+	// whole, and the guard is asked before the next one starts.
+	const units = guard?.active === true;
 	const run: UpdateRun = {
 		ctx: this,
 		client,
@@ -97,7 +108,13 @@ export async function executeBatch(
 	for (const itemIndex of itemIndexes) {
 		try {
 			const job = readJob(this, itemIndex);
-			const key = job.pauseAndResume ? `guarded:${job.installationId}` : 'direct';
+			// Preview reads per installation, whatever the mode.
+			const key =
+				job.pauseAndResume || client.preview
+					? `guarded:${job.installationId}`
+					: units
+						? `direct:${job.stepId}`
+						: 'direct';
 			const group = groups.get(key);
 			if (group) group.push(job);
 			else groups.set(key, [job]);
@@ -108,11 +125,26 @@ export async function executeBatch(
 		}
 	}
 	// Installations at once, up to Items in Flight; the client keeps all their requests within it too.
-	await mapLimited([...groups.values()], itemsAtOnce(concurrency), async (jobs) => {
-		if (jobs[0].pauseAndResume) await updateGuarded(run, jobs);
+	const runGroup = async (jobs: UpdateJob[]) => {
+		if (client.preview) await previewUpdates(run, jobs);
+		else if (jobs[0].pauseAndResume) await updateGuarded(run, jobs);
 		else await updateDirect(run, jobs);
-		return !run.stopped;
-	});
+		for (const job of jobs)
+			if (run.results.has(job.key))
+				guard?.ended(run.results.get(job.key) instanceof Error, job.itemIndex);
+		return !run.stopped && (guard?.mayStart() ?? true);
+	};
+	const all = [...groups.values()];
+	const isCanary = (jobs: UpdateJob[]) => jobs.some((job) => guard?.isCanary(job.itemIndex));
+	// The units holding canary items first, all to the end; then the others, if the guard allows
+	// (with the guard on, as many at once as the client's window: see startEach).
+	const each = (entries: UpdateJob[][]) =>
+		units
+			? startEach(entries, () => Math.min(itemsAtOnce(concurrency), client.window), runGroup)
+			: mapLimited(entries, itemsAtOnce(concurrency), runGroup);
+	await each(all.filter(isCanary));
+	if (!run.stopped && (guard?.mayStart() ?? true))
+		await each(all.filter((jobs) => !isCanary(jobs)));
 	if (!run.continueOnFail && run.restartFailures.length) throw run.restartFailures[0];
 	return run.results;
 }

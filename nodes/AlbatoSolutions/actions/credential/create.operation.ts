@@ -144,6 +144,12 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		);
 	}
 	const name = { [nameField || 'title']: title };
+	const secrets = new Set(schema.filter((field) => field.secret).map((field) => field.id));
+	if (client.preview) {
+		// Checked against the schema as above; nothing created (no ID yet).
+		const shown = maskSecrets(values, secrets) as IDataObject;
+		return { id: null, partnerId, title, values: shown, preview: true };
+	}
 	let created: unknown;
 	try {
 		created = await createCredential(
@@ -155,7 +161,6 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	} catch (error) {
 		throw layoutHint(this, error, bodyLayout, itemIndex);
 	}
-	const secrets = new Set(schema.filter((field) => field.secret).map((field) => field.id));
 	return withNumericIds(maskSecrets(created ?? {}, secrets) as IDataObject, ['id', 'partnerId']);
 }
 

@@ -34,6 +34,19 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partnerId = appIdParameter(this, 'linkPartnerId', itemIndex);
 	const title = textParameter(this, 'linkTitle', 'Connection Name', itemIndex);
+	if (client.preview) {
+		// No sharing yet: no ID, no link.
+		const sharing = {
+			...sharingOf({ partnerId, title, status: 0 }),
+			id: undefined,
+			state: 'waiting' as const,
+		};
+		return {
+			...sharingOutput(this, sharing, itemIndex, { withLink: false }),
+			link: null,
+			preview: true,
+		};
+	}
 	const sharing = sharingOf(await createLink(client, partnerId, title, itemIndex));
 	return {
 		...sharingOutput(this, sharing, itemIndex, { withLink: true }),

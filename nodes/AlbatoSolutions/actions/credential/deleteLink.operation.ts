@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { deleteLink } from '../../../shared/api/links';
+import { deleteLink, getLink } from '../../../shared/api/links';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { outcomeOf } from '../../../shared/transport/errors';
 import {
@@ -34,7 +34,9 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const sharingId = sharingIdParameter(this, itemIndex);
 	requireConfirmation(this, confirmDeleteLink, itemIndex);
 	try {
-		await deleteLink(client, sharingId, itemIndex);
+		// Preview reads the link instead: an unknown one fails as the delete would.
+		if (client.preview) await getLink(client, sharingId, itemIndex);
+		else await deleteLink(client, sharingId, itemIndex);
 	} catch (error) {
 		if (outcomeOf(error) !== 'notFound') throw error as Error;
 		throw new NodeOperationError(
@@ -47,5 +49,5 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			},
 		);
 	}
-	return { sharingId, deleted: true };
+	return { sharingId, deleted: true, ...(client.preview ? { preview: true } : {}) };
 }

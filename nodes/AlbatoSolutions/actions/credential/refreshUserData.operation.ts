@@ -130,6 +130,11 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const asMaster = client.partner !== undefined && authorizeAs !== 'endUser';
 
 	// Bounded by the time passed (slow answers count), the last request at the bound at the latest.
+	if (client.preview) {
+		// update-user-data is itself the only way to learn the status: nothing is sent.
+		const none = { updateStatus: null, updateStatusName: null, updated: false, requests: 0 };
+		return { partnerId, connectionId, ...none, preview: true };
+	}
 	const deadline = Date.now() + maxWait * 1000;
 	let status: number | undefined;
 	let requests = 0;

@@ -21,6 +21,15 @@ export const description: INodeProperties[] = [sharingIdProperty];
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const sharingId = sharingIdParameter(this, itemIndex);
+	if (client.preview) {
+		// Read, not renewed: an unknown link fails as the renewal would; the new link is not known yet.
+		const current = sharingOf(await getLink(client, sharingId, itemIndex));
+		return {
+			...sharingOutput(this, current, itemIndex, { withLink: false, sentId: sharingId }),
+			link: null,
+			preview: true,
+		};
+	}
 	let sharing = sharingOf(await renewLink(client, sharingId, itemIndex));
 	if (sharing.token === undefined) sharing = sharingOf(await getLink(client, sharingId, itemIndex));
 	if (sharing.token === undefined) {

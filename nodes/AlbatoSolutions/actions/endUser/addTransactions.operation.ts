@@ -1,17 +1,36 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { addUserPlanTransactions } from '../../../shared/api/endUser';
+import { addUserPlanTransactions, getUserProfile } from '../../../shared/api/endUser';
+import {
+	type Confirmation,
+	confirmProperty,
+} from '../../../shared/descriptions/common.descriptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, outcomeOf, retold } from '../../../shared/transport/errors';
-import { describeValue } from '../params';
-import { partnerOf } from './partnerSession';
+import { numberInRange, requireConfirmation } from '../params';
+import { partnerOf } from './needsPartner';
 
 export const option = {
 	name: 'Add Transactions',
 	action: 'Add extra transactions to the plan of an end user',
 	description:
 		"Top up the end user's billing plan with paid extra transactions (a multiple of 100; needs confirmation)",
+};
+
+const confirmAddTransactions: Confirmation = {
+	name: 'confirmAddTransactions',
+	displayName: 'Confirm: Add Paid Transactions',
+	consequence: "Albato bills your partner account for the end user's extra transactions",
+	afterwards: 'a repeat adds (and bills) them again',
+};
+
+/** Albato's rule for a top-up, in its own words. */
+const TRANSACTION_COUNT = {
+	min: 100,
+	multipleOf: 100,
+	fromText: true,
+	words: "greater than 0 and a multiple of 100 (Albato's rule)",
 };
 
 export const description: INodeProperties[] = [
@@ -25,37 +44,29 @@ export const description: INodeProperties[] = [
 		description:
 			"Extra transactions for the end user's billing plan: greater than 0 and a multiple of 100 (Albato's rule). Albato bills you for them.",
 	},
-	{
-		displayName: 'Confirm: Add Paid Transactions',
-		name: 'confirmAddTransactions',
-		type: 'boolean',
-		default: false,
-		description:
-			'Whether you confirm buying these extra transactions for the end user (Albato bills the partner for them; a repeat adds them again). While off, the item fails and nothing is sent.',
-	},
+	confirmProperty(confirmAddTransactions),
 ];
 
 /**
- * POST /wl/{partner}/add-user-plan-transactions {id, count}, only with the confirmation on. Count is
- * checked first (a positive multiple of 100). Never repeated by the transport (a POST that spends money).
+ * POST /wl/{partner}/add-user-plan-transactions {id, count}, only with the confirmation on. Count
+ * is checked first (a positive multiple of 100). Never repeated by the transport (a POST that
+ * spends money).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partner = partnerOf(this, client, itemIndex);
 	const endUserId = partner.endUserId(itemIndex);
 	const count = transactionCount(this, itemIndex);
-	if (this.getNodeParameter('confirmAddTransactions', itemIndex, false) !== true) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Confirm: Add Paid Transactions is off: no transactions were added for end user "${endUserId}"`,
-			{
-				itemIndex,
-				description:
-					'Extra transactions are billed to your partner account and a repeat adds them again. Turn on "Confirm: Add Paid Transactions" to add them; nothing was sent.',
-			},
-		);
-	}
+	requireConfirmation(
+		this,
+		confirmAddTransactions,
+		itemIndex,
+		`no transactions were added for end user "${endUserId}"`,
+	);
 	try {
-		await addUserPlanTransactions(client, partner, endUserId, count, itemIndex);
+		// Preview reads the profile instead: an unknown end user fails as the top-up would.
+		if (client.preview)
+			await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
+		else await addUserPlanTransactions(client, partner, endUserId, count, itemIndex);
 	} catch (error) {
 		if (outcomeOf(error) === 'notFound') {
 			throw new NodeOperationError(
@@ -78,22 +89,11 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		}
 		throw error as Error;
 	}
-	return { endUserId, transactionsAdded: count };
+	return { endUserId, transactionsAdded: count, ...(client.preview ? { preview: true } : {}) };
 }
 
-/** Transactions to Add: a whole number greater than 0 and a multiple of 100, or an error saying why. */
+/** Transactions to Add: a positive multiple of 100, or an error saying why, before any request. */
 function transactionCount(ctx: IExecuteFunctions, itemIndex: number): number {
 	const raw = ctx.getNodeParameter('transactionCount', itemIndex, undefined) as unknown;
-	const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-	if (typeof value === 'number' && Number.isInteger(value) && value > 0 && value % 100 === 0)
-		return value;
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`Transactions to Add must be greater than 0 and a multiple of 100 (Albato's rule), got ${describeValue(raw)}`,
-		{
-			itemIndex,
-			description:
-				'Albato adds extra transactions in hundreds: e.g. 100, 500 or 2000. Nothing was sent.',
-		},
-	);
+	return numberInRange(ctx, raw, 'Transactions to Add', TRANSACTION_COUNT, itemIndex);
 }

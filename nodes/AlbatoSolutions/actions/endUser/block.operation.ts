@@ -1,10 +1,15 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { blockUserPlan } from '../../../shared/api/endUser';
+import { blockUserPlan, getUserProfile } from '../../../shared/api/endUser';
+import {
+	type Confirmation,
+	confirmProperty,
+} from '../../../shared/descriptions/common.descriptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { outcomeOf } from '../../../shared/transport/errors';
-import { partnerOf } from './partnerSession';
+import { requireConfirmation } from '../params';
+import { partnerOf } from './needsPartner';
 
 export const option = {
 	name: 'Block',
@@ -13,16 +18,15 @@ export const option = {
 		"Block the end user's billing plan: Albato pauses all their integrations and no new ones can start (needs confirmation)",
 };
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Confirm: Block the User',
-		name: 'confirmBlock',
-		type: 'boolean',
-		default: false,
-		description:
-			"Whether you confirm blocking the end user's billing plan. Albato then pauses all of the user's integrations and no new integrations can be started. Albato documents no unblock method (see the README). While off, the item fails and nothing is sent.",
-	},
-];
+const confirmBlock: Confirmation = {
+	name: 'confirmBlock',
+	displayName: 'Confirm: Block the User',
+	consequence:
+		"blocking the end user's billing plan pauses all of their integrations and no new ones can start",
+	afterwards: 'Albato documents no way to undo it (see the README)',
+};
+
+export const description: INodeProperties[] = [confirmProperty(confirmBlock)];
 
 /**
  * POST /wl/{partner}/block-user-plan, only with the confirmation on. Albato's page: "When applied,
@@ -31,19 +35,12 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partner = partnerOf(this, client, itemIndex);
 	const endUserId = partner.endUserId(itemIndex);
-	if (this.getNodeParameter('confirmBlock', itemIndex, false) !== true) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Confirm: Block the User is off: end user "${endUserId}" was not blocked`,
-			{
-				itemIndex,
-				description:
-					'Blocking pauses all of the user\'s integrations and stops new ones from starting; Albato documents no unblock method. Turn on "Confirm: Block the User" to block; nothing was sent.',
-			},
-		);
-	}
+	requireConfirmation(this, confirmBlock, itemIndex, `end user "${endUserId}" was not blocked`);
 	try {
-		await blockUserPlan(client, partner, endUserId, itemIndex);
+		// Preview reads the profile instead: an unknown end user fails as the block would.
+		if (client.preview)
+			await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
+		else await blockUserPlan(client, partner, endUserId, itemIndex);
 	} catch (error) {
 		if (outcomeOf(error) !== 'notFound') throw error as Error;
 		throw new NodeOperationError(
@@ -56,5 +53,5 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			},
 		);
 	}
-	return { endUserId, blocked: true };
+	return { endUserId, blocked: true, ...(client.preview ? { preview: true } : {}) };
 }

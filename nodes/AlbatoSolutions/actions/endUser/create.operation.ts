@@ -8,7 +8,7 @@ import { AlbatoApiError, retold } from '../../../shared/transport/errors';
 import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { numberInRange, UTC_OFFSET_MINUTES } from '../params';
 import { endUserItem } from './endUserItem';
-import { partnerOf } from './partnerSession';
+import { partnerOf } from './needsPartner';
 import { includeTokenOption } from './tokenOutput';
 
 export const option = {
@@ -91,6 +91,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		}
 		body.language = language;
 	}
+	if (client.preview) return await previewCreate(this, partner, endUserId, options, itemIndex);
 	const added = await addUser(client, partner, body, itemIndex).then(
 		(data) => ({ data }),
 		(error: unknown) => ({ error }),
@@ -140,4 +141,49 @@ function existsHint(ctx: IExecuteFunctions, error: AlbatoApiError, itemIndex: nu
 function refusedAsExisting(error: unknown): error is AlbatoApiError {
 	if (!(error instanceof AlbatoApiError) || error.deniedAccess) return false;
 	return error.outcome === 'refused' || error.outcome === 'notFound';
+}
+
+/**
+ * Preview: add-user is not sent; a token call (it changes nothing) tells whether the user exists.
+ * An existing user is what the real run reports with "Continue With the Existing User", and
+ * otherwise refused as add-user would refuse it.
+ */
+async function previewCreate(
+	ctx: IExecuteFunctions,
+	partner: ReturnType<typeof partnerOf>,
+	endUserId: string,
+	options: Options,
+	itemIndex: number,
+) {
+	const token = await partner.token(endUserId, itemIndex).then(
+		(value) => value,
+		() => undefined,
+	);
+	if (token !== undefined && options.ifExists !== 'useExisting') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`End user "${endUserId}" already exists: add-user would be refused`,
+			{
+				itemIndex,
+				description:
+					'Preview: nothing was sent. If this customer may already exist, set Options → If the User Exists to "Continue With the Existing User".',
+			},
+		);
+	}
+	const item =
+		token === undefined
+			? endUserItem({
+					endUserId,
+					created: true,
+					data: {},
+					expiresAt: undefined,
+					token: options.includeToken ? null : undefined,
+				})
+			: endUserItem({
+					endUserId,
+					created: false,
+					expiresAt: partner.expiresAt(endUserId),
+					token: options.includeToken ? token : undefined,
+				});
+	return { ...item, preview: true };
 }

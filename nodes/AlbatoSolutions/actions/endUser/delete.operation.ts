@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { deleteUser } from '../../../shared/api/endUser';
+import { deleteUser, getUserProfile } from '../../../shared/api/endUser';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { outcomeOf } from '../../../shared/transport/errors';
 import {
@@ -9,7 +9,7 @@ import {
 	confirmProperty,
 } from '../../../shared/descriptions/common.descriptions';
 import { requireConfirmation } from '../params';
-import { partnerOf } from './partnerSession';
+import { partnerOf } from './needsPartner';
 
 export const option = {
 	name: 'Delete',
@@ -36,6 +36,11 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const endUserId = partner.endUserId(itemIndex);
 	requireConfirmation(this, confirmDelete, itemIndex);
 	try {
+		if (client.preview) {
+			// Read, not deleted: an unknown end user fails as the delete would.
+			await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
+			return { endUserId, deleted: true, preview: true };
+		}
 		await deleteUser(client, partner, endUserId, itemIndex);
 	} catch (error) {
 		if (outcomeOf(error) !== 'notFound') throw error as Error;
@@ -49,7 +54,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			},
 		);
 	} finally {
-		partner.forget(endUserId);
+		if (!client.preview) partner.forget(endUserId);
 	}
 	return { endUserId, deleted: true };
 }

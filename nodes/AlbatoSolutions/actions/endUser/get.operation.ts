@@ -7,7 +7,7 @@ import { withoutTokens } from '../../../shared/readers/mintedToken';
 import { idOf, isObject } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
-import { partnerOf } from './partnerSession';
+import { partnerOf } from './needsPartner';
 
 export const option = {
 	name: 'Get',
@@ -37,8 +37,8 @@ export const description: INodeProperties[] = [
 ];
 
 /**
- * POST /wl/{partner}/get-user-profile for End User ID. The profile's `id` is Albato's own numeric id:
- * it is output as `albatoUserId`, beside the partner's `endUserId`.
+ * POST /wl/{partner}/get-user-profile for End User ID. The profile's `id` is Albato's own numeric
+ * id: it is output as `albatoUserId`, beside the partner's `endUserId`.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partner = partnerOf(this, client, itemIndex);
@@ -58,7 +58,8 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 
 /**
  * Billing (issue 31): the plan's `monthlyTrx` (list-plans, once per execution) and the share used,
- * 1 − trxLimit / monthlyTrx, when the profile names a plan and both numbers are known (see usedShareOf).
+ * 1 − trxLimit / monthlyTrx, when the profile names a plan and both numbers are known (see
+ * usedShareOf).
  */
 async function withPlanUsage(
 	client: AlbatoClient,

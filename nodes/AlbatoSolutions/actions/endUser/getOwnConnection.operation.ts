@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getOwnCredential } from '../../../shared/api/ownConnection';
-import { ownConnectionOutput } from '../../../shared/readers/ownConnection';
+import { ownConnectionOutput } from '../../../shared/readers/ownConnectionAnswer';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { ownPartnerName, ownPartnerNameProperty } from './ownConnection';
+import { ownPartnerName, ownPartnerNameProperty } from './ownPartnerName';
 
 export const option = {
 	name: 'Get Own Connection',
@@ -13,7 +13,10 @@ export const option = {
 
 export const description: INodeProperties[] = [ownPartnerNameProperty];
 
-/** POST /wl/{partner}/get-own-credential as the end user: secrets come masked, listed in `maskedFields`. */
+/**
+ * POST /wl/{partner}/get-own-credential as the end user: secrets come masked, listed in
+ * `maskedFields`.
+ */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partnerName = ownPartnerName(this, client, itemIndex);
 	return ownConnectionOutput(await getOwnCredential(client, partnerName, itemIndex));

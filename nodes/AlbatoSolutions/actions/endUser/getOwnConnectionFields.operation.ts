@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { ownCredentialMetadata } from '../../../shared/api/ownConnection';
 import { normalizeSchema } from '../../../shared/readers/partnerSchema';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { ownPartnerName, ownPartnerNameProperty } from './ownConnection';
+import { ownPartnerName, ownPartnerNameProperty } from './ownPartnerName';
 
 export const option = {
 	name: 'Get Own Connection Fields',
@@ -13,7 +13,10 @@ export const option = {
 
 export const description: INodeProperties[] = [ownPartnerNameProperty];
 
-/** GET /wl/{partner}/get-own-credential-metadata as the end user: `{fields: [{id, type, label, secret, allowedValues}]}`. */
+/**
+ * GET /wl/{partner}/get-own-credential-metadata as the end user:
+ * `{fields: [{id, type, label, secret, allowedValues}]}`.
+ */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partnerName = ownPartnerName(this, client, itemIndex);
 	const fields = normalizeSchema(await ownCredentialMetadata(client, partnerName, itemIndex));

@@ -3,7 +3,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { listPlans } from '../../../shared/api/endUser';
 import { plansOf } from '../../../shared/readers/plans';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { partnerOf } from './partnerSession';
+import { partnerOf } from './needsPartner';
 
 export const option = {
 	name: 'Get Plans',
@@ -16,7 +16,8 @@ export const description: INodeProperties[] = [];
 
 /**
  * GET /wl/{partner}/list-plans (POST when the service refuses GET with 405): one item per plan,
- * `{planId, monthlyTrx}`. The partner's plans, the same for every end user; End User ID is not sent.
+ * `{planId, monthlyTrx}`. The partner's plans, the same for every end user; End User ID is not
+ * sent.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partner = partnerOf(this, client, itemIndex);

@@ -5,7 +5,7 @@ import { tokenByEmail } from '../../../shared/api/endUser';
 import { tokenFromResponse } from '../../../shared/readers/mintedToken';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
-import { partnerOf } from './partnerSession';
+import { partnerOf } from './needsPartner';
 import { includeTokenOption, isoOrNull } from './tokenOutput';
 
 export const option = {

@@ -1,13 +1,19 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { upsertOwnCredential } from '../../../shared/api/ownConnection';
+import {
+	getOwnCredential,
+	ownCredentialMetadata,
+	upsertOwnCredential,
+} from '../../../shared/api/ownConnection';
+import { normalizeSchema } from '../../../shared/readers/partnerSchema';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
-import { isMasked, ownConnectionOutput } from '../../../shared/readers/ownConnection';
+import { isMasked, ownConnectionOutput } from '../../../shared/readers/ownConnectionAnswer';
 import { isObject } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
+import { outcomeOf } from '../../../shared/transport/errors';
 import { mappedOrJson } from '../params';
-import { ownPartnerName, ownPartnerNameProperty } from './ownConnection';
+import { ownPartnerName, ownPartnerNameProperty } from './ownPartnerName';
 
 export const option = {
 	name: 'Set Own Connection',
@@ -73,6 +79,20 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 				{ itemIndex },
 			);
 		}
+	}
+	if (client.preview) {
+		// The connection as it would be: what it holds now with these fields, secrets masked.
+		const schema = normalizeSchema(await ownCredentialMetadata(client, partnerName, itemIndex));
+		const secret = new Set(schema.filter((field) => field.secret).map((field) => field.id));
+		// None yet (404): the upsert would create it.
+		const current = await getOwnCredential(client, partnerName, itemIndex).catch((error) => {
+			if (outcomeOf(error) === 'notFound') return {};
+			throw error as Error;
+		});
+		const shown = Object.fromEntries(
+			Object.entries(fields).map(([key, value]) => [key, secret.has(key) ? '[hidden]' : value]),
+		);
+		return { ...ownConnectionOutput({ ...(current as IDataObject), ...shown }), preview: true };
 	}
 	return ownConnectionOutput(await upsertOwnCredential(client, partnerName, fields, itemIndex));
 }

@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { listPlans, setUserPlan } from '../../../shared/api/endUser';
+import { getUserProfile, listPlans, setUserPlan } from '../../../shared/api/endUser';
 import { planById, plansOf } from '../../../shared/readers/plans';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { toId } from '../params';
-import { partnerOf } from './partnerSession';
+import { partnerOf } from './needsPartner';
 
 export const option = {
 	name: 'Set Plan',
@@ -46,6 +46,11 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 				description: `Albato's list-plans lists the plans of your partner account: ${known}. Pick one in "Plan Name or ID", or fix the expression that gives it.`,
 			},
 		);
+	}
+	if (client.preview) {
+		// An unknown end user fails here as set-user-plan would.
+		await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
+		return { endUserId, planId, planSet: true, preview: true };
 	}
 	await setUserPlan(client, partner, endUserId, planId, itemIndex);
 	return { endUserId, planId, planSet: true };

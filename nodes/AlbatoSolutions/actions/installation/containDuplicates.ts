@@ -1,13 +1,14 @@
 /**
- * After an install (Create with Refuse Duplicate Title, and Ensure): other workers may have installed
- * the same title at the same moment, which no process-local lock can see. So the end user's list is
- * read again over the Lost Answer Check window; when an older installation (lower ID) with the same
- * title shows up, the one this item created is paused and reported as its duplicate. Only the oldest
- * stays running, and an installation this item did not create is never touched.
+ * After an install (Create with Refuse Duplicate Title, and Ensure): other workers may have
+ * installed the same title at the same moment, which no process-local lock can see. So the end
+ * user's list is read again over the Lost Answer Check window; when an older installation (lower
+ * ID) with the same title shows up, the one this item created is paused and reported as its
+ * duplicate. Only the oldest stays running, and an installation this item did not create is never
+ * touched.
  *
  * Why this holds with every writer using it: of two racing installs, the younger one's reads end a
- * full window after it was created, so later than a window after the older one was; a list that lags
- * by less than the window shows the older one in its last read at the latest.
+ * full window after it was created, so later than a window after the older one was; a list that
+ * lags by less than the window shows the older one in its last read at the latest.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
@@ -16,13 +17,18 @@ import { listInstallations, setStatus } from '../../../shared/api/installation';
 import { PAUSED, statusOf } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 
-/** Waits before each of the (at least 3) list reads, spread over the window (0, 0.1, 0.4, 1.0 of it). */
+/**
+ * Waits before each of the (at least 3) list reads, spread over the window (0, 0.1, 0.4, 1.0 of
+ * it).
+ */
 export function recheckWaits(windowMs: number): number[] {
 	return [0, 0.1, 0.3, 0.6].map((share) => Math.round(windowMs * share));
 }
 
-/** An installation this item created that duplicates an older one: paused, and on the error output. */
-export class DuplicateInstallationError extends NodeOperationError {
+/**
+ * An installation this item created that duplicates an older one: paused, and on the error output.
+ */
+class DuplicateInstallationError extends NodeOperationError {
 	/** What the error output carries beside error and message (`details`). */
 	readonly details: IDataObject;
 
@@ -57,8 +63,9 @@ export class DuplicateInstallationError extends NodeOperationError {
 }
 
 /**
- * Reads the list over `checkWindow` ms; throws DuplicateInstallationError when an older installation
- * titled `title` appears. Resolves to false when not one read succeeded (nothing could be checked).
+ * Reads the list over `checkWindow` ms; throws DuplicateInstallationError when an older
+ * installation titled `title` appears. Resolves to false when not one read succeeded (nothing could
+ * be checked).
  */
 export async function containDuplicates(
 	ctx: IExecuteFunctions,

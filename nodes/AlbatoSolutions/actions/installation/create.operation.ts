@@ -12,7 +12,8 @@ import {
 	readInstallInput,
 	settingsOption,
 } from './installInput';
-import { installSafely } from './installSafely';
+import { installSafely, TitleTakenError } from './installSafely';
+import { listInstallations } from '../../../shared/api/installation';
 
 export const option = {
 	name: 'Create',
@@ -44,6 +45,16 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const input = readInstallInput(this, itemIndex);
 	const body = await installBody(this, client, input, itemIndex);
+	if (client.preview) {
+		// Checked as the real run checks (connection settings above, the title here); nothing installed.
+		if (input.options.refuseDuplicateTitle === true) {
+			const twin = (await listInstallations(client, itemIndex)).find(
+				(installation) => installation.title === input.title,
+			);
+			if (twin) throw new TitleTakenError(this, input.title, twin.id as number, itemIndex);
+		}
+		return newInstallation(input.solutionId, input.title);
+	}
 	return await installSafely(this, client, {
 		solutionId: input.solutionId,
 		title: input.title,
@@ -52,4 +63,9 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		refuseDuplicateTitle: input.options.refuseDuplicateTitle === true,
 		checkWindow: input.checkWindow,
 	});
+}
+
+/** Preview: the installation Create would make, before the service gives it an ID and a status. */
+export function newInstallation(solutionId: number, title: string) {
+	return { id: null, title, solutionId, status: null, preview: true };
 }

@@ -11,6 +11,8 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { applyFieldChanges } from './ensureApply';
 import {
 	alreadySet,
+	type DesiredField,
+	type FieldChange,
 	fieldValuesProperties,
 	readDesiredFields,
 	resolveFields,
@@ -28,6 +30,9 @@ import {
 } from './installInput';
 import { toObject } from '../params';
 import { installSafely, TitleTakenError } from './installSafely';
+import { newInstallation } from './create.operation';
+import { reportDuplicates } from './reportDuplicates';
+import { Reported } from '../types';
 
 export const option = {
 	name: 'Ensure',
@@ -106,7 +111,19 @@ export const description: INodeProperties[] = [
 			],
 		} satisfies INodeProperties,
 	].map(fromParameters),
-	optionsCollection([autoSelectSingleOption, lostAnswerCheckOption, settingsOption]),
+	optionsCollection([
+		autoSelectSingleOption,
+		lostAnswerCheckOption,
+		{
+			displayName: 'Pause Other Active Copies',
+			name: 'pauseDuplicates',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to pause the other active installations with this solution and title (they are reported on the error output either way). The oldest one is the one Ensure keeps.',
+		},
+		settingsOption,
+	]),
 ];
 
 const WANTED = { active: ACTIVE, paused: PAUSED } as const;
@@ -173,6 +190,11 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 						'Nothing was sent. Add "connectionSettings" (step ID → chosen value, as Installation → Create takes them) to the snapshot to install it again, or restore it into an installation with this exact title.',
 				},
 			);
+		if (client.preview) {
+			// Checked as the real run checks (connection settings); nothing is installed.
+			await installBody(this, client, input, itemIndex);
+			return previewNew(input.solutionId, input.title, desired, target);
+		}
 		try {
 			const installation = await installSafely(this, client, {
 				solutionId: input.solutionId,
@@ -196,6 +218,21 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	const fields = await resolveFields(this, client, installation, desired, itemIndex);
 	const changes = fields.filter((field) => !alreadySet(field));
 	const before = statusOf(installation);
+	const run = { ctx: this, client, itemIndex, title: input.title };
+	if (client.preview) {
+		const after = target ?? before;
+		return await finish(
+			installation,
+			before,
+			after,
+			created,
+			changes,
+			listed,
+			id,
+			input.title,
+			run,
+		);
+	}
 	// Pausing first when it must end paused: no restart between the updates and the pause.
 	if (target === PAUSED && before !== PAUSED) {
 		installation = { ...installation, ...(await setStatus(client, id, 'PAUSE', itemIndex)) };
@@ -214,12 +251,31 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			installation = { ...installation, ...(await setStatus(client, id, 'PLAY', itemIndex)) };
 		after = ACTIVE;
 	}
+	return await finish(installation, before, after, created, changes, listed, id, input.title, run);
+}
+
+/**
+ * The output, the same in Preview (plus `preview: true`), with the other active copies (same
+ * solution and title) reported beside it.
+ */
+async function finish(
+	installation: IDataObject,
+	before: number | undefined,
+	after: number | undefined,
+	created: boolean,
+	changes: FieldChange[],
+	listed: Listed,
+	id: number,
+	title: string,
+	run: { ctx: IExecuteFunctions; client: AlbatoClient; itemIndex: number; title: string },
+) {
+	const preview = run.client.preview;
 	delete installation.bundles;
 	installation.status = after ?? installation.status ?? null;
 	const statusChanged = before !== undefined && after !== undefined && before !== after;
 	// The answer first, the large installation last (n8n shows keys in this order).
 	const others = listed.others.filter((other) => !sameId(other.id, id));
-	return {
+	const output = {
 		created,
 		changed: {
 			fields: changes.map(({ automation, step, code, from, value, bundleId, stepId }) => ({
@@ -234,11 +290,41 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			status: statusChanged ? { from: before, to: after } : null,
 		},
 		unchanged: !created && changes.length === 0 && !statusChanged,
-		...(others.length
-			? { notice: otherNotice(input.title, others), otherInstallations: others }
-			: {}),
+		...(others.length ? { notice: otherNotice(title, others), otherInstallations: others } : {}),
+		...(preview ? { preview: true } : {}),
 		installation,
 	} as IDataObject;
+	const copies = listed.activeCopies.filter((copy) => !sameId(copy.id, id));
+	if (!copies.length) return output;
+	return new Reported(output, await reportDuplicates(copies, id, output, preview, run));
+}
+
+/** Preview of an installation Ensure would create: its field values' current values are not known yet (`from: null`). */
+function previewNew(
+	solutionId: number,
+	title: string,
+	desired: DesiredField[],
+	target: number | undefined,
+): IDataObject {
+	const { preview, ...installation } = newInstallation(solutionId, title);
+	return {
+		created: true,
+		changed: {
+			fields: desired.map(({ automation, step, code, value }) => ({
+				automation,
+				step,
+				code,
+				from: null,
+				to: value,
+				bundleId: null,
+				stepId: null,
+			})),
+			status: target === undefined ? null : { from: null, to: target },
+		},
+		unchanged: false,
+		preview,
+		installation,
+	};
 }
 
 /** Says that the end user has other installations of the solution (legitimate, but a changed title makes one). */
@@ -247,16 +333,24 @@ function otherNotice(title: string, others: IDataObject[]): string {
 	return `The end user has ${others.length} other installation${others.length > 1 ? 's' : ''} of this solution: ${names}. Ensure found "${title}" by its exact title; if one of these was meant, use its exact title.`;
 }
 
+interface Listed {
+	id: number | undefined;
+	/** The other installations of the solution, for the output's notice. */
+	others: IDataObject[];
+	/** Installations with the same solution and title that are active: reported (duplicateOf). */
+	activeCopies: IDataObject[];
+}
+
 /**
  * The end user's installation of this solution with this title (the oldest, when there are several),
- * and the other installations of the solution, for the output's notice.
+ * the other installations of the solution, for the output's notice, and the other active copies.
  */
 async function existing(
 	client: AlbatoClient,
 	solutionId: number,
 	title: string,
 	itemIndex: number,
-): Promise<{ id: number | undefined; others: IDataObject[] }> {
+): Promise<Listed> {
 	const installations = await listInstallations(client, itemIndex);
 	const matches = installations.filter((installation) => {
 		const solution = solutionIdOf(installation);
@@ -276,5 +370,9 @@ async function existing(
 				status: status === ACTIVE ? 'active' : status === PAUSED ? 'paused' : null,
 			} as IDataObject;
 		});
-	return { id: ids.length ? Math.min(...ids) : undefined, others };
+	const id = ids.length ? Math.min(...ids) : undefined;
+	const activeCopies = matches.filter(
+		(installation) => Number(installation.id) !== id && statusOf(installation) === ACTIVE,
+	);
+	return { id, others, activeCopies };
 }

@@ -1,12 +1,13 @@
 /**
- * Installation → Ensure's field changes, through Bundle Data → Update's pause/update/restore contract
- * (actions/pauseAndResume.ts): one PUT per step, an active installation paused once and started
- * again once, whoever pauses starts again, a failed restart reported as "left paused".
+ * Installation → Ensure's field changes, through Bundle Data → Update's pause/update/restore
+ * contract (actions/pausedUpdate/pauseAndResume.ts): one PUT per step, an active installation
+ * paused once and started again once, whoever pauses starts again, a failed restart reported as
+ * "left paused".
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { updateGuarded } from '../pauseAndResume';
-import type { UpdateJob, UpdateRun } from '../updateRun';
+import { updateGuarded } from '../pausedUpdate/pauseAndResume';
+import type { UpdateJob, UpdateRun } from '../pausedUpdate/updateRun';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { withSentence } from '../withSentence';
 import type { FieldChange } from './ensureFields';

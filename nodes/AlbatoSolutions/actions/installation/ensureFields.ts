@@ -1,19 +1,20 @@
 /**
  * Installation → Ensure's Field Values: keyed so they can be written before the installation exists
  * (automation = template title or ID, then step title or ID, then field code), resolved against the
- * installation's automations, and compared with what the service holds, so only what differs is sent.
+ * installation's automations, and compared with what the service holds, so only what differs is
+ * sent.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { bundleData } from '../../../shared/api/bundleData';
-import { bundlesOf, stepsOf } from '../../../shared/api/installation';
+import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
 import { type FieldEntry, fieldsOf, isObject, sameId } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { describeValue, unsafeKeyPath } from '../params';
 import { fromText, HOW_TO_WRITE, kindOf, sameJson } from './ensureValues';
 
-export const fieldValuesProperty: INodeProperties = {
+const fieldValuesProperty: INodeProperties = {
 	displayName: 'Field Values',
 	name: 'desiredFields',
 	type: 'fixedCollection',
@@ -76,11 +77,16 @@ export const fieldValuesProperty: INodeProperties = {
 	],
 };
 
-/** The JSON form of field values, shared by Field Values (JSON) and the snapshot's `fieldValues`. */
-export const FIELD_VALUES_JSON_EXAMPLE =
+/**
+ * The JSON form of field values, shared by Field Values (JSON) and the snapshot's `fieldValues`.
+ */
+const FIELD_VALUES_JSON_EXAMPLE =
 	'[{"automation": 1011, "step": "Send welcome email", "code": "subject", "value": "Hello"}, {"automation": 1011, "step": "Send welcome email", "code": "cf__4c2d9e8f0a1b4c3d", "value": 30}]';
 
-/** Field Values: the collection above (the default, as before), or the same entries as JSON with their types. */
+/**
+ * Field Values: the collection above (the default, as before), or the same entries as JSON with
+ * their types.
+ */
 export const fieldValuesProperties: INodeProperties[] = [
 	{
 		displayName: 'Field Values Input',
@@ -118,7 +124,9 @@ export interface DesiredField {
 	step: string;
 	code: string;
 	value: unknown;
-	/** Given as JSON (Field Values (JSON), a snapshot): the value keeps its type, compared exactly. */
+	/**
+	 * Given as JSON (Field Values (JSON), a snapshot): the value keeps its type, compared exactly.
+	 */
 	exact?: boolean;
 	/** Where it was given, for messages: e.g. `Field Values → entry 2`. */
 	where?: string;
@@ -165,10 +173,10 @@ export function readDesiredFields(ctx: IExecuteFunctions, itemIndex: number): De
 const ENTRY_KEYS = ['automation', 'step', 'code', 'label', 'value'];
 
 /**
- * Field values as JSON: a list of `{ automation, step, code, value, label? }` (a JSON text or the list
- * itself). Every value keeps its JSON type (numbers, booleans, null, lists, objects). Anything else
- * (an unknown key, a key of the wrong type, a missing value) is refused, naming the parameter, the
- * entry and the item, before any request.
+ * Field values as JSON: a list of `{ automation, step, code, value, label? }` (a JSON text or the
+ * list itself). Every value keeps its JSON type (numbers, booleans, null, lists, objects). Anything
+ * else (an unknown key, a key of the wrong type, a missing value) is refused, naming the parameter,
+ * the entry and the item, before any request.
  */
 export function fieldValuesFromJson(
 	ctx: IExecuteFunctions,
@@ -232,7 +240,7 @@ export function fieldValuesFromJson(
 }
 
 /** The same value, whatever its type on either side ("40" and 40; a list reference as text). */
-export function sameValue(a: unknown, b: unknown): boolean {
+function sameValue(a: unknown, b: unknown): boolean {
 	const text = (value: unknown) =>
 		value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
 	return text(a) === text(b);
@@ -240,7 +248,8 @@ export function sameValue(a: unknown, b: unknown): boolean {
 
 /**
  * Finds each desired field in the installation (read with its bundles) and reads the current values
- * (one bundle data read per automation concerned). A key that matches nothing fails before any write.
+ * (one bundle data read per automation concerned). A key that matches nothing fails before any
+ * write.
  */
 export async function resolveFields(
 	ctx: IExecuteFunctions,
@@ -322,7 +331,10 @@ function fieldNamed(fields: FieldEntry[], key: string): FieldEntry | undefined {
 	return byLabel.length === 1 ? byLabel[0] : undefined;
 }
 
-/** Whether a desired value is already there: exactly (JSON) or, for Field Values, as text too ("40" = 40). */
+/**
+ * Whether a desired value is already there: exactly (JSON) or, for Field Values, as text too ("40"
+ * = 40).
+ */
 export function alreadySet(field: FieldChange): boolean {
 	return field.exact ? sameJson(field.from, field.value) : sameValue(field.from, field.value);
 }

@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { bundlesOf, stepsOf } from '../../../shared/api/installation';
+import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
 import {
 	ACTIVE,
 	fieldsOf,
@@ -22,9 +22,9 @@ import {
 import { describeValue, MAX_TITLE_LENGTH, unsafeKeyPath } from '../params';
 import { type DesiredField, fieldValuesFromJson } from './ensureFields';
 
-export type DesiredStatus = 'active' | 'paused' | 'leave';
+type DesiredStatus = 'active' | 'paused' | 'leave';
 
-export interface Snapshot extends IDataObject {
+interface Snapshot extends IDataObject {
 	solutionId: number;
 	title: string;
 	status: DesiredStatus;
@@ -32,7 +32,10 @@ export interface Snapshot extends IDataObject {
 	fieldValues: IDataObject[];
 }
 
-/** Every key a snapshot may hold: the five Get Snapshot writes, and two it writes when the service shows them. */
+/**
+ * Every key a snapshot may hold: the five Get Snapshot writes, and two it writes when the service
+ * shows them.
+ */
 const REQUIRED = ['solutionId', 'title', 'status', 'templateIds', 'fieldValues'];
 const OPTIONAL = ['connectionSettings', 'settings'];
 
@@ -51,7 +54,10 @@ export interface DesiredState {
 	settings?: IDataObject;
 }
 
-/** Reads and checks a snapshot (an object from an expression, or JSON text); nothing is sent when it does not fit. */
+/**
+ * Reads and checks a snapshot (an object from an expression, or JSON text); nothing is sent when it
+ * does not fit.
+ */
 export function readSnapshot(
 	ctx: IExecuteFunctions,
 	raw: unknown,

@@ -1,13 +1,17 @@
 /**
- * Installation → Ensure's values and their types. A value typed as text in Field Values is converted
- * to the type of the field's current value when that is unambiguous ("30" → 30 for a number, "true"
- * → true for a boolean, JSON text for a list or an object); a value given as JSON (Field Values
- * (JSON), a snapshot) or by an expression keeps its own type. Pure: no requests, no n8n context.
+ * Installation → Ensure's values and their types. A value typed as text in Field Values is
+ * converted to the type of the field's current value when that is unambiguous ("30" → 30 for a
+ * number, "true" → true for a boolean, JSON text for a list or an object); a value given as JSON
+ * (Field Values (JSON), a snapshot) or by an expression keeps its own type. Pure: no requests, no
+ * n8n context.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-/** The current value's kind, as the service shows it (it sends no field types, so the value decides). */
-export type ValueKind = 'text' | 'number' | 'boolean' | 'list' | 'object' | 'empty';
+/**
+ * The current value's kind, as the service shows it (it sends no field types, so the value
+ * decides).
+ */
+type ValueKind = 'text' | 'number' | 'boolean' | 'list' | 'object' | 'empty';
 
 export function kindOf(value: unknown): ValueKind {
 	if (value === null || value === undefined) return 'empty';
@@ -39,7 +43,7 @@ export const HOW_TO_WRITE: Record<ValueKind, string> = {
 		'Type the value; give it as JSON (Field Values (JSON) or an expression) to choose its type.',
 };
 
-export const kindWord = (kind: ValueKind) => KIND_WORDS[kind];
+const kindWord = (kind: ValueKind) => KIND_WORDS[kind];
 
 /**
  * A value typed as text, converted to the kind of the field's current value: `{ value }`, or
@@ -54,7 +58,8 @@ export function fromText(text: string, current: unknown): { value: unknown } | {
 		case 'text':
 			return { value: text };
 		case 'empty': {
-			// No value now, so no known type: plain words are text; "20", "true", "[...]" could be either.
+			// No value now, so no known type: plain words are text; "20", "true", "[...]" could be
+			// either.
 			if (text === '') return { value: current };
 			if (!NUMBER.test(trimmed) && !/^(true|false|null)$/i.test(trimmed) && !/^[[{"]/.test(trimmed))
 				return { value: text };

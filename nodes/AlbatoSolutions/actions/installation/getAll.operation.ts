@@ -63,13 +63,15 @@ interface Filters {
 
 /**
  * GET /solution/installation, filtered here (the service has no filters). List items may carry only
- * id and title: then the detail of each item lacking the status or solution a filter needs is fetched
- * (at most DETAIL_CONCURRENCY at a time) and merged over the item; an item gone in between (404) is left out.
+ * id and title: then the detail of each item lacking the status or solution a filter needs is
+ * fetched (at most DETAIL_CONCURRENCY at a time) and merged over the item; an item gone in between
+ * (404) is left out.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as Filters;
 	const limit = readLimit(this, itemIndex);
-	// Checked before any request: a filter that cannot match would silently give "none", or fail after the read.
+	// Checked before any request: a filter that cannot match would silently give "none", or fail
+	// after the read.
 	const solutionValue = locatorValue(filters.solutionId);
 	const solutionId =
 		solutionValue === undefined ||

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { bundleData } from '../../../shared/api/bundleData';
-import { bundlesOf, getInstallation } from '../../../shared/api/installation';
+import { getInstallation } from '../../../shared/api/installation';
+import { bundlesOf } from '../../../shared/readers/bundles';
 import { installationLocator } from '../../../shared/descriptions/common.descriptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { idParameter } from '../params';
@@ -24,8 +25,8 @@ export const description: INodeProperties[] = [
 
 /**
  * GET /solution/installation/{id}?expand=app.templates,+bundles.steps, then GET /bundle/data per
- * automation: the installation as Ensure's input (solution, title, status, templates, and every field
- * value with its type). Give the output to Ensure's Snapshot (JSON) as it is to put it back.
+ * automation: the installation as Ensure's input (solution, title, status, templates, and every
+ * field value with its type). Give the output to Ensure's Snapshot (JSON) as it is to put it back.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const installationId = idParameter(this, 'installationId', 'Installation', itemIndex);

@@ -1,9 +1,12 @@
-/** What Create and Ensure both need to install a solution: their shared parameters and how to read them. */
+/**
+ * What Create and Ensure both need to install a solution: their shared parameters and how to read
+ * them.
+ */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { fetchConnectionSettings } from '../../../shared/api/solution';
-import { assertComplete } from '../../../shared/readers/connectionSettings';
+import { resolutionProblems } from '../../../shared/readers/connectionSettings';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 import { positiveIdOf } from '../../../shared/readers/shapes';
 import {
@@ -149,7 +152,14 @@ export async function installBody(
 		autoSelectSingle: input.options.autoSelectSingle,
 		itemIndex,
 	});
-	assertComplete(ctx, resolution, itemIndex);
+	const problems = resolutionProblems(resolution);
+	if (problems.length > 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Connection Settings are incomplete or wrong: ${problems[0]}`,
+			{ itemIndex, description: `Nothing was installed. ${problems.join('. ')}.` },
+		);
+	}
 	const body: IDataObject = {
 		credentialData: resolution.credentialData,
 		templateIds: input.templateIds,

@@ -27,7 +27,9 @@ const claims = new Map<string, Claim>();
 const keyOf = (principal: string, title: string) => `${principal}\u0000${title}`;
 const claimKey = (principal: string, id: unknown) => `${principal}\u0000${String(id)}`;
 
-/** Runs `task` when no other install of the same title for the same end user runs in this process. */
+/**
+ * Runs `task` when no other install of the same title for the same end user runs in this process.
+ */
 export async function oneInstallAtATime<T>(
 	principal: string,
 	title: string,
@@ -82,7 +84,9 @@ export function claimedWithTitle(principal: string, title: string): string[] {
 	return ids;
 }
 
-/** How long an install whose outcome stayed unknown keeps Refuse Duplicate Title refusing its title. */
+/**
+ * How long an install whose outcome stayed unknown keeps Refuse Duplicate Title refusing its title.
+ */
 export const UNKNOWN_TTL_MS = 15 * 60 * 1000;
 
 const unknowns = new Map<string, number>();
@@ -105,7 +109,10 @@ export function unknownSince(principal: string, title: string): number | undefin
  * Forgets every claim. The service never reuses an installation id, but a reset emulator does:
  * tests call this with each reset.
  */
-export function forgetClaims(): void {
+function forgetClaims(): void {
 	claims.clear();
 	unknowns.clear();
 }
+
+/** Only for tests: what they check or reset directly. The node never reads this. */
+export const forTests = { forgetClaims };

@@ -3,13 +3,14 @@
  * list of installations may lag behind a POST, so:
  * - installs of the same title for the same end user run one at a time in this process;
  * - POST is sent once (again only after a 429, which applied nothing). When its answer is lost
- *   (reset, timeout), unreadable (2xx not JSON, no installation ID) or a 5xx, the installation is looked for in
- *   the list: new since the call, same title, not claimed by another item. The list is read at least
- *   3 times over the check window; the first read that shows exactly one such installation settles it.
- * - It is never installed again on the strength of a read that shows nothing: a list that lags would
- *   make that a duplicate. When nothing settles it, the item fails with an "outcome unknown" error
- *   naming the title and any candidates, so a person checks before running it again; Refuse Duplicate
- *   Title then refuses the title for a while (it may still appear).
+ *   (reset, timeout), unreadable (2xx not JSON, no installation ID) or a 5xx, the installation is
+ *   looked for in the list: new since the call, same title, not claimed by another item. The list
+ *   is read at least 3 times over the check window; the first read that shows exactly one such
+ *   installation settles it.
+ * - It is never installed again on the strength of a read that shows nothing: a list that lags
+ *   would make that a duplicate. When nothing settles it, the item fails with an "outcome unknown"
+ *   error naming the title and any candidates, so a person checks before running it again; Refuse
+ *   Duplicate Title then refuses the title for a while (it may still appear).
  */
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
@@ -41,7 +42,7 @@ interface Why {
 const LOST = "the service's answer was lost";
 const UNREADABLE = "the service's answer could not be read";
 
-export interface InstallRequest {
+interface InstallRequest {
 	solutionId: number;
 	title: string;
 	body: IDataObject;
@@ -75,7 +76,8 @@ export async function installSafely(
 	const principal = client.principal(request.itemIndex);
 	const { title, itemIndex } = request;
 	const installed = await oneInstallAtATime(principal, title, async () => {
-		// What existed before: tells a lost answer's installation apart from older ones, and finds duplicates.
+		// What existed before: tells a lost answer's installation apart from older ones, and finds
+		// duplicates.
 		const before = await listInstallations(client, itemIndex);
 		if (request.refuseDuplicateTitle) {
 			const twin =
@@ -148,7 +150,10 @@ function whyUnknown(error: unknown): Why | undefined {
 	};
 }
 
-/** The installation the lost answer was about; when it cannot be settled, marks the title and fails "outcome unknown". */
+/**
+ * The installation the lost answer was about; when it cannot be settled, marks the title and fails
+ * "outcome unknown".
+ */
 async function findOrUnknown(
 	ctx: IExecuteFunctions,
 	client: AlbatoClient,
@@ -212,7 +217,8 @@ async function findLostInstallation(
 			lastReadError = (error as Error).message;
 			continue;
 		}
-		// New since the call and the same title: what `appId` means is not documented, so it is not used.
+		// New since the call and the same title: what `appId` means is not documented, so it is not
+		// used.
 		const candidates = listed.filter(
 			(installation) =>
 				!known.has(String(installation.id)) &&
@@ -221,7 +227,7 @@ async function findLostInstallation(
 		);
 		if (candidates.length === 1) return candidates[0];
 		if (candidates.length > 1)
-			throw outcomeUnknown(
+			throw unknownOutcomeError(
 				ctx,
 				request,
 				why,
@@ -231,10 +237,11 @@ async function findLostInstallation(
 				lastReadError,
 			);
 	}
-	throw outcomeUnknown(ctx, request, why, [], reads, failedReads, lastReadError);
+	throw unknownOutcomeError(ctx, request, why, [], reads, failedReads, lastReadError);
 }
 
-function outcomeUnknown(
+/** The error that says the install may or may not have happened (context `outcome: 'unknown'`). */
+function unknownOutcomeError(
 	ctx: IExecuteFunctions,
 	{ solutionId, title, itemIndex, checkWindow }: InstallRequest,
 	why: Why,

@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { setStatus } from '../../../shared/api/installation';
-import { idParameter } from '../params';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { installationLocator } from '../../../shared/descriptions/common.descriptions';
+import { changeStatus, skipOption } from './changeStatus';
 
 export const option = {
 	name: 'Pause',
@@ -11,14 +10,9 @@ export const option = {
 	description: 'Pause an installation (status 0)',
 };
 
-export const description: INodeProperties[] = [installationLocator];
+export const description: INodeProperties[] = [installationLocator, skipOption('Paused')];
 
 /** PAUSE /solution/installation/{id} — the installation is paused (status 0); its field values can then change. */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	return await setStatus(
-		client,
-		idParameter(this, 'installationId', 'Installation', itemIndex),
-		'PAUSE',
-		itemIndex,
-	);
+	return await changeStatus(this, client, 'PAUSE', itemIndex);
 }

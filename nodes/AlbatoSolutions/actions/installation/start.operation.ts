@@ -1,9 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { setStatus } from '../../../shared/api/installation';
-import { idParameter } from '../params';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { installationLocator } from '../../../shared/descriptions/common.descriptions';
+import { changeStatus, skipOption } from './changeStatus';
 
 export const option = {
 	name: 'Start',
@@ -11,14 +10,9 @@ export const option = {
 	description: 'Start an installation (status 1)',
 };
 
-export const description: INodeProperties[] = [installationLocator];
+export const description: INodeProperties[] = [installationLocator, skipOption('Active')];
 
 /** PLAY /solution/installation/{id} — the installation becomes active (status 1). */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	return await setStatus(
-		client,
-		idParameter(this, 'installationId', 'Installation', itemIndex),
-		'PLAY',
-		itemIndex,
-	);
+	return await changeStatus(this, client, 'PLAY', itemIndex);
 }

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { bundlesOf, getInstallation } from '../../../shared/api/installation';
+import { getInstallation } from '../../../shared/api/installation';
+import { bundlesOf } from '../../../shared/readers/bundles';
 import { listRuns } from '../../../shared/api/run';
 import {
 	bundleSelect,

@@ -2,11 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
-	bundlesOf,
 	DETAIL_CONCURRENCY,
 	getInstallation,
 	listInstallations,
 } from '../../../shared/api/installation';
+import { bundlesOf } from '../../../shared/readers/bundles';
 import { listRuns } from '../../../shared/api/run';
 import {
 	bundleSelect,
@@ -17,7 +17,7 @@ import { sameId } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { itemsAtOnce } from '../../../shared/transport/limiter';
 import { mapLimited } from '../../../shared/transport/mapLimited';
-import { readRunOptions } from '../runOptions';
+import { readRequestOptions } from '../requestOptions';
 import type { OperationResult } from '../types';
 import { describeValue, idParameter, toId } from '../params';
 import {
@@ -214,7 +214,7 @@ export async function executeBatch(
 	const staticData = manual ? undefined : this.getWorkflowStaticData('node');
 	const memory = memoryOf(staticData?.[MEMORY_KEY]);
 	const reads: Read[] = [];
-	const { concurrency } = readRunOptions(this);
+	const { concurrency } = readRequestOptions(this);
 	let stopped = false;
 	await mapLimited(jobs, itemsAtOnce(concurrency), async (job) => {
 		if (stopped) return false;

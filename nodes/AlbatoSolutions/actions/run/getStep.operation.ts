@@ -31,7 +31,9 @@ export const description: INodeProperties[] = [
 	runOptionsCollection,
 ];
 
-/** GET /bundle/events/steps/{id}: the step's detail as the service gives it, its date also as ISO. */
+/**
+ * GET /bundle/events/steps/{id}: the step's detail as the service gives it, its date also as ISO.
+ */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const stepId = toId(
 		this,

@@ -31,8 +31,8 @@ export function readDateOffset(ctx: IExecuteFunctions, raw: unknown, itemIndex: 
 }
 
 /**
- * Filters → Since as epoch ms: a date with a zone as given, one without (the date picker's value) in
- * the workflow's time zone; undefined when empty.
+ * Filters → Since as epoch ms: a date with a zone as given, one without (the date picker's value)
+ * in the workflow's time zone; undefined when empty.
  */
 export function readSince(
 	ctx: IExecuteFunctions,

@@ -29,8 +29,8 @@ export const description: INodeProperties[] = [
 ];
 
 /**
- * GET /solution/{id}/credentialists[?credentialData[step]=value…] — the steps to fill in, how far the
- * choices reach, what is still missing and the credentialData ready for Installation → Create.
+ * GET /solution/{id}/credentialists[?credentialData[step]=value…] — the steps to fill in, how far
+ * the choices reach, what is still missing and the credentialData ready for Installation → Create.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const solutionId = idParameter(this, 'solutionId', 'Solution', itemIndex);

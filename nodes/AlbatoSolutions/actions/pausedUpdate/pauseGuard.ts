@@ -1,16 +1,19 @@
-/** The pause state of one installation within one run of field updates (rules 1–4 in pauseAndResume.ts). */
-import { getInstallation, setStatus } from '../../shared/api/installation';
-import { ACTIVE, PAUSED, statusOf } from '../../shared/readers/shapes';
-import { AlbatoApiError, outcomeOf } from '../../shared/transport/errors';
+/**
+ * The pause state of one installation within one run of field updates (rules 1–4 in
+ * pauseAndResume.ts).
+ */
+import { getInstallation, setStatus } from '../../../shared/api/installation';
+import { ACTIVE, PAUSED, statusOf } from '../../../shared/readers/shapes';
+import { AlbatoApiError, outcomeOf } from '../../../shared/transport/errors';
 import { fail, MAX_PAUSES, put, type UpdateJob, type UpdateRun } from './updateRun';
 
-/** No readable answer: the call may or may not have been applied (lost answer, 2xx with a body we cannot use). */
-export const outcomeUnknown = (error: unknown) =>
-	error instanceof AlbatoApiError && error.unsettled;
-/** The service refused the call: nothing was applied. */
-export const refused = (error: unknown) => error instanceof AlbatoApiError && error.refusal;
+// AlbatoApiError's named checks of the same names, for any error (false when not the transport's).
+/** No clear verdict: the call may or may not have been applied (lost answer, unusable 2xx). */
+const unsettled = (error: unknown) => error instanceof AlbatoApiError && error.unsettled;
+/** The service said no with a 4xx: nothing was applied. */
+const appliedNothing = (error: unknown) => error instanceof AlbatoApiError && error.appliedNothing;
 /** The PUT was refused because the installation is active. */
-export const needsPause = (error: unknown) => error instanceof AlbatoApiError && error.needsPause;
+const needsPause = (error: unknown) => error instanceof AlbatoApiError && error.needsPause;
 
 /** The pause state of one installation within one execution. */
 export class PauseGuard {
@@ -28,7 +31,10 @@ export class PauseGuard {
 		private readonly itemIndex: number,
 	) {}
 
-	/** One PAUSE at a time; callers arriving while it runs share it. Resolves to the error of a failed pause. */
+	/**
+	 * One PAUSE at a time; callers arriving while it runs share it. Resolves to the error of a failed
+	 * pause.
+	 */
 	pause(): Promise<Error | undefined> {
 		this.pausing ??= (async () => {
 			try {
@@ -42,10 +48,10 @@ export class PauseGuard {
 				this.status = statusOf(answer) ?? PAUSED;
 				return undefined;
 			} catch (error) {
-				if (!refused(error)) this.owesPlay = true; // it may have been applied
+				if (!appliedNothing(error)) this.owesPlay = true; // it may have been applied
 				this.status = undefined;
 				// Answer lost or unreadable: go on; a PUT refused as "active" pauses again (rule 3).
-				return outcomeUnknown(error) ? undefined : (error as Error);
+				return unsettled(error) ? undefined : (error as Error);
 			} finally {
 				this.epoch++;
 				this.pausing = undefined;
@@ -57,7 +63,8 @@ export class PauseGuard {
 	/**
 	 * Before this execution pauses an installation it has not paused itself, on the word of a refused
 	 * PUT: is it really active? A field error whose text happens to say "paused" or "active" must not
-	 * make us pause, and then start, an installation someone paused (rule 1). Shared by the group's PUTs.
+	 * make us pause, and then start, an installation someone paused (rule 1). Shared by the group's
+	 * PUTs.
 	 */
 	private confirming: Promise<number | undefined> | undefined;
 	private confirmActive(): Promise<number | undefined> {
@@ -85,11 +92,13 @@ export class PauseGuard {
 				return;
 			} catch (error) {
 				if (!needsPause(error) || attempt >= MAX_PAUSES) return fail(this.run, job, error);
-				// (When neither the detail nor the list shows a status, a read cannot tell: the refusal is believed.)
+				// (When neither the detail nor the list shows a status, a read cannot tell: the refusal is
+				// believed.)
 				if (!this.owesPlay && this.status === PAUSED) {
 					const status = await this.confirmActive();
-					// Paused (maybe by another execution right now): send the PUT again without pausing. A field
-					// error is then refused again, until MAX_PAUSES attempts; nothing is paused or started.
+					// Paused (maybe by another execution right now): send the PUT again without pausing. A
+					// field error is then refused again, until MAX_PAUSES attempts; nothing is paused or
+					// started.
 					if (status === PAUSED) {
 						if (this.run.stopped) return fail(this.run, job, error);
 						continue;
@@ -125,7 +134,7 @@ export class PauseGuard {
 					this.status = undefined;
 					return { removed: true };
 				}
-				if (outcomeUnknown(error) && attempt < 2) continue; // rule 4
+				if (unsettled(error) && attempt < 2) continue; // rule 4
 				return { error: error as Error };
 			}
 		}

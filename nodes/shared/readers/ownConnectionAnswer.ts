@@ -6,7 +6,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { isObject } from './shapes';
 
-/** "••570f", "••", "****", "***abcd", "[hidden]": what the service (or we) put in place of a secret. */
+/**
+ * "••570f", "••", "****", "***abcd", "[hidden]": what the service (or we) put in place of a secret.
+ */
 export function isMasked(value: unknown): boolean {
 	if (typeof value !== 'string') return false;
 	const text = value.trim();

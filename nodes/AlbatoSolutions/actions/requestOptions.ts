@@ -1,15 +1,26 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { MAX_ITEMS_IN_FLIGHT } from '../../shared/descriptions/requestOptions.descriptions';
 import { numberInRange } from './params';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from '../../shared/transport/settings';
 
-/** Request Options, read once for the whole execution (from the first item: one client serves the run). */
-export function readRunOptions(ctx: IExecuteFunctions): TransportOptions {
+/**
+ * Request Options, read once for the whole execution (from the first item: one client serves the
+ * run).
+ */
+export function readRequestOptions(ctx: IExecuteFunctions): TransportOptions {
 	const raw = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
 	// Messages name each option as the UI shows it.
 	const number = (name: string, label: string, fallback: number, min: number, max?: number) =>
 		numberInRange(ctx, raw[name], `Request Options → ${label}`, { min, max }, 0, fallback);
+	if (raw.preview !== undefined && typeof raw.preview !== 'boolean') {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Request Options → Preview must be true or false, got ${JSON.stringify(raw.preview)}`,
+			{ itemIndex: 0 },
+		);
+	}
 	return {
 		concurrency: Math.floor(
 			number(
@@ -32,5 +43,6 @@ export function readRunOptions(ctx: IExecuteFunctions): TransportOptions {
 			) * 1000,
 		timeout:
 			number('timeout', 'Timeout (Seconds)', DEFAULT_TRANSPORT_OPTIONS.timeout / 1000, 0.1) * 1000,
+		preview: raw.preview === true,
 	};
 }

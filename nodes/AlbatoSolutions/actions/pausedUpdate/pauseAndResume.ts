@@ -2,39 +2,38 @@
  * How Bundle Data → Update runs its items: per installation one read, at most one pause, the PUTs,
  * and one start, with every half-failure settled. The rules (also in the README):
  *
- * 1. Whoever pauses starts again. This execution sends PLAY at the end if and only if it sent a PAUSE,
- *    and it pauses only an installation it saw active (in the read, in the list, or in a PUT refused
- *    with "pause first", confirmed by a fresh read when it had read it paused: a field error may say
- *    "paused" too). So the installation ends as it was before this execution's own first pause,
- *    and an installation paused by someone else is never started by us. Two overlapping executions:
- *    the one that saw it paused (because the other paused it) does not start it; if the other starts
- *    it in the meantime, the refused PUT makes this one pause it again, and then start it too.
+ * 1. Whoever pauses starts again. This execution sends PLAY at the end if and only if it sent a
+ *    PAUSE, and it pauses only an installation it saw active (in the read, in the list, or in a PUT
+ *    refused with "pause first", confirmed by a fresh read when it had read it paused: a field
+ *    error may say "paused" too). So the installation ends as it was before this execution's own
+ *    first pause, and an installation paused by someone else is never started by us. Two
+ *    overlapping executions: the one that saw it paused (because the other paused it) does not
+ *    start it; if the other starts it in the meantime, the refused PUT makes this one pause it
+ *    again, and then start it too.
  * 2. A PUT refused because the installation is active again: pause again (one PAUSE shared by the
  *    group's refused PUTs) and send that PUT again, at most MAX_PAUSES times per item.
- * 3. A PAUSE or PLAY whose 2xx answer is unreadable is confirmed by reading the installation (setStatus).
- *    A PAUSE whose answer is lost or still unsettled may have been applied: carry on (rule 2 covers the case
- *    it was not), and start again at the end. A PAUSE refused (4xx) changed nothing: its items fail,
- *    no PLAY. Other PAUSE failures (5xx after retries) fail the items and still send PLAY.
- * 4. A PLAY whose answer is lost, or unreadable and not confirmed, is sent once more; PLAY is idempotent.
- *    PLAY 404: the installation was removed; nothing is left paused.
- * 5. A failed restart never turns successful updates into failures: they carry `restartError`. Without
- *    Continue On Fail the run then fails with the restart error, after every group has finished.
- * 6. Without Continue On Fail, the first failed item stops every further PUT of the run (PUTs already
- *    sent finish); every installation paused so far is still started again.
+ * 3. A PAUSE or PLAY whose 2xx answer is unreadable is confirmed by reading the installation
+ *    (setStatus). A PAUSE whose answer is lost or still unsettled may have been applied: carry on
+ *    (rule 2 covers the case it was not), and start again at the end. A PAUSE refused (4xx) changed
+ *    nothing: its items fail, no PLAY. Other PAUSE failures (5xx after retries) fail the items and
+ *    still send PLAY.
+ * 4. A PLAY whose answer is lost, or unreadable and not confirmed, is sent once more; PLAY is
+ *    idempotent. PLAY 404: the installation was removed; nothing is left paused.
+ * 5. A failed restart never turns successful updates into failures: they carry `restartError`.
+ *    Without Continue On Fail the run then fails with the restart error, after every group has
+ *    finished.
+ * 6. Without Continue On Fail, the first failed item stops every further PUT of the run (PUTs
+ *    already sent finish); every installation paused so far is still started again.
  * 7. Concurrency: groups of different installations run at once, up to Items in Flight; in a group,
- *    PUTs to different steps run at once and PUTs to the same step keep item order. At most Items in
- *    Flight requests are open at any time.
+ *    PUTs to different steps run at once and PUTs to the same step keep item order. At most Items
+ *    in Flight requests are open at any time.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	bundlesOf,
-	getInstallation,
-	listInstallations,
-	stepsOf,
-} from '../../shared/api/installation';
-import { ACTIVE, sameId, statusOf } from '../../shared/readers/shapes';
+import { getInstallation, listInstallations } from '../../../shared/api/installation';
+import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
+import { ACTIVE, sameId, statusOf } from '../../../shared/readers/shapes';
 import { PauseGuard } from './pauseGuard';
 import { reportRestart } from './restartReport';
 import { fail, inStepOrder, put, type UpdateJob, type UpdateRun } from './updateRun';

@@ -1,11 +1,13 @@
 /** What the jobs of one run of field updates share, and the steps every job takes. */
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
-import { updateStepData } from '../../shared/api/bundleData';
-import type { AlbatoClient } from '../../shared/transport/client';
-import type { OperationResult } from './types';
+import { updateStepData } from '../../../shared/api/bundleData';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import type { OperationResult } from '../types';
 
-/** Pauses (and PUT attempts) per item when other executions keep starting the installation again. */
+/**
+ * Pauses (and PUT attempts) per item when other executions keep starting the installation again.
+ */
 export const MAX_PAUSES = 5;
 
 export interface UpdateJob {
@@ -65,7 +67,10 @@ export function updatedOutput(data: IDataObject, labels: Record<string, string> 
 	};
 }
 
-/** Runs `task` for each job: jobs of the same step one after another in item order, different steps at once. */
+/**
+ * Runs `task` for each job: jobs of the same step one after another in item order, different steps
+ * at once.
+ */
 export async function inStepOrder(
 	run: UpdateRun,
 	jobs: UpdateJob[],

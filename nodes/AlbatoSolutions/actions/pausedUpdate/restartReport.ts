@@ -1,8 +1,8 @@
 import type { NodeApiError } from 'n8n-workflow';
 
-import { retold } from '../../shared/transport/errors';
+import { retold } from '../../../shared/transport/errors';
 import type { PauseGuard } from './pauseGuard';
-import { withSentence } from './withSentence';
+import { withSentence } from '../withSentence';
 import type { UpdateJob, UpdateRun } from './updateRun';
 
 /** Gives every item of the group the outcome of the pause and restart (rule 5). */
@@ -75,7 +75,10 @@ function applied(done: UpdateJob[]): string {
 	return `The updates of item${items.length > 1 ? 's' : ''} ${[...new Set(items)].join(', ')} were applied: ${steps.join('; ')}. `;
 }
 
-/** The error-output item of an update that applied while its installation could not be started again. */
+/**
+ * The error-output item of an update that applied while its installation could not be started
+ * again.
+ */
 function leftPaused(run: UpdateRun, job: UpdateJob, cause: Error, updates: string): NodeApiError {
 	const { description } = cause as Error & { description?: string };
 	return retold(run.ctx.getNode(), cause, {

@@ -2,10 +2,13 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ACCESS_TOKEN } from '../../../shared/constants';
-import { checkPartnerName } from '../../../shared/readers/mintedToken';
+import { checkPartnerName } from '../../../shared/transport/partnerIds';
 import type { AlbatoClient } from '../../../shared/transport/client';
 
-/** With an Access Token credential the /wl path needs the partner's name; partner mode has it in its credential. */
+/**
+ * With an Access Token credential the /wl path needs the partner's name; partner mode has it in its
+ * credential.
+ */
 export const ownPartnerNameProperty: INodeProperties = {
 	displayName: 'Partner Name',
 	name: 'ownPartnerName',

@@ -1,0 +1,79 @@
+/**
+ * Installation → Ensure found other active installations with the same solution and title beside
+ * the one it keeps (the oldest): made by a race it could not see (another worker, a list lagging past
+ * Lost Answer Check), or by hand. Each is reported, paired to the item, with `details.duplicateOf`;
+ * with Options → Pause Other Active Copies each is paused first (in Preview: would be).
+ */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { setStatus } from '../../../shared/api/installation';
+import type { AlbatoClient } from '../../../shared/transport/client';
+
+/** Another active installation with the same solution and title as the one Ensure keeps. */
+export class DuplicateFoundError extends NodeOperationError {
+	readonly details: IDataObject;
+
+	constructor(
+		ctx: IExecuteFunctions,
+		itemIndex: number,
+		title: string,
+		duplicateId: number,
+		keeper: number,
+		paused: boolean | undefined,
+		pauseError?: Error,
+	) {
+		const state =
+			paused === true
+				? 'it is now paused'
+				: pauseError
+					? `it could not be paused: ${pauseError.message}`
+					: 'both are active';
+		super(
+			ctx.getNode(),
+			`Installation ${duplicateId} duplicates installation ${keeper} ("${title}"): ${state}`,
+			{
+				itemIndex,
+				description:
+					`Ensure keeps the oldest, ${keeper}, and converged it. ${duplicateId} was not made by this item: ` +
+					'another execution installed it at the same time, its list lagged longer than Lost Answer Check, or it was made by hand. ' +
+					(paused === true
+						? 'Delete it in Albato, or ignore it.'
+						: "Pause it (Installation → Pause, or Ensure's Options → Pause Other Active Copies), then delete it in Albato."),
+			},
+		);
+		this.details = { duplicateOf: keeper, installationId: duplicateId, paused: paused === true };
+	}
+}
+
+export async function reportDuplicates(
+	others: IDataObject[],
+	keeper: number,
+	output: IDataObject,
+	preview: boolean,
+	run: { ctx: IExecuteFunctions; client: AlbatoClient; itemIndex: number; title: string },
+): Promise<Error[]> {
+	const { ctx, client, itemIndex, title } = run;
+	const pauseAsked =
+		(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).pauseDuplicates === true;
+	const reports: DuplicateFoundError[] = [];
+	for (const other of others) {
+		const id = Number(other.id);
+		let paused: boolean | undefined;
+		let pauseError: Error | undefined;
+		if (pauseAsked && !preview) {
+			try {
+				await setStatus(client, id, 'PAUSE', itemIndex);
+				paused = true;
+			} catch (error) {
+				pauseError = error as Error;
+			}
+		} else if (pauseAsked) paused = true;
+		reports.push(new DuplicateFoundError(ctx, itemIndex, title, id, keeper, paused, pauseError));
+	}
+	output.duplicates = reports.map((report) => ({
+		...report.details,
+		...(preview ? { preview: true } : {}),
+	}));
+	return reports;
+}
