@@ -18,6 +18,21 @@ function runsOf(data: unknown): Array<Record<string, unknown>> {
 	return [];
 }
 
+/**
+ * The order of the runs on the first page, by their dates as sent (one format per answer, so the
+ * texts compare as the dates do): what lets Run → Get New stop paging early (docs/runs.md).
+ */
+function orderOf(runs: Array<Record<string, unknown>>): string {
+	const dates = runs.map((r) => r.dateCreated).filter((d): d is string => typeof d === 'string');
+	if (dates.length < 2) return 'not told (fewer than 2 runs with a date)';
+	const pairs = dates.slice(1).map((date, i) => [dates[i], date]);
+	if (pairs.every(([a, b]) => a >= b))
+		return 'newest first by date (Run → Get New may stop paging early)';
+	if (pairs.every(([a, b]) => a <= b))
+		return 'oldest first by date (Run → Get New reads every page)';
+	return 'not by date (Run → Get New reads every page)';
+}
+
 export async function probeRuns(
 	get: Get,
 	unwrap: (body: unknown) => unknown,
@@ -31,6 +46,7 @@ export async function probeRuns(
 	const run = runs.find((r) => Array.isArray(r.steps) && r.steps.length > 0) ?? runs[0];
 	if (!run) return unknown('run history', 'no runs for this user');
 	say('run keys', Object.keys(run).sort().join(', '));
+	say('run order', orderOf(runs));
 	const date = run.dateCreated;
 	if (typeof date === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(date)) {
 		// Whether the service means UTC or the user's offset cannot be told from one read.

@@ -107,3 +107,13 @@ describe('Run → Get New: pages read per sweep', () => {
 		expect(quiet.calls.map((call) => call.split('?')[0])).toEqual(['GET /bundle/events']);
 	});
 });
+
+it('names installations only for runs the Status filter lets through', async () => {
+	const emu = ctx.emu;
+	const w = watcher(emu, { parameters: { filters: { status: 'succeeded' } } });
+	await w.sweep([{}]); // the fixtures: succeeded runs, named
+	emu.recordRun({ bundleId: 7001, outcome: 'failed' });
+	const quiet = await w.sweep([{}]);
+	expect(quiet.json).toEqual([]);
+	expect(quiet.calls.map((call) => call.split('?')[0])).toEqual(['GET /bundle/events']);
+});

@@ -166,7 +166,50 @@ describe('Run → Get New: the overlap guarantee, measured', () => {
 		);
 	});
 
-	it('when both store calls read before either writes, both sweeps return the new runs (the stated condition)', async () => {
+	it('with a 5 ms store (a database round trip), measured: how often two simultaneous sweeps meet', async () => {
+		const emu = ctx.emu;
+		const at = runClock();
+		const customers = ['s1', 's2'];
+		const bundles = await Promise.all(
+			customers.map(async (id) => await customerWithTwoAutomations(emu, id)),
+		);
+		const items = customers.map((customer) => ({ customer }));
+		const w = watcher(emu, { partner: true });
+		await w.sweep(items);
+		const store = w.store();
+		store.betweenReadAndWrite = async () => await new Promise((resolve) => setTimeout(resolve, 5));
+		let duplicates = 0;
+		let met = 0;
+		const pairs = 20;
+		try {
+			for (let trial = 0; trial < pairs; trial++) {
+				for (const [n] of customers.entries())
+					emu.recordRun({ bundleId: bundles[n][0], outcome: 'failed', dateCreated: at() });
+				const start = w.saved;
+				const before = store.overlaps;
+				const [a, b] = await Promise.all(
+					[0, 1].map(async () => {
+						const other = watcher(emu, { partner: true, workflowId: w.workflowId });
+						other.saved = start;
+						const sweep = await other.sweep(items);
+						w.saved = other.saved;
+						return sweep;
+					}),
+				);
+				const both = idsOf(a.json).filter((id) => idsOf(b.json).includes(id)).length;
+				if (store.overlaps > before) met++;
+				duplicates += both;
+			}
+		} finally {
+			store.betweenReadAndWrite = undefined;
+		}
+		expect(duplicates).toBe(0);
+		console.log(
+			`overlap, 5 ms store: ${pairs} pairs started at the same instant with the same work, ${met} met in the store, ${duplicates} runs returned twice (the gate's check)`,
+		);
+	});
+
+	it('when both store calls read before either writes, the gate finds out: one sweep returns the run', async () => {
 		const emu = ctx.emu;
 		const at = runClock();
 		const [b1] = await customerWithTwoAutomations(emu, 'q1');
@@ -175,7 +218,9 @@ describe('Run → Get New: the overlap guarantee, measured', () => {
 		const run = emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
 		const store = w.store();
 		let waiting: Array<() => void> = [];
-		store.betweenReadAndWrite = async () =>
+		let held = 0;
+		store.betweenReadAndWrite = async () => {
+			if (held++ >= 2) return; // only the first call of each sweep meets the other's
 			await new Promise<void>((resolve) => {
 				waiting.push(resolve);
 				if (waiting.length === 2) {
@@ -183,17 +228,55 @@ describe('Run → Get New: the overlap guarantee, measured', () => {
 					waiting = [];
 				}
 			});
-		const start = w.saved;
-		const [a, b] = await Promise.all(
-			[0, 1].map(async () => {
-				const other = watcher(emu, { partner: true, workflowId: w.workflowId });
-				other.saved = start;
-				return await other.sweep([{ customer: 'q1' }]);
-			}),
-		);
-		store.betweenReadAndWrite = undefined;
-		expect(idsOf(a.json)).toEqual([run.id]);
-		expect(idsOf(b.json)).toEqual([run.id]);
+		};
+		try {
+			const start = w.saved;
+			const [a, b] = await Promise.all(
+				[0, 1].map(async () => {
+					const other = watcher(emu, { partner: true, workflowId: w.workflowId });
+					other.saved = start;
+					return await other.sweep([{ customer: 'q1' }]);
+				}),
+			);
+			expect(store.overlaps).toBeGreaterThan(0);
+			expect([...idsOf(a.json), ...idsOf(b.json)]).toEqual([run.id]);
+		} finally {
+			store.betweenReadAndWrite = undefined;
+		}
+	});
+
+	it('the one case left: a store call slower than the gate waits (500 ms) between its read and write', async () => {
+		const emu = ctx.emu;
+		const at = runClock();
+		const [b1] = await customerWithTwoAutomations(emu, 'q2');
+		const w = watcher(emu, { partner: true });
+		await w.sweep([{ customer: 'q2' }]);
+		const run = emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
+		const store = w.store();
+		let calls = 0;
+		let release: () => void = () => {};
+		const readByBoth = new Promise<void>((resolve) => (release = resolve));
+		store.betweenReadAndWrite = async () => {
+			calls++;
+			if (calls === 1) {
+				await readByBoth; // the first call waits until the other has read too…
+				await new Promise((resolve) => setTimeout(resolve, 800)); // …then writes 800 ms late
+			} else if (calls === 2) release();
+		};
+		try {
+			const start = w.saved;
+			const [a, b] = await Promise.all(
+				[0, 1].map(async () => {
+					const other = watcher(emu, { partner: true, workflowId: w.workflowId });
+					other.saved = start;
+					return await other.sweep([{ customer: 'q2' }]);
+				}),
+			);
+			expect(idsOf(a.json)).toEqual([run.id]);
+			expect(idsOf(b.json)).toEqual([run.id]);
+		} finally {
+			store.betweenReadAndWrite = undefined;
+		}
 	});
 });
 

@@ -12,7 +12,7 @@ import {
 	bundleSelect,
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
-import { runItem } from '../../../shared/readers/runs';
+import { runItem, runOutcome } from '../../../shared/readers/runs';
 import { sameId } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { itemsAtOnce } from '../../../shared/transport/limiter';
@@ -29,7 +29,8 @@ import {
 	memoryOf,
 	sweepCustomer,
 } from './runMemory';
-import { groupIntoIncidents } from './incidents';
+import { passGate } from './gate';
+import { groupIntoIncidents } from '../../../shared/readers/incidents';
 import {
 	dateOffsetOption,
 	readDateOffset,
@@ -188,9 +189,10 @@ interface Read {
 
 /**
  * Run → Get New: per customer item, the ended runs this node has not returned before. Every item is
- * read first (up to Items in Flight at once); then one call to n8n's deduplication store records the
- * new runs of the customers that were read, and only the runs it did not know are returned; then the
- * memory in the workflow's static data is updated for those customers only. A customer that fails
+ * read first (up to Items in Flight at once); then the gate (gate.ts) records the new runs of the
+ * customers that were read in n8n's deduplication store, and only the runs no other execution has
+ * recorded are returned; then the memory in the workflow's static data is updated for those
+ * customers only. A customer that fails
  * leaves its memory as it was. See docs/runs.md "Watch every customer".
  */
 export async function executeBatch(
@@ -228,16 +230,16 @@ export async function executeBatch(
 	});
 	if (stopped) return results;
 
-	// One call for the whole execution: a run another execution has just returned is left out here.
+	// One gate for the whole execution: a run another execution has just returned is left out here.
 	let isNew: (key: string) => boolean = () => true;
 	if (!manual) {
 		const keys = reads.flatMap(({ job, fresh }) => fresh.map((run) => gateKey(job, run)));
 		if (keys.length) {
-			const checked = await this.helpers.checkProcessedAndRecord(keys, 'node', {
-				mode: 'entries',
-				maxEntries: Math.max(...reads.map(({ job }) => job.limits.total)),
-			});
-			const fresh = new Set(checked.new.map(String));
+			const fresh = await passGate(
+				this,
+				keys,
+				Math.max(...reads.map(({ job }) => job.limits.total)),
+			);
 			isNew = (key) => fresh.has(key);
 		}
 	}
@@ -407,7 +409,11 @@ async function readCustomer(
 		runs.push(...(await read()));
 	}
 	const { fresh, next } = sweepCustomer(memory, runs, job.offset, job.limits, Date.now(), complete);
-	if (fresh.length && job.scope === 'endUser') await nameBundles(client, job.itemIndex, names);
+	// Names only for runs that will be output (the Status filter applies; incidents need every run).
+	const shown = fresh.some(
+		(run) => job.incidents || job.status === 'any' || runOutcome(run) === job.status,
+	);
+	if (shown && job.scope === 'endUser') await nameBundles(client, job.itemIndex, names);
 	return { job, previous: memory, fresh, next, names };
 }
 

@@ -10,7 +10,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runDateMs, runIdOf, runOutcome } from '../../../shared/readers/runs';
-import type { Incidents } from './incidents';
+import type { Incidents } from '../../../shared/readers/incidents';
 
 /** [run id, date in epoch ms (NaN when unreadable)] */
 export type RunMark = [string, number];

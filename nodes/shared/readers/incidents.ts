@@ -1,7 +1,8 @@
 /**
- * Run → Get New, Group Into Incidents: the new runs of one customer turned into incident events per
- * automation. Pure: getNew.operation.ts gives it the runs this execution returns (oldest first, already
- * gated), the customer's incidents from its memory, and stores the ones it answers.
+ * Incidents per automation, from new ended runs: Run → Get New's Group Into Incidents, and the
+ * trigger's Automation Failing / Automation Recovered. Pure, like the readers (it imports nothing of
+ * ours): the caller gives it the new runs (as Run → Get New outputs them, oldest first) and the open
+ * incidents it keeps, and stores the ones it answers.
  *
  * - the first failed run after a success (or ever) opens an incident: one `incidentOpened` item;
  * - further failures are counted, nothing is output; with Remind After, one `incidentReminder` each

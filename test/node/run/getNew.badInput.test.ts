@@ -1,0 +1,33 @@
+/** Run → Get New: bad input fails its item with the parameter's name, before any request. */
+import { usePartnerEmulator } from '../../support/partnerSetup';
+import { watcher } from '../../support/sweeps';
+
+const ctx = usePartnerEmulator();
+
+it.each([
+	[
+		{ options: { maxRunsPerCustomer: 5 } },
+		/Max Remembered Runs per Customer must be a whole number of at least 10, got 5/,
+	],
+	[
+		{ options: { maxRunsTotal: 10.5 } },
+		/Max Remembered Runs in Total must be a whole number of at least 100/,
+	],
+	[
+		{ groupIntoIncidents: true, remindAfterHours: -1 },
+		/Remind After \(Hours\) must be a number of at least 0/,
+	],
+	[{ filters: { status: 'broken' } }, /Filters → Status must be/],
+	[
+		{ runsOf: 'installation', installationId: { __rl: true, mode: 'id', value: '={{ "abc" }}' } },
+		/Installation/,
+	],
+	[{ runsOf: 'elsewhere' }, /Runs Of must be/],
+])('%j', async (parameters, message) => {
+	const w = watcher(ctx.emu, { partner: true, parameters });
+	const sweep = await w.sweep([{ customer: 'c1' }]);
+	expect(sweep.json).toEqual([]);
+	expect(sweep.errorPairs).toEqual([{ item: 0 }]);
+	expect(String(sweep.errors[0].error)).toMatch(message);
+	expect(sweep.calls).toEqual([]);
+});
