@@ -409,9 +409,12 @@ async function readCustomer(
 		runs.push(...(await read()));
 	}
 	const { fresh, next } = sweepCustomer(memory, runs, job.offset, job.limits, Date.now(), complete);
-	// Names only for runs that will be output (the Status filter applies; incidents need every run).
-	const shown = fresh.some(
-		(run) => job.incidents || job.status === 'any' || runOutcome(run) === job.status,
+	// Names only for runs that will be output (the Status filter applies). Incidents take them from
+	// a failed run only (the run that opens one); a recovery or a reminder reuses what was kept.
+	const shown = fresh.some((run) =>
+		job.incidents
+			? runOutcome(run) === 'failed'
+			: job.status === 'any' || runOutcome(run) === job.status,
 	);
 	if (shown && job.scope === 'endUser') await nameBundles(client, job.itemIndex, names);
 	return { job, previous: memory, fresh, next, names };
