@@ -74,13 +74,13 @@ export function targets(results) {
 		const grown = growth(results, job);
 		if (grown)
 			out[`${job} growth`] = {
-				target: `${grown.from} → ${grown.to}: ≤ ${Math.round(grown.limit * 10) / 10}×`,
+				target: `${label}, ${grown.from} → ${grown.to} customers: time ≤ ${Math.round(grown.limit * 10) / 10}×`,
 				value: `${grown.ratio}×`,
 				met: grown.ratio <= grown.limit,
 			};
 		if (figures.peakWorkerRssMB !== undefined && largest >= 10000)
 			out[`${job}@${largest} RSS`] = {
-				target: 'peak worker RSS ≤ 1536 MB',
+				target: `${label} of ${largest} customers: peak worker RSS ≤ 1536 MB`,
 				value: `${figures.peakWorkerRssMB} MB`,
 				met: figures.peakWorkerRssMB <= 1536,
 			};
