@@ -21,6 +21,7 @@
 // before each job), stored execution data (bytes in execution_data) and executions per worker.
 //
 // Options: --customers, --out, --rtt (150), --batch (500), --single (100,1000; "none"),
+// --in-flight (Items in Flight of every Albato node; default Auto), --jobs (a subset),
 // --faults-at (the largest size ≤ 1,000; 0 for none), --no-rate-limit, --keep (keep the folders).
 
 import { execFileSync, spawn } from 'node:child_process';
@@ -59,6 +60,8 @@ const RTT = Number(arg('--rtt', 150));
 const BATCH = Number(arg('--batch', 500));
 const SINGLE =
 	arg('--single', '100,1000') === 'none' ? [] : parseSizes(arg('--single', '100,1000'));
+/** Items in Flight of every Albato node (0: Auto). */
+const IN_FLIGHT = Number(arg('--in-flight', 0));
 const FAULTS_AT = Number(arg('--faults-at', [...SIZES].reverse().find((n) => n <= 1000) ?? 0));
 const RATE_LIMIT = !has('--no-rate-limit');
 const OUT = path.resolve(arg('--out', 'bench-fleet.json'));
@@ -130,7 +133,11 @@ async function readExample(name) {
 }
 
 const partnerNode = (name, parameters, position) => ({
-	parameters: { authentication: 'partnerApi', ...parameters },
+	parameters: {
+		authentication: 'partnerApi',
+		...(IN_FLIGHT ? { requestOptions: { concurrency: IN_FLIGHT } } : {}),
+		...parameters,
+	},
 	name,
 	type: NODE_TYPE,
 	typeVersion: 1,
@@ -159,12 +166,15 @@ function jobNodes(job, guard) {
 					desiredFieldsJson:
 						"={{ JSON.stringify([{ automation: 1011, step: 'Send welcome email', code: 'subject', value: $json.subject }]) }}",
 					desiredStatus: 'active',
-					requestOptions: guard
-						? {
-								canaryItems: 10,
-								stopAfterFailures: `={{ $('One batch').first().json.body.stopAfterFailures ?? '1%' }}`,
-							}
-						: {},
+					requestOptions: {
+						...(guard
+							? {
+									canaryItems: 10,
+									stopAfterFailures: `={{ $('One batch').first().json.body.stopAfterFailures ?? '1%' }}`,
+								}
+							: {}),
+						...(IN_FLIGHT ? { concurrency: IN_FLIGHT } : {}),
+					},
 				},
 				[440, 200],
 			),
@@ -209,9 +219,14 @@ async function batchWorkflow(job, guard) {
 	} else {
 		for (const node of nodes)
 			if (node.type === NODE_TYPE)
-				node.credentials = {
-					albatoPartnerApi: { id: PARTNER_CREDENTIAL.id, name: PARTNER_CREDENTIAL.name },
-				};
+				if (IN_FLIGHT)
+					node.parameters.requestOptions = {
+						...node.parameters.requestOptions,
+						concurrency: IN_FLIGHT,
+					};
+		node.credentials = {
+			albatoPartnerApi: { id: PARTNER_CREDENTIAL.id, name: PARTNER_CREDENTIAL.name },
+		};
 	}
 	return {
 		...example,
@@ -813,6 +828,7 @@ async function child() {
 		postgres: services.versions.postgres,
 		rttMs: RTT,
 		batch: BATCH,
+		itemsInFlight: IN_FLIGHT || 'Auto',
 		rolloutGuard: guard ? { canaryItems: 10, stopAfterFailures: '1%' } : null,
 		machine: 'shared 2-core machine: the figures are a lower bound for a real server',
 		date: new Date().toISOString(),
