@@ -217,16 +217,17 @@ async function batchWorkflow(job, guard) {
 			[SPLIT]: { main: [[{ node: own[0].name, type: 'main', index: 0 }]] },
 		};
 	} else {
-		for (const node of nodes)
-			if (node.type === NODE_TYPE)
-				if (IN_FLIGHT)
-					node.parameters.requestOptions = {
-						...node.parameters.requestOptions,
-						concurrency: IN_FLIGHT,
-					};
-		node.credentials = {
-			albatoPartnerApi: { id: PARTNER_CREDENTIAL.id, name: PARTNER_CREDENTIAL.name },
-		};
+		for (const node of nodes) {
+			if (node.type !== NODE_TYPE) continue;
+			if (IN_FLIGHT)
+				node.parameters.requestOptions = {
+					...node.parameters.requestOptions,
+					concurrency: IN_FLIGHT,
+				};
+			node.credentials = {
+				albatoPartnerApi: { id: PARTNER_CREDENTIAL.id, name: PARTNER_CREDENTIAL.name },
+			};
+		}
 	}
 	return {
 		...example,
