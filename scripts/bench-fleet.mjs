@@ -592,9 +592,6 @@ function convergence(state, partnerName, customerIds, subject) {
 	return { notConverged, duplicateInstallations, notConvergedIds };
 }
 
-const ids = (prefix, count) =>
-	Array.from({ length: count }, (_, n) => `${prefix}${String(n).padStart(5, '0')}`);
-
 async function mapLimited(list, limit, fn) {
 	let next = 0;
 	await Promise.all(

@@ -5,6 +5,7 @@ import path from 'path';
 const lib = path.join(__dirname, '..', '..', 'scripts', 'lib', 'fleetReport.mjs');
 
 /** Calls the module's functions in a child process; returns what `script` prints as JSON. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the child
 function run(script: string): any {
 	const code = `import * as report from ${JSON.stringify(lib)};\nconst out = (() => { ${script} })();\nprocess.stdout.write(JSON.stringify(out));`;
 	return JSON.parse(
