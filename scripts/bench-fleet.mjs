@@ -219,11 +219,11 @@ async function batchWorkflow(job, guard) {
 	} else {
 		for (const node of nodes) {
 			if (node.type !== NODE_TYPE) continue;
-			if (IN_FLIGHT)
-				node.parameters.requestOptions = {
-					...node.parameters.requestOptions,
-					concurrency: IN_FLIGHT,
-				};
+			// The same Items in Flight as the other jobs' nodes (the example's 32 only with --in-flight 32).
+			node.parameters.requestOptions = {
+				...node.parameters.requestOptions,
+				concurrency: IN_FLIGHT,
+			};
 			node.credentials = {
 				albatoPartnerApi: { id: PARTNER_CREDENTIAL.id, name: PARTNER_CREDENTIAL.name },
 			};
