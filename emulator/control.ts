@@ -1,5 +1,11 @@
 /** The control surface under /__emulator/ (outside the spec; no auth; never logged). */
 import { CONNECTIONS_CONTROL_ROUTES, handleConnectionsControl } from './connectionsControl';
+import {
+	FLEET_CONTROL_ROUTES,
+	seedFleet,
+	type FleetSpec,
+	type RequestSummary,
+} from './fleetControl';
 import { RUN_CONTROL_ROUTES, handleRunControl } from './runControl';
 import { faultFromJson, faultToJson, type FaultStore } from './faults';
 import { listLagOf, type ListLag } from './listLag';
@@ -22,6 +28,10 @@ export interface Controlled {
 	readonly variants: Variants;
 	readonly partner: PartnerSettings;
 	readonly rateLimit: RateLimit | null;
+	readonly summary: RequestSummary;
+	keepLog: boolean;
+	readonly secret: string;
+	readonly initialStatus: 0 | 1;
 	removeInstallation(id: number): void;
 	reset(): void;
 	setErrorStyle(style: ErrorStyle): void;
@@ -54,6 +64,7 @@ export const CONTROL_ROUTES = [
 	'GET    /__emulator/rate-limit          the rule and its counters (active, peak, admitted, rejected), or null',
 	'DELETE /__emulator/rate-limit          lift it',
 	...RUN_CONTROL_ROUTES,
+	...FLEET_CONTROL_ROUTES,
 	...CONNECTIONS_CONTROL_ROUTES,
 ];
 
@@ -97,7 +108,27 @@ export function handleControl(
 				return ok(core.requests);
 			case 'DELETE /__emulator/requests':
 				core.requests.length = 0;
+				core.summary.clear();
 				return ok();
+			case 'GET /__emulator/requests/summary':
+				return ok(core.summary.toJson());
+			case 'POST /__emulator/requests/keep':
+				core.keepLog = (body as { keep?: unknown }).keep !== false;
+				return ok({ keep: core.keepLog });
+			case 'POST /__emulator/fleet':
+				return {
+					status: 201,
+					body: seedFleet(
+						{
+							state: core.state,
+							variants: core.variants,
+							partner: core.partner,
+							secret: core.secret,
+							initialStatus: core.initialStatus,
+						},
+						body as FleetSpec,
+					),
+				};
 			case 'GET /__emulator/faults':
 				return ok(core.faults.list().map(faultToJson));
 			case 'POST /__emulator/faults':

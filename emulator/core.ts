@@ -1,4 +1,5 @@
 /** The request pipeline: log, faults, routing, auth, body parsing, rendering. */
+import { RequestSummary } from './fleetControl';
 import type http from 'http';
 import qs from 'qs';
 
@@ -72,6 +73,10 @@ export class EmulatorCore {
 	readonly state: EmulatorState = createState();
 	readonly faults = new FaultStore();
 	readonly requests: RequestLogEntry[] = [];
+	/** Counts of every call served (fleets read this instead of the log). */
+	readonly summary = new RequestSummary();
+	/** False: calls are only counted in `summary` (the log stays empty, its memory bounded). */
+	keepLog = true;
 	errorStyle: ErrorStyle = 'errors';
 	variants: Variants = { ...DEFAULT_VARIANTS };
 	partner: PartnerSettings;
@@ -146,6 +151,8 @@ export class EmulatorCore {
 	reset(): void {
 		loadFixtures(this.state);
 		this.requests.length = 0;
+		this.summary.clear();
+		this.keepLog = true;
 		this.faults.clear();
 		this.errorStyle = 'errors';
 		this.variants = { ...DEFAULT_VARIANTS };
@@ -215,9 +222,10 @@ export class EmulatorCore {
 			status: 0,
 			at: new Date(started).toISOString(),
 		};
-		this.requests.push(entry);
+		if (this.keepLog) this.requests.push(entry);
 		const finish = (status: number) => {
 			entry.status = status;
+			this.summary.add(entry);
 			this.log?.(
 				`${entry.at} ${method} ${url} ${status || 'reset'} ${entry.user ?? '-'} ${Date.now() - started}ms${entry.fault ? ` fault=${entry.fault}` : ''}`,
 			);

@@ -47,32 +47,34 @@ it('examples/customer-onboarding.workflow.json: the whole journey', async () => 
 // These two start from n8n's own nodes (Webhook, Schedule, Set, If), which only real n8n has:
 // `npm run e2e:n8n` runs them there. Here: every Albato node is wired for partner mode, with
 // parameters the node really has.
-it.each(['new-customer-onboarding', 'nightly-pause-resume', 'connect-by-link'])(
-	'examples/%s.workflow.json: every Albato node acts as an end user',
-	(name) => {
-		const workflow = readExample(join(__dirname, '..', 'examples', `${name}.workflow.json`));
-		const known = new Set(
-			new AlbatoSolutions().description.properties.map((property) => property.name),
-		);
-		const albato = workflow.nodes.filter(
-			(node) => node.type === 'n8n-nodes-albato-solutions.albatoSolutions',
-		);
-		expect(albato.length).toBeGreaterThanOrEqual(2);
-		for (const node of albato) {
-			expect([
-				node.name,
-				node.parameters?.authentication,
-				Object.keys(node.credentials ?? {}),
-			]).toEqual([node.name, 'partnerApi', ['albatoPartnerApi']]);
-			expect(node.parameters?.endUserId).toMatch(/^=\{\{ .+ \}\}$/);
-			for (const parameter of Object.keys(node.parameters ?? {}))
-				expect([node.name, parameter, known.has(parameter)]).toEqual([node.name, parameter, true]);
-		}
-		const targets = Object.values(workflow.connections).flatMap((connection) =>
-			connection.main.flat().map((link) => link!.node),
-		);
-		const fed = workflow.nodes.filter((n) => !/Trigger|webhook|Run now/i.test(n.type + n.name));
-		expect(fed.length).toBeGreaterThanOrEqual(albato.length);
-		for (const node of fed) expect(targets).toContain(node.name);
-	},
-);
+it.each([
+	'new-customer-onboarding',
+	'nightly-pause-resume',
+	'connect-by-link',
+	'fleet-fanout-batch',
+])('examples/%s.workflow.json: every Albato node acts as an end user', (name) => {
+	const workflow = readExample(join(__dirname, '..', 'examples', `${name}.workflow.json`));
+	const known = new Set(
+		new AlbatoSolutions().description.properties.map((property) => property.name),
+	);
+	const albato = workflow.nodes.filter(
+		(node) => node.type === 'n8n-nodes-albato-solutions.albatoSolutions',
+	);
+	expect(albato.length).toBeGreaterThanOrEqual(2);
+	for (const node of albato) {
+		expect([
+			node.name,
+			node.parameters?.authentication,
+			Object.keys(node.credentials ?? {}),
+		]).toEqual([node.name, 'partnerApi', ['albatoPartnerApi']]);
+		expect(node.parameters?.endUserId).toMatch(/^=\{\{ .+ \}\}$/);
+		for (const parameter of Object.keys(node.parameters ?? {}))
+			expect([node.name, parameter, known.has(parameter)]).toEqual([node.name, parameter, true]);
+	}
+	const targets = Object.values(workflow.connections).flatMap((connection) =>
+		connection.main.flat().map((link) => link!.node),
+	);
+	const fed = workflow.nodes.filter((n) => !/Trigger|webhook|Run now/i.test(n.type + n.name));
+	expect(fed.length).toBeGreaterThanOrEqual(albato.length);
+	for (const node of fed) expect(targets).toContain(node.name);
+});

@@ -17,6 +17,7 @@ import type {
 } from '../runTypes';
 import type { EmulatorState, Variants } from '../types';
 import { isPlainObject, ownBundle, type Handler, type HandlerContext } from './context';
+import { endUserOfSub } from './userLifecycle';
 
 /**
  * Run and step status codes. Albato's page shows only `status: 1` (a run and steps that
@@ -31,6 +32,8 @@ const FIRST_RUN_STEP = 3944029301;
 
 class RunStore {
 	readonly runs = new Map<number, RunRecord>();
+	/** The same runs by bundle (fleets: a customer's runs without scanning everyone's). */
+	readonly byBundle = new Map<number, RunRecord[]>();
 	readonly steps = new Map<number, RunStepRecord>();
 	nextRun = FIRST_RUN;
 	nextStep = FIRST_RUN_STEP;
@@ -40,6 +43,7 @@ class RunStore {
 
 	reset(): void {
 		this.runs.clear();
+		this.byBundle.clear();
 		this.steps.clear();
 		this.nextRun = FIRST_RUN;
 		this.nextStep = FIRST_RUN_STEP;
@@ -76,6 +80,9 @@ class RunStore {
 			steps,
 		};
 		this.runs.set(id, run);
+		const ofBundle = this.byBundle.get(run.bundleId);
+		if (ofBundle) ofBundle.push(run);
+		else this.byBundle.set(run.bundleId, [run]);
 		for (const step of steps.flat()) this.steps.set(step.id, step);
 		this.nextRun = Math.max(this.nextRun, id + 1);
 		return run;
@@ -172,6 +179,8 @@ export function renderRunDate(ms: number, variants: Variants, offsetMinutes: num
 
 /** The token subject's `timezoneOffset` (end users created through /wl), else 0. */
 function offsetOf(ctx: HandlerContext): number {
+	const direct = endUserOfSub(ctx.state, ctx.user);
+	if (direct) return direct.timezoneOffset ?? 0;
 	for (const user of ctx.state.endUsers.values())
 		if (user.sub === ctx.user) return user.timezoneOffset ?? 0;
 	return 0;
@@ -251,7 +260,15 @@ export const listRuns: Handler = (ctx) => {
 	const bundleId = bundleFilter(ctx);
 	const withSteps = expandsSteps(ctx);
 	const offset = offsetOf(ctx);
-	const runs = [...runsOf(ctx.state).runs.values()]
+	const store = runsOf(ctx.state);
+	const bundleIds =
+		bundleId === undefined
+			? [...ctx.state.installations.values()]
+					.filter((i) => i.userId === ctx.user)
+					.flatMap((i) => i.bundleIds)
+			: [bundleId];
+	const runs = bundleIds
+		.flatMap((id) => store.byBundle.get(id) ?? [])
 		.filter((r) => (bundleId === undefined ? owns(ctx, r.bundleId) : r.bundleId === bundleId))
 		.sort((a, b) => b.dateCreated - a.dateCreated || b.id - a.id);
 	return {

@@ -48,6 +48,14 @@ export function assertNotDeleted(state: EmulatorState, sub: string): string {
 
 const key = (partner: string, id: string) => `${partner}\n${id}`;
 
+/** The end user whose token subject is `sub` ("<partner>:<id>"), found by key without a scan. */
+export function endUserOfSub(state: EmulatorState, sub: string): EndUserRecord | undefined {
+	const colon = sub.indexOf(':');
+	if (colon === -1) return undefined;
+	const user = state.endUsers.get(key(sub.slice(0, colon), sub.slice(colon + 1)));
+	return user?.sub === sub ? user : undefined;
+}
+
 /** The body's `id` (string or number), or a 400. */
 function bodyId(
 	ctx: HandlerContext,
@@ -176,7 +184,11 @@ export function setTransactionsUsed(
 export function countTransaction(state: EmulatorState, bundleId: number): void {
 	const bundle = state.bundles.get(bundleId);
 	const sub = bundle && state.installations.get(bundle.installationId)?.userId;
-	if (!sub || ![...state.endUsers.values()].some((u) => u.sub === sub)) return;
+	if (
+		!sub ||
+		!(endUserOfSub(state, sub) || [...state.endUsers.values()].some((u) => u.sub === sub))
+	)
+		return;
 	const store = lifecycleOf(state);
 	store.used.set(sub, (store.used.get(sub) ?? 0) + 1);
 }

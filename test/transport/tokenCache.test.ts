@@ -3,6 +3,7 @@
  * mints.
  */
 import {
+	MAX_ENTRIES,
 	cachedExpiry,
 	cachedToken,
 	dropCached,
@@ -55,7 +56,7 @@ describe('cached tokens with an expiry', () => {
 		const live = T0 + 3_600_000;
 		storeToken('first', 'F', live);
 		storeToken('expired', 'E', T0);
-		for (let i = 2; i < 5_000; i++) storeToken(`k${i}`, 't', live);
+		for (let i = 2; i < MAX_ENTRIES; i++) storeToken(`k${i}`, 't', live);
 		storeToken('over', 'O', live);
 		expect(cachedExpiry('expired')).toBeUndefined();
 		expect(cachedToken('first')).toBe('F');
@@ -69,7 +70,7 @@ describe('cached tokens with an expiry', () => {
 
 	it('are not evicted below the bound', () => {
 		const live = T0 + 3_600_000;
-		for (let i = 0; i < 4_999; i++) storeToken(`k${i}`, 't', live);
+		for (let i = 0; i < MAX_ENTRIES - 1; i++) storeToken(`k${i}`, 't', live);
 		storeToken('last', 'L', live);
 		expect(cachedToken('k0')).toBe('t');
 		expect(cachedToken('last')).toBe('L');
@@ -116,7 +117,7 @@ describe("an execution's tokens without an expiry", () => {
 	});
 
 	it('stay bounded: the oldest goes first', () => {
-		for (let i = 0; i < 5_000; i++) keepLocal(`r${i}`, 't');
+		for (let i = 0; i < MAX_ENTRIES; i++) keepLocal(`r${i}`, 't');
 		keepLocal('over', 'O');
 		expect(localToken('r0')).toBeUndefined();
 		expect(localToken('r1')).toBe('t');
@@ -124,7 +125,7 @@ describe("an execution's tokens without an expiry", () => {
 	});
 
 	it('are not evicted below the bound', () => {
-		for (let i = 0; i < 4_999; i++) keepLocal(`r${i}`, 't');
+		for (let i = 0; i < MAX_ENTRIES - 1; i++) keepLocal(`r${i}`, 't');
 		keepLocal('last', 'L');
 		expect(localToken('r0')).toBe('t');
 	});

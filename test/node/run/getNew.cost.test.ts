@@ -117,3 +117,23 @@ it('names installations only for runs the Status filter lets through', async () 
 	expect(quiet.json).toEqual([]);
 	expect(quiet.calls.map((call) => call.split('?')[0])).toEqual(['GET /bundle/events']);
 });
+
+it('with Group Into Incidents, names installations only for a failed run (the one that opens an incident)', async () => {
+	const emu = ctx.emu;
+	const w = watcher(emu, { parameters: { groupIntoIncidents: true } });
+	// The fixtures' first sweep: still-failing automations are news; named once.
+	await w.sweep([{}]);
+	emu.recordRun({ bundleId: 7001, outcome: 'succeeded' });
+	const recovered = await w.sweep([{}]);
+	expect(recovered.calls.map((call) => call.split('?')[0])).toEqual(['GET /bundle/events']);
+	emu.recordRun({ bundleId: 7001, outcome: 'failed' });
+	const failing = await w.sweep([{}]);
+	expect(failing.json.map((item) => item.event)).toEqual(['incidentOpened']);
+	expect(failing.json[0]).toMatchObject({ installationId: 5001, bundleTitle: expect.any(String) });
+	expect(failing.calls.map((call) => call.split('?')[0])).toContain('GET /solution/installation');
+	emu.recordRun({ bundleId: 7001, outcome: 'succeeded' });
+	const resolved = await w.sweep([{}]);
+	expect(resolved.json.map((item) => item.event)).toEqual(['incidentResolved']);
+	expect(resolved.json[0]).toMatchObject({ installationId: 5001, bundleTitle: expect.any(String) });
+	expect(resolved.calls.map((call) => call.split('?')[0])).toEqual(['GET /bundle/events']);
+});

@@ -237,11 +237,16 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	if (target === PAUSED && before !== PAUSED) {
 		installation = { ...installation, ...(await setStatus(client, id, 'PAUSE', itemIndex)) };
 	}
-	if (changes.length) await applyFieldChanges(this, client, id, changes, itemIndex);
+	// The updates start from the installation just read (no second read); they say how they left it.
+	const updated = changes.length
+		? await applyFieldChanges(this, client, id, changes, itemIndex, installation)
+		: undefined;
 	let after = target === PAUSED ? PAUSED : before;
 	if (target === ACTIVE) {
-		// Read again: the updates may have paused and restarted it, or another execution changed it.
-		const now = statusOf(await getInstallation(client, id, { itemIndex }));
+		// Started again by the updates (the PLAY's answer): active. Otherwise read again: another
+		// execution may have changed it since the first read.
+		const now =
+			updated === ACTIVE ? ACTIVE : statusOf(await getInstallation(client, id, { itemIndex }));
 		if (now !== ACTIVE)
 			installation = { ...installation, ...(await setStatus(client, id, 'PLAY', itemIndex)) };
 		after = ACTIVE;

@@ -12,13 +12,16 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { withSentence } from '../withSentence';
 import type { FieldChange } from './ensureFields';
 
+/** Resolves to the installation's status as the updates left it (undefined: not known). */
 export async function applyFieldChanges(
 	ctx: IExecuteFunctions,
 	client: AlbatoClient,
 	installationId: number,
 	changes: FieldChange[],
 	itemIndex: number,
-): Promise<void> {
+	/** The installation with its bundles, as Ensure has just read it (not read again). */
+	installation?: IDataObject,
+): Promise<number | undefined> {
 	const steps = new Map<number, UpdateJob>();
 	for (const change of changes) {
 		const job = steps.get(change.stepId) ?? {
@@ -42,10 +45,10 @@ export async function applyFieldChanges(
 		restartFailures: [],
 	};
 	const jobs = [...steps.values()];
-	await updateGuarded(run, jobs);
+	const status = await updateGuarded(run, jobs, installation);
 	if (run.restartFailures.length) throw run.restartFailures[0];
 	const failed = jobs.find((job) => run.results.get(job.key) instanceof Error);
-	if (!failed) return;
+	if (!failed) return status;
 	const error = run.results.get(failed.key) as Error;
 	const applied = jobs.filter((job) => {
 		const result = run.results.get(job.key);

@@ -62,21 +62,32 @@ async function statusFromList(run: UpdateRun, installationId: number, itemIndex:
 	}
 }
 
-/** "Pause, Update, Then Start Again" for the items of one installation. */
-export async function updateGuarded(run: UpdateRun, jobs: UpdateJob[]) {
+/**
+ * "Pause, Update, Then Start Again" for the items of one installation. `known`: the installation with
+ * its bundles, when the caller has just read it (Ensure): not read again. A status that changed since
+ * is caught by the PUT's refusal (rule 2). Resolves to the status this execution last saw (undefined:
+ * not known, or nothing was sent).
+ */
+export async function updateGuarded(
+	run: UpdateRun,
+	jobs: UpdateJob[],
+	known?: IDataObject,
+): Promise<number | undefined> {
 	const { ctx, client, results } = run;
 	const { installationId } = jobs[0];
 	const first = jobs[0].itemIndex;
 	let installation: IDataObject;
 	try {
-		installation = await getInstallation(client, installationId, {
-			withBundles: true,
-			withStatus: false,
-			itemIndex: first,
-		});
+		installation =
+			known ??
+			(await getInstallation(client, installationId, {
+				withBundles: true,
+				withStatus: false,
+				itemIndex: first,
+			}));
 	} catch (error) {
 		for (const job of jobs) fail(run, job, error);
-		return;
+		return undefined;
 	}
 	for (const job of jobs) {
 		// A step of another installation would be refused only after the pause; catch it first.
@@ -98,7 +109,7 @@ export async function updateGuarded(run: UpdateRun, jobs: UpdateJob[]) {
 		}
 	}
 	jobs = jobs.filter((job) => !results.has(job.key));
-	if (jobs.length === 0 || run.stopped) return;
+	if (jobs.length === 0 || run.stopped) return undefined;
 
 	const guard = new PauseGuard(run, installationId, first);
 	guard.status = statusOf(installation) ?? (await statusFromList(run, installationId, first));
@@ -114,4 +125,5 @@ export async function updateGuarded(run: UpdateRun, jobs: UpdateJob[]) {
 		restart = await guard.restart();
 	}
 	reportRestart(run, jobs, guard, restart);
+	return guard.status;
 }

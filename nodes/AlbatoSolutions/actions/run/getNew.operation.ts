@@ -38,17 +38,17 @@ import {
 	type StatusFilter,
 } from './runFilters';
 
-/** Where the memory lives in the workflow's static data (this node's part of it). */
-export const MEMORY_KEY = 'getNewRuns';
-/** Runs asked for per page (Yii's `per-page`; 50 is Yii's default maximum). */
-export const RUNS_PER_PAGE = 50;
-
 export const option = {
 	name: 'Get New',
 	action: 'Get new runs',
 	description:
 		'Runs that ended since this node last returned runs, each once across executions, per end user',
 };
+
+/** Where the memory lives in the workflow's static data (this node's part of it). */
+export const MEMORY_KEY = 'getNewRuns';
+/** Runs asked for per page (Yii's `per-page`; 50 is Yii's default maximum). */
+export const RUNS_PER_PAGE = 50;
 
 export const description: INodeProperties[] = [
 	{
@@ -413,9 +413,12 @@ async function readCustomer(
 		runs.push(...(await read()));
 	}
 	const { fresh, next } = sweepCustomer(memory, runs, job.offset, job.limits, Date.now(), complete);
-	// Names only for runs that will be output (the Status filter applies; incidents need every run).
-	const shown = fresh.some(
-		(run) => job.incidents || job.status === 'any' || runOutcome(run) === job.status,
+	// Names only for runs that will be output (the Status filter applies). Incidents take them from
+	// a failed run only (the run that opens one); a recovery or a reminder reuses what was kept.
+	const shown = fresh.some((run) =>
+		job.incidents
+			? runOutcome(run) === 'failed'
+			: job.status === 'any' || runOutcome(run) === job.status,
 	);
 	if (shown && job.scope === 'endUser') await nameBundles(client, job.itemIndex, names);
 	return { job, previous: memory, fresh, next, names };

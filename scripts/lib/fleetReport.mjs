@@ -1,0 +1,173 @@
+// `npm run bench:fleet`'s results: the JSON document (`--out FILE`, issue 32's shape) and the table
+// it prints. Pure functions, so that a unit test can check them without n8n.
+
+/** Sizes from `--customers 100,1000`: whole numbers ≥ 1, sorted, without repeats. */
+export function parseSizes(text) {
+	const sizes = String(text)
+		.split(',')
+		.map((part) => part.trim())
+		.filter(Boolean)
+		.map(Number);
+	if (!sizes.length || sizes.some((n) => !Number.isInteger(n) || n < 1))
+		throw new Error(`--customers wants whole numbers ≥ 1 separated by commas, got "${text}"`);
+	return [...new Set(sizes)].sort((a, b) => a - b);
+}
+
+/** An empty results document for these sizes. */
+export function emptyResults(customers, setup = {}) {
+	return {
+		customers,
+		jobs: { nightlyPause: {}, fleetChange: {}, fleetSweep: {} },
+		single: { nightlyPause: {} },
+		rateLimited: { nightlyPause: {} },
+		faults: null,
+		setup,
+	};
+}
+
+/** Rounds a number of seconds to 0.1 s. */
+export const roundSeconds = (ms) => Math.round(ms / 100) / 10;
+
+/** Bytes as MB with one decimal. */
+export const megabytes = (bytes) => Math.round(bytes / 104857.6) / 10;
+
+const JOB_TARGETS = {
+	nightlyPause: { seconds: 300, label: 'nightly pause' },
+	fleetChange: { seconds: 600, label: 'fleet change' },
+	fleetSweep: { seconds: 180, label: 'fleet sweep' },
+};
+
+/** Growth from the smallest size ≥ 1,000 to the largest: seconds ratio against customers ratio. */
+export function growth(results, job) {
+	const sizes = Object.keys(results.jobs[job] ?? {})
+		.map(Number)
+		.filter((n) => results.jobs[job][n]?.seconds > 0)
+		.sort((a, b) => a - b);
+	const from = sizes.find((n) => n >= 1000);
+	const to = sizes.at(-1);
+	if (!from || !to || to === from) return undefined;
+	const ratio = results.jobs[job][to].seconds / results.jobs[job][from].seconds;
+	return { from, to, ratio: Math.round(ratio * 100) / 100, limit: (to / from) * 1.1 };
+}
+
+/** Targets of issue 32, each `{ target, value, met }`, from what was measured (missing: not run). */
+export function targets(results) {
+	const out = {};
+	const largest = Math.max(...results.customers);
+	for (const [job, { seconds, label }] of Object.entries(JOB_TARGETS)) {
+		const figures = results.jobs[job]?.[largest];
+		if (!figures) continue;
+		const problems = [];
+		if (figures.failedItems) problems.push(`${figures.failedItems} failed`);
+		if (figures.duplicateInstallations)
+			problems.push(`${figures.duplicateInstallations} duplicates`);
+		if (figures.notConverged) problems.push(`${figures.notConverged} not converged`);
+		if (figures.runsReportedTwice) problems.push(`${figures.runsReportedTwice} reported twice`);
+		if (figures.runsMissed) problems.push(`${figures.runsMissed} missed`);
+		if (job === 'nightlyPause' && figures.maxTokenCallsPerCustomerPerWorker > 1)
+			problems.push(`${figures.maxTokenCallsPerCustomerPerWorker} token calls per customer`);
+		out[`${job}@${largest}`] = {
+			target: `${label} of ${largest} customers ≤ ${seconds} s, clean`,
+			value: `${figures.seconds} s${problems.length ? `, ${problems.join(', ')}` : ''}`,
+			met: figures.seconds <= seconds && problems.length === 0,
+		};
+		const grown = growth(results, job);
+		if (grown)
+			out[`${job} growth`] = {
+				target: `${label}, ${grown.from} → ${grown.to} customers: time ≤ ${Math.round(grown.limit * 10) / 10}×`,
+				value: `${grown.ratio}×`,
+				met: grown.ratio <= grown.limit,
+			};
+		if (figures.peakWorkerRssMB !== undefined && largest >= 10000)
+			out[`${job}@${largest} RSS`] = {
+				target: `${label} of ${largest} customers: peak worker RSS ≤ 1536 MB`,
+				value: `${figures.peakWorkerRssMB} MB`,
+				met: figures.peakWorkerRssMB <= 1536,
+			};
+	}
+	const limited = Object.entries(results.rateLimited?.nightlyPause ?? {});
+	if (limited.length)
+		out.rateLimited = {
+			target: '0 failed items at every size under the rate limit',
+			value: limited.map(([n, f]) => `${n}: ${f.failedItems} failed in ${f.seconds} s`).join('; '),
+			met: limited.every(([, f]) => f.failedItems === 0),
+		};
+	if (results.faults) {
+		const f = results.faults;
+		out.faults = {
+			target:
+				'bad customers fail alone; the others converge; after a worker kill and a rerun all converge, no duplicate',
+			value: `failed alone ${f.failedAlone}, others converged ${f.othersConverged}, after kill: ${f.afterWorkerKill?.notConverged} not converged, ${f.afterWorkerKill?.duplicateInstallations} duplicates`,
+			met:
+				f.failedAlone === true &&
+				f.othersConverged === true &&
+				f.afterWorkerKill?.notConverged === 0 &&
+				f.afterWorkerKill?.duplicateInstallations === 0,
+		};
+	}
+	return out;
+}
+
+const cell = (value) => (value === undefined || value === null ? '' : String(value));
+
+/** The printed table: one row per job and size (markdown, so that docs can take it as it is). */
+export function table(results) {
+	const rows = [
+		[
+			'Job',
+			'Customers',
+			'Seconds',
+			'Failed',
+			'Calls',
+			'429s',
+			'Token calls / customer',
+			'Peak RSS MB (main / workers / webhook)',
+			'Stored MB',
+			'Executions',
+		],
+	];
+	const add = (label, byN) => {
+		for (const n of Object.keys(byN ?? {}).sort((a, b) => a - b)) {
+			const f = byN[n];
+			const rss = f.rssMB
+				? `${cell(f.rssMB.main)} / ${Object.entries(f.rssMB)
+						.filter(([name]) => name.startsWith('worker'))
+						.map(([, mb]) => mb)
+						.join(', ')} / ${cell(f.rssMB.webhook)}`
+				: '';
+			rows.push([
+				label,
+				n,
+				cell(f.seconds),
+				cell(f.failedItems),
+				cell(f.calls?.total),
+				cell(f.calls?.rateLimited),
+				cell(f.maxTokenCallsPerCustomerPerWorker),
+				rss,
+				cell(f.storedMB),
+				f.executionsPerWorker
+					? Object.values(f.executionsPerWorker).join(' + ')
+					: cell(f.executions),
+			]);
+		}
+	};
+	add('nightly pause', results.jobs.nightlyPause);
+	add('fleet change', results.jobs.fleetChange);
+	add('fleet sweep', results.jobs.fleetSweep);
+	add('nightly pause, one execution', results.single?.nightlyPause);
+	add('nightly pause, rate-limited', results.rateLimited?.nightlyPause);
+	const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
+	const line = (row) => `| ${row.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+	return [
+		line(rows[0]),
+		`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`,
+		...rows.slice(1).map(line),
+	].join('\n');
+}
+
+/** The targets as printed lines. */
+export function targetLines(results) {
+	return Object.entries(targets(results)).map(
+		([name, t]) => `${t.met ? 'met   ' : 'MISSED'} ${name}: ${t.value} (target: ${t.target})`,
+	);
+}

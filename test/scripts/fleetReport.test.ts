@@ -1,0 +1,89 @@
+/** bench:fleet's JSON and table (scripts/lib/fleetReport.mjs, an ES module: run in a child Node). */
+import { execFileSync } from 'child_process';
+import path from 'path';
+
+const lib = path.join(__dirname, '..', '..', 'scripts', 'lib', 'fleetReport.mjs');
+
+/** Calls the module's functions in a child process; returns what `script` prints as JSON. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON from the child
+function run(script: string): any {
+	const code = `import * as report from ${JSON.stringify(lib)};\nconst out = (() => { ${script} })();\nprocess.stdout.write(JSON.stringify(out));`;
+	return JSON.parse(
+		execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'pipe'],
+		}),
+	);
+}
+
+const figures = (seconds: number, extra = {}) => ({
+	seconds,
+	failedItems: 0,
+	maxTokenCallsPerCustomerPerWorker: 1,
+	peakWorkerRssMB: 400,
+	rssMB: { main: 300, 'worker-1': 400, 'worker-2': 380, webhook: 200 },
+	calls: { total: 3000, rateLimited: 0 },
+	storedMB: 1.5,
+	executionsPerWorker: { 'worker-1': 2, 'worker-2': 1 },
+	...extra,
+});
+
+const results = {
+	customers: [1000, 10000],
+	jobs: {
+		nightlyPause: { 1000: figures(20), 10000: figures(180) },
+		fleetChange: {
+			1000: figures(40, { duplicateInstallations: 0, notConverged: 0 }),
+			10000: figures(700, { duplicateInstallations: 0, notConverged: 3 }),
+		},
+		fleetSweep: { 1000: figures(10, { runsReportedTwice: 0, runsMissed: 0 }) },
+	},
+	single: { nightlyPause: {} },
+	rateLimited: { nightlyPause: { 1000: { seconds: 30, failedItems: 0 } } },
+	faults: {
+		failedAlone: true,
+		othersConverged: true,
+		afterWorkerKill: { notConverged: 0, duplicateInstallations: 0 },
+	},
+};
+
+it('parseSizes: sorted whole numbers without repeats; refuses anything else', () => {
+	expect(run(`return report.parseSizes('1000, 100,1000')`)).toEqual([100, 1000]);
+	expect(() => run(`return report.parseSizes('100,abc')`)).toThrow(/--customers/);
+	expect(() => run(`return report.parseSizes('0')`)).toThrow(/--customers/);
+});
+
+it('emptyResults: the shape issue 32 asks for', () => {
+	expect(run(`return report.emptyResults([100, 1000], { rttMs: 150 })`)).toEqual({
+		customers: [100, 1000],
+		jobs: { nightlyPause: {}, fleetChange: {}, fleetSweep: {} },
+		single: { nightlyPause: {} },
+		rateLimited: { nightlyPause: {} },
+		faults: null,
+		setup: { rttMs: 150 },
+	});
+});
+
+it('targets: time, cleanliness and growth at the largest size, the rate limit and the faults', () => {
+	const out = run(`return report.targets(${JSON.stringify(results)})`);
+	expect(out['nightlyPause@10000']).toMatchObject({ value: '180 s', met: true });
+	expect(out['nightlyPause growth']).toMatchObject({ value: '9×', met: true });
+	expect(out['fleetChange@10000']).toMatchObject({ value: '700 s, 3 not converged', met: false });
+	expect(out['fleetChange growth']).toMatchObject({ value: '17.5×', met: false });
+	expect(out['nightlyPause@10000 RSS']).toMatchObject({ value: '400 MB', met: true });
+	expect(out['fleetSweep@10000']).toBeUndefined();
+	expect(out.rateLimited).toMatchObject({ value: '1000: 0 failed in 30 s', met: true });
+	expect(out.faults.met).toBe(true);
+});
+
+it('table: one markdown row per job and size', () => {
+	const text: string = run(`return report.table(${JSON.stringify(results)})`);
+	const lines = text.split('\n');
+	expect(lines[0]).toMatch(/^\| Job +\| Customers \| Seconds \| Failed \|/);
+	expect(lines[1]).toMatch(/^\| -+ \| -+ \|/);
+	expect(lines).toHaveLength(2 + 2 + 2 + 1 + 1);
+	expect(lines[2]).toMatch(
+		/^\| nightly pause +\| 1000 +\| 20 +\| 0 +\| 3000 +\| 0 +\| 1 +\| 300 \/ 400, 380 \/ 200 +\| 1.5 +\| 2 \+ 1 +\|$/,
+	);
+	expect(lines.at(-1)).toMatch(/^\| nightly pause, rate-limited \| 1000 +\| 30 +\| 0 +\|/);
+});
