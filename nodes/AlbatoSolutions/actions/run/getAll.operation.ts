@@ -19,6 +19,7 @@ import {
 	readSince,
 	readStatusFilter,
 	runOptionsCollection,
+	runStatusFilter,
 	type StatusFilter,
 } from './runFilters';
 
@@ -71,25 +72,7 @@ export const description: INodeProperties[] = [
 				description:
 					"Only runs created at or after this moment (inclusive). A date without a time zone is in the workflow's time zone.",
 			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				default: 'any',
-				options: [
-					{ name: 'Any', value: 'any' },
-					{
-						name: 'Failed',
-						value: 'failed',
-						description: 'A step has an error, or the run a failure code',
-					},
-					{
-						name: 'Succeeded',
-						value: 'succeeded',
-						description: 'Status 1 and no step with an error',
-					},
-				],
-			},
+			runStatusFilter,
 		],
 	},
 	runOptionsCollection,

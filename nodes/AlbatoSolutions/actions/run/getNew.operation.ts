@@ -35,6 +35,7 @@ import {
 	dateOffsetOption,
 	readDateOffset,
 	readStatusFilter,
+	runStatusFilter,
 	type StatusFilter,
 } from './runFilters';
 
@@ -108,27 +109,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		displayOptions: { hide: { groupIntoIncidents: [true] } },
-		options: [
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				default: 'any',
-				options: [
-					{ name: 'Any', value: 'any' },
-					{
-						name: 'Failed',
-						value: 'failed',
-						description: 'A step has an error, or the run a failure code',
-					},
-					{
-						name: 'Succeeded',
-						value: 'succeeded',
-						description: 'Status 1 and no step with an error',
-					},
-				],
-			},
-		],
+		options: [runStatusFilter],
 	},
 	{
 		displayName: 'Options',

@@ -15,6 +15,27 @@ export const dateOffsetOption: INodeProperties = {
 		"Albato's run dates carry no time zone; they are read as UTC unless you set the account's offset here, as End User → Get gives it in timezoneOffset (e.g. -180 for UTC−3)",
 };
 
+/** The Status filter of both Run operations (readers/runs.ts tells failed from succeeded). */
+export const runStatusFilter: INodeProperties = {
+	displayName: 'Status',
+	name: 'status',
+	type: 'options',
+	default: 'any',
+	options: [
+		{ name: 'Any', value: 'any' },
+		{
+			name: 'Failed',
+			value: 'failed',
+			description: 'A step has an error, or the run a failure code',
+		},
+		{
+			name: 'Succeeded',
+			value: 'succeeded',
+			description: 'Status 1 and no step with an error',
+		},
+	],
+};
+
 /** Options of both Run operations: the account's time zone. */
 export const runOptionsCollection: INodeProperties = optionsCollection([dateOffsetOption]);
 
