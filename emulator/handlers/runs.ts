@@ -269,6 +269,8 @@ export const listRuns: Handler = (ctx) => {
 			: [bundleId];
 	const runs = bundleIds
 		.flatMap((id) => store.byBundle.get(id) ?? [])
+		// The index may hold runs that tests removed from `runs` directly: the map decides.
+		.filter((r) => store.runs.get(r.id) === r)
 		.filter((r) => (bundleId === undefined ? owns(ctx, r.bundleId) : r.bundleId === bundleId))
 		.sort((a, b) => b.dateCreated - a.dateCreated || b.id - a.id);
 	return {
