@@ -20,6 +20,7 @@ import { ApiError } from '../errors';
 import { PLANS } from '../fixtures';
 import type { EmulatorState, EndUserRecord } from '../types';
 import { isPlainObject, nowIso, type Handler, type HandlerContext } from './context';
+import { bodyId, endUserKey, namedUser } from './endUserIds';
 
 class BillingStore {
 	/** Subjects of blocked users. */
@@ -72,8 +73,6 @@ export function planSet(ctx: HandlerContext, sub: string): void {
 	if (ctx.variants.setPlanUnblocks === 'yes') store.blocked.delete(sub);
 }
 
-const key = (partner: string, id: string) => `${partner}\n${id}`;
-
 function bodyOf(ctx: HandlerContext): Record<string, unknown> {
 	return isPlainObject(ctx.body) ? ctx.body : {};
 }
@@ -83,20 +82,7 @@ function userOf(
 	ctx: HandlerContext,
 	extra: Array<{ field: string; message: string }> = [],
 ): EndUserRecord {
-	const id = bodyOf(ctx).id;
-	const text =
-		typeof id === 'number' && Number.isFinite(id)
-			? String(id)
-			: typeof id === 'string' && id.trim() !== ''
-				? id.trim()
-				: undefined;
-	const errors = [...extra];
-	if (text === undefined)
-		errors.unshift({ field: 'id', message: 'id is required (your own id of the user)' });
-	if (errors.length) throw new ApiError(400, errors);
-	const user = ctx.state.endUsers.get(key(ctx.partner.settings.name, text!));
-	if (!user) throw new ApiError(404, `End user with id "${text!}" not found`);
-	return user;
+	return namedUser(ctx, bodyId(ctx, extra));
 }
 
 /** list-plans by GET or POST: both by default (the page's "GET | POST"); variant `listPlansMethod` allows one, the other answers 405. */
@@ -146,13 +132,13 @@ export const addUserPlanTransactions: Handler = (ctx) => {
 
 /** Takes a user's plan away (control surface): no active plan until set-user-plan. */
 export function clearPlan(state: EmulatorState, partner: string, id: string): void {
-	const user = state.endUsers.get(key(partner, String(id)));
+	const user = state.endUsers.get(endUserKey(partner, String(id)));
 	if (!user) throw new Error(`unknown end user "${id}"`);
 	billingOf(state).planless.add(user.sub);
 }
 
 /** Whether an end user (the partner's own id) is blocked (control surface, tests). */
 export function isBlocked(state: EmulatorState, partner: string, id: string): boolean {
-	const user = state.endUsers.get(key(partner, String(id)));
+	const user = state.endUsers.get(endUserKey(partner, String(id)));
 	return !!user && billingOf(state).blocked.has(user.sub);
 }

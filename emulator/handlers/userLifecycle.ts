@@ -12,6 +12,7 @@ import { DEFAULT_PLAN_ID, PLANS } from '../fixtures';
 import type { EmulatorState, EndUserRecord } from '../types';
 import { billingOf, planSet } from './billing';
 import { isPlainObject, type Handler, type HandlerContext } from './context';
+import { bodyId, endUserKey, namedUser } from './endUserIds';
 
 class LifecycleStore {
 	/** Token subject → plan id (absent: DEFAULT_PLAN_ID, the plan add-user answers). */
@@ -46,40 +47,12 @@ export function assertNotDeleted(state: EmulatorState, sub: string): string {
 	throw new ApiError(401, 'This end user was deleted: their tokens no longer work');
 }
 
-const key = (partner: string, id: string) => `${partner}\n${id}`;
-
 /** The end user whose token subject is `sub` ("<partner>:<id>"), found by key without a scan. */
 export function endUserOfSub(state: EmulatorState, sub: string): EndUserRecord | undefined {
 	const colon = sub.indexOf(':');
 	if (colon === -1) return undefined;
-	const user = state.endUsers.get(key(sub.slice(0, colon), sub.slice(colon + 1)));
+	const user = state.endUsers.get(endUserKey(sub.slice(0, colon), sub.slice(colon + 1)));
 	return user?.sub === sub ? user : undefined;
-}
-
-/** The body's `id` (string or number), or a 400. */
-function bodyId(
-	ctx: HandlerContext,
-	extra: Array<{ field: string; message: string }> = [],
-): string {
-	const body = isPlainObject(ctx.body) ? ctx.body : {};
-	const id = body.id;
-	const text =
-		typeof id === 'number' && Number.isFinite(id)
-			? String(id)
-			: typeof id === 'string' && id.trim() !== ''
-				? id.trim()
-				: undefined;
-	const errors = [...extra];
-	if (text === undefined)
-		errors.unshift({ field: 'id', message: 'id is required (your own id of the user)' });
-	if (errors.length) throw new ApiError(400, errors);
-	return text!;
-}
-
-function userOf(ctx: HandlerContext, id: string): EndUserRecord {
-	const user = ctx.state.endUsers.get(key(ctx.partner.settings.name, id));
-	if (!user) throw new ApiError(404, `End user with id "${id}" not found`);
-	return user;
 }
 
 export function planOf(state: EmulatorState, user: EndUserRecord) {
@@ -102,7 +75,7 @@ function expandsTransactions(ctx: HandlerContext): boolean {
 }
 
 export const getUserProfile: Handler = (ctx) => {
-	const user = userOf(ctx, bodyId(ctx));
+	const user = namedUser(ctx, bodyId(ctx));
 	const plan = planOf(ctx.state, user);
 	const used = lifecycleOf(ctx.state).used.get(user.sub) ?? 0;
 	const data: Record<string, unknown> = {
@@ -133,14 +106,14 @@ export const setUserPlan: Handler = (ctx) => {
 			field: 'planId',
 			message: `Unknown plan ${String(body.planId)}; plans: ${PLANS.map((p) => p.id).join(', ')}`,
 		});
-	const user = userOf(ctx, bodyId(ctx, extra));
+	const user = namedUser(ctx, bodyId(ctx, extra));
 	lifecycleOf(ctx.state).plans.set(user.sub, body.planId as number);
 	planSet(ctx, user.sub);
 	return { data: [] };
 };
 
 export const deleteUser: Handler = (ctx) => {
-	const user = userOf(ctx, bodyId(ctx));
+	const user = namedUser(ctx, bodyId(ctx));
 	removeEndUser(ctx.state, user);
 	return { data: [] };
 };
@@ -158,7 +131,7 @@ export function removeEndUser(state: EmulatorState, user: EndUserRecord): void {
 	}
 	for (const cred of [...state.credentials.values()])
 		if (cred.userId === user.sub) state.credentials.delete(cred.id);
-	state.endUsers.delete(key(user.partner, user.id));
+	state.endUsers.delete(endUserKey(user.partner, user.id));
 	state.permanentTokens.delete(user.permanentToken);
 	const store = lifecycleOf(state);
 	store.plans.delete(user.sub);
@@ -175,7 +148,7 @@ export function setTransactionsUsed(
 	used: number,
 ): void {
 	if (!Number.isInteger(used) || used < 0) throw new Error('used must be an integer ≥ 0');
-	const user = state.endUsers.get(key(partner, String(id)));
+	const user = state.endUsers.get(endUserKey(partner, String(id)));
 	if (!user) throw new Error(`unknown end user "${id}"`);
 	lifecycleOf(state).used.set(user.sub, used);
 }
