@@ -456,4 +456,8 @@ function reset(req: http.IncomingMessage): void {
 	else socket.destroy();
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Unreferenced: a fault's delay still pending when a test's server closes keeps no process alive.
+const sleep = async (ms: number) =>
+	await new Promise((resolve) => {
+		setTimeout(resolve, ms).unref();
+	});

@@ -242,13 +242,14 @@ async function checkOverlappingUpdates(checks, webhookBase, emulator, installati
 	});
 	const subjects = ['Subject from run A', 'Subject from run B', 'Subject from run C'];
 	await emulator.control('DELETE', '/requests');
-	// 300 ms per installation call (read, pause, update, start), like a distant service, so each
-	// execution takes seconds. The three first reads of the first installation answer after 300,
-	// 750 and 1050 ms: the second and third execution then read it while the first one has it
-	// paused, and update it around the time the first one starts it again. (Without this the
-	// three run in lockstep, or one after the other, and never collide.)
+	// 600 ms per installation call (read, pause, update, start), like a distant service, so each
+	// execution takes about 5 s: wide enough that the three overlap even when a loaded machine's
+	// workers pick them up a second or two apart. The three first reads of the first installation
+	// answer after 600, 1500 and 2100 ms: the second and third execution then read it while the
+	// first one has it paused, and update it around the time the first one starts it again.
+	// (Without this the three run in lockstep, or one after the other, and never collide.)
 	const first = targets[0].installationId;
-	for (const delayMs of [300, 750, 1050])
+	for (const delayMs of [600, 1500, 2100])
 		await emulator.control('POST', '/faults', {
 			method: 'GET',
 			path: `/solution/installation/${first}`,
@@ -258,7 +259,7 @@ async function checkOverlappingUpdates(checks, webhookBase, emulator, installati
 		path: '^/(solution/installation|bundle/data)/\\d+$',
 		regex: true,
 		times: 1000,
-		delayMs: 300,
+		delayMs: 600,
 	});
 	const url = `${webhookBase}/webhook/${UPDATE.webhookPath}`;
 	const responses = await Promise.all(subjects.map((subject) => post(url, { subject, targets })));

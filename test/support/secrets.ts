@@ -4,6 +4,13 @@
  */
 import type { Emulator, FaultRule } from '../../emulator';
 
+/**
+ * The request options of the fault tests: one retry, no retry budget, and a 1 s timeout. A tighter
+ * timeout fails on a loaded machine before the emulator has even read the request (it runs in the
+ * test's own process); the timeout fault waits 1.5 s, so it still times out.
+ */
+export const FAULT_REQUEST_OPTIONS = { maxRetries: 1, retryBudget: 0, timeout: 1 } as const;
+
 /** Every fault kind of the emulator, by name; a test picks its own selection with `faultKinds`. */
 export const FAULT_KINDS: ReadonlyArray<[string, Omit<FaultRule, 'path'>]> = [
 	['400', { status: 400 }],
@@ -14,7 +21,7 @@ export const FAULT_KINDS: ReadonlyArray<[string, Omit<FaultRule, 'path'>]> = [
 	['503', { status: 503 }],
 	['reset before', { reset: 'before' }],
 	['reset after', { reset: 'after' }],
-	['timeout', { delayMs: 400 }],
+	['timeout', { delayMs: 1500 }],
 	['malformed JSON', { malformedJson: true }],
 	['malformed JSON on a 400', { malformedJson: true, status: 400 }],
 	['empty body', { emptyBody: true }],

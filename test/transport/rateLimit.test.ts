@@ -23,7 +23,7 @@ const get = (extra: INodeParameters = {}): INodeParameters => ({
 
 describe('rate-limited service (429 + Retry-After above 2 requests at once)', () => {
 	it('at the defaults: every item succeeds, in order and paired, and the node backs off to what the service takes', async () => {
-		ctx.emu.setRateLimit({ maxConcurrent: 2, retryAfterSeconds: 0, serviceMs: 30 });
+		ctx.emu.setRateLimit({ maxConcurrent: 2, retryAfterSeconds: 0, serviceMs: 100 });
 		const items = itemsOf(40);
 		const run = await runNode(ctx.emu, get(), { inputItems: items });
 		expect(run.error).toBeUndefined();

@@ -10,7 +10,12 @@ import {
 	TOKEN_PATH,
 	usePartnerEmulator,
 } from '../support/partnerSetup';
-import { captureConsole, expectNoPartnerSecret, PARTNER_FAULT_KINDS } from '../support/secrets';
+import {
+	captureConsole,
+	expectNoPartnerSecret,
+	FAULT_REQUEST_OPTIONS,
+	PARTNER_FAULT_KINDS,
+} from '../support/secrets';
 
 const ctx = usePartnerEmulator();
 
@@ -36,7 +41,7 @@ describe('no token in outputs, errors or the console', () => {
 				resource: 'installation',
 				operation: 'getAll',
 				returnAll: true,
-				requestOptions: { maxRetries: 1, retryBudget: 0, timeout: 0.2 },
+				requestOptions: FAULT_REQUEST_OPTIONS,
 			},
 			{ inputItems: [{ customer: 'c-1' }, { customer: 'c-2' }], continueOnFail: true },
 		);

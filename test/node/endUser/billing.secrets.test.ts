@@ -5,7 +5,12 @@
  * token.
  */
 import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
-import { captureConsole, expectNoPartnerSecret, PARTNER_FAULT_KINDS } from '../../support/secrets';
+import {
+	captureConsole,
+	expectNoPartnerSecret,
+	FAULT_REQUEST_OPTIONS,
+	PARTNER_FAULT_KINDS,
+} from '../../support/secrets';
 import { ADD_TRX_PATH, BLOCK_PATH, LIST_PLANS_PATH } from './billingSetup';
 
 const ctx = usePartnerEmulator();
@@ -48,7 +53,7 @@ describe('no token in outputs, errors or the console (billing)', () => {
 		ctx.emu.faults.add(rule);
 		const run = await runPartner(
 			ctx.emu,
-			{ ...params, requestOptions: { maxRetries: 1, retryBudget: 0, timeout: 0.2 } },
+			{ ...params, requestOptions: FAULT_REQUEST_OPTIONS },
 			{ inputItems: [{ customer: 'c-1' }], continueOnFail: true },
 		);
 		expect(run.calls.length).toBeGreaterThan(0);

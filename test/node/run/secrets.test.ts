@@ -4,7 +4,12 @@
  * outputs, errors and the console are searched for the master token and every end-user token.
  */
 import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
-import { captureConsole, expectNoPartnerSecret, PARTNER_FAULT_KINDS } from '../../support/secrets';
+import {
+	captureConsole,
+	expectNoPartnerSecret,
+	FAULT_REQUEST_OPTIONS,
+	PARTNER_FAULT_KINDS,
+} from '../../support/secrets';
 import { byId } from '../../support/setup';
 
 const ctx = usePartnerEmulator();
@@ -49,7 +54,7 @@ describe('no token in outputs, errors or the console (run history, user lifecycl
 		ctx.emu.faults.add(rule);
 		const run = await runPartner(
 			ctx.emu,
-			{ ...params, requestOptions: { maxRetries: 1, retryBudget: 0, timeout: 0.2 } },
+			{ ...params, requestOptions: FAULT_REQUEST_OPTIONS },
 			{ inputItems: [{ customer: 'c-1', step }], continueOnFail: true },
 		);
 		expect(run.calls.length).toBeGreaterThan(0);
