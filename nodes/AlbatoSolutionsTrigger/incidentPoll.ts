@@ -1,13 +1,13 @@
 /**
  * Automation Failing / Automation Recovered: Run → Get New's Group Into Incidents for the one end
  * user the trigger watches. Which ended runs are new is decided as for Run Failed / Run Succeeded
- * (runEvents.ts, with a baseline of its own); how they group into incidents by the same pure
- * `groupIntoIncidents` (shared/readers/incidents.ts) that Get New uses.
+ * (runEvents.ts, with a baseline of its own); the incidents are read from the runs listed by the
+ * same pure `incidentEvents` (shared/readers/incidents.ts) that Get New uses.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { groupIntoIncidents, type Incidents } from '../shared/readers/incidents';
-import { runDateMs, runOutcome } from '../shared/readers/runs';
+import { incidentEvents } from '../shared/readers/incidents';
+import { runOutcome } from '../shared/readers/runs';
 import type { EventKind, KindPoll, PollScope, TriggerStaticData } from './eventKind';
 import { NoSampleError } from './noSample';
 import { detectRunEvents, type RunBaseline, RUN_EVENTS } from './runEvents';
@@ -17,18 +17,19 @@ import { readSolutionFilter } from './solutionFilter';
 export const INCIDENT_EVENTS = ['automationFailing', 'automationRecovered'] as const;
 export type IncidentEvent = (typeof INCIDENT_EVENTS)[number];
 
-/** The grouping's items by the trigger's event names (reminders are not offered in the trigger). */
+/** The incidents' items by the trigger's event names (reminders are not offered in the trigger). */
 const EVENT_OF: Record<string, IncidentEvent> = {
 	incidentOpened: 'automationFailing',
 	incidentResolved: 'automationRecovered',
 };
 
-/** What the trigger keeps for automation events (static data key `incidentEvents`). */
+/**
+ * What the trigger keeps for automation events (static data key `incidentEvents`): the ended runs
+ * already seen, and those in progress (as for run events, own scope). Open incidents are read from
+ * the runs listed, not kept (a baseline written by an older version may still hold `incidents`).
+ */
 export interface IncidentBaseline extends IDataObject {
-	/** The ended runs already grouped, and those in progress (as for run events, own scope). */
 	runs: RunBaseline;
-	/** The open incidents, by automation id. */
-	incidents: Incidents;
 }
 
 interface IncidentWatch {
@@ -56,8 +57,8 @@ export const incidentKind: EventKind = {
 const ENDED = new Set(RUN_EVENTS);
 
 /**
- * One poll: the ended runs not grouped before, oldest first, grouped against the open incidents.
- * The first poll (or one for another end user or installation filter) is Get New's first sweep: the
+ * One poll: the incidents that the ended runs not seen before open or resolve, read from the runs
+ * listed. The first poll (or one for another end user or installation filter) is Get New's first sweep: the
  * history sets the state silently, and each automation failing now is reported once, as Automation
  * Failing; incidents already over are not.
  */
@@ -70,21 +71,20 @@ async function pollIncidents(scope: PollScope, watch: IncidentWatch): Promise<Ki
 	const now = Date.now();
 	const { events, next } = detectRunEvents(previous?.runs, key, read.runs, ENDED, now);
 	const firstPoll = previous === undefined;
-	const candidates = firstPoll ? read.runs.filter(isEnded) : events.map(({ run }) => run);
-	if (candidates.length) await read.name(watch.solutionId !== undefined);
-	const grouped = groupIntoIncidents({
-		runs: oldestFirst(candidates.filter((run) => read.ofSolution(run, watch.solutionId))).map(
-			read.item,
-		),
-		incidents: previous?.incidents,
+	const fresh = new Set(events.map(({ run }) => String(read.item(run).id)));
+	if (firstPoll ? read.runs.some(isEnded) : fresh.size)
+		await read.name(watch.solutionId !== undefined);
+	const items = incidentEvents({
+		history: read.runs
+			.filter((run) => isEnded(run) && read.ofSolution(run, watch.solutionId))
+			.map(read.item),
+		fresh,
 		firstSweep: firstPoll,
-		remindAfterMs: 0,
-		now,
 		customer: partnerOf(scope.client),
 	});
 	return {
-		items: chosenItems(grouped.items, watch),
-		commit: () => void (staticData.incidentEvents = { runs: next, incidents: grouped.incidents }),
+		items: chosenItems(items, watch),
+		commit: () => void (staticData.incidentEvents = { runs: next }),
 	};
 }
 
@@ -95,14 +95,14 @@ async function pollIncidents(scope: PollScope, watch: IncidentWatch): Promise<Ki
 async function sampleIncident(scope: PollScope, watch: IncidentWatch): Promise<IDataObject> {
 	const read = await readWatchedRuns(scope, watch.installationId);
 	await read.name(watch.solutionId !== undefined);
-	const { items } = groupIntoIncidents({
-		runs: oldestFirst(
-			read.runs.filter((run) => isEnded(run) && read.ofSolution(run, watch.solutionId)),
-		).map(read.item),
-		incidents: undefined,
+	const history = read.runs
+		.filter((run) => isEnded(run) && read.ofSolution(run, watch.solutionId))
+		.map(read.item);
+	// Every run counts as new: each incident in the history is reported, the newest is the sample.
+	const items = incidentEvents({
+		history,
+		fresh: new Set(history.map((item) => String(item.id))),
 		firstSweep: false,
-		remindAfterMs: 0,
-		now: Date.now(),
 		customer: partnerOf(scope.client),
 	});
 	const newest = chosenItems(items, watch).at(-1);
@@ -131,10 +131,3 @@ const isEnded = (run: IDataObject) => {
 	const outcome = runOutcome(run);
 	return outcome === 'failed' || outcome === 'succeeded';
 };
-
-/** Oldest first, as Get New outputs runs: by date (unreadable last), then by id. */
-function oldestFirst(runs: IDataObject[]): IDataObject[] {
-	const at = (run: IDataObject) => runDateMs(run.dateCreated) ?? Infinity;
-	const id = (run: IDataObject) => Number(run.id);
-	return [...runs].sort((a, b) => at(a) - at(b) || id(a) - id(b) || 0);
-}

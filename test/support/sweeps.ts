@@ -29,7 +29,18 @@ export interface WatcherOptions {
 	token?: string;
 	parameters?: INodeParameters;
 	workflowId?: string;
+	/**
+	 * 'lost': every sweep starts from empty static data, as a queue-mode worker of n8n 2.41 does
+	 * (docs/scaling.md); the deduplication store is still shared. Default 'kept'.
+	 */
+	staticData?: 'kept' | 'lost';
 }
+
+/** n8n's two ways of handing a sweep its static data (see WatcherOptions.staticData). */
+export const STATIC_DATA_MODELS = [
+	['static data kept (regular mode)', 'kept'],
+	['static data lost (queue mode)', 'lost'],
+] as const;
 
 export function watcher(emu: Emulator, options: WatcherOptions = {}) {
 	let saved: IDataObject = {};
@@ -78,7 +89,8 @@ export function watcher(emu: Emulator, options: WatcherOptions = {}) {
 						albatoSolutionsApi: { baseUrl: emu.baseUrl, accessToken: options.token ?? emu.token() },
 					},
 		});
-		if (mode !== 'manual') saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
+		if (mode !== 'manual' && options.staticData !== 'lost')
+			saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
 		const out = result.outputAt(WATCH_NODE, 0);
 		const errors = result.outputAt(WATCH_NODE, 1);
 		const thrown = result.error(WATCH_NODE);

@@ -1,170 +1,241 @@
 /**
- * Incidents per automation, from new ended runs: Run → Get New's Group Into Incidents, and the
- * trigger's Automation Failing / Automation Recovered. Pure, like the readers (it imports nothing
- * of ours): the caller gives it the new runs (as Run → Get New outputs them, oldest first) and the
- * open incidents it keeps, and stores the ones it answers.
+ * Incidents per automation, read from the run history itself: Run → Get New's Group Into Incidents
+ * and the trigger's Automation Failing / Automation Recovered. Pure. An incident is a streak of
+ * failed runs of one automation: it opens at the first failed run after a success (or the first run
+ * ever), and the next successful run resolves it. Nothing about incidents is remembered: the runs
+ * the service lists say which automations are failing and since when, so the answer is the same on
+ * any worker, after a restart, and for two executions at once.
  *
- * - the first failed run after a success (or ever) opens an incident: one `incidentOpened` item;
- * - further failures are counted, nothing is output; with Remind After, one `incidentReminder` each
- *   time that long has passed since the incident was reported (or since the last reminder);
- * - the first successful run after them resolves it: one `incidentResolved` item with how long it
- *   lasted and how many runs failed.
- * On a customer's first sweep (no memory yet) the history only sets the state: an automation
- * failing now opens its incident, incidents already over are not reported.
+ * What is reported is decided by which runs are new to this sweep (`fresh`: the caller's memory or
+ * gate says so, each run to one sweep only):
+ * - a new failed run whose previous run succeeded (or that is the first run listed): one
+ *   `incidentOpened` item; further failures report nothing;
+ * - a new successful run whose previous run failed: one `incidentResolved` item with how long the
+ *   incident lasted and how many runs failed;
+ * - a run that ends after newer runs of its automation were reported counts in its streak but
+ *   reports nothing itself;
+ * - on a customer's first sweep, the history only sets the state: each automation failing now is
+ *   reported once (incidentOpened), incidents already over are not;
+ * - with Remind After, `dueReminders` names each incident open for another whole Remind After
+ *   since its first failed run; its key makes it once per period (the caller's gate decides).
  */
 import type { IDataObject } from 'n8n-workflow';
 
-/** An open incident of one automation (in the customer's memory). */
-export interface OpenIncident {
-	/** The first failed run: id and date (epoch ms, NaN when unreadable). */
-	runId: string;
-	openedAt: number;
-	/** Failed runs so far. */
-	failedRuns: number;
-	/** The last failed run's id. */
-	lastRunId: string;
-	/** When the last reminder went out (epoch ms), or undefined. */
-	remindedAt?: number;
-	installationId: unknown;
-	installationTitle: unknown;
-	bundleTitle: unknown;
+/** One ended run of an automation, in the order the incident rules read them. */
+interface Point {
+	id: string;
+	/** Epoch ms; NaN when unreadable (sorted first, counted in no duration). */
+	at: number;
+	failed: boolean;
+	item: IDataObject;
 }
 
-/** Open incidents by automation id; at most this many per customer (the oldest dropped first). */
-export type Incidents = Record<string, OpenIncident>;
-export const MAX_INCIDENTS = 500;
-
-export interface IncidentInput {
-	/** Output items of the new runs (Run → Get New's shape), oldest first. */
-	runs: IDataObject[];
-	incidents: Incidents | undefined;
-	firstSweep: boolean;
-	/** Remind after this many ms open (0: never). */
-	remindAfterMs: number;
-	now: number;
-	/** Added to every event (endUserId in partner mode). */
-	customer: IDataObject;
+/**
+ * Output items of ended runs (Run → Get New's shape: `id`, `bundleId`, `outcome`, ISO
+ * `dateCreated`), by automation, oldest first. Runs in progress or of unknown outcome are left out.
+ */
+function timelines(history: IDataObject[]): Map<string, Point[]> {
+	const byAutomation = new Map<string, Point[]>();
+	const seen = new Set<string>();
+	for (const item of history) {
+		if (item.outcome !== 'failed' && item.outcome !== 'succeeded') continue;
+		const id = String(item.id);
+		const automation = String(item.bundleId ?? '');
+		if (seen.has(`${automation}\n${id}`)) continue;
+		seen.add(`${automation}\n${id}`);
+		const at = typeof item.dateCreated === 'string' ? Date.parse(item.dateCreated) : Number.NaN;
+		const points = byAutomation.get(automation) ?? [];
+		points.push({ id, at, failed: item.outcome === 'failed', item });
+		byAutomation.set(automation, points);
+	}
+	for (const points of byAutomation.values()) points.sort(olderFirst);
+	return byAutomation;
 }
 
-const dateMs = (iso: unknown) => (typeof iso === 'string' ? Date.parse(iso) : Number.NaN);
+function olderFirst(a: Point, b: Point): number {
+	const da = Number.isNaN(a.at) ? -Infinity : a.at;
+	const db = Number.isNaN(b.at) ? -Infinity : b.at;
+	if (da !== db) return da - db;
+	const na = Number(a.id);
+	const nb = Number(b.id);
+	if (Number.isFinite(na) && Number.isFinite(nb)) return na - nb;
+	return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * The streak of failed runs that ends at `end` (inclusive): its first index, and the success
+ * before it (undefined when the streak reaches the oldest run listed).
+ */
+function streakBefore(points: Point[], end: number): { start: number; after?: Point } {
+	let start = end;
+	while (start > 0 && points[start - 1].failed) start--;
+	return { start, after: start > 0 ? points[start - 1] : undefined };
+}
+
 const isoOf = (ms: number) => (Number.isNaN(ms) ? null : new Date(ms).toISOString());
+const idOut = (id: string) => (Number.isFinite(Number(id)) ? Number(id) : id);
 
 function eventItem(
 	event: string,
 	automation: string,
-	incident: OpenIncident,
-	extra: IDataObject,
+	points: Point[],
+	start: number,
+	failedRuns: number,
 	customer: IDataObject,
+	extra: IDataObject,
 ): IDataObject {
+	const first = points[start].item;
+	const named = [...points].reverse().find((point) => point.item.bundleTitle != null)?.item;
 	return {
 		event,
 		...customer,
-		installationId: incident.installationId ?? null,
-		installationTitle: incident.installationTitle ?? null,
-		bundleId: Number.isFinite(Number(automation)) ? Number(automation) : automation,
-		bundleTitle: incident.bundleTitle ?? null,
-		openedAt: isoOf(incident.openedAt),
-		failedRuns: incident.failedRuns,
+		installationId: first.installationId ?? named?.installationId ?? null,
+		installationTitle: first.installationTitle ?? named?.installationTitle ?? null,
+		bundleId: idOut(automation),
+		bundleTitle: first.bundleTitle ?? named?.bundleTitle ?? null,
+		openedAt: isoOf(points[start].at),
+		failedRuns,
 		...extra,
 	};
 }
 
-export function groupIntoIncidents(input: IncidentInput): {
-	items: IDataObject[];
-	incidents: Incidents;
-} {
-	const incidents = JSON.parse(JSON.stringify(input.incidents ?? {})) as Incidents;
-	const items: IDataObject[] = [];
-	const emit = input.firstSweep ? () => {} : (item: IDataObject) => void items.push(item);
-	for (const run of input.runs) {
-		const automation = String(run.bundleId ?? '');
-		const open = incidents[automation];
-		if (run.outcome === 'failed') {
-			if (open) {
-				open.failedRuns++;
-				open.lastRunId = String(run.id);
-				continue;
+export interface IncidentInput {
+	/** Output items of the runs read for one customer (any order; ended ones count). */
+	history: IDataObject[];
+	/** Ids of the runs new to this sweep (returned by no other sweep). */
+	fresh: ReadonlySet<string>;
+	/** The customer's first sweep: report only what is failing now. */
+	firstSweep: boolean;
+	/** Added to every item (endUserId in partner mode). */
+	customer: IDataObject;
+}
+
+/** The incidentOpened and incidentResolved items of one sweep of one customer, oldest first. */
+export function incidentEvents(input: IncidentInput): IDataObject[] {
+	const items: Array<{ at: number; item: IDataObject }> = [];
+	for (const [automation, points] of timelines(input.history)) {
+		const emit = (index: number, item: IDataObject) => items.push({ at: points[index].at, item });
+		if (input.firstSweep) {
+			const last = points.length - 1;
+			if (!points[last].failed) continue;
+			const { start } = streakBefore(points, last);
+			emit(last, opened(automation, points, start, last, input.customer));
+			continue;
+		}
+		// Only runs newer than every run reported before decide anything (a late one only counts).
+		let frontier = points.length;
+		while (frontier > 0 && input.fresh.has(points[frontier - 1].id)) frontier--;
+		for (let i = frontier; i < points.length; i++) {
+			const previous = i > 0 ? points[i - 1] : undefined;
+			if (points[i].failed && (!previous || !previous.failed)) {
+				let end = i;
+				while (end + 1 < points.length && points[end + 1].failed) end++;
+				emit(i, opened(automation, points, i, end, input.customer));
+			} else if (!points[i].failed && previous?.failed) {
+				emit(i, resolved(automation, points, i, input.customer));
 			}
-			const opened: OpenIncident = {
-				runId: String(run.id),
-				openedAt: dateMs(run.dateCreated),
-				failedRuns: 1,
-				lastRunId: String(run.id),
-				// Reminders count from when the incident was reported, not from the (maybe older) run.
-				remindedAt: input.now,
-				installationId: run.installationId ?? null,
-				installationTitle: run.installationTitle ?? null,
-				bundleTitle: run.bundleTitle ?? null,
-			};
-			incidents[automation] = opened;
-			emit(
-				eventItem(
-					'incidentOpened',
-					automation,
-					opened,
-					{ failedStep: run.failedStep ?? null, run },
-					input.customer,
-				),
-			);
-		} else if (run.outcome === 'succeeded' && open) {
-			delete incidents[automation];
-			const resolvedAt = dateMs(run.dateCreated);
-			const lasted = resolvedAt - open.openedAt;
-			emit(
-				eventItem(
-					'incidentResolved',
-					automation,
-					open,
-					{
-						resolvedAt: isoOf(resolvedAt),
-						durationSeconds: Number.isNaN(lasted) ? null : Math.round(lasted / 1000),
-						firstFailedRunId: Number(open.runId) || open.runId,
-						run,
-					},
-					input.customer,
-				),
-			);
 		}
 	}
-	if (input.firstSweep) {
-		// Only what is still failing is news on a first sweep.
-		for (const [automation, incident] of Object.entries(incidents)) {
-			incident.remindedAt = input.now; // a reminder comes Remind After from now, not at once
-			const run = input.runs.find((candidate) => String(candidate.id) === incident.runId);
-			items.push(
-				eventItem(
-					'incidentOpened',
-					automation,
-					incident,
-					{ failedStep: run?.failedStep ?? null, run: run ?? null },
-					input.customer,
-				),
-			);
+	return items.sort((a, b) => (a.at || 0) - (b.at || 0)).map(({ item }) => item);
+}
+
+function opened(
+	automation: string,
+	points: Point[],
+	start: number,
+	end: number,
+	customer: IDataObject,
+): IDataObject {
+	const run = points[start].item;
+	return eventItem('incidentOpened', automation, points, start, end - start + 1, customer, {
+		failedStep: run.failedStep ?? null,
+		run,
+	});
+}
+
+function resolved(
+	automation: string,
+	points: Point[],
+	index: number,
+	customer: IDataObject,
+): IDataObject {
+	const { start } = streakBefore(points, index - 1);
+	const lasted = points[index].at - points[start].at;
+	return eventItem('incidentResolved', automation, points, start, index - start, customer, {
+		resolvedAt: isoOf(points[index].at),
+		durationSeconds: Number.isNaN(lasted) ? null : Math.round(lasted / 1000),
+		firstFailedRunId: idOut(points[start].id),
+		run: points[index].item,
+	});
+}
+
+export interface Reminder {
+	/**
+	 * Once per incident and period: the automation, the success before the incident (or `-` when
+	 * the history listed starts inside it) and the number of whole periods open.
+	 */
+	key: string;
+	bundleId: string;
+	item: IDataObject;
+}
+
+/**
+ * The incidents open now (the automation's newest ended run failed) for another whole
+ * `remindAfterMs` since their first failed run. A streak longer than the history listed counts
+ * from its oldest run listed, so its reminders come late, never twice.
+ */
+export function dueReminders(
+	history: IDataObject[],
+	remindAfterMs: number,
+	now: number,
+	customer: IDataObject,
+): Reminder[] {
+	if (remindAfterMs <= 0) return [];
+	const due: Reminder[] = [];
+	for (const [automation, points] of timelines(history)) {
+		const last = points.length - 1;
+		if (!points[last].failed) continue;
+		const { start, after } = streakBefore(points, last);
+		const open = now - points[start].at;
+		if (Number.isNaN(open) || open < remindAfterMs) continue;
+		const periods = Math.floor(open / remindAfterMs);
+		due.push({
+			key: `${automation}\n${after?.id ?? '-'}\n${periods}`,
+			bundleId: automation,
+			item: eventItem('incidentReminder', automation, points, start, last - start + 1, customer, {
+				openForSeconds: Math.round(open / 1000),
+				lastFailedRunId: idOut(points[last].id),
+			}),
+		});
+	}
+	return due;
+}
+
+/**
+ * Whether the runs read so far (raw or output items mapped to outcome, automation and date by
+ * `point`) are enough to decide the incidents of the runs `isNew` names: each automation with a new
+ * run also has the run before its oldest new one, and a new success after a failure has the
+ * success before that streak (for how long it lasted and how many runs failed).
+ */
+export function incidentContextRead(
+	runs: IDataObject[],
+	point: (run: IDataObject) => IDataObject,
+	isNew: (run: IDataObject) => boolean,
+): boolean {
+	const fresh = new Set<string>();
+	const history = runs.map((run) => {
+		const item = point(run);
+		if (isNew(run)) fresh.add(String(item.id));
+		return item;
+	});
+	for (const points of timelines(history).values()) {
+		const oldestNew = points.findIndex((p) => fresh.has(p.id));
+		if (oldestNew === -1) continue;
+		if (oldestNew === 0) return false;
+		for (let i = oldestNew; i < points.length; i++) {
+			if (points[i].failed || !points[i - 1].failed) continue;
+			if (streakBefore(points, i - 1).after === undefined) return false;
 		}
 	}
-	if (input.remindAfterMs > 0) {
-		for (const [automation, incident] of Object.entries(incidents)) {
-			const since = incident.remindedAt ?? incident.openedAt;
-			if (Number.isNaN(since) || input.now - since < input.remindAfterMs) continue;
-			incident.remindedAt = input.now;
-			items.push(
-				eventItem(
-					'incidentReminder',
-					automation,
-					incident,
-					{
-						openForSeconds: Number.isNaN(incident.openedAt)
-							? null
-							: Math.round((input.now - incident.openedAt) / 1000),
-						lastFailedRunId: Number(incident.lastRunId) || incident.lastRunId,
-					},
-					input.customer,
-				),
-			);
-		}
-	}
-	const kept = Object.entries(incidents)
-		.sort(([, a], [, b]) => (b.openedAt || 0) - (a.openedAt || 0))
-		.slice(0, MAX_INCIDENTS);
-	return { items, incidents: Object.fromEntries(kept) };
+	return true;
 }

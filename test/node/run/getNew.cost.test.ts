@@ -118,22 +118,36 @@ it('names installations only for runs the Status filter lets through', async () 
 	expect(quiet.calls.map((call) => call.split('?')[0])).toEqual(['GET /bundle/events']);
 });
 
-it('with Group Into Incidents, names installations only for a failed run (the one that opens an incident)', async () => {
+it('with Group Into Incidents, names installations only for a customer with an incident to report', async () => {
 	const emu = ctx.emu;
 	const w = watcher(emu, { parameters: { groupIntoIncidents: true } });
-	// The fixtures' first sweep: still-failing automations are news; named once.
-	await w.sweep([{}]);
+	const paths = (sweep: { calls: string[] }) => sweep.calls.map((call) => call.split('?')[0]);
+	// The fixtures' first sweep: still-failing automations (7001) are news; named once.
+	expect((await w.sweep([{}])).json.map((item) => item.bundleId)).toContain(7001);
 	emu.recordRun({ bundleId: 7001, outcome: 'succeeded' });
 	const recovered = await w.sweep([{}]);
-	expect(recovered.calls.map((call) => call.split('?')[0])).toEqual(['GET /bundle/events']);
+	expect(recovered.json.map((item) => item.event)).toEqual(['incidentResolved']);
+	expect(paths(recovered)).toContain('GET /solution/installation');
+	emu.recordRun({ bundleId: 7001, outcome: 'succeeded' });
+	const quiet = await w.sweep([{}]); // a success after a success: nothing to report
+	expect(quiet.json).toEqual([]);
+	expect(paths(quiet)).toEqual(['GET /bundle/events']);
 	emu.recordRun({ bundleId: 7001, outcome: 'failed' });
 	const failing = await w.sweep([{}]);
 	expect(failing.json.map((item) => item.event)).toEqual(['incidentOpened']);
 	expect(failing.json[0]).toMatchObject({ installationId: 5001, bundleTitle: expect.any(String) });
-	expect(failing.calls.map((call) => call.split('?')[0])).toContain('GET /solution/installation');
+	expect(paths(failing)).toContain('GET /solution/installation');
+	emu.recordRun({ bundleId: 7001, outcome: 'failed' });
+	const still = await w.sweep([{}]); // failing on: nothing to report, nothing named
+	expect(still.json).toEqual([]);
+	expect(paths(still)).toEqual(['GET /bundle/events']);
 	emu.recordRun({ bundleId: 7001, outcome: 'succeeded' });
 	const resolved = await w.sweep([{}]);
 	expect(resolved.json.map((item) => item.event)).toEqual(['incidentResolved']);
-	expect(resolved.json[0]).toMatchObject({ installationId: 5001, bundleTitle: expect.any(String) });
-	expect(resolved.calls.map((call) => call.split('?')[0])).toEqual(['GET /bundle/events']);
+	expect(resolved.json[0]).toMatchObject({
+		installationId: 5001,
+		bundleTitle: expect.any(String),
+		failedRuns: 2,
+	});
+	expect(paths(resolved)).toContain('GET /solution/installation');
 });

@@ -12,7 +12,7 @@ import {
 	bundleSelect,
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
-import { runItem, runOutcome } from '../../../shared/readers/runs';
+import { runItem } from '../../../shared/readers/runs';
 import { sameId } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { itemsAtOnce } from '../../../shared/transport/limiter';
@@ -25,12 +25,18 @@ import {
 	type CustomerMemory,
 	DEFAULT_LIMITS,
 	enoughRead,
+	isKnown,
+	markOf,
 	type MemoryLimits,
 	memoryOf,
 	sweepCustomer,
 } from './runMemory';
 import { passGate } from './gate';
-import { groupIntoIncidents } from '../../../shared/readers/incidents';
+import {
+	dueReminders,
+	incidentContextRead,
+	incidentEvents,
+} from '../../../shared/readers/incidents';
 import {
 	dateOffsetOption,
 	readDateOffset,
@@ -166,18 +172,24 @@ interface Read {
 	job: Job;
 	/** The memory the read started from (undefined: the customer's first sweep, or a manual one). */
 	previous?: CustomerMemory;
+	/** Every run read, as the service sent it (incidents are decided from all of them). */
+	runs: IDataObject[];
+	/** The ended runs not handled before (by the memory). */
 	fresh: IDataObject[];
+	/** Each run read as an output item, without names. */
+	items: Map<IDataObject, IDataObject>;
 	next: CustomerMemory;
 	names: Map<string, BundleInfo>;
 }
 
 /**
  * Run → Get New: per customer item, the ended runs this node has not returned before. Every item is
- * read first (up to Items in Flight at once); then the gate (gate.ts) records the new runs of the
- * customers that were read in n8n's deduplication store, and only the runs no other execution has
- * recorded are returned; then the memory in the workflow's static data is updated for those
- * customers only. A customer that fails
- * leaves its memory as it was. See docs/runs.md "Watch every customer".
+ * read first (up to Items in Flight at once). Then one gate (gate.ts) records in n8n's
+ * deduplication store what the execution is about to return: the new runs and, for incidents, each
+ * customer's first-sweep marks and the reminders due; only what no other execution recorded before
+ * is returned. Names are looked up for the customers with something to return, and the memory in
+ * the workflow's static data is updated for the customers read. A customer that fails leaves its
+ * memory as it was. See docs/runs.md "Watch every customer".
  */
 export async function executeBatch(
 	this: IExecuteFunctions,
@@ -215,43 +227,26 @@ export async function executeBatch(
 	});
 	if (stopped) return results;
 
-	// One gate for the whole execution: a run another execution has just returned is left out here.
-	let isNew: (key: string) => boolean = () => true;
-	if (!manual) {
-		const keys = reads.flatMap(({ job, fresh }) => fresh.map((run) => gateKey(job, run)));
-		if (keys.length) {
-			const fresh = await passGate(
-				this,
-				keys,
-				Math.max(...reads.map(({ job }) => job.limits.total)),
-			);
-			isNew = (key) => fresh.has(key);
-		}
-	}
-
 	const now = Date.now();
-	for (const { job, previous, fresh, next, names } of reads) {
-		const returned = fresh
-			.filter((run) => isNew(gateKey(job, run)))
-			.map((run) => outputItem(job, run, names));
-		if (job.incidents) {
-			const grouped = groupIntoIncidents({
-				runs: returned,
-				incidents: previous?.incidents,
-				firstSweep: previous === undefined,
-				remindAfterMs: job.incidents.remindAfterMs,
-				now,
-				customer: job.endUserId === undefined ? {} : { endUserId: job.endUserId },
-			});
-			next.incidents = grouped.incidents;
-			results.set(job.itemIndex, grouped.items);
-		} else {
-			results.set(
-				job.itemIndex,
-				returned.filter((run) => job.status === 'any' || run.outcome === job.status),
+	const keys = reads.flatMap((read) => gateKeys(read, now));
+	const passed =
+		manual || keys.length === 0
+			? new Set(keys)
+			: await passGate(this, keys, Math.max(...reads.map(({ job }) => job.limits.total)));
+
+	await mapLimited(reads, itemsAtOnce(concurrency), async (read) => {
+		let items = answer(read, passed, now);
+		if (items.length && read.job.scope === 'endUser') {
+			// The runs are recorded already: a failed lookup leaves the titles empty, it loses nothing.
+			const named = await nameBundles(client, read.job.itemIndex, read.names).then(
+				() => true,
+				() => false,
 			);
+			if (named) items = answer(read, passed, now);
 		}
-	}
+		results.set(read.job.itemIndex, items);
+		return true;
+	});
 
 	if (!manual) {
 		for (const { job, next } of reads) memory.customers[job.key] = next;
@@ -261,7 +256,53 @@ export async function executeBatch(
 	return results;
 }
 
-const gateKey = (job: Job, run: IDataObject) => `${job.key}\n${String(run.id)}`;
+/**
+ * A customer's gate keys: its new runs; with incidents also its first-sweep marks (one a day: a
+ * customer with none of the last 8 days' is on its first sweep) and the reminders due.
+ */
+function gateKeys(read: Read, now: number): string[] {
+	const { job } = read;
+	const keys = read.fresh.map((run) => runKey(job, run));
+	if (!job.incidents) return keys;
+	keys.push(...sweptMarks(job, now));
+	const history = read.runs.map((run) => read.items.get(run)!);
+	for (const { key } of dueReminders(history, job.incidents.remindAfterMs, now, {}))
+		keys.push(`${job.key}\nremind\n${key}`);
+	return keys;
+}
+
+const DAY_MS = 86_400_000;
+const sweptMarks = (job: Job, now: number) =>
+	Array.from({ length: 8 }, (_, days) => `${job.key}\nswept\n${Math.floor(now / DAY_MS) - days}`);
+
+/** What one customer's sweep returns, the gate having said which keys are this execution's. */
+function answer(read: Read, passed: Set<string>, now: number): IDataObject[] {
+	const { job } = read;
+	const named = (run: IDataObject) => withNames(job, read.items.get(run)!, read.names);
+	const owned = read.fresh.filter((run) => passed.has(runKey(job, run))).map(named);
+	if (!job.incidents)
+		return owned.filter((run) => job.status === 'any' || run.outcome === job.status);
+	const customer = job.endUserId === undefined ? {} : { endUserId: job.endUserId };
+	const history = read.runs.map(named);
+	const items = incidentEvents({
+		history,
+		fresh: new Set(owned.map((run) => String(run.id))),
+		// No memory of this customer, and none of its marks recorded before this execution's.
+		firstSweep:
+			read.previous === undefined && sweptMarks(job, now).every((mark) => passed.has(mark)),
+		customer,
+	});
+	const openedNow = new Set(
+		items.filter((item) => item.event === 'incidentOpened').map((item) => String(item.bundleId)),
+	);
+	for (const reminder of dueReminders(history, job.incidents.remindAfterMs, now, customer))
+		if (passed.has(`${job.key}\nremind\n${reminder.key}`) && !openedNow.has(reminder.bundleId))
+			items.push(reminder.item);
+	return items;
+}
+
+/** A run's key in the gate: its id as the service sent it. */
+const runKey = (job: Job, run: IDataObject) => `${job.key}\n${String(run.id)}`;
 
 function readJob(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex: number): Job {
 	const scope = ctx.getNodeParameter('runsOf', itemIndex, 'endUser') as Job['scope'];
@@ -357,13 +398,25 @@ async function readCustomer(
 ): Promise<Read> {
 	const names = new Map<string, BundleInfo>();
 	let complete = true;
+	// Incidents need the runs before the new ones; reminders, every automation's current streak
+	// (read up to Max Remembered Runs per Customer).
+	const contextRead = !job.incidents
+		? undefined
+		: job.incidents.remindAfterMs > 0
+			? () => false
+			: (runs: IDataObject[]) =>
+					incidentContextRead(
+						runs,
+						(run) => runItem(run, job.offset),
+						(run) => !isKnown(memory, markOf(run, job.offset)),
+					);
 	const read = async (bundleId?: number | string) =>
 		await listRuns(client, {
 			bundleId,
 			itemIndex: job.itemIndex,
 			perPage: RUNS_PER_PAGE,
 			enough: (runs, page) => {
-				const enough = enoughRead(memory, runs, page, job.offset, job.limits);
+				const enough = enoughRead(memory, runs, page, job.offset, job.limits, contextRead);
 				if (enough) complete = false;
 				return enough;
 			},
@@ -394,15 +447,8 @@ async function readCustomer(
 		runs.push(...(await read()));
 	}
 	const { fresh, next } = sweepCustomer(memory, runs, job.offset, job.limits, Date.now(), complete);
-	// Names only for runs that will be output (the Status filter applies). Incidents take them from
-	// a failed run only (the run that opens one); a recovery or a reminder reuses what was kept.
-	const shown = fresh.some((run) =>
-		job.incidents
-			? runOutcome(run) === 'failed'
-			: job.status === 'any' || runOutcome(run) === job.status,
-	);
-	if (shown && job.scope === 'endUser') await nameBundles(client, job.itemIndex, names);
-	return { job, previous: memory, fresh, next, names };
+	const items = new Map(runs.map((run) => [run, runItem(run, job.offset)]));
+	return { job, previous: memory, runs, fresh, items, next, names };
 }
 
 /**
@@ -431,13 +477,14 @@ async function nameBundles(
 	});
 }
 
-function outputItem(job: Job, run: IDataObject, names: Map<string, BundleInfo>): IDataObject {
-	const found = [...names.entries()].find(([id]) => sameId(id, run.bundleId))?.[1];
+/** An output item of a run with its installation and automation names (as far as known). */
+function withNames(job: Job, item: IDataObject, names: Map<string, BundleInfo>): IDataObject {
+	const found = [...names.entries()].find(([id]) => sameId(id, item.bundleId))?.[1];
 	return {
 		...(job.endUserId === undefined ? {} : { endUserId: job.endUserId }),
 		installationId: found?.installationId ?? job.installationId ?? null,
 		installationTitle: found?.installationTitle ?? null,
 		bundleTitle: found?.bundleTitle ?? null,
-		...runItem(run, job.offset),
+		...item,
 	};
 }

@@ -10,7 +10,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runDateMs, runIdOf, runOutcome } from '../../../shared/readers/runs';
-import type { Incidents } from '../../../shared/readers/incidents';
 
 /** [run id, date in epoch ms (NaN when unreadable)] */
 export type RunMark = [string, number];
@@ -24,8 +23,6 @@ export interface CustomerMemory {
 	floor?: RunMark;
 	/** When this customer was last swept (epoch ms). */
 	sweptAt: number;
-	/** Group Into Incidents: the open incidents, by automation id. */
-	incidents?: Incidents;
 }
 
 /** The node's whole memory in the workflow's static data (key `getNewRuns`). */
@@ -46,7 +43,7 @@ export const MAX_PENDING = 100;
 
 export const DEFAULT_LIMITS: MemoryLimits = { perCustomer: 200, total: 100000 };
 
-const markOf = (run: IDataObject, offset: number): RunMark => [
+export const markOf = (run: IDataObject, offset: number): RunMark => [
 	String(runIdOf(run) ?? run.id ?? ''),
 	runDateMs(run.dateCreated, offset) ?? Number.NaN,
 ];
@@ -81,9 +78,10 @@ export function isKnown(memory: CustomerMemory | undefined, mark: RunMark): bool
 /**
  * Whether the read may stop after this page. Only when everything read so far is newest first (so
  * the rest of the list is older), and then either: the runs read already fill the memory (older
- * ones would be below the new floor anyway), or this page holds only ended runs already handled and
- * every run remembered in progress has been met or passed. Otherwise the next page is read (and a
- * list in another order is read whole).
+ * ones would be below the new floor anyway), or this page holds only ended runs already handled,
+ * every run remembered in progress has been met or passed, and `contextRead` (Group Into Incidents:
+ * the runs before the new ones) is satisfied. Otherwise the next page is read (and a list in
+ * another order is read whole).
  */
 export function enoughRead(
 	memory: CustomerMemory | undefined,
@@ -91,6 +89,7 @@ export function enoughRead(
 	page: IDataObject[],
 	offset: number,
 	limits: MemoryLimits,
+	contextRead: (runs: IDataObject[]) => boolean = () => true,
 ): boolean {
 	const marks = runs.map((run) => markOf(run, offset));
 	for (let i = 0; i < marks.length; i++) {
@@ -102,7 +101,9 @@ export function enoughRead(
 	if (!page.every((run) => isEnded(run) && isKnown(memory, markOf(run, offset)))) return false;
 	const met = new Set(marks.map(([id]) => id));
 	const oldestRead = marks[marks.length - 1][1];
-	return memory.pending.every(([id, at]) => met.has(id) || Number.isNaN(at) || at > oldestRead);
+	if (!memory.pending.every(([id, at]) => met.has(id) || Number.isNaN(at) || at > oldestRead))
+		return false;
+	return contextRead(runs);
 }
 
 export interface SweepResult {
@@ -147,7 +148,6 @@ export function sweepCustomer(
 		pending: [...pending.values()].sort(newerFirst).slice(0, MAX_PENDING),
 		floor: memory?.floor,
 		sweptAt: now,
-		...(memory?.incidents ? { incidents: memory.incidents } : {}),
 	};
 	trim(next, limits.perCustomer);
 	// Runs beyond what the memory can hold (a first sweep of a long history): the oldest are old
