@@ -694,6 +694,7 @@ async function fleetSweep(bench, seeded) {
 		failedRunsInjected: injected.length,
 		incidentsOpened: opened.length,
 		incidentsResolved: resolved,
+		automationsRecovered: first.length,
 		runsReportedTwice: twice,
 		runsMissed: missed,
 	};
@@ -950,7 +951,7 @@ async function child() {
 				const sweep = await fleetSweep(bench, seeded);
 				results.jobs.fleetSweep[n] = sweep;
 				console.log(
-					`  fleet sweep: ${sweep.seconds} s (slowest of 2), ${sweep.runsReportedTwice} twice, ${sweep.runsMissed} missed, ${sweep.incidentsResolved} resolved`,
+					`  fleet sweep: ${sweep.seconds} s (slowest of 2), ${sweep.runsReportedTwice} twice, ${sweep.runsMissed} missed, ${sweep.incidentsResolved} of ${sweep.automationsRecovered} recovered automations resolved`,
 				);
 			}
 			if (SINGLE.includes(n)) {

@@ -45,8 +45,10 @@ import {
 } from './partner.mjs';
 import { checkDeliveredTwice, TWICE, TWICE_CUSTOMERS } from './queueTwice.mjs';
 import {
+	checkOverlappingIncidents,
 	checkOverlappingSweeps,
 	WATCH,
+	WATCH_INCIDENTS,
 	WATCH_CUSTOMERS,
 	WATCH_ROUNDS,
 	watchWorkflow,
@@ -498,11 +500,12 @@ async function checkExecutions(checks, postgres, workers, watchSweeps) {
 		CUSTOMERS,
 	);
 	checks.equal('Postgres: 3 update executions', byWorkflow[UPDATE.id], 3);
-	checks.equal(
-		`Postgres: ${watchSweeps} fleet-watch sweeps`,
-		byWorkflow[WATCH.id] ?? 0,
-		watchSweeps,
-	);
+	for (const [workflowId, sweeps] of Object.entries(watchSweeps))
+		checks.equal(
+			`Postgres: ${sweeps} fleet-watch sweeps of ${workflowId}`,
+			byWorkflow[workflowId] ?? 0,
+			sweeps,
+		);
 	checks.equal(
 		`Postgres: ${CUSTOMERS} partner onboarding executions`,
 		byWorkflow[PARTNER.id],
@@ -594,6 +597,7 @@ async function main() {
 								await readWorkflow(TWICE.create.file, TWICE.create.id),
 								await triggerWorkflow(),
 								await watchWorkflow(repoRoot),
+								await watchWorkflow(repoRoot, { incidents: true }),
 							];
 							const folder = path.join(n8n.userFolder, 'import');
 							await mkdir(folder);
@@ -665,25 +669,44 @@ async function main() {
 		await checks.group('Trigger: active on main, each event once', () =>
 			timed('trigger (s)', () => checkTrigger(checks, n8n, installations)),
 		);
-		let watchSweeps = 0;
+		const watchSweeps = { [WATCH.id]: 0, [WATCH_INCIDENTS.id]: 0 };
+		const workerOf = async (id) => {
+			for (const worker of workers)
+				if ((await workerExecutions(worker)).includes(String(id))) return worker.name;
+			return undefined;
+		};
+		let bundles;
 		await checks.group(
 			`Overlapping sweeps: Run → Get New over ${WATCH_CUSTOMERS} customers started twice at once, ${WATCH_ROUNDS} rounds`,
 			() =>
 				timed('overlapping sweeps (s)', async () => {
-					watchSweeps = await checkOverlappingSweeps(checks, {
+					const watched = await checkOverlappingSweeps(checks, {
 						emulator,
 						partner,
 						n8n,
 						webhookBase,
 						post,
-						workerOf: async (id) => {
-							for (const worker of workers)
-								if ((await workerExecutions(worker)).includes(String(id))) return worker.name;
-							return undefined;
-						},
+						workerOf,
 					});
+					watchSweeps[WATCH.id] = watched.sweeps;
+					bundles = watched.bundles;
 				}),
 		);
+		if (bundles)
+			await checks.group(
+				`Incidents in queue mode: the fleet-watch example over ${WATCH_CUSTOMERS} customers, two sweeps at once, while an automation of each fails and recovers`,
+				() =>
+					timed('overlapping incident sweeps (s)', async () => {
+						watchSweeps[WATCH_INCIDENTS.id] = await checkOverlappingIncidents(checks, {
+							emulator,
+							n8n,
+							webhookBase,
+							post,
+							workerOf,
+							bundles,
+						});
+					}),
+			);
 		for (const kind of ['ensure', 'create'])
 			await checks.group(
 				`Delivered twice: ${TWICE_CUSTOMERS} onboardings, each twice at once, ${kind === 'ensure' ? 'Installation → Ensure' : 'Create + Refuse Duplicate Title'}`,

@@ -8,8 +8,12 @@
 //
 // The workflow is examples/fleet-watch.workflow.json with its schedule (and manual trigger)
 // replaced by a webhook answering at once, its customer list given here, and Group Into Incidents
-// off, so that each run is an item and can be counted (the incidents follow the runs the gate
-// returns: docs/runs.md).
+// off, so that each run is an item and can be counted.
+//
+// Then the example as it is (Group Into Incidents on), as a second workflow: pairs of sweeps at
+// once again, while the first automation of every customer fails, fails again and recovers. A
+// queue-mode worker gets no static data from n8n 2.41 (docs/scaling.md), so this is where incidents
+// must open once, stay quiet and resolve once from the run history and the gate alone.
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,12 +23,25 @@ import { customerSession, installFor } from './partner.mjs';
 
 export const WATCH_CUSTOMERS = Number(process.env.QUEUE_E2E_WATCH_CUSTOMERS) || 20;
 export const WATCH_ROUNDS = 3;
-export const WATCH = { id: 'QueueFleetWatch1', webhookPath: 'albato-queue-fleet-watch' };
+export const WATCH = {
+	id: 'QueueFleetWatch1',
+	webhookPath: 'albato-queue-fleet-watch',
+	webhookId: '6f0c1c7e-3d1e-4c55-9a43-5b7a7f2f0a77',
+};
+export const WATCH_INCIDENTS = {
+	id: 'QueueFleetIncidents1',
+	webhookPath: 'albato-queue-fleet-incidents',
+	webhookId: '0b7d2f61-52a4-4f0e-8d59-1c1f3e9a6b21',
+};
 const GET_NEW = 'New failures, as incidents';
 const customerId = (i) => `queue-watch-${String(i + 1).padStart(3, '0')}`;
 
-/** The fleet-watch example, started by a webhook instead of its schedule, returning runs. */
-export async function watchWorkflow(repoRoot) {
+/**
+ * The fleet-watch example, started by a webhook instead of its schedule: returning runs, or as it
+ * is (incidents).
+ */
+export async function watchWorkflow(repoRoot, { incidents = false } = {}) {
+	const target = incidents ? WATCH_INCIDENTS : WATCH;
 	const example = JSON.parse(
 		await readFile(path.join(repoRoot, 'examples/fleet-watch.workflow.json'), 'utf8'),
 	);
@@ -44,14 +61,14 @@ export async function watchWorkflow(repoRoot) {
 						}),
 					},
 				};
-			if (node.name === GET_NEW)
+			if (node.name === GET_NEW && !incidents)
 				return { ...node, parameters: { ...node.parameters, groupIntoIncidents: false } };
 			return node;
 		});
 	nodes.push({
 		parameters: {
 			httpMethod: 'POST',
-			path: WATCH.webhookPath,
+			path: target.webhookPath,
 			responseMode: 'onReceived',
 			options: {},
 		},
@@ -59,7 +76,7 @@ export async function watchWorkflow(repoRoot) {
 		type: 'n8n-nodes-base.webhook',
 		typeVersion: 2,
 		position: [0, 300],
-		webhookId: '6f0c1c7e-3d1e-4c55-9a43-5b7a7f2f0a77',
+		webhookId: target.webhookId,
 	});
 	const connections = Object.fromEntries(
 		Object.entries(example.connections).filter(([from]) => !triggers.some((t) => t.name === from)),
@@ -67,8 +84,8 @@ export async function watchWorkflow(repoRoot) {
 	connections['Sweep now'] = { main: [[{ node: 'Customers', type: 'main', index: 0 }]] };
 	return {
 		...example,
-		id: WATCH.id,
-		name: 'Queue e2e – fleet watch, two sweeps at once',
+		id: target.id,
+		name: `Queue e2e – fleet watch${incidents ? ' (incidents)' : ''}, two sweeps at once`,
 		nodes,
 		connections,
 	};
@@ -76,8 +93,8 @@ export async function watchWorkflow(repoRoot) {
 
 const finished = (e) => e.status !== 'running' && e.status !== 'new' && e.stoppedAt;
 
-async function watchExecutions(n8n) {
-	return (await n8n.executions(WATCH.id))
+async function watchExecutions(n8n, workflowId = WATCH.id) {
+	return (await n8n.executions(workflowId))
 		.filter(finished)
 		.sort((a, b) => Number(a.id) - Number(b.id));
 }
@@ -225,5 +242,94 @@ export async function checkOverlappingSweeps(
 		const { runs } = await returnedBy(n8n, last.id);
 		checks.equal('the last sweep returns nothing (nothing new, nothing again)', runs.length, 0);
 	}
-	return results.length + (last ? 1 : 0);
+	return { sweeps: results.length + (last ? 1 : 0), bundles };
+}
+
+/**
+ * Incidents in queue mode: pairs of sweeps at once of the example as it is, while the first
+ * automation of every customer (`bundles`: bundle id → customer, from checkOverlappingSweeps)
+ * fails, fails again and recovers. Answers the number of sweeps.
+ */
+export async function checkOverlappingIncidents(
+	checks,
+	{ emulator, n8n, webhookBase, post, workerOf, bundles },
+) {
+	const url = `${webhookBase}/webhook/${WATCH_INCIDENTS.webhookPath}`;
+	const first = new Map(); // customer → its first automation
+	for (const [bundleId, customer] of Object.entries(bundles))
+		if (!first.has(customer) || Number(bundleId) < first.get(customer))
+			first.set(customer, Number(bundleId));
+	const record = async (outcome) => {
+		for (const bundleId of first.values())
+			await emulator.control('POST', '/runs', { bundleId, outcome });
+	};
+	const steps = [
+		['the first sweeps (every automation succeeded last)', null, []],
+		['one failure each', 'failed', ['incidentOpened 1']],
+		['another failure each', 'failed', []],
+		['a success each', 'succeeded', ['incidentResolved 2']],
+	];
+	let sweeps = 0;
+	const workers = new Set();
+	await emulator.control('POST', '/faults', {
+		method: 'GET',
+		path: '/bundle/events',
+		times: 100000,
+		delayMs: 150,
+	});
+	try {
+		for (const [name, outcome, expected] of steps) {
+			if (outcome) await record(outcome);
+			const before = (await watchExecutions(n8n, WATCH_INCIDENTS.id)).length;
+			const answers = await Promise.all([post(url, {}), post(url, {})]);
+			if (!answers.every((r) => r.status === 200)) {
+				checks.ok(
+					`${name}: both webhook calls accepted`,
+					false,
+					answers.map((r) => r.status),
+				);
+				return sweeps;
+			}
+			const pair = await checks.step(`${name}: both sweeps finished`, () =>
+				waitFor(
+					`the sweeps after ${name}`,
+					async () => {
+						const all = await watchExecutions(n8n, WATCH_INCIDENTS.id);
+						return all.length >= before + 2 ? all.slice(before, before + 2) : undefined;
+					},
+					{ timeoutMs: 180_000, intervalMs: 1000 },
+				),
+			);
+			if (!pair) return sweeps;
+			sweeps += 2;
+			const items = [];
+			for (const execution of pair) {
+				workers.add(await workerOf(execution.id));
+				const { runs, errors } = await returnedBy(n8n, execution.id);
+				checks.ok(
+					`${name}: sweep #${execution.id} succeeded, no customer on the error output`,
+					execution.status === 'success' && errors.length === 0,
+					() => JSON.stringify([execution.status, errors.slice(0, 2)]),
+				);
+				items.push(...runs);
+			}
+			const got = items
+				.map((item) => `${item.endUserId} ${item.bundleId} ${item.event} ${item.failedRuns}`)
+				.sort();
+			const want = [...first.entries()]
+				.flatMap(([customer, bundleId]) =>
+					expected.map((event) => `${customer} ${bundleId} ${event}`),
+				)
+				.sort();
+			checks.equal(
+				`${name}: across both sweeps, ${want.length} incident items, each once`,
+				got,
+				want,
+			);
+		}
+	} finally {
+		await emulator.control('DELETE', '/faults');
+	}
+	console.log(`    incident sweeps ran on: ${[...workers].join(', ')}`);
+	return sweeps;
 }

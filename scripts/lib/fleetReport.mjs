@@ -64,6 +64,10 @@ export function targets(results) {
 		if (figures.notConverged) problems.push(`${figures.notConverged} not converged`);
 		if (figures.runsReportedTwice) problems.push(`${figures.runsReportedTwice} reported twice`);
 		if (figures.runsMissed) problems.push(`${figures.runsMissed} missed`);
+		if (figures.incidentsResolved !== figures.automationsRecovered)
+			problems.push(
+				`${figures.incidentsResolved} incidents resolved of ${figures.automationsRecovered} recovered`,
+			);
 		if (job === 'nightlyPause' && figures.maxTokenCallsPerCustomerPerWorker > 1)
 			problems.push(`${figures.maxTokenCallsPerCustomerPerWorker} token calls per customer`);
 		out[`${job}@${largest}`] = {
