@@ -138,6 +138,22 @@ describe.each(STATIC_DATA_MODELS)(
 			expect(pages).toHaveLength(3);
 		});
 
+		it('a customer swept again days later is not on its first sweep: a failing automation stays quiet', async () => {
+			const emu = ctx.emu;
+			const at = runClock(Date.now() - 60000);
+			const [b1] = await customerWithTwoAutomations(emu, 'weekly');
+			const w = watcher(emu, {
+				partner: true,
+				staticData,
+				parameters: { groupIntoIncidents: true },
+			});
+			const sweep = async () => events((await w.sweep([{ customer: 'weekly' }])).json);
+			emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
+			expect(await sweep()).toEqual([`incidentOpened ${b1} 1`]); // first sweep: failing now
+			shift = 6 * 24 * HOUR; // within this week's or last week's mark
+			emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
+			expect(await sweep()).toEqual([]);
+		});
 		it('two sweeps at once (a long one and the next): each incident item comes once', async () => {
 			const emu = ctx.emu;
 			const at = runClock(Date.now() - 60000);

@@ -257,8 +257,8 @@ export async function executeBatch(
 }
 
 /**
- * A customer's gate keys: its new runs; with incidents also its first-sweep marks (one a day: a
- * customer with none of the last 8 days' is on its first sweep) and the reminders due.
+ * A customer's gate keys: its new runs; with incidents also its first-sweep marks (one a week: a
+ * customer with neither this week's nor last week's is on its first sweep) and the reminders due.
  */
 function gateKeys(read: Read, now: number): string[] {
 	const { job } = read;
@@ -271,9 +271,9 @@ function gateKeys(read: Read, now: number): string[] {
 	return keys;
 }
 
-const DAY_MS = 86_400_000;
+const WEEK_MS = 7 * 86_400_000;
 const sweptMarks = (job: Job, now: number) =>
-	Array.from({ length: 8 }, (_, days) => `${job.key}\nswept\n${Math.floor(now / DAY_MS) - days}`);
+	[0, 1].map((weeks) => `${job.key}\nswept\n${Math.floor(now / WEEK_MS) - weeks}`);
 
 /** What one customer's sweep returns, the gate having said which keys are this execution's. */
 function answer(read: Read, passed: Set<string>, now: number): IDataObject[] {
