@@ -109,6 +109,42 @@ async function returnedBy(n8n, id) {
 	};
 }
 
+/** Runs `fn` while every run list answers 150 ms late (so that a sweep takes seconds). */
+async function withSlowRunLists(emulator, fn) {
+	await emulator.control('POST', '/faults', {
+		method: 'GET',
+		path: '/bundle/events',
+		times: 100000,
+		delayMs: 150,
+	});
+	try {
+		return await fn();
+	} finally {
+		await emulator.control('DELETE', '/faults');
+	}
+}
+
+/** Two webhook calls at once; answers the two executions they started, once both finished. */
+async function sweepTwiceAtOnce(checks, { n8n, post, url, workflowId, label }) {
+	const before = (await watchExecutions(n8n, workflowId)).length;
+	const answers = await Promise.all([post(url, {}), post(url, {})]);
+	checks.ok(
+		`${label}: two webhook calls at once → both accepted`,
+		answers.every((r) => r.status === 200),
+		() => answers.map((r) => `${r.status} ${r.text.slice(0, 200)}`).join('\n'),
+	);
+	return await checks.step(`${label}: both sweeps finished`, () =>
+		waitFor(
+			`${label}: the two sweeps`,
+			async () => {
+				const all = await watchExecutions(n8n, workflowId);
+				return all.length >= before + 2 ? all.slice(before, before + 2) : undefined;
+			},
+			{ timeoutMs: 180_000, intervalMs: 1000 },
+		),
+	);
+}
+
 /**
  * `workerOf(id)`: the worker that ran execution `id` (from the workers' logs). `post(url, body)`.
  */
@@ -132,40 +168,22 @@ export async function checkOverlappingSweeps(
 	);
 	const url = `${webhookBase}/webhook/${WATCH.webhookPath}`;
 	const pairs = [];
-	await emulator.control('POST', '/faults', {
-		method: 'GET',
-		path: '/bundle/events',
-		times: 100000,
-		delayMs: 150,
-	});
-	try {
+	await withSlowRunLists(emulator, async () => {
 		for (let round = 1; round <= WATCH_ROUNDS; round++) {
 			for (const bundleId of Object.keys(bundles))
 				for (const outcome of ['failed', 'succeeded'])
 					await emulator.control('POST', '/runs', { bundleId: Number(bundleId), outcome });
-			const before = (await watchExecutions(n8n)).length;
-			const answers = await Promise.all([post(url, {}), post(url, {})]);
-			checks.ok(
-				`round ${round}: two webhook calls at once → both accepted`,
-				answers.every((r) => r.status === 200),
-				() => answers.map((r) => `${r.status} ${r.text.slice(0, 200)}`).join('\n'),
-			);
-			const pair = await checks.step(`round ${round}: both sweeps finished`, () =>
-				waitFor(
-					`round ${round}'s two sweeps`,
-					async () => {
-						const all = await watchExecutions(n8n);
-						return all.length >= before + 2 ? all.slice(before, before + 2) : undefined;
-					},
-					{ timeoutMs: 180_000, intervalMs: 1000 },
-				),
-			);
+			const pair = await sweepTwiceAtOnce(checks, {
+				n8n,
+				post,
+				url,
+				workflowId: WATCH.id,
+				label: `round ${round}`,
+			});
 			if (!pair) return;
 			pairs.push(pair);
 		}
-	} finally {
-		await emulator.control('DELETE', '/faults');
-	}
+	});
 
 	const results = [];
 	for (const pair of pairs)
@@ -271,36 +289,17 @@ export async function checkOverlappingIncidents(
 	];
 	let sweeps = 0;
 	const workers = new Set();
-	await emulator.control('POST', '/faults', {
-		method: 'GET',
-		path: '/bundle/events',
-		times: 100000,
-		delayMs: 150,
-	});
-	try {
+	await withSlowRunLists(emulator, async () => {
 		for (const [name, outcome, expected] of steps) {
 			if (outcome) await record(outcome);
-			const before = (await watchExecutions(n8n, WATCH_INCIDENTS.id)).length;
-			const answers = await Promise.all([post(url, {}), post(url, {})]);
-			if (!answers.every((r) => r.status === 200)) {
-				checks.ok(
-					`${name}: both webhook calls accepted`,
-					false,
-					answers.map((r) => r.status),
-				);
-				return sweeps;
-			}
-			const pair = await checks.step(`${name}: both sweeps finished`, () =>
-				waitFor(
-					`the sweeps after ${name}`,
-					async () => {
-						const all = await watchExecutions(n8n, WATCH_INCIDENTS.id);
-						return all.length >= before + 2 ? all.slice(before, before + 2) : undefined;
-					},
-					{ timeoutMs: 180_000, intervalMs: 1000 },
-				),
-			);
-			if (!pair) return sweeps;
+			const pair = await sweepTwiceAtOnce(checks, {
+				n8n,
+				post,
+				url,
+				workflowId: WATCH_INCIDENTS.id,
+				label: name,
+			});
+			if (!pair) return;
 			sweeps += 2;
 			const items = [];
 			for (const execution of pair) {
@@ -327,9 +326,7 @@ export async function checkOverlappingIncidents(
 				want,
 			);
 		}
-	} finally {
-		await emulator.control('DELETE', '/faults');
-	}
+	});
 	console.log(`    incident sweeps ran on: ${[...workers].join(', ')}`);
 	return sweeps;
 }
