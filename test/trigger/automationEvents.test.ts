@@ -116,6 +116,27 @@ describe('Automation Failing / Automation Recovered, partner mode', () => {
 		expect(JSON.stringify(staticData).length).toBeLessThan(4000);
 	});
 
+	it('a baseline saved by the version that kept open incidents is read as it is; the incident still resolves', async () => {
+		const emu = ctx.emu;
+		const at = runClock(Date.UTC(2026, 0, 3, 8, 0, 0));
+		const [b1] = await customerWithTwoAutomations(emu, 'c-old');
+		const staticData: IDataObject = {};
+		expect(await poll(context(staticData, { partner: 'c-old' }))).toEqual([]);
+		const failed = emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
+		expect(summary(await poll(context(staticData, { partner: 'c-old' })))).toEqual([
+			`automationFailing ${b1} 1`,
+		]);
+		// What the earlier version wrote beside the runs: the open incident.
+		const stored = staticData['node:Albato Solutions Trigger'] as IDataObject;
+		(stored.incidentEvents as IDataObject).incidents = {
+			[String(b1)]: { runId: String(failed.id), openedAt: Date.parse(at()), failedRuns: 1 },
+		};
+		emu.recordRun({ bundleId: b1, outcome: 'succeeded', dateCreated: at() });
+		const items = await poll(context(staticData, { partner: 'c-old' }));
+		expect(summary(items)).toEqual([`automationRecovered ${b1} 1`]);
+		expect(items[0].firstFailedRunId).toBe(failed.id);
+	});
+
 	it('a failure and its recovery between two polls: both, in order', async () => {
 		const emu = ctx.emu;
 		const at = runClock(Date.UTC(2026, 0, 2, 8, 0, 0));
