@@ -129,7 +129,7 @@ describe('Automation Failing / Automation Recovered, partner mode', () => {
 		// What the earlier version wrote beside the runs: the open incident.
 		const stored = staticData['node:Albato Solutions Trigger'] as IDataObject;
 		(stored.incidentEvents as IDataObject).incidents = {
-			[String(b1)]: { runId: String(failed.id), openedAt: Date.parse(at()), failedRuns: 1 },
+			[String(b1)]: { runId: String(failed.id), openedAt: at(), failedRuns: 1 },
 		};
 		emu.recordRun({ bundleId: b1, outcome: 'succeeded', dateCreated: at() });
 		const items = await poll(context(staticData, { partner: 'c-old' }));
