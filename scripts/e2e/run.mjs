@@ -11,7 +11,8 @@
 //     (browserEnsure.mjs)
 //  7. partner mode (partner.mjs); billing: usage top-up, plans, block (billing.mjs); runs,
 //     offboarding and connect-by-link examples (runs.mjs)
-//  8. the fleet change example: canary, a stop halfway, a resume (fleet.mjs)
+//  8. the fleet change example: snapshots kept first, canary, a stop halfway, a resume, then the
+//     restore example (fleet.mjs)
 //  9. the fleet-watch example on its schedule over several sweeps (fleetWatch.mjs)
 //
 // Ends with `N passed, N failed`; exit code 1 when anything failed. Every child process is
@@ -342,8 +343,9 @@ async function main() {
 			);
 		// Needs the partner credential (imported by partner mode).
 		if (n8n.server)
-			await checks.group('Fleet change: canary, stop halfway, resume (issue 29)', () =>
-				timed('fleet change (s)', () => checkFleetChange(checks, n8n, emulator, repoRoot)),
+			await checks.group(
+				'Fleet change: snapshots, canary, stop halfway, resume, restore (issue 29)',
+				() => timed('fleet change (s)', () => checkFleetChange(checks, n8n, emulator, repoRoot)),
 			);
 		if (n8n.server)
 			await checks.group('Fleet watch: every customer, incidents (issue 30)', () =>

@@ -1,23 +1,40 @@
 /**
- * examples/fleet-change.workflow.json: its Albato node, with its own parameters, run in n8n-core for
- * the example's customers (Set, Split Out and Code are n8n's own nodes: `npm run e2e:n8n` runs the
- * whole workflow, with a stop halfway and a resume). A customer unknown to Albato fails after the
- * canaries, which stops the run; once that customer exists, a second run finishes the others and
- * writes nothing for the customers that were done.
+ * examples/fleet-change.workflow.json and fleet-restore.workflow.json in n8n-core.
+ *
+ * - The Ensure node alone, with its own parameters, for the example's customers: a customer unknown
+ *   to Albato fails after the canaries, which stops the run; once that customer exists, a second run
+ *   finishes the others and writes nothing for the customers that were done.
+ * - Both examples whole (their connections, positions and expressions), with small stand-ins for
+ *   n8n's Set, Split Out, No Operation, Code and Data Table (test/support/fleetStandIns.ts; n8n's
+ *   own nodes are not installed here): every customer's snapshot is kept before Ensure starts, and
+ *   the restore example puts a customer back exactly. `npm run e2e:n8n` runs both with n8n's real
+ *   nodes and Data Table, with a stop halfway and a resume (scripts/e2e/fleet.mjs).
  */
 import { join } from 'path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import type { Emulator } from '../../../emulator';
 import { AlbatoSolutions } from '../../../nodes/AlbatoSolutions/AlbatoSolutions.node';
-import { readExample } from '../../../harness/examples';
-import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
+import { type ExampleWorkflow, readExample, runExample } from '../../../harness/examples';
+import { fleetStandIns, type Tables } from '../../support/fleetStandIns';
+import {
+	addUsers,
+	installFor,
+	partnerCredential,
+	runPartner,
+	usePartnerEmulator,
+} from '../../support/partnerSetup';
 import { writesIn } from './fleetSetup';
 
 const ctx = usePartnerEmulator();
-const workflow = readExample(
-	join(__dirname, '..', '..', '..', 'examples', 'fleet-change.workflow.json'),
-);
-const ensureNode = workflow.nodes.find((node) => node.name === 'Ensure new subject')!;
+const example = (file: string) => readExample(join(__dirname, '..', '..', '..', 'examples', file));
+const workflow = example('fleet-change.workflow.json');
+const restoreWorkflow = example('fleet-restore.workflow.json');
+const named = (w: ExampleWorkflow, name: string) => w.nodes.find((node) => node.name === name)!;
+const ensureNode = named(workflow, 'Ensure new subject');
+const TITLE = 'CRM Leads to Mailer';
+const TABLE = 'Fleet change snapshots';
+const ALBATO = 'n8n-nodes-albato-solutions.albatoSolutions';
 
 describe('examples/fleet-change.workflow.json', () => {
 	it('is wired as the recipe says: partner mode, Canary Items 5, Stop After Failures 2%, the error output', () => {
@@ -30,8 +47,72 @@ describe('examples/fleet-change.workflow.json', () => {
 		const known = new Set(
 			new AlbatoSolutions().description.properties.map((property) => property.name),
 		);
-		for (const parameter of Object.keys(ensureNode.parameters ?? {}))
-			expect(known.has(parameter)).toBe(true);
+		for (const node of [...workflow.nodes, ...restoreWorkflow.nodes].filter(
+			(n) => n.type === ALBATO,
+		))
+			for (const parameter of Object.keys(node.parameters ?? {}))
+				expect([node.name, parameter, known.has(parameter)]).toEqual([node.name, parameter, true]);
+	});
+
+	it('snapshots first: a branch above Ensure finds, snapshots and keeps every customer; the restore reads them back', () => {
+		const targets = (w: ExampleWorkflow, from: string, output = 0) =>
+			(w.connections[from]?.main?.[output] ?? []).map((c) => c?.node);
+		expect(workflow.connections['Run now'].main[0]?.map((c) => c.node)).toEqual(['Snapshot table']);
+		expect(targets(workflow, 'One item per customer')).toEqual([
+			'Find the installation',
+			'Ensure new subject',
+		]);
+		// n8n (executionOrder v1) runs the upper branch to its end before the lower one.
+		expect((workflow as { settings?: IDataObject }).settings?.executionOrder).toBe('v1');
+		const y = (name: string) => named(workflow, name).position![1];
+		expect(y('Find the installation')).toBeLessThan(y('Ensure new subject'));
+		expect(targets(workflow, 'Find the installation')).toEqual(['Get snapshot']);
+		expect(targets(workflow, 'Find the installation', 1)).toEqual(['No snapshot']);
+		expect(targets(workflow, 'Get snapshot')).toEqual(['Keep snapshot']);
+		expect(named(workflow, 'Find the installation')).toMatchObject({
+			onError: 'continueErrorOutput',
+			parameters: {
+				authentication: 'partnerApi',
+				endUserId: '={{ $json.customerId }}',
+				operation: 'getAll',
+				filters: { solutionId: ensureNode.parameters!.solutionId, title: TITLE },
+			},
+		});
+		// Get Snapshot and Keep stop the run when they fail: nothing changes without the snapshots.
+		expect(named(workflow, 'Get snapshot').onError).toBeUndefined();
+		expect(named(workflow, 'Keep snapshot').onError).toBeUndefined();
+		expect(named(workflow, 'Get snapshot').parameters).toMatchObject({
+			authentication: 'partnerApi',
+			// The customer of the item Find the installation was given (pairing), as Ensure's $json.customerId.
+			endUserId: "={{ $('One item per customer').item.json.customerId }}",
+			operation: 'getSnapshot',
+		});
+		const table = named(workflow, 'Snapshot table').parameters as IDataObject;
+		expect(table).toMatchObject({ tableName: TABLE, options: { createIfNotExists: true } });
+		const columns = (table.columns as { column: Array<{ name: string }> }).column.map(
+			(c) => c.name,
+		);
+		const keep = named(workflow, 'Keep snapshot').parameters as IDataObject;
+		expect(keep).toMatchObject({
+			operation: 'insert',
+			dataTableId: { mode: 'name', value: TABLE },
+		});
+		expect(Object.keys((keep.columns as { value: IDataObject }).value)).toEqual(columns);
+		expect(named(restoreWorkflow, 'Kept snapshot').parameters).toMatchObject({
+			operation: 'get',
+			dataTableId: { mode: 'name', value: TABLE },
+		});
+		expect(named(restoreWorkflow, 'Restore')).toMatchObject({
+			onError: 'continueErrorOutput',
+			parameters: {
+				authentication: 'partnerApi',
+				endUserId: '={{ $json.customerId }}',
+				operation: 'ensure',
+				desiredStateMode: 'snapshot',
+				snapshot: '={{ $json.snapshot }}',
+			},
+		});
+		expect(JSON.stringify([workflow, restoreWorkflow])).not.toMatch(/eyJhbGci|masterToken/);
 	});
 
 	it('stops after the canaries when a customer fails, and a rerun finishes without writing for those done', async () => {
@@ -83,5 +164,107 @@ describe('examples/fleet-change.workflow.json', () => {
 		]);
 		expect(writesForDone()).toEqual([]);
 		expect(writesIn(second.calls).length).toBeGreaterThan(0);
+	});
+});
+
+/** The example as n8n-core runs it here: without its sticky notes, with a node's JSON replaced. */
+const runnable = (w: ExampleWorkflow, node: string, jsonOutput: IDataObject): ExampleWorkflow => ({
+	...w,
+	nodes: w.nodes
+		.filter((n) => n.type !== 'n8n-nodes-base.stickyNote')
+		.map((n) =>
+			n.name === node
+				? { ...n, parameters: { ...n.parameters, jsonOutput: JSON.stringify(jsonOutput) } }
+				: n,
+		),
+});
+
+/** A customer's installation titled TITLE: id, status and every field value, by step and code. */
+function installationOf(emu: Emulator, customerId: string) {
+	const userId = `${emu.partner.name}:${customerId}`;
+	const mine = [...emu.state.installations.values()].filter(
+		(i) => i.userId === userId && i.title === TITLE,
+	);
+	expect(mine.length).toBeLessThanOrEqual(1);
+	if (!mine[0]) return undefined;
+	const fields = [...emu.state.bundleData.values()]
+		.filter((record) => mine[0].bundleIds.includes(record.bundleId))
+		.flatMap((record) => record.fields.map((f) => [`${record.title} → ${f.name}`, f.value]));
+	return { id: mine[0].id, status: mine[0].status, fields: Object.fromEntries(fields.sort()) };
+}
+
+const snapshotFields = (snapshot: string) =>
+	Object.fromEntries(
+		(JSON.parse(snapshot) as { fieldValues: IDataObject[] }).fieldValues
+			.map((f) => [`${String(f.step)} → ${String(f.code)}`, f.value])
+			.sort(),
+	);
+
+describe("the fleet examples whole, in n8n-core with stand-ins for n8n's nodes", () => {
+	it('keeps every customer before Ensure starts; the restore example puts one back exactly', async () => {
+		const customers = Array.from(
+			{ length: 12 },
+			(_x, i) => `fleet-${String(i + 1).padStart(2, '0')}`,
+		);
+		// fleet-07 is not an Albato end user yet; fleet-03 has no installation yet (Ensure installs it).
+		await addUsers(
+			ctx.emu,
+			customers.filter((id) => id !== 'fleet-07'),
+		);
+		const installed = customers.filter((id) => id !== 'fleet-07' && id !== 'fleet-03');
+		for (const id of installed) await installFor(ctx.emu, id, TITLE); // paused, as installed
+		const before = Object.fromEntries(installed.map((id) => [id, installationOf(ctx.emu, id)!]));
+		const tables: Tables = new Map();
+		const nodeTypes = [new AlbatoSolutions(), ...fleetStandIns(tables)];
+		const credentials = { albatoPartnerApi: partnerCredential(ctx.emu) };
+
+		const change = await runExample(
+			runnable(workflow, 'Customers to change', {
+				customers: customers.map((customerId) => ({ customerId })),
+			}),
+			nodeTypes,
+			credentials,
+		);
+		for (const node of workflow.nodes)
+			expect([node.name, change.error(node.name)]).toEqual([node.name, undefined]);
+		const runData = change.run.data.resultData.runData;
+		const kept = runData['Keep snapshot'][0];
+		expect(kept.startTime + kept.executionTime).toBeLessThanOrEqual(
+			runData['Ensure new subject'][0].startTime,
+		);
+		const rows = tables.get(TABLE.toLowerCase())!.rows;
+		expect(rows.map((row) => row.customerId)).toEqual(installed);
+		const executionId = rows[0].executionId;
+		for (const row of rows) {
+			const was = before[String(row.customerId)];
+			expect(row).toMatchObject({
+				executionId,
+				installationId: was.id,
+				title: TITLE,
+				status: 'paused',
+			});
+			expect(snapshotFields(String(row.snapshot))).toEqual(was.fields);
+		}
+		expect(change.output('No snapshot').map((item) => item.json.customerId)).toEqual(['fleet-07']);
+		const [report] = change.output('Report').map((item) => item.json);
+		expect(report.snapshots).toEqual({ executionId, kept: 10, noSnapshot: ['fleet-07'] });
+		expect((report.failed as IDataObject[]).map((f) => f.customer)).toEqual(['fleet-07']);
+		expect(report.changed).toEqual(expect.arrayContaining(['fleet-01', 'fleet-02', 'fleet-03']));
+		expect((report.changed as string[]).length + (report.notAttempted as string[]).length).toBe(11);
+		expect(installationOf(ctx.emu, 'fleet-02')!.status).toBe(1);
+
+		const restore = await runExample(
+			runnable(restoreWorkflow, 'Customers to restore', { executionId, customerIds: ['fleet-02'] }),
+			nodeTypes,
+			credentials,
+		);
+		for (const node of restoreWorkflow.nodes)
+			expect([node.name, restore.error(node.name)]).toEqual([node.name, undefined]);
+		expect(restore.outputAt('Restore', 1)).toEqual([]);
+		expect(restore.output('Restore').map((item) => item.json.unchanged)).toEqual([false]);
+		expect(installationOf(ctx.emu, 'fleet-02')).toEqual(before['fleet-02']);
+		expect(installationOf(ctx.emu, 'fleet-01')!.fields['Send welcome email → subject']).toBe(
+			'Welcome to the new plan',
+		);
 	});
 });
