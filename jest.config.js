@@ -30,7 +30,7 @@ const UNIT = [
 	'node/withSentence',
 	'scripts/(probe|probe\\.billing)',
 	'transport/(answers|baseUrl|baseUrl\\.edges|credentials|endUserId|errors)',
-	'transport/(limiter|limiter\\.edges|pages\\.exchange|retry\\.edges)',
+	'transport/(limiter|limiter\\.edges|limiter\\.shared|pages\\.exchange|retry\\.edges)',
 	'transport/(serviceMessage|serviceMessage\\.edges|tokenCache|wire)',
 	'trigger/(description|installationEvents)',
 ].map((file) => `^${TEST_DIR}${file.replace(/\//g, escape(path.sep))}\\.test\\.ts$`);

@@ -31,7 +31,7 @@ const NEEDS_DIST = ['<rootDir>/test/package/'];
 /** The unit tests of pure code (they never start n8n-core or the emulator). */
 const UNIT_TESTS = [
 	'<rootDir>/test/readers/**/*.test.ts',
-	'<rootDir>/test/transport/{baseUrl,baseUrl.edges,endUserId,limiter,limiter.edges,retry.edges,serviceMessage,serviceMessage.edges,tokenCache}.test.ts',
+	'<rootDir>/test/transport/{baseUrl,baseUrl.edges,endUserId,limiter,limiter.edges,limiter.shared,retry.edges,serviceMessage,serviceMessage.edges,tokenCache}.test.ts',
 ];
 
 /**

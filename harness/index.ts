@@ -214,6 +214,11 @@ export interface RunWorkflowOptions extends CommonOptions {
 	staticData?: IDataObject;
 	/** The workflow's id (keys n8n's deduplication store). Default 'harness-workflow'. */
 	workflowId?: string;
+	/**
+	 * When it resolves, the execution is cancelled as n8n's Stop does: its abort signal fires, so the
+	 * requests in flight are aborted. The run still resolves once the running node returns.
+	 */
+	cancel?: Promise<unknown>;
 }
 
 export interface RunWorkflowResult {
@@ -285,7 +290,9 @@ export async function runWorkflow(options: RunWorkflowOptions): Promise<RunWorkf
 		settings: workflow.settings,
 	} as IWorkflowBase);
 
-	const run = await new WorkflowExecute(data, mode).run({ workflow, startNode });
+	const execution = new WorkflowExecute(data, mode).run({ workflow, startNode });
+	void options.cancel?.then(() => execution.cancel());
+	const run = await execution;
 	const lastRun = (name: string) => run.data.resultData.runData[name]?.at(-1);
 	const outputAt = (name: string, index: number) => lastRun(name)?.data?.main?.[index] ?? [];
 	return {

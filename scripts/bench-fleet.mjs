@@ -23,6 +23,9 @@
 // Options: --customers, --out, --rtt (150), --batch (500), --single (100,1000; "none"),
 // --in-flight (Items in Flight of every Albato node; default Auto), --jobs (a subset),
 // --faults-at (the largest size ≤ 1,000; 0 for none), --no-rate-limit, --keep (keep the folders).
+// Environment: BENCH_WORKER_NODE_OPTIONS (NODE_OPTIONS of the workers only, e.g.
+// --max-old-space-size=1024); BENCH_WORKER_METRICS_PORT=P (worker-i serves n8n's /metrics on P+i,
+// to read its heap and RSS while a job runs).
 
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -828,6 +831,9 @@ async function child() {
 		rttMs: RTT,
 		batch: BATCH,
 		itemsInFlight: IN_FLIGHT || 'Auto',
+		...(process.env.BENCH_WORKER_NODE_OPTIONS
+			? { workerNodeOptions: process.env.BENCH_WORKER_NODE_OPTIONS }
+			: {}),
 		rolloutGuard: guard ? { canaryItems: 10, stopAfterFailures: '1%' } : null,
 		machine: 'shared 2-core machine: the figures are a lower bound for a real server',
 		date: new Date().toISOString(),
@@ -890,12 +896,27 @@ async function child() {
 		await n8n.cli(['import:workflow', '--separate', `--input=${folder}`]);
 		for (const workflow of workflows) await n8n.cli(['publish:workflow', `--id=${workflow.id}`]);
 		await n8n.start();
+		// BENCH_WORKER_METRICS_PORT (P): worker-i serves n8n's /metrics on P+i (heap and RSS during a
+		// job); BENCH_WORKER_NODE_OPTIONS: the workers' NODE_OPTIONS (e.g. a heap limit).
+		const metricsBase = Number(process.env.BENCH_WORKER_METRICS_PORT || 0);
 		const startWorker = (name) =>
 			startRole(
 				n8n,
 				name,
 				['worker', `--concurrency=${WORKER_CONCURRENCY}`],
 				/n8n worker is now ready/i,
+				{
+					...(metricsBase
+						? {
+								N8N_METRICS: 'true',
+								QUEUE_HEALTH_CHECK_PORT: String(metricsBase + Number(name.split('-')[1])),
+								N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+							}
+						: {}),
+					...(process.env.BENCH_WORKER_NODE_OPTIONS
+						? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS }
+						: {}),
+				},
 			);
 		const roles = await Promise.all([
 			...Array.from({ length: WORKERS }, (_, i) => startWorker(`worker-${i + 1}`)),

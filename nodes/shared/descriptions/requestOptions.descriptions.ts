@@ -30,7 +30,7 @@ export const requestOptionsProperty: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: MAX_ITEMS_IN_FLIGHT },
 			default: 0,
-			description: `How many requests are sent to the service at once. 0 is Auto: start with 8 and grow eightfold with each round of answers, up to 128; on a 429 (rate limited) halve, then grow back slowly. A number from 1 to ${MAX_ITEMS_IN_FLIGHT} is a fixed cap, still halved on 429. Output order and item pairing stay the same.`,
+			description: `How many requests are sent to the service at once. 0 is Auto: start with 8 and grow eightfold with each round of answers, up to 128 (shared by the executions running at once in this n8n process, e.g. a worker); on a 429 (rate limited) halve, then grow back slowly. A number from 1 to ${MAX_ITEMS_IN_FLIGHT} is a fixed cap for this execution, still halved on 429. Output order and item pairing stay the same.`,
 		},
 		{
 			displayName: 'Max Retries',

@@ -19,7 +19,7 @@ import {
 } from './answers';
 import { type ApiContext, type CallOptions, callOf } from './callOptions';
 import { AlbatoApiError, type ApiMethod } from './errors';
-import { InFlightLimiter } from './limiter';
+import { InFlightLimiter, SharedCeiling } from './limiter';
 import { INVALID_JSON } from './serviceMessage';
 import { type ListOptions, readWholeList } from './pages';
 import { authenticationOf } from './partnerCredential';
@@ -28,6 +28,14 @@ import { RETRYABLE_STATUS, RetryBudget, retryAfter } from './retry';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from './settings';
 import { parseBody, queryString } from './wire';
 import { previewRefusal } from './preview';
+
+/**
+ * One per process (an n8n worker, or main): every client on Items in Flight Auto shares it, so all
+ * the executions a worker runs at once keep at most AUTO_CAP (128) requests in flight together, not
+ * 128 each (issue 32: 5 batch executions at once made up to 640). A number the user set stays that
+ * execution's own.
+ */
+const autoCeiling = new SharedCeiling();
 
 /**
  * The one place that talks to the service: base URL, Bearer auth (through the credential's
@@ -42,7 +50,10 @@ export class AlbatoClient {
 	 * for it).
 	 */
 	private readonly credentialOptions: IAdditionalCredentialOptions;
-	/** Shared by every request of this client (= of the execution): adapts to 429s. */
+	/**
+	 * Shared by every request of this client (= of the execution): adapts to 429s. On Auto it also
+	 * waits for the process's ceiling.
+	 */
 	private readonly limiter: InFlightLimiter;
 
 	/** Set with the Albato Partner API credential: every call acts as the item's End User ID. */
@@ -64,7 +75,7 @@ export class AlbatoClient {
 				data: credentials,
 			},
 		};
-		this.limiter = InFlightLimiter.forItemsInFlight(options.concurrency);
+		this.limiter = InFlightLimiter.forItemsInFlight(options.concurrency, autoCeiling);
 	}
 
 	static async create(
@@ -315,3 +326,6 @@ export class AlbatoClient {
 		);
 	}
 }
+
+/** Only for tests: what they check directly. The node never reads this. */
+export const forTests = { autoCeiling };
