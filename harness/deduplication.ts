@@ -6,6 +6,8 @@
  * "" for 'workflow'), values kept as md5 hashes, new ones appended, the oldest dropped past
  * `maxEntries`. Like n8n's, a call reads the list, then writes it back after an await (n8n reads
  * and updates the row without a lock), so two overlapping calls can lose one's additions, as there.
+ * And like n8n's, a call that found no list inserts one: when two first calls meet, the later
+ * insert fails on the table's key with the error Postgres gives.
  */
 import { createHash } from 'crypto';
 import { DataDeduplicationService } from 'n8n-core';
@@ -39,6 +41,8 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 	calls = 0;
 	/** Calls that started while another one on the same context was between its read and its write. */
 	overlaps = 0;
+	/** First calls that met another first call: their insert failed on the table's key. */
+	insertConflicts = 0;
 	private readonly inFlight = new Map<string, number>();
 	/** Tests: awaited between a call's read and its write (to make two calls meet there). */
 	betweenReadAndWrite?: () => Promise<void>;
@@ -63,6 +67,12 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 		await tick(); // the read and the write are apart, as in n8n's database helper
 		if (this.betweenReadAndWrite) await this.betweenReadAndWrite();
 		this.inFlight.set(context, (this.inFlight.get(context) ?? 1) - 1);
+		if (!stored && this.rows.has(context)) {
+			this.insertConflicts++;
+			throw new ApplicationError(
+				'duplicate key value violates unique constraint "PK_ca04b9d8dc72de268fe07a65773"',
+			);
+		}
 		const out: IDeduplicationOutput = { new: [], processed: [] };
 		for (const item of items) {
 			const hash = hashOf(item);
@@ -107,6 +117,7 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 		this.rows.clear();
 		this.calls = 0;
 		this.overlaps = 0;
+		this.insertConflicts = 0;
 		this.betweenReadAndWrite = undefined;
 	}
 }

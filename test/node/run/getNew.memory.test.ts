@@ -5,6 +5,7 @@
 import { endRun } from '../../../emulator/handlers/runs';
 import { description } from '../../../nodes/AlbatoSolutions/actions/run/getNew.operation';
 import { DEFAULT_LIMITS } from '../../../nodes/AlbatoSolutions/actions/run/runMemory';
+import { deduplicationStore } from '../../../harness';
 import { usePartnerEmulator } from '../../support/partnerSetup';
 import { customerWithTwoAutomations, runClock, watcher } from '../../support/sweeps';
 
@@ -231,8 +232,10 @@ describe('Run → Get New: the overlap guarantee, measured', () => {
 		const emu = ctx.emu;
 		const at = runClock();
 		const [b1] = await customerWithTwoAutomations(emu, 'q1');
+		emu.recordRun({ bundleId: b1, outcome: 'succeeded', dateCreated: at() });
 		const w = watcher(emu, { partner: true });
-		await w.sweep([{ customer: 'q1' }]);
+		await w.sweep([{ customer: 'q1' }]); // records that run: the node's list exists
+		const conflicts = w.store().insertConflicts;
 		const run = emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
 		const store = w.store();
 		let waiting: Array<() => void> = [];
@@ -257,18 +260,97 @@ describe('Run → Get New: the overlap guarantee, measured', () => {
 				}),
 			);
 			expect(store.overlaps).toBeGreaterThan(0);
+			expect(store.insertConflicts).toBe(conflicts); // the marker found it, not an insert
 			expect([...idsOf(a.json), ...idsOf(b.json)]).toEqual([run.id]);
 		} finally {
 			store.betweenReadAndWrite = undefined;
 		}
 	});
 
+	// n8n's store inserts a workflow's list on its first write: two first sweeps whose calls meet
+	// make the later insert fail on the table's key (seen in e2e:queue, Postgres). The gate asks again.
+	it.each([
+		['runs', {}],
+		['incidents', { groupIntoIncidents: true }],
+	])(
+		'two first sweeps at once (%s): the insert that loses is asked again, nothing fails, nothing twice',
+		async (_name, parameters) => {
+			const emu = ctx.emu;
+			const at = runClock(Date.now() - 60000);
+			const [b1] = await customerWithTwoAutomations(emu, `first-${_name}`);
+			const failed = [1, 2].map(() =>
+				emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() }),
+			);
+			const workflowId = `wf-first-${_name}-${Math.random().toString(36).slice(2)}`;
+			const store = deduplicationStore();
+			const conflictsBefore = store.insertConflicts;
+			const waiting: Array<() => void> = [];
+			let held = 0;
+			store.betweenReadAndWrite = async () => {
+				if (held++ >= 2) return; // the first call of each sweep reads before either writes
+				await new Promise<void>((resolve) => {
+					waiting.push(resolve);
+					if (waiting.length === 2) waiting.forEach((release) => release());
+				});
+			};
+			try {
+				const [a, b] = await Promise.all(
+					[0, 1].map(
+						async () =>
+							await watcher(emu, { partner: true, workflowId, parameters }).sweep([
+								{ customer: `first-${_name}` },
+							]),
+					),
+				);
+				expect(store.insertConflicts).toBe(conflictsBefore + 1);
+				expect([...a.errors, ...b.errors]).toEqual([]);
+				const all = [...a.json, ...b.json];
+				if (_name === 'runs') expect(idsOf(all).sort()).toEqual(failed.map((run) => run.id).sort());
+				else
+					expect(all.map((item) => `${String(item.event)} ${String(item.bundleId)}`)).toEqual([
+						`incidentOpened ${b1}`,
+					]);
+			} finally {
+				store.betweenReadAndWrite = undefined;
+			}
+		},
+	);
+
+	it.each([
+		['another store error is not asked again', 'Connection terminated unexpectedly', 1],
+		['a key conflict that persists is asked 3 times, then reported', 'UNIQUE constraint failed', 3],
+	])('%s', async (_name, message, calls) => {
+		const emu = ctx.emu;
+		const at = runClock();
+		const customer = `store-error-${calls}`;
+		const [b1] = await customerWithTwoAutomations(emu, customer);
+		emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
+		const w = watcher(emu, { partner: true });
+		const store = w.store();
+		const before = store.calls;
+		store.betweenReadAndWrite = async () => {
+			throw new Error(message);
+		};
+		try {
+			const sweep = await w.sweep([{ customer }]);
+			expect(sweep.json).toEqual([]);
+			expect(sweep.errors).toEqual([expect.objectContaining({ customer, error: message })]);
+			expect(store.calls - before).toBe(calls);
+		} finally {
+			store.betweenReadAndWrite = undefined;
+		}
+		expect(w.memory()).toBeUndefined(); // nothing returned, nothing remembered: the next sweep has it
+		expect(idsOf((await w.sweep([{ customer }])).json)).toHaveLength(1);
+	});
+
 	it('the one case left: a store call slower than the gate waits (500 ms) between its read and write', async () => {
 		const emu = ctx.emu;
 		const at = runClock();
 		const [b1] = await customerWithTwoAutomations(emu, 'q2');
+		emu.recordRun({ bundleId: b1, outcome: 'succeeded', dateCreated: at() });
 		const w = watcher(emu, { partner: true });
-		await w.sweep([{ customer: 'q2' }]);
+		await w.sweep([{ customer: 'q2' }]); // records that run: the node's list exists
+		const conflicts = w.store().insertConflicts;
 		const run = emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
 		const store = w.store();
 		let calls = 0;
@@ -290,6 +372,7 @@ describe('Run → Get New: the overlap guarantee, measured', () => {
 					return await other.sweep([{ customer: 'q2' }]);
 				}),
 			);
+			expect(store.insertConflicts).toBe(conflicts);
 			expect(idsOf(a.json)).toEqual([run.id]);
 			expect(idsOf(b.json)).toEqual([run.id]);
 		} finally {

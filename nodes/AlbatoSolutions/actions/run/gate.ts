@@ -1,11 +1,20 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 /**
  * How long the gate waits before it checks that its write held: longer than any one call of n8n's
  * deduplication store takes between its read and its write (milliseconds on a healthy database).
  */
 export const GATE_SETTLE_MS = 500;
+
+/**
+ * n8n's store inserts a node's list on its first write. When two executions' first calls meet, the
+ * later insert fails on the table's key and writes nothing (Postgres: "duplicate key value violates
+ * unique constraint", SQLite: "UNIQUE constraint failed", MySQL: "Duplicate entry"). The list
+ * exists then, so asking again reads it and updates it.
+ */
+const FIRST_WRITE_CONFLICT = /duplicate key|unique constraint|duplicate entry/i;
+const FIRST_WRITE_ATTEMPTS = 3;
 
 /**
  * Run → Get New's gate in n8n's deduplication store: which of `keys` no other execution has
@@ -24,16 +33,36 @@ export async function passGate(
 	maxEntries: number,
 	settleMs = GATE_SETTLE_MS,
 ): Promise<Set<string>> {
-	const options = { mode: 'entries' as const, maxEntries };
+	const record = async (values: string[]) => await recordNew(ctx, values, maxEntries);
 	const marker = `gate\n${ctx.getExecutionId()}\n${Date.now()}\n${Math.random()}`;
-	const first = await ctx.helpers.checkProcessedAndRecord([...keys, marker], 'node', options);
-	let fresh = first.new.map(String).filter((key) => key !== marker);
+	let fresh = (await record([...keys, marker])).filter((key) => key !== marker);
 	if (fresh.length === 0) return new Set();
 	await sleep(settleMs);
-	const held = await ctx.helpers.checkProcessedAndRecord([marker], 'node', options);
-	if (held.new.length > 0) {
-		const again = await ctx.helpers.checkProcessedAndRecord(fresh, 'node', options);
-		fresh = again.new.map(String);
-	}
+	if ((await record([marker])).length > 0) fresh = await record(fresh);
 	return new Set(fresh);
+}
+
+/** Records `values` in the node's list and answers those that were not in it. */
+async function recordNew(
+	ctx: IExecuteFunctions,
+	values: string[],
+	maxEntries: number,
+): Promise<string[]> {
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const { new: added } = await ctx.helpers.checkProcessedAndRecord(values, 'node', {
+				mode: 'entries',
+				maxEntries,
+			});
+			return added.map(String);
+		} catch (error) {
+			const conflict = FIRST_WRITE_CONFLICT.test((error as Error)?.message ?? '');
+			if (!conflict || attempt === FIRST_WRITE_ATTEMPTS)
+				throw new NodeOperationError(ctx.getNode(), error as Error, {
+					description:
+						"n8n's deduplication store failed, so nothing was returned or remembered: the next sweep returns these runs.",
+				});
+			await sleep(20 * attempt + Math.random() * 30);
+		}
+	}
 }
