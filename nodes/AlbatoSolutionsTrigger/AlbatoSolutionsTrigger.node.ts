@@ -61,6 +61,12 @@ const EVENT_OPTIONS: INodePropertyOptions[] = [
 		description:
 			"An automation's run ended without error (reported once, when it has ended; not the runs before the first poll)",
 	},
+	{
+		name: 'Transactions Running Low',
+		value: 'transactionsRunningLow',
+		description:
+			"The end user's transactions left this month fell below Running Low Below (Partner API credential). Reported once each time it falls; the first poll reports it when low then.",
+	},
 ];
 
 /**
@@ -139,6 +145,16 @@ export class AlbatoSolutionsTrigger implements INodeType {
 				displayOptions: {
 					show: { ...RUN_INSTALLATION.displayOptions.show, '@version': [{ _cnd: { gte: 2 } }] },
 				},
+			},
+			{
+				displayName: 'Running Low Below',
+				name: 'runningLowBelow',
+				type: 'string',
+				default: '10%',
+				placeholder: 'e.g. 10% or 500',
+				description:
+					"Transactions Running Low: a share of the plan's monthly transactions (e.g. 10%) or a number of transactions left (e.g. 500). A share needs the end user's plan; without one, only a number is judged.",
+				displayOptions: { show: { events: ['transactionsRunningLow'] } },
 			},
 			{
 				...solutionLocator,

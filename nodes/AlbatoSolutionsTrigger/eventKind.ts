@@ -4,6 +4,7 @@ import type { AlbatoClient } from '../shared/transport/client';
 import type { IncidentBaseline } from './incidentPoll';
 import type { Snapshot } from './installationEvents';
 import type { RunBaseline } from './runEvents';
+import type { UsageBaseline } from './usagePoll';
 
 /**
  * The trigger's static data (of this node), saved with the workflow: each kind keeps its baseline
@@ -19,6 +20,8 @@ export interface TriggerStaticData extends IDataObject {
 	runEvents?: RunBaseline;
 	/** Automation events: the runs already grouped (own scope) and the open incidents. */
 	incidentEvents?: IncidentBaseline;
+	/** Transactions Running Low: whether the end user was below the limit at the last poll. */
+	usageEvents?: UsageBaseline;
 }
 
 /** What every kind of event in one poll shares: the context, one client, whose baseline it is. */

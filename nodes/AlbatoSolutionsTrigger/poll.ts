@@ -10,9 +10,10 @@ import { incidentKind } from './incidentPoll';
 import { installationKind } from './installationPoll';
 import { NoSampleError } from './noSample';
 import { runKind } from './runPoll';
+import { usageKind } from './usagePoll';
 
 /** Every kind of event, in the order of their items in a poll's output. A new kind goes here. */
-const KINDS: readonly EventKind[] = [installationKind, runKind, incidentKind];
+const KINDS: readonly EventKind[] = [installationKind, runKind, incidentKind, usageKind];
 
 /**
  * The order the kinds read their parameters and are polled in: runs first, as the trigger always

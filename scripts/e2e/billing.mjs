@@ -13,7 +13,15 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 import { customerSession, installFor } from './partner.mjs';
+import { sleep, waitFor } from './lib/proc.mjs';
 import { WORKFLOWS, readExample } from './lib/setup.mjs';
+import { activateWorkflow, deactivateWorkflow } from './lib/webhook.mjs';
+
+const LOW_WORKFLOW = {
+	id: 'AlbatoLowTrx001',
+	file: 'scripts/e2e/fixtures/low-transactions.workflow.json',
+};
+const POLL_TIMEOUT_MS = 150_000; // "every minute": at most ~60 s, plus slack
 
 const BLOCK_WORKFLOW = {
 	id: 'AlbatoBillBlock1',
@@ -143,6 +151,86 @@ async function checkPlansAndBlock(checks, n8n, emulator, repoRoot, partner) {
 	);
 }
 
+async function checkRunningLow(checks, n8n, emulator, repoRoot, partner) {
+	const customer = 'e2e-low';
+	await customerSession(emulator, partner, customer);
+	const used = (count) =>
+		emulator.control('POST', '/end-users/transactions', { id: customer, used: count });
+	const polls = async () =>
+		(await emulator.requests()).filter(
+			(r) => /\/get-user-profile$/.test(r.path) && r.body?.id === customer,
+		).length;
+	const items = async () => {
+		const seen = [];
+		for (const summary of await n8n.executions(LOW_WORKFLOW.id)) {
+			const execution = await n8n.execution(summary.id);
+			const runData = execution.data.resultData.runData;
+			for (const item of allOutputs(runData, 'Transactions running low'))
+				seen.push({ item, status: summary.status });
+		}
+		return seen;
+	};
+	await used(500);
+	const workflow = JSON.parse(await readFile(path.join(repoRoot, LOW_WORKFLOW.file), 'utf8'));
+	await checks.step('import:workflow (low transactions alert)', () =>
+		n8n.importWorkflow({ ...workflow, id: LOW_WORKFLOW.id }),
+	);
+	try {
+		await checks.step(
+			'activate it (REST); its first poll (500 of 1000 left) is the baseline',
+			async () => {
+				await activateWorkflow(n8n, LOW_WORKFLOW.id);
+				await waitFor('the baseline poll', async () => (await polls()) >= 1, { timeoutMs: 60_000 });
+			},
+		);
+		await used(960);
+		const seen = await checks.step(
+			'40 of 1000 left → Transactions Running Low in the next poll',
+			() =>
+				waitFor('the event', async () => ((await items()).length > 0 ? await items() : undefined), {
+					timeoutMs: POLL_TIMEOUT_MS,
+					intervalMs: 3000,
+				}),
+		);
+		const after = await polls();
+		await waitFor('one more poll', async () => (await polls()) >= after + 1, {
+			timeoutMs: POLL_TIMEOUT_MS,
+			intervalMs: 2000,
+		});
+		await sleep(3000); // an execution of that poll would be stored by now
+		const all = await items();
+		console.log(`    polls as ${customer}: ${await polls()}, events: ${all.length}`);
+		checks.equal(
+			'exactly one event over every poll (none at the baseline, none while still low)',
+			all.length,
+			1,
+		);
+		const { item = {}, status } = seen?.[0] ?? {};
+		checks.ok(
+			'the item: end user, transactions left, the plan, the share used, the limit',
+			item.event === 'transactionsRunningLow' &&
+				item.endUserId === customer &&
+				item.trxLimit === 40 &&
+				item.monthlyTrx === 1000 &&
+				item.trxUsedShare === 0.96 &&
+				item.runningLowBelow === '10%' &&
+				status === 'success',
+			JSON.stringify({ item, status }),
+		);
+		const stored = JSON.stringify(
+			await Promise.all(
+				(await n8n.executions(LOW_WORKFLOW.id)).map(async (s) => await n8n.execution(s.id)),
+			),
+		);
+		checks.ok(
+			'no master token or session token in the stored executions',
+			!stored.includes(partner.masterToken) && !/sessionToken|permanentToken/.test(stored),
+		);
+	} finally {
+		await deactivateWorkflow(n8n, LOW_WORKFLOW.id);
+	}
+}
+
 export async function checkBilling(checks, n8n, emulator, repoRoot) {
 	await emulator.reset();
 	const partner = await emulator.control('GET', '/partner');
@@ -151,5 +239,8 @@ export async function checkBilling(checks, n8n, emulator, repoRoot) {
 	);
 	await checks.group('Plans and Block (n8n execute)', () =>
 		checkPlansAndBlock(checks, n8n, emulator, repoRoot, partner),
+	);
+	await checks.group('Trigger: Transactions Running Low (active workflow)', () =>
+		checkRunningLow(checks, n8n, emulator, repoRoot, partner),
 	);
 }

@@ -10,6 +10,7 @@ import type { IDataObject, INodePropertyOptions, IPollFunctions } from 'n8n-work
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { FIXTURE_RUN_IDS } from '../../emulator/handlers/runs';
 import { INCIDENT_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/incidentPoll';
+import { USAGE_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/usagePoll';
 import { EVENTS } from '../../nodes/AlbatoSolutionsTrigger/installationEvents';
 import { RUN_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/runEvents';
 import { pollContext } from '../../harness';
@@ -314,7 +315,7 @@ describe('the Events parameter', () => {
 		const events = properties.find((property) => property.name === 'events')!;
 		const options = events.options as INodePropertyOptions[];
 		expect(options.map((option) => option.value).sort()).toEqual(
-			[...EVENTS, ...RUN_EVENTS, ...INCIDENT_EVENTS].sort(),
+			[...EVENTS, ...RUN_EVENTS, ...INCIDENT_EVENTS, ...USAGE_EVENTS].sort(),
 		);
 		const names = options.map((option) => option.name);
 		expect(names).toEqual([...names].sort());
@@ -329,7 +330,7 @@ describe('the Events parameter', () => {
 			poll(context({}, { events: ['automationFailing', 'storm'] })),
 		).rejects.toMatchObject({
 			message: 'Unknown event "storm"',
-			description: `Events are ${[...EVENTS, ...RUN_EVENTS, ...INCIDENT_EVENTS].join(', ')}`,
+			description: `Events are ${[...EVENTS, ...RUN_EVENTS, ...INCIDENT_EVENTS, ...USAGE_EVENTS].join(', ')}`,
 		});
 	});
 });

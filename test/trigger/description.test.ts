@@ -2,6 +2,7 @@
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { INCIDENT_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/incidentPoll';
+import { USAGE_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/usagePoll';
 import { RUN_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/runEvents';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
@@ -28,7 +29,7 @@ describe('trigger description', () => {
 		const events = description.properties.find((property) => property.name === 'events')!;
 		const options = events.options as INodePropertyOptions[];
 		expect(options.map((option) => option.value).sort()).toEqual(
-			[...EVENTS, ...RUN_EVENTS, ...INCIDENT_EVENTS].sort(),
+			[...EVENTS, ...RUN_EVENTS, ...INCIDENT_EVENTS, ...USAGE_EVENTS].sort(),
 		);
 		const names = options.map((option) => option.name);
 		expect(names).toEqual([...names].sort());

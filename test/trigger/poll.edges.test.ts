@@ -16,6 +16,7 @@ import type { InstallationRecord } from '../../emulator/types';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { EVENTS } from '../../nodes/AlbatoSolutionsTrigger/installationEvents';
 import { INCIDENT_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/incidentPoll';
+import { USAGE_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/usagePoll';
 import { RUN_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/runEvents';
 import { pollContext } from '../../harness';
 
@@ -106,7 +107,7 @@ function plant(key: number, changes: Partial<Record<keyof InstallationRecord, un
 }
 
 describe('the trigger refuses bad parameters before any request', () => {
-	const DESCRIPTION = `Events are ${[...EVENTS, ...RUN_EVENTS, ...INCIDENT_EVENTS].join(', ')}`;
+	const DESCRIPTION = `Events are ${[...EVENTS, ...RUN_EVENTS, ...INCIDENT_EVENTS, ...USAGE_EVENTS].join(', ')}`;
 
 	it('no events: says so, and lists the events', async () => {
 		const { error, calls } = await refused(context({}, { events: [] }));

@@ -45,7 +45,7 @@ export async function getUserProfile(
 	client: AlbatoClient,
 	partner: PartnerSession,
 	id: string,
-	{ transactions, itemIndex }: { transactions: boolean; itemIndex: number },
+	{ transactions, itemIndex }: { transactions: boolean; itemIndex?: number },
 ): Promise<unknown> {
 	return await client.request('POST', partner.path('get-user-profile'), {
 		body: { id },

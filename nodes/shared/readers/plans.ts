@@ -12,7 +12,7 @@ interface Plan {
 }
 
 /** A count the service sent as a number or a numeric string; undefined otherwise. */
-function countOf(value: unknown): number | undefined {
+export function countOf(value: unknown): number | undefined {
 	if (typeof value === 'number') return Number.isFinite(value) ? value : undefined;
 	if (typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)) return Number(value);
 	return undefined;
