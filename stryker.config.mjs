@@ -14,7 +14,8 @@ import path from 'node:path';
  * - the partner token cache and end-user tokens;
  * - install safety; pause, update and restore;
  * - the trigger's poll;
- * - parameter checks and the service's shape readers (and paging).
+ * - parameter checks and the service's shape readers (and paging);
+ * - watching a fleet: Get New's gate, incidents, plan usage, the Transactions Running Low event.
  */
 export const DECISION_LOGIC = [
 	'nodes/shared/transport/*.ts',
@@ -23,6 +24,9 @@ export const DECISION_LOGIC = [
 	'nodes/AlbatoSolutions/actions/installation/installSafely.ts',
 	'nodes/AlbatoSolutions/actions/pausedUpdate/*.ts',
 	'nodes/AlbatoSolutionsTrigger/{poll,installationPoll}.ts',
+	'nodes/AlbatoSolutions/actions/run/gate.ts',
+	'nodes/shared/readers/{incidents,plans}.ts',
+	'nodes/AlbatoSolutionsTrigger/usagePoll.ts',
 ];
 
 /** Tests that need `npm run build` first (they load dist/): not run under Stryker. */
@@ -79,6 +83,16 @@ export const GROUPS = {
 		tests: [
 			'<rootDir>/test/transport/**/*.test.ts',
 			'<rootDir>/test/node/{emptyAnswers,requestOptions}.test.ts',
+		],
+	},
+	// Watching a fleet: Get New's gate in n8n's store, incidents, plan usage and its trigger event.
+	watch: {
+		mutate: DECISION_LOGIC.slice(6),
+		tests: [
+			'<rootDir>/test/readers/incidents.test.ts',
+			'<rootDir>/test/node/run/getNew.{memory,incidents}.test.ts',
+			'<rootDir>/test/node/endUser/get.planUsage.test.ts',
+			'<rootDir>/test/trigger/{transactionsRunningLow,automationEvents}.test.ts',
 		],
 	},
 	all: { mutate: DECISION_LOGIC, tests: ['<rootDir>/test/**/*.test.ts'] },

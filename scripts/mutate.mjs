@@ -43,7 +43,16 @@ async function nodeForStryker() {
 	return bin;
 }
 
-const DEFAULT_GROUPS = ['readers', 'transport', 'params', 'install', 'poll', 'update', 'wire'];
+const DEFAULT_GROUPS = [
+	'readers',
+	'transport',
+	'params',
+	'install',
+	'poll',
+	'update',
+	'wire',
+	'watch',
+];
 
 const args = process.argv.slice(2);
 const groups = args[0] && !args[0].startsWith('-') ? args.shift().split(',') : DEFAULT_GROUPS;

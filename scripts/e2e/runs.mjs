@@ -247,6 +247,7 @@ async function checkSweep(checks, n8n, expected) {
 
 export async function checkRunsAndConnections(checks, n8n, emulator, repoRoot) {
 	// The installation trigger (step 5) is done: its polls would blur "nothing reached the service".
+	// (run.mjs deactivates it after its own group; again here for a run that starts with this group.)
 	await deactivateWorkflow(n8n, WORKFLOWS.trigger.id);
 	await emulator.reset();
 	const partner = await emulator.control('GET', '/partner');
