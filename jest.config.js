@@ -32,7 +32,7 @@ const UNIT = [
 	'transport/(answers|baseUrl|baseUrl\\.edges|credentials|endUserId|errors)',
 	'transport/(limiter|limiter\\.edges|limiter\\.shared|pages\\.exchange|retry\\.edges)',
 	'transport/(serviceMessage|serviceMessage\\.edges|tokenCache|wire)',
-	'trigger/(description|installationEvents)',
+	'trigger/(description|installationEvents|usageLimit)',
 ].map((file) => `^${TEST_DIR}${file.replace(/\//g, escape(path.sep))}\\.test\\.ts$`);
 
 const common = {

@@ -89,10 +89,10 @@ export const GROUPS = {
 	watch: {
 		mutate: DECISION_LOGIC.slice(6),
 		tests: [
-			'<rootDir>/test/readers/incidents.test.ts',
+			'<rootDir>/test/readers/{incidents,plans}.test.ts',
 			'<rootDir>/test/node/run/getNew.{memory,incidents}.test.ts',
 			'<rootDir>/test/node/endUser/get.planUsage.test.ts',
-			'<rootDir>/test/trigger/{transactionsRunningLow,automationEvents}.test.ts',
+			'<rootDir>/test/trigger/{transactionsRunningLow,usageLimit,automationEvents}.test.ts',
 		],
 	},
 	all: { mutate: DECISION_LOGIC, tests: ['<rootDir>/test/**/*.test.ts'] },

@@ -113,6 +113,9 @@ describe('Trigger: Transactions Running Low', () => {
 		]);
 		expect(requestsSince(before, PROFILE)).toBe(2);
 		expect(requestsSince(before, LIST_PLANS)).toBe(0);
+		// The plain profile: the undocumented ?expand=transactions is not asked for.
+		const profiles = ctx.emu.requests.slice(before).filter((entry) => PROFILE.test(entry.path));
+		expect(profiles.map((entry) => entry.rawQuery ?? '')).toEqual(['', '']);
 	});
 
 	it('the first poll reports an end user already low', async () => {
@@ -126,8 +129,10 @@ describe('Trigger: Transactions Running Low', () => {
 		expect(await poll(staticData)).toEqual([]);
 		const kept = JSON.stringify(staticData);
 		ctx.emu.billing.clearPlan('ann');
+		const before = ctx.emu.requests.length;
 		expect(await poll(staticData)).toEqual([]);
 		expect(JSON.stringify(staticData)).toBe(kept);
+		expect(requestsSince(before, LIST_PLANS)).toBe(0); // no plan named: the plans are not read
 		expect(await poll(staticData, { limit: '1' })).toEqual([
 			expect.objectContaining({ trxLimit: 0, planId: null }),
 		]);
@@ -148,6 +153,17 @@ describe('Trigger: Transactions Running Low', () => {
 		expect(await poll(staticData, { limit: '20%' })).toEqual([
 			expect.objectContaining({ endUserId: 'ann', trxLimit: 1 }),
 		]);
+	});
+
+	it('a new limit is judged afresh even while low: reported again under it', async () => {
+		const staticData: IDataObject = {};
+		use(960);
+		expect(await poll(staticData)).toHaveLength(1);
+		expect(await poll(staticData)).toEqual([]);
+		expect(await poll(staticData, { limit: '20%' })).toEqual([
+			expect.objectContaining({ trxLimit: 40, runningLowBelow: '20%' }),
+		]);
+		expect(await poll(staticData, { limit: '20%' })).toEqual([]);
 	});
 
 	it('with other events in the same poll: each kind reports its own', async () => {

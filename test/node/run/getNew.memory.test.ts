@@ -334,7 +334,13 @@ describe('Run → Get New: the overlap guarantee, measured', () => {
 		try {
 			const sweep = await w.sweep([{ customer }]);
 			expect(sweep.json).toEqual([]);
-			expect(sweep.errors).toEqual([expect.objectContaining({ customer, error: message })]);
+			expect(sweep.errors).toEqual([
+				expect.objectContaining({
+					customer,
+					error: message,
+					message: expect.stringContaining('nothing was returned or remembered'),
+				}),
+			]);
 			expect(store.calls - before).toBe(calls);
 		} finally {
 			store.betweenReadAndWrite = undefined;
