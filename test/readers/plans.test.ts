@@ -11,6 +11,7 @@ describe('countOf', () => {
 		[' 1000 ', 1000],
 		['-3', -3],
 		['12.5', 12.5],
+		['12.25', 12.25],
 		[Number.NaN, undefined],
 		[Number.POSITIVE_INFINITY, undefined],
 		['', undefined],

@@ -221,9 +221,10 @@ describe('Trigger: Transactions Running Low', () => {
 
 	it('the Access Token credential is refused before any request: end users are the partner’s', async () => {
 		const before = ctx.emu.requests.length;
-		await expect(poll({}, { accessToken: true })).rejects.toThrow(
-			'Transactions Running Low needs the Albato Partner API credential',
-		);
+		await expect(poll({}, { accessToken: true })).rejects.toMatchObject({
+			message: 'Transactions Running Low needs the Albato Partner API credential',
+			description: expect.stringContaining('set Authentication to "Partner API"'),
+		});
 		expect(ctx.emu.requests.length).toBe(before);
 	});
 });
