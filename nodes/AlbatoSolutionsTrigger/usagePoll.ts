@@ -9,9 +9,9 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PARTNER_API } from '../shared/constants';
-import { getUserProfile, listPlans } from '../shared/api/endUser';
+import { getUserProfile, profilePlan } from '../shared/api/endUser';
 import { withoutTokens } from '../shared/readers/mintedToken';
-import { countOf, planById, plansOf, usedShareOf } from '../shared/readers/plans';
+import { countOf, usedShareOf } from '../shared/readers/plans';
 import { idOf } from '../shared/readers/shapes';
 import type { AlbatoClient } from '../shared/transport/client';
 import { authenticationOf } from '../shared/transport/partnerCredential';
@@ -96,11 +96,10 @@ async function readUsage(client: AlbatoClient, limit: LowLimit) {
 		transactions: false,
 	});
 	const { id, ...profile } = withoutTokens(data) as IDataObject;
-	const planned = profile.planId !== undefined && profile.planId !== null && profile.planId !== '';
 	// The plan's size matters only to a percentage, and is read only then (list-plans, once).
 	const monthlyTrx =
-		planned && 'percent' in limit
-			? planById(plansOf(await listPlans(client, partner)), profile.planId)?.monthlyTrx
+		'percent' in limit
+			? (await profilePlan(client, partner, profile.planId))?.monthlyTrx
 			: undefined;
 	const left = countOf(profile.trxLimit);
 	const low = isLow(left, monthlyTrx, limit);

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { planById, plansOf } from '../readers/plans';
 import { holdsList } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
 import { AlbatoApiError } from '../transport/errors';
@@ -105,6 +106,20 @@ export async function listPlans(
 		pending.catch(() => planLists.delete(client));
 	}
 	return await pending;
+}
+
+/**
+ * The plan a profile names, from list-plans (read once per client); undefined when the profile names
+ * none (then list-plans is not read) or the plan is not listed.
+ */
+export async function profilePlan(
+	client: AlbatoClient,
+	partner: PartnerSession,
+	planId: unknown,
+	itemIndex?: number,
+) {
+	if (planId === undefined || planId === null || planId === '') return undefined;
+	return planById(plansOf(await listPlans(client, partner, itemIndex)), planId);
 }
 
 /** One list-plans read per client; dropped with the client. */

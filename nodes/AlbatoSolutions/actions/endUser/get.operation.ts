@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { getUserProfile, listPlans } from '../../../shared/api/endUser';
-import { planById, plansOf, usedShareOf } from '../../../shared/readers/plans';
+import { getUserProfile, profilePlan } from '../../../shared/api/endUser';
+import { usedShareOf } from '../../../shared/readers/plans';
 import type { PartnerSession } from '../../../shared/transport/partnerSession';
 import { withoutTokens } from '../../../shared/readers/mintedToken';
 import { idOf, isObject } from '../../../shared/readers/shapes';
@@ -67,11 +67,7 @@ async function withPlanUsage(
 	item: IDataObject,
 	itemIndex: number,
 ): Promise<IDataObject> {
-	const planned = item.planId !== undefined && item.planId !== null && item.planId !== '';
-	const plan = planned
-		? planById(plansOf(await listPlans(client, partner, itemIndex)), item.planId)
-		: undefined;
-	const monthlyTrx = plan?.monthlyTrx;
+	const monthlyTrx = (await profilePlan(client, partner, item.planId, itemIndex))?.monthlyTrx;
 	return {
 		...item,
 		monthlyTrx: monthlyTrx ?? null,
