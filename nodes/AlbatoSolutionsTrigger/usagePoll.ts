@@ -10,6 +10,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { PARTNER_API } from '../shared/constants';
 import { getUserProfile, profilePlan } from '../shared/api/endUser';
+import {
+	type CountOrPercent,
+	countOrPercentOf,
+	describeCountOrPercent,
+} from '../shared/readers/countOrPercent';
 import { withoutTokens } from '../shared/readers/mintedToken';
 import { countOf, usedShareOf } from '../shared/readers/plans';
 import { idOf } from '../shared/readers/shapes';
@@ -20,7 +25,7 @@ import type { EventKind, KindPoll, PollScope, TriggerStaticData } from './eventK
 export const USAGE_EVENTS = ['transactionsRunningLow'] as const;
 
 /** Running Low Below: transactions left, or percent of the plan's monthly transactions. */
-export type LowLimit = { count: number } | { percent: number };
+export type LowLimit = CountOrPercent;
 
 /**
  * What the trigger keeps for Transactions Running Low (static data key `usageEvents`): whether the
@@ -59,20 +64,14 @@ export const usageKind: EventKind = {
 /** "500" (transactions left) or "10%" / "2.5 %" (of the plan's monthly transactions). */
 export function readLowLimit(ctx: IPollFunctions): LowLimit {
 	const value = ctx.getNodeParameter('runningLowBelow', '10%') as unknown;
-	const text = typeof value === 'number' ? String(value) : String(value ?? '').trim();
-	const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(text);
-	if (percent && Number(percent[1]) > 0 && Number(percent[1]) <= 100)
-		return { percent: Number(percent[1]) };
-	if (/^\d+$/.test(text) && Number(text) > 0) return { count: Number(text) };
+	const limit = countOrPercentOf(value, { zero: false });
+	if (limit) return limit;
 	throw new NodeOperationError(
 		ctx.getNode(),
 		`${LABEL} must be a whole number of transactions (e.g. 500) or a percentage above 0 and up to 100 (e.g. 10%), got ${JSON.stringify(value)}`,
 		{ description: `Set ${LABEL} under the Events` },
 	);
 }
-
-const describeLimit = (limit: LowLimit) =>
-	'count' in limit ? String(limit.count) : `${limit.percent}%`;
 
 /**
  * Whether `left` is below the limit; undefined when it cannot be told: no count of transactions
@@ -109,7 +108,7 @@ async function readUsage(client: AlbatoClient, limit: LowLimit) {
 		...profile,
 		monthlyTrx: monthlyTrx ?? null,
 		trxUsedShare: usedShareOf(left, monthlyTrx) ?? null,
-		runningLowBelow: describeLimit(limit),
+		runningLowBelow: describeCountOrPercent(limit),
 		runningLow: low ?? null,
 	};
 	return { item, low };
@@ -123,7 +122,7 @@ async function readUsage(client: AlbatoClient, limit: LowLimit) {
 async function pollUsage(scope: PollScope, limit: LowLimit): Promise<KindPoll> {
 	const staticData = scope.ctx.getWorkflowStaticData('node') as TriggerStaticData;
 	const owner = scope.owner ?? '';
-	const written = describeLimit(limit);
+	const written = describeCountOrPercent(limit);
 	const stored = staticData.usageEvents;
 	const previous = stored?.owner === owner && stored.limit === written ? stored : undefined;
 	const { item, low } = await readUsage(scope.client, limit);

@@ -14,11 +14,17 @@
 import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import {
+	type CountOrPercent,
+	countOrPercentOf,
+	describeCountOrPercent,
+} from '../../shared/readers/countOrPercent';
+
 /**
  * Stop After Failures: at most this many failures, or at most this share (percent) of the items
  * finished.
  */
-export type FailureLimit = { count: number } | { percent: number };
+export type FailureLimit = CountOrPercent;
 
 export interface RolloutSettings {
 	canaryItems: number;
@@ -51,25 +57,14 @@ export function readRollout(ctx: IExecuteFunctions): RolloutSettings {
 /** "3" (failures), "2%" or "2.5 %" (of the items finished), empty: off. */
 function readFailureLimit(ctx: IExecuteFunctions, value: unknown): FailureLimit | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	const label = 'Stop After Failures';
-	const rule = 'a whole number of failures (e.g. 3) or a percentage from 0 to 100 (e.g. 2%)';
-	if (typeof value === 'number') {
-		if (Number.isInteger(value) && value >= 0) return { count: value };
-		throw refused(ctx, label, rule, value);
-	}
-	const text = String(value).trim();
-	const percent = /^(\d+(?:\.\d+)?)\s*%$/.exec(text);
-	if (percent) {
-		const share = Number(percent[1]);
-		if (share <= 100) return { percent: share };
-		throw refused(ctx, label, rule, value);
-	}
-	if (/^\d+$/.test(text)) return { count: Number(text) };
-	throw refused(ctx, label, rule, value);
-}
-
-export function describeLimit(limit: FailureLimit): string {
-	return 'count' in limit ? String(limit.count) : `${limit.percent}%`;
+	const limit = countOrPercentOf(value, { zero: true });
+	if (limit) return limit;
+	throw refused(
+		ctx,
+		'Stop After Failures',
+		'a whole number of failures (e.g. 3) or a percentage from 0 to 100 (e.g. 2%)',
+		value,
+	);
 }
 
 /** The decision the run step asks each time an item or unit ends, and the tally it is made from. */
@@ -109,7 +104,7 @@ export class RolloutGuard {
 		}
 		const limit = this.settings.stopAfterFailures;
 		if (limit && this.exceeded(limit)) {
-			this.reason = `Stop After Failures (${describeLimit(limit)}) was exceeded`;
+			this.reason = `Stop After Failures (${describeCountOrPercent(limit)}) was exceeded`;
 		} else if (!this.continueOnFail) {
 			this.reason = `item ${itemIndex} failed (no Continue On Fail)`;
 		}
@@ -143,7 +138,7 @@ export class RolloutGuard {
 			notAttemptedCount: notAttempted,
 			...(this.settings.canaryItems ? { canaryItems: this.settings.canaryItems } : {}),
 			...(this.settings.stopAfterFailures
-				? { stopAfterFailures: describeLimit(this.settings.stopAfterFailures) }
+				? { stopAfterFailures: describeCountOrPercent(this.settings.stopAfterFailures) }
 				: {}),
 		});
 	}
