@@ -43,6 +43,7 @@ const ERROR_STYLES: ErrorStyle[] = [
 	'strings',
 	'fieldMap',
 	'yiiData',
+	'errorObject',
 ];
 
 /** One request as it entered: the method (custom ones restored), the path, the raw query and body. */

@@ -82,5 +82,7 @@ export function renderError(
 				success,
 				data: errors.map((e) => ({ field: e.field ?? '', message: e.message })),
 			});
+		case 'errorObject':
+			return json({ success, error: { code: status, message: summary(errors) } });
 	}
 }

@@ -116,9 +116,17 @@ export interface FaultRule {
  * Error body styles. `errors` {success:false, errors:[{field, message}]}; `yii` bare [{field, message}] for
  * field 422s, else {name, message, code, status}; `message` {message}; `text` text/plain;
  * `strings` {success:false, errors:["text"]}; `fieldMap` {success:false, errors:{field:["text"]}};
- * `yiiData` {success:false, data:[{field, message}]}.
+ * `yiiData` {success:false, data:[{field, message}]}; `errorObject` {success:false, error:{code, message}}.
  */
-export type ErrorStyle = 'errors' | 'yii' | 'message' | 'text' | 'strings' | 'fieldMap' | 'yiiData';
+export type ErrorStyle =
+	| 'errors'
+	| 'yii'
+	| 'message'
+	| 'text'
+	| 'strings'
+	| 'fieldMap'
+	| 'yiiData'
+	| 'errorObject';
 
 export interface Variants {
 	/** No {success, data} envelope on any successful response. */
@@ -150,6 +158,8 @@ export interface Variants {
 	statusShape: 'number' | 'string' | 'word';
 	/** GET /solution/installation/{id} and the install answer carry no status (the list and PLAY/PAUSE still do). */
 	detailWithoutStatus: boolean;
+	/** The status of the refusal to change field values of an active installation: 422 (the seed), 409 or 400. */
+	activeRefusal: '422' | '409' | '400';
 	/** PLAY and PAUSE answer the installation without its status (a 2xx that does not say the new status). */
 	statusCallWithoutStatus: boolean;
 	/** Installation answers (detail, install, PLAY, PAUSE) wrapped as {installation: {...}}. */

@@ -59,7 +59,7 @@ export const updateBundleData: Handler = (ctx) => {
 	const { step, installation } = ownBundleStep(ctx, ctx.id);
 	if (installation.status === 1) {
 		throw new ApiError(
-			422,
+			Number(ctx.variants.activeRefusal),
 			`Installation ${installation.id} is active: pause the installation first, then change field values`,
 		);
 	}

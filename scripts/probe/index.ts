@@ -443,6 +443,7 @@ function errorStyle(body: Json, contentType: string): ErrorStyle | undefined {
 		return body.errors.every((e) => typeof e === 'string') ? 'strings' : 'errors';
 	if (isObject(body.errors)) return 'fieldMap';
 	if (Array.isArray(body.data)) return 'yiiData';
+	if (isObject(body.error)) return 'errorObject';
 	if (typeof body.message === 'string')
 		return 'name' in body && 'status' in body ? 'yii' : 'message';
 	return undefined;

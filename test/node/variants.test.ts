@@ -385,6 +385,7 @@ describe("the service's own error text reaches the user in every error style", (
 		'strings',
 		'fieldMap',
 		'yiiData',
+		'errorObject',
 	];
 
 	it.each(STYLES)('%s', async (style) => {

@@ -2,7 +2,12 @@
  * The token readers: a JWT's expiry, redaction of every recognisable part of a token, and the
  * principal a token names.
  */
-import { principalOf, redact, tokenExpiry } from '../../nodes/shared/readers/token';
+import {
+	namedPrincipalOf,
+	principalOf,
+	redact,
+	tokenExpiry,
+} from '../../nodes/shared/readers/token';
 
 const jwt = (claims: object) => `h.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.s`;
 
@@ -54,5 +59,25 @@ describe('principalOf', () => {
 		const token = jwt({ sub: 'user-7' });
 		expect(principalOf('https://a', token)).toBe('https://a sub:user-7');
 		expect(principalOf('https://a', 'opaque-token-123')).not.toContain('opaque');
+	});
+
+	it("reads Albato's session tokens, which name the user in `identity`: a fresh token is the same user", () => {
+		const first = jwt({ identity: 97330, trueIdentity: 97330, exp: 1_700_000_000 });
+		const fresh = jwt({ identity: 97330, trueIdentity: 97330, exp: 1_700_003_600 });
+		expect(principalOf('https://a', first)).toBe('https://a sub:97330');
+		expect(principalOf('https://a', fresh)).toBe(principalOf('https://a', first));
+		expect(principalOf('https://a', jwt({ identity: 97331 }))).not.toBe(
+			principalOf('https://a', first),
+		);
+	});
+
+	it('prefers `sub`; an empty or non-scalar subject is no name', () => {
+		expect(principalOf('https://a', jwt({ sub: 'user-7', identity: 97330 }))).toBe(
+			'https://a sub:user-7',
+		);
+		expect(principalOf('https://a', jwt({ sub: '', identity: 97330 }))).toBe('https://a sub:97330');
+		const unnamed = jwt({ identity: { id: 1 }, exp: 1 });
+		expect(principalOf('https://a', unnamed)).toMatch(/^https:\/\/a token:[0-9a-f]+$/);
+		expect(namedPrincipalOf('https://a', unnamed)).toBeUndefined();
 	});
 });

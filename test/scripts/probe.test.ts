@@ -103,15 +103,21 @@ describe('the probe reports each variant', () => {
 		expect((await probe()).variants).toMatchObject(set);
 	});
 
-	it.each(['errors', 'yii', 'message', 'text', 'strings', 'fieldMap', 'yiiData'] as ErrorStyle[])(
-		'error style %s',
-		async (style) => {
-			emu.setErrorStyle(style);
-			// Yii's bare array is only for field errors; a 404 is {name, message, code, status}: both are
-			// "yii".
-			expect((await probe()).errorStyle).toBe(style);
-		},
-	);
+	it.each([
+		'errors',
+		'yii',
+		'message',
+		'text',
+		'strings',
+		'fieldMap',
+		'yiiData',
+		'errorObject',
+	] as ErrorStyle[])('error style %s', async (style) => {
+		emu.setErrorStyle(style);
+		// Yii's bare array is only for field errors; a 404 is {name, message, code, status}: both are
+		// "yii".
+		expect((await probe()).errorStyle).toBe(style);
+	});
 });
 
 describe('the report', () => {

@@ -70,13 +70,16 @@ describe('AlbatoApiError: named checks', () => {
 		expect(error.deniedAccess).toBe(deniedAccess);
 	});
 
-	it('needsPause: a 422 that speaks of pausing or of an active installation', () => {
-		expect(failure('refused', { status: 422, message: 'Pause it first' }).needsPause).toBe(true);
-		expect(failure('refused', { status: 422, message: 'Installation is ACTIVE' }).needsPause).toBe(
-			true,
-		);
-		expect(failure('refused', { status: 422, message: 'title: too long' }).needsPause).toBe(false);
-		expect(failure('refused', { status: 400, message: 'Pause it first' }).needsPause).toBe(false);
+	it('needsPause: a 400, 409 or 422 that speaks of pausing or of an active installation', () => {
+		for (const status of [400, 409, 422]) {
+			expect(failure('refused', { status, message: 'Pause it first' }).needsPause).toBe(true);
+			expect(failure('refused', { status, message: 'Installation is ACTIVE' }).needsPause).toBe(
+				true,
+			);
+			expect(failure('refused', { status, message: 'title: too long' }).needsPause).toBe(false);
+		}
+		for (const status of [401, 403, 404, 429, 500])
+			expect(failure('refused', { status, message: 'Pause it first' }).needsPause).toBe(false);
 	});
 
 	it('neverSent: only for codes that prove the request did not leave', () => {

@@ -48,6 +48,37 @@ describe('serviceMessage: edge cases', () => {
 		expect(serviceMessage({ message: '', error: 'then error' })).toBe('then error');
 	});
 
+	it('reads `error` and `detail` objects, and `messages` lists of a field', () => {
+		expect(serviceMessage({ error: { code: 17, message: 'Installation is active' } })).toBe(
+			'Installation is active',
+		);
+		expect(serviceMessage({ success: false, error: { message: 'No such template' } })).toBe(
+			'No such template',
+		);
+		expect(serviceMessage({ title: 'Conflict', detail: 'Pause it first' })).toBe('Pause it first');
+		expect(serviceMessage({ errors: [{ field: 'title', messages: ['too long', 'taken'] }] })).toBe(
+			'title: too long, taken',
+		);
+		expect(serviceMessage({ success: false, error: { code: 17 } })).toBe(
+			'The service reported a failure without a message',
+		);
+	});
+
+	it("a gateway's HTML page is told by its title, never its markup", () => {
+		const nginx =
+			'<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+		expect(serviceMessage(nginx)).toBe('an HTML page: "502 Bad Gateway"');
+		expect(
+			serviceMessage(
+				'<!DOCTYPE html>\n<html lang="en"><head><TITLE>\n  Attention Required! |\n Cloudflare</TITLE><script>var x=1</script>',
+			),
+		).toBe('an HTML page: "Attention Required! | Cloudflare"');
+		expect(serviceMessage('  <html><body><h1>Oops</h1></body></html>')).toBe(
+			'an HTML page without a title',
+		);
+		expect(serviceMessage('<b>not a page</b>')).toBe('<b>not a page</b>');
+	});
+
 	it('field maps: lists joined, a field-less entry without a prefix', () => {
 		expect(serviceMessage({ errors: { title: ['a', 'b'], '': 'general', id: 7 } })).toBe(
 			'title: a, b; general; id: 7',
@@ -62,7 +93,10 @@ describe('hint: what to do about each status', () => {
 		[404, '', /Check the ID/],
 		[422, 'Pause it first', /Pause the installation first/],
 		[422, 'title is bad', /Check the values sent/],
-		[400, 'Pause', /Check the values sent/],
+		[400, 'Pause', /Pause the installation first/],
+		[409, 'Installation is active', /Pause the installation first/],
+		[400, 'title is bad', /Check the values sent/],
+		[409, 'Conflict', /^See the service message above\.$/],
 		[429, '', /rate limiting: lower Items in Flight/],
 		[500, '', /service failed; try again later/],
 		[503, '', /service failed; try again later/],

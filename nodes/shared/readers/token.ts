@@ -63,24 +63,27 @@ export function redact(text: string, secret: string | undefined): string {
 }
 
 /**
- * Whom a token acts for, as a key for in-process bookkeeping: the base URL and the JWT's `sub`, or
- * a digest of the token when it has none. Never the token itself.
+ * Whom a token acts for, as a key for in-process bookkeeping: the base URL and the user the JWT
+ * names, or a digest of the token when it names none. Never the token itself.
  */
 export function principalOf(baseUrl: string, token: string): string {
 	const named = namedPrincipalOf(baseUrl, token);
 	if (named !== undefined) return named;
-	// Not a JWT, or no `sub`: a digest. A collision only serialises two users' installs of one title.
+	// Not a JWT, or no subject: a digest. A collision only serialises two users' installs of one title.
 	return `${baseUrl} token:${fnv1a(token).toString(16)}`;
 }
 
 /**
- * `principalOf` when the token names whom it acts for (a JWT with a `sub`), so a new token of the
- * same user gives the same key; undefined for a token without a subject (known only by a digest).
+ * `principalOf` when the token names whom it acts for, so a new token of the same user gives the
+ * same key; undefined for a token without a subject (known only by a digest). The subject is the
+ * JWT's `sub`, or `identity` in Albato's session tokens (its wiki's example: `{"identity": 97330,
+ * "trueIdentity": …}`).
  */
 export function namedPrincipalOf(baseUrl: string, token: string): string | undefined {
-	const sub = claimsOf(token)?.sub;
-	if ((typeof sub === 'string' && sub !== '') || typeof sub === 'number')
-		return `${baseUrl} sub:${String(sub)}`;
+	const claims = claimsOf(token);
+	for (const subject of [claims?.sub, claims?.identity])
+		if ((typeof subject === 'string' && subject !== '') || typeof subject === 'number')
+			return `${baseUrl} sub:${String(subject)}`;
 	return undefined;
 }
 

@@ -8,7 +8,7 @@
 import type { IHttpRequestMethods, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { PAUSE_FIRST } from './serviceMessage';
+import { refusedWhileActive } from './serviceMessage';
 
 /** PLAY and PAUSE are the service's own methods; n8n's type lists only the standard ones. */
 export type ApiMethod = IHttpRequestMethods | 'PLAY' | 'PAUSE';
@@ -149,7 +149,7 @@ export class AlbatoApiError extends NodeApiError {
 
 	/** A change refused because the installation is active ("pause first"): the hint's rule too. */
 	get needsPause(): boolean {
-		return this.status === 422 && PAUSE_FIRST.test(this.message);
+		return this.status !== undefined && refusedWhileActive(this.status, this.message);
 	}
 
 	/** The same failure told in other words (its call, outcome, status and `httpCode` kept). */

@@ -18,25 +18,40 @@ export function describeBody(data: unknown): string {
 }
 
 /**
- * The error text of every body style the service may use: errors list, Yii, {message}, plain text.
+ * A proxy's or gateway's HTML error page (nginx, Cloudflare) said in its title, not its markup;
+ * undefined when the text is not an HTML page.
+ */
+function htmlPageMessage(text: string): string | undefined {
+	if (!/^<(!doctype\s+html|html)[\s>]/i.test(text)) return undefined;
+	const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
+	return title ? `an HTML page: "${title.slice(0, 200)}"` : 'an HTML page without a title';
+}
+
+/**
+ * The error text of every body style the service may use: errors list, Yii, {message},
+ * {error: {message}}, {detail}, plain text, a gateway's HTML page.
  */
 export function serviceMessage(body: unknown): string | undefined {
 	if (body === INVALID_JSON || body === undefined || body === null) return undefined;
-	if (typeof body === 'string') return body.trim().slice(0, 500) || undefined;
+	if (typeof body === 'string') {
+		const text = body.trim();
+		return htmlPageMessage(text) ?? (text.slice(0, 500) || undefined);
+	}
 	const fieldErrors = (list: unknown[]) =>
 		list
 			.map((entry) => {
 				// Entries are {field, message} objects or plain strings (`errors: ["text"]`).
 				if (typeof entry === 'string') return entry;
 				if (!isObject(entry)) return '';
-				const text = String(entry.message ?? entry.error ?? '');
+				const messages = Array.isArray(entry.messages) ? entry.messages.join(', ') : undefined;
+				const text = String(entry.message ?? messages ?? entry.error ?? '');
 				return entry.field ? `${String(entry.field)}: ${text}` : text;
 			})
 			.filter(Boolean)
 			.join('; ');
 	if (Array.isArray(body)) return fieldErrors(body) || undefined;
 	if (!isObject(body)) return undefined;
-	for (const key of ['errors', 'message', 'data']) {
+	for (const key of ['errors', 'message', 'error', 'detail', 'data']) {
 		const value = body[key];
 		if (Array.isArray(value) && fieldErrors(value)) return fieldErrors(value);
 		if (typeof value === 'string' && value) return value;
@@ -50,16 +65,18 @@ export function serviceMessage(body: unknown): string | undefined {
 			)
 			.join('; ');
 	}
-	if (typeof body.error === 'string') return body.error;
 	if (successFlagOf(body) === false) return 'The service reported a failure without a message';
 	return undefined;
 }
 
 /**
- * A 422 that says the installation must be paused first ("pause it first", "installation is
- * active"): the one pattern for both the hint and AlbatoApiError's `needsPause`.
+ * A refusal that says the installation must be paused first ("pause it first", "installation is
+ * active"): the one rule for both the hint and AlbatoApiError's `needsPause`. The seed shows a 422;
+ * the service's status for it is not documented, so a 400 or a 409 (Conflict) saying so counts too.
  */
-export const PAUSE_FIRST = /paus|active/i;
+export function refusedWhileActive(status: number, message: string): boolean {
+	return (status === 400 || status === 409 || status === 422) && /paus|active/i.test(message);
+}
 
 /** A hint: when it applies (first match wins), and what it says. */
 interface Hint {
@@ -79,7 +96,7 @@ const HINTS = [
 		hint: 'Check the ID: it does not exist or belongs to another end user.',
 	},
 	{
-		when: (status, message) => status === 422 && PAUSE_FIRST.test(message),
+		when: (status, message) => refusedWhileActive(status, message),
 		hint: 'Pause the installation first, or set "If Installation Is Active" to "Pause, Update, Then Start Again".',
 	},
 	{

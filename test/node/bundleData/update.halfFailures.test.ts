@@ -5,6 +5,7 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
+import { VARIANT_CHOICES } from '../../../emulator/render';
 import type { FaultRule } from '../../../emulator/types';
 import { guardedUpdateFromItems, runNode, useEmulator } from '../../support/setup';
 
@@ -382,21 +383,31 @@ describe('status as the service sends it', () => {
 		expect(status()).toBe(1);
 	});
 
-	it('neither detail nor list tells: the refused PUT does, and the installation is paused and started again', async () => {
-		ctx.emu.setVariants({ detailWithoutStatus: true, listWithoutStatus: true });
-		const run = await update([SUBJECT_9002]);
-		expect(run.error).toBeUndefined();
-		expect(run.calls).toEqual([
-			`GET ${ACME}`,
-			'GET /solution/installation',
-			'PUT /bundle/data/9002',
-			`PAUSE ${ACME}`,
-			'PUT /bundle/data/9002',
-			`PLAY ${ACME}`,
-		]);
-		expect(run.json[0]).toMatchObject({ pausedForUpdate: true, installationStatus: 1 });
-		expect(status()).toBe(1);
-	});
+	it.each(VARIANT_CHOICES.activeRefusal.map((status) => [status]))(
+		'neither detail nor list tells: the refused PUT (%s) does, and the installation is paused and started again',
+		async (activeRefusal) => {
+			ctx.emu.setVariants({ detailWithoutStatus: true, listWithoutStatus: true, activeRefusal });
+			const seen = ctx.emu.requests.length;
+			const run = await update([SUBJECT_9002]);
+			expect(run.error).toBeUndefined();
+			expect(run.calls).toEqual([
+				`GET ${ACME}`,
+				'GET /solution/installation',
+				'PUT /bundle/data/9002',
+				`PAUSE ${ACME}`,
+				'PUT /bundle/data/9002',
+				`PLAY ${ACME}`,
+			]);
+			expect(run.json[0]).toMatchObject({ pausedForUpdate: true, installationStatus: 1 });
+			expect(status()).toBe(1);
+			expect(
+				ctx.emu.requests
+					.slice(seen)
+					.filter((r) => r.method === 'PUT')
+					.map((r) => r.status),
+			).toEqual([Number(activeRefusal), 200]);
+		},
+	);
 });
 
 describe('a failure in a group without Continue On Fail', () => {

@@ -58,7 +58,7 @@ async function statusFromList(run: UpdateRun, installationId: number, itemIndex:
 		const entry = list.find((candidate) => sameId(candidate.id, installationId));
 		return entry ? statusOf(entry) : undefined;
 	} catch {
-		return undefined; // the PUTs will tell (422 "pause first" means active)
+		return undefined; // the PUTs will tell (a refusal saying "pause first" means active)
 	}
 }
 
