@@ -181,6 +181,8 @@ export interface Variants {
 	// Run history and user lifecycle (issue 22; emulator/README.md "Variants").
 	/** GET /bundle/events?expand=steps: `steps` as levels (list of lists, as documented) or one flat list. */
 	runSteps: 'levels' | 'flat';
+	/** Run and step statuses as codes (default; 0 in progress, 1 succeeded, 2 failed) or as words ("processing", "success", "error"). */
+	runStatuses: 'codes' | 'words';
 	/** Run and step dates: "YYYY-MM-DD HH:MM:SS" in UTC (default), the same in the end user's timezoneOffset, or ISO 8601 with +00:00. */
 	runDates: 'utc' | 'userOffset' | 'iso';
 	/** GET /bundle/events/steps/{id}: the step as an object (default), or a list holding it alone. */

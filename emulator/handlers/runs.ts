@@ -24,6 +24,11 @@ import { endUserOfSub } from './userLifecycle';
  * succeeded) and gives no names: 2 (failed) and 0 (in progress) are the emulator's choices.
  */
 export const RUN_STATUS: Record<RunOutcome, number> = { inProgress: 0, succeeded: 1, failed: 2 };
+/** The same codes as words (variant `runStatuses: 'words'`); other codes stay numbers. */
+const RUN_STATUS_WORDS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
+
+const renderRunStatus = (status: number, ctx: HandlerContext) =>
+	ctx.variants.runStatuses === 'words' ? (RUN_STATUS_WORDS[status] ?? status) : status;
 /** The event code of Albato's example (meaning not documented): the emulator's default. */
 export const DEFAULT_RUN_EVENT = 6;
 
@@ -191,7 +196,7 @@ function renderStep(step: RunStepRecord, ctx: HandlerContext, offset: number) {
 		id: step.id,
 		triggerActionId: step.triggerActionId,
 		resultMessage: step.resultMessage,
-		status: step.status,
+		status: renderRunStatus(step.status, ctx),
 		error: step.error,
 		hasActiveRerun: step.hasActiveRerun,
 		dateCreated: renderRunDate(step.dateCreated, ctx.variants, offset),
@@ -213,7 +218,7 @@ export function renderRun(
 	const out: Record<string, unknown> = {
 		id: run.id,
 		bundleId: run.bundleId,
-		status: run.status,
+		status: renderRunStatus(run.status, ctx),
 		event: run.event,
 		dateCreated: renderRunDate(run.dateCreated, ctx.variants, offset),
 	};

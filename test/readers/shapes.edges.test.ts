@@ -45,6 +45,18 @@ describe('holdsList / listOrMap', () => {
 		expect(listOrMap({ items: null, data: [{ id: 1 }] })).toEqual([{ id: 1 }]);
 	});
 
+	it('`data` without a success flag is an envelope: the list inside, never a record "data"', () => {
+		const page = { data: { items: [{ id: 5001 }, { id: 5002 }], _meta: { totalCount: 2 } } };
+		expect(listOrMap(page)).toEqual([{ id: 5001 }, { id: 5002 }]);
+		expect(listOrMap({ data: { '5001': { title: 'Acme' } } })).toEqual([
+			{ title: 'Acme', id: '5001' },
+		]);
+		expect(listOrMap({ success: 'ok', data: { items: [{ id: 1 }] } })).toEqual([{ id: 1 }]);
+		expect(holdsList({ data: { items: [] } })).toBe(true);
+		// A `data` with nothing list-like inside is still read as before: one record of a map.
+		expect(listOrMap({ data: { id: 5, title: 'x' } })).toEqual([{ id: 5, title: 'x' }]);
+	});
+
 	it('a wrapper whose values are not all records is itself one record of a map', () => {
 		expect(listOrMap({ items: { a: { x: 1 }, b: 2 } })).toEqual([
 			{ a: { x: 1 }, b: 2, id: 'items' },

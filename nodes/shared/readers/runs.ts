@@ -24,26 +24,58 @@ const hasError = (step: IDataObject) =>
 	!(Array.isArray(step.error) && step.error.length === 0);
 
 /**
+ * Words a service may send for a status instead of a code (Albato documents none), squeezed:
+ * lower case, without spaces, "_" or "-". A word not listed reads as unknown, never as succeeded.
+ */
+const STATUS_WORDS = new Map<string, RunOutcome>([
+	...['success', 'succeeded', 'successful', 'ok', 'done', 'completed', 'complete', 'finished'].map(
+		(word) => [word, 'succeeded'] as const,
+	),
+	...['error', 'errored', 'failed', 'failure', 'fail'].map((word) => [word, 'failed'] as const),
+	...['processing', 'inprogress', 'running', 'pending', 'queued', 'started', 'waiting'].map(
+		(word) => [word, 'inProgress'] as const,
+	),
+]);
+
+/**
+ * What one status says, code or word: 1 succeeded, 0 in progress, another code failed; a word by
+ * STATUS_WORDS, an unlisted one unknown; undefined when there is none (null, absent, empty).
+ */
+function statusOutcome(value: unknown): RunOutcome | undefined {
+	const code = codeOf(value);
+	if (code !== undefined)
+		return code === SUCCEEDED_CODE
+			? 'succeeded'
+			: code === IN_PROGRESS_CODE
+				? 'inProgress'
+				: 'failed';
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	return (
+		STATUS_WORDS.get(
+			value
+				.trim()
+				.toLowerCase()
+				.replace(/[\s_-]+/g, ''),
+		) ?? 'unknown'
+	);
+}
+
+const stepFails = (step: IDataObject) => hasError(step) || statusOutcome(step.status) === 'failed';
+
+/**
  * The rule (docs/runs.md): status 0 is in progress; a step with an error, or a status other than 0
- * or 1, is failed; status 1 without a failing step is succeeded. Without a status, the steps
- * decide.
+ * or 1, is failed; status 1 without a failing step is succeeded; a status that cannot be read is
+ * unknown. Without a status, the steps decide. Statuses sent as words read as their codes would.
  */
 export function runOutcome(run: IDataObject, steps: IDataObject[] = stepsOfRun(run)): RunOutcome {
-	const status = codeOf(run.status);
-	if (status === IN_PROGRESS_CODE) return 'inProgress';
-	const stepFailed = steps.some((step) => {
-		const code = codeOf(step.status);
-		return (
-			hasError(step) || (code !== undefined && code !== SUCCEEDED_CODE && code !== IN_PROGRESS_CODE)
-		);
-	});
-	if (stepFailed) return 'failed';
-	if (status === SUCCEEDED_CODE) return 'succeeded';
-	if (status !== undefined) return 'failed';
+	const status = statusOutcome(run.status);
+	if (status === 'inProgress') return 'inProgress';
+	if (steps.some(stepFails)) return 'failed';
+	if (status !== undefined) return status;
 	if (steps.length === 0) return 'unknown';
-	return steps.some((step) => codeOf(step.status) === IN_PROGRESS_CODE)
-		? 'inProgress'
-		: 'succeeded';
+	const stepStatuses = steps.map((step) => statusOutcome(step.status));
+	if (stepStatuses.includes('inProgress')) return 'inProgress';
+	return stepStatuses.includes('unknown') ? 'unknown' : 'succeeded';
 }
 
 /** A numeric code as a number ("1" → 1); undefined when absent or not a whole number. */
@@ -58,14 +90,11 @@ export const statusNameOf = (code: unknown): string | null =>
 
 /**
  * A step's outcome, by the same rule as a run's: an error or a code other than 0 and 1 is failed,
- * 0 in progress, 1 succeeded; 'unknown' when it says nothing.
+ * 0 in progress, 1 succeeded; 'unknown' when it says nothing or nothing readable.
  */
 export function stepOutcome(step: IDataObject): RunOutcome {
-	const code = codeOf(step.status);
 	if (hasError(step)) return 'failed';
-	if (code === SUCCEEDED_CODE) return 'succeeded';
-	if (code === IN_PROGRESS_CODE) return 'inProgress';
-	return code === undefined ? 'unknown' : 'failed';
+	return statusOutcome(step.status) ?? 'unknown';
 }
 
 /**
@@ -93,15 +122,9 @@ export function stepsOfRun(run: IDataObject): IDataObject[] {
 	return out;
 }
 
-/** The first step that failed (see runOutcome), if any. */
+/** The first step that failed (see runOutcome), if any: an error first, then a failing status. */
 export function failedStepOf(steps: IDataObject[]): IDataObject | undefined {
-	return (
-		steps.find(hasError) ??
-		steps.find((step) => {
-			const code = codeOf(step.status);
-			return code !== undefined && code !== SUCCEEDED_CODE && code !== IN_PROGRESS_CODE;
-		})
-	);
+	return steps.find(hasError) ?? steps.find(stepFails);
 }
 
 const NAIVE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?$/;

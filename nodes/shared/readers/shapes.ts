@@ -66,8 +66,13 @@ function listOrMapIn(data: unknown, extraKeys: string[]): IDataObject[] | undefi
 	for (const key of [...LIST_KEYS, ...extraKeys]) {
 		const inner = data[key];
 		if (Array.isArray(inner)) return inner.filter(isObject);
-		if (isObject(inner) && key !== 'data' && Object.values(inner).every(isObject))
-			return listOrMapIn(inner, []);
+		if (!isObject(inner)) continue;
+		// `data` without a success flag beside it is an envelope too: `{data: {items: [...]}}` or
+		// `{data: {"5001": {...}}}` holds the list, never a record with the id "data".
+		if (key === 'data') {
+			const nested = listOrMapIn(inner, extraKeys);
+			if (nested !== undefined) return nested;
+		} else if (Object.values(inner).every(isObject)) return listOrMapIn(inner, []);
 	}
 	const entries = Object.entries(data);
 	if (entries.length === 0 || !entries.every(([, value]) => isObject(value))) return undefined;

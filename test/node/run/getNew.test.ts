@@ -3,6 +3,7 @@
  * with many customers; n8n's deduplication store and static data as n8n keeps them between sweeps.
  */
 import { endRun } from '../../../emulator/handlers/runs';
+import { VARIANT_CHOICES } from '../../../emulator/render';
 import { usePartnerEmulator } from '../../support/partnerSetup';
 import { customerWithTwoAutomations, runClock, watcher } from '../../support/sweeps';
 
@@ -48,21 +49,25 @@ describe('Run → Get New (partner mode, many customers)', () => {
 		expect(new Set(returned)).toEqual(recorded);
 	});
 
-	it('returns a run in progress once it has ended, not before', async () => {
-		const emu = ctx.emu;
-		const at = runClock();
-		const [b1] = await customerWithTwoAutomations(emu, 'slow');
-		const w = watcher(emu, { partner: true });
-		const running = emu.recordRun({ bundleId: b1, outcome: 'inProgress', dateCreated: at() });
-		const done = emu.recordRun({ bundleId: b1, outcome: 'succeeded', dateCreated: at() });
-		expect(idsOf((await w.sweep([{ customer: 'slow' }])).json)).toEqual([done.id]);
-		expect((await w.sweep([{ customer: 'slow' }])).json).toEqual([]);
-		endRun(emu.state, running.id, 'failed');
-		const ended = await w.sweep([{ customer: 'slow' }]);
-		expect(idsOf(ended.json)).toEqual([running.id]);
-		expect(ended.json[0]).toMatchObject({ outcome: 'failed', endUserId: 'slow' });
-		expect((await w.sweep([{ customer: 'slow' }])).json).toEqual([]);
-	});
+	it.each(VARIANT_CHOICES.runStatuses.map((shape) => [shape]))(
+		'returns a run in progress once it has ended, not before (statuses as %s)',
+		async (runStatuses) => {
+			const emu = ctx.emu;
+			emu.setVariants({ runStatuses });
+			const at = runClock();
+			const [b1] = await customerWithTwoAutomations(emu, 'slow');
+			const w = watcher(emu, { partner: true });
+			const running = emu.recordRun({ bundleId: b1, outcome: 'inProgress', dateCreated: at() });
+			const done = emu.recordRun({ bundleId: b1, outcome: 'succeeded', dateCreated: at() });
+			expect(idsOf((await w.sweep([{ customer: 'slow' }])).json)).toEqual([done.id]);
+			expect((await w.sweep([{ customer: 'slow' }])).json).toEqual([]);
+			endRun(emu.state, running.id, 'failed');
+			const ended = await w.sweep([{ customer: 'slow' }]);
+			expect(idsOf(ended.json)).toEqual([running.id]);
+			expect(ended.json[0]).toMatchObject({ outcome: 'failed', endUserId: 'slow' });
+			expect((await w.sweep([{ customer: 'slow' }])).json).toEqual([]);
+		},
+	);
 
 	it('a customer that fails fails alone, paired, and keeps its memory; the next sweep catches up', async () => {
 		const emu = ctx.emu;

@@ -17,4 +17,5 @@ export const RUN_VARIANTS: Array<[string, Partial<Variants>]> = [
 	['paged by Link', { pagination: 'link' }],
 	['paged in the body', { pagination: 'body' }],
 	['step detail in a one-element list', { runStepAnswer: 'list' }],
+	['statuses as words', { runStatuses: 'words' }],
 ];
