@@ -1,7 +1,8 @@
 /**
  * Lists paged as Yii2's REST layer pages them (variant `pagination`): yii\data\Pagination with
  * `validatePage` (a page past the end answers the last page), `per-page` between 1 and 50, and
- * yii\rest\Serializer's headers or `collectionEnvelope: 'items'` body. The page size is PAGE_SIZE
+ * yii\rest\Serializer's headers or `collectionEnvelope: 'items'` body (or, variant `meta`, as
+ * Laravel's collections say it: `{data, meta: {current_page, last_page, per_page}}`). The page size is PAGE_SIZE
  * (Yii's default is 20) so that the fixtures span several pages.
  */
 import qs from 'qs';
@@ -41,6 +42,16 @@ export function paginate(
 				items,
 				_links,
 				_meta: { totalCount: list.length, pageCount, currentPage: page, perPage },
+			},
+			headers: {},
+		};
+	}
+	if (variants.pagination === 'meta') {
+		// Laravel's resource collections: the list under `data`, the page numbers in `meta`.
+		return {
+			data: {
+				data: items,
+				meta: { current_page: page, last_page: pageCount, per_page: perPage, total: list.length },
 			},
 			headers: {},
 		};

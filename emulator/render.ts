@@ -65,7 +65,7 @@ export const VARIANT_CHOICES: { [K in keyof Variants]: ReadonlyArray<Variants[K]
 	metaExtraTypes: [false, true],
 	credentialBody: ['flat', 'fields'],
 	partnerTokens: ['both', 'session', 'permanent', 'token'],
-	pagination: ['none', 'headers', 'link', 'body'],
+	pagination: ['none', 'headers', 'link', 'body', 'meta'],
 	pageParam: ['page', 'p'],
 	runSteps: ['levels', 'flat'],
 	runStatuses: ['codes', 'words'],

@@ -173,9 +173,9 @@ export interface Variants {
 	/**
 	 * Lists (solutions, templates, installations, bundle data) whole (default), or paged as Yii2 pages
 	 * them (PAGE_SIZE items, `per-page` honoured): 'headers' X-Pagination-* only, 'link' a Link header
-	 * only, 'body' data = {items, _links, _meta}. See pagination.ts.
+	 * only, 'body' data = {items, _links, _meta}, 'meta' data = {data, meta: {current_page, last_page, per_page}} (Laravel's names). See pagination.ts.
 	 */
-	pagination: 'none' | 'headers' | 'link' | 'body';
+	pagination: 'none' | 'headers' | 'link' | 'body' | 'meta';
 	/** The query parameter the pager reads: 'page' (Yii's default) or 'p' (a renamed pageParam; `page` is then ignored). */
 	pageParam: 'page' | 'p';
 	// Run history and user lifecycle (issue 22; emulator/README.md "Variants").

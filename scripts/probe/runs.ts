@@ -3,20 +3,14 @@
  * the `runSteps` and `runDates` shapes (keys and types only, never values).
  */
 import type { Variants } from '../../emulator/types';
+import { listOrMap } from '../../nodes/shared/readers/shapes';
 
 type Get = (path: string) => Promise<{ status: number; body: unknown }>;
 const isObject = (v: unknown): v is Record<string, unknown> =>
 	typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Runs from a body: a list, {items}, or a map keyed by id. */
-function runsOf(data: unknown): Array<Record<string, unknown>> {
-	if (Array.isArray(data)) return data.filter(isObject);
-	if (isObject(data)) {
-		if (Array.isArray(data.items)) return data.items.filter(isObject);
-		return Object.values(data).filter(isObject);
-	}
-	return [];
-}
+/** Runs from a body, read as the node reads every list (a list, wrapped, or a map keyed by id). */
+const runsOf = (data: unknown): Array<Record<string, unknown>> => listOrMap(data);
 
 /**
  * The order of the runs on the first page, by their dates as sent (one format per answer, so the

@@ -75,6 +75,11 @@ const VARIANTS: VariantCase[] = [
 		variants: { pagination: 'link', pageParam: 'p' },
 	},
 	{ name: 'lists paged, {items, _links, _meta} in the envelope', variants: { pagination: 'body' } },
+	{ name: "lists paged, Laravel's {data, meta}", variants: { pagination: 'meta' } },
+	{
+		name: "lists paged, Laravel's {data, meta}, bare",
+		variants: { pagination: 'meta', bare: true },
+	},
 	{
 		name: 'lists paged, {items, _links, _meta} bare, ids as strings',
 		variants: { pagination: 'body', bare: true, stringIds: true, listWithoutStatus: true },

@@ -45,3 +45,36 @@ describe('headers: empty values are no signal', () => {
 		).toEqual({ page: '3' });
 	});
 });
+
+describe("other frameworks' names for the same signals", () => {
+	const items = [{ id: 1 }];
+	it.each([
+		[
+			"Laravel's meta",
+			{ data: items, meta: { current_page: 1, last_page: 3, per_page: 20 } },
+			{ page: '2', 'per-page': '20' },
+		],
+		["Laravel's links.next", { data: items, links: { next: 'https://x/a?page=2' } }, { page: '2' }],
+		["Laravel's simple pager", { data: items, next_page_url: 'https://x/a?page=2' }, { page: '2' }],
+		[
+			'a pagination object inside data',
+			{ success: true, data: { items, pagination: { currentPage: 2, totalPages: 4 } } },
+			{ page: '3' },
+		],
+		[
+			'meta with total_pages only, page from the request',
+			{ meta: { total_pages: 5 } },
+			{ page: '2' },
+		],
+	])('%s: there is a next page', (_name, body, query) => {
+		expect(nextPageOf({}, body, 1)).toEqual(query);
+		expect(pagingStyleOf({}, body)).toBe('meta');
+	});
+
+	it.each([
+		['the last page', { data: items, meta: { current_page: 3, last_page: 3 } }],
+		['links.next null', { data: items, links: { next: null, prev: 'https://x/a?page=1' } }],
+		['next_page_url null', { data: items, next_page_url: null }],
+		['a meta that says nothing of pages', { data: items, meta: { generatedAt: 'now' } }],
+	])('%s: no next page', (_name, body) => expect(nextPageOf({}, body, 1)).toBeUndefined());
+});

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { failedStepOf, runOutcome, stepOutcome } from '../../nodes/shared/readers/runs';
 
 const ok = { status: 1, error: null };
-const run = (status: unknown, steps: IDataObject[] = [ok]): IDataObject => ({ status, steps });
+const run = (status: unknown, steps: IDataObject[] = [ok]) => ({ status, steps }) as IDataObject;
 
 describe('runOutcome', () => {
 	it.each([

@@ -2,8 +2,10 @@
  * Pages of a list answer. The spec says nothing of paging ("page sizes: not shown") and Albato's
  * docs show lists whole, but the service is built on Yii2, whose REST lists page by default. So an
  * answer is read for Yii's signals: the `X-Pagination-*` headers, a `Link: <…>; rel=next` header,
- * or `_links` / `_meta` in the body (beside or inside `data`). Pure: unit-tested; the emulator's
- * `pagination` variants prove the transport uses it.
+ * or `_links` / `_meta` in the body (beside or inside `data`). The same in the names other
+ * frameworks use is read too: `meta` / `pagination` with `current_page`, `last_page`, `per_page`
+ * (Laravel's), `links.next`, `next_page_url`. Pure: unit-tested; the emulator's `pagination`
+ * variants prove the transport uses it.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -45,20 +47,49 @@ function nextLinkOf(link: string | undefined): string | undefined {
 	return undefined;
 }
 
+/** Where a body may say which page it is and how many there are. */
+const META_KEYS = ['_meta', 'meta', 'pagination'];
+/** Where a body may link its next page. */
+const LINKS_KEYS = ['_links', 'links'];
+
+/** The first of these keys that holds a whole number, in any holder. */
+const wholeIn = (metas: IDataObject[], keys: string[]) => {
+	for (const meta of metas)
+		for (const key of keys) {
+			const n = whole(meta[key]);
+			if (n !== undefined) return n;
+		}
+	return undefined;
+};
+
+/** The body, and its `data` when that is an object: where paging signals may sit. */
+const holdersOf = (body: unknown) =>
+	[body, isObject(body) ? body.data : undefined].filter(isObject);
+
+const metasOf = (holders: IDataObject[]) =>
+	holders.flatMap((holder) => META_KEYS.map((key) => holder[key]).filter(isObject));
+
 /** Whether an answer carries any paging signal (the probe names which). */
 export function pagingStyleOf(
 	headers: IDataObject,
 	body: unknown,
-): 'headers' | 'link' | 'body' | 'none' {
+): 'headers' | 'link' | 'body' | 'meta' | 'none' {
 	if (
 		header(headers, 'x-pagination-page-count') !== undefined ||
 		header(headers, 'x-pagination-total-count') !== undefined
 	)
 		return 'headers';
 	if (header(headers, 'link') !== undefined) return 'link';
-	const holders = [body, isObject(body) ? body.data : undefined].filter(isObject);
-	return holders.some((holder) => isObject(holder._meta) || isObject(holder._links))
-		? 'body'
+	const holders = holdersOf(body);
+	if (holders.some((holder) => isObject(holder._meta) || isObject(holder._links))) return 'body';
+	return holders.some(
+		(holder) =>
+			isObject(holder.meta) ||
+			isObject(holder.pagination) ||
+			isObject(holder.links) ||
+			typeof holder.next_page_url === 'string',
+	)
+		? 'meta'
 		: 'none';
 }
 
@@ -73,23 +104,43 @@ export function nextPageOf(
 	body: unknown,
 	page: number,
 ): Record<string, string> | undefined {
-	const holders = [body, isObject(body) ? body.data : undefined].filter(isObject);
-	const links = holders.map((holder) => holder._links).find(isObject);
-	const next = links?.next;
+	const holders = holdersOf(body);
+	const nexts = holders.flatMap((holder) => [
+		...LINKS_KEYS.map((key) => holder[key])
+			.filter(isObject)
+			.map((links) => links.next),
+		holder.next_page_url,
+	]);
 	const href =
 		nextLinkOf(header(headers, 'link')) ??
-		(typeof next === 'string'
-			? next
-			: isObject(next) && typeof next.href === 'string'
-				? next.href
-				: undefined);
+		nexts
+			.map((next) =>
+				typeof next === 'string' && next !== ''
+					? next
+					: isObject(next) && typeof next.href === 'string'
+						? next.href
+						: undefined,
+			)
+			.find((next) => next !== undefined);
 	if (href !== undefined) return queryOf(href);
 
-	const meta = holders.map((holder) => holder._meta).find(isObject) ?? {};
-	const pageCount = whole(header(headers, 'x-pagination-page-count')) ?? whole(meta.pageCount);
+	const metas = metasOf(holders);
+	const pageCount =
+		whole(header(headers, 'x-pagination-page-count')) ??
+		wholeIn(metas, [
+			'pageCount',
+			'page_count',
+			'last_page',
+			'lastPage',
+			'totalPages',
+			'total_pages',
+		]);
 	const current =
-		whole(header(headers, 'x-pagination-current-page')) ?? whole(meta.currentPage) ?? page;
-	const perPage = whole(header(headers, 'x-pagination-per-page')) ?? whole(meta.perPage);
+		whole(header(headers, 'x-pagination-current-page')) ??
+		wholeIn(metas, ['currentPage', 'current_page']) ??
+		page;
+	const perPage =
+		whole(header(headers, 'x-pagination-per-page')) ?? wholeIn(metas, ['perPage', 'per_page']);
 	if (pageCount === undefined || current >= pageCount) return undefined;
 	return {
 		page: String(current + 1),

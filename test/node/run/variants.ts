@@ -16,6 +16,7 @@ export const RUN_VARIANTS: Array<[string, Partial<Variants>]> = [
 	['paged by headers', { pagination: 'headers' }],
 	['paged by Link', { pagination: 'link' }],
 	['paged in the body', { pagination: 'body' }],
+	["paged with Laravel's meta", { pagination: 'meta' }],
 	['step detail in a one-element list', { runStepAnswer: 'list' }],
 	['statuses as words', { runStatuses: 'words' }],
 ];
