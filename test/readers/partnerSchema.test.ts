@@ -36,6 +36,31 @@ describe('partner schema', () => {
 		).toEqual({ a: 'A' });
 	});
 
+	it('reads the fields under `credentials`, and types sent as words', () => {
+		const fields = [
+			{ id: 'apiKey', type: 'password', label: 'API key', required: true },
+			{ id: 'region', type: 'select', allowedValues: { eu: 'Europe' } },
+			{ id: 'note', type: 'text' },
+			{ id: 'odd', type: 'colour' },
+		];
+		const expected = [
+			['apiKey', 3, true],
+			['region', 10, false],
+			['note', 0, false],
+			['odd', 0, false],
+		];
+		const read = (data: unknown) =>
+			normalizeSchema(data).map((field) => [field.id, field.type, field.secret]);
+		expect(read({ credentials: { fields } })).toEqual(expected);
+		expect(read({ credentials: fields })).toEqual(expected);
+		expect(read({ fields })).toEqual(expected);
+		// A map keyed by field ids may have a field called "credentials": it stays a field.
+		expect(read({ credentials: { type: 3, label: 'Credentials' }, region: { type: 0 } })).toEqual([
+			['credentials', 3, true],
+			['region', 0, false],
+		]);
+	});
+
 	it('finds missing, unknown and disallowed values', () => {
 		expect(checkValues(schema, { apiUrl: 'https://x', apiKey: 'k', region: 'eu' })).toEqual([]);
 		const problems = checkValues(schema, { apiUrl: 'https://x', region: 'mars', extra: 1 });

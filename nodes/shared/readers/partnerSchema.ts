@@ -15,16 +15,47 @@ export interface PartnerField {
 	allowedValues?: Record<string, string>;
 }
 
+/** Type words a service may send instead of the codes. */
+const TYPE_WORDS: Record<string, number> = {
+	string: FIELD_TYPE.string,
+	text: FIELD_TYPE.string,
+	password: FIELD_TYPE.secret,
+	secret: FIELD_TYPE.secret,
+	select: FIELD_TYPE.choice,
+	choice: FIELD_TYPE.choice,
+	enum: FIELD_TYPE.choice,
+	list: FIELD_TYPE.choice,
+};
+
+/** A field's type code: the number as sent, a word read as its code, otherwise text. */
+function fieldTypeOf(raw: unknown): number {
+	const code = Number(raw ?? FIELD_TYPE.string);
+	if (Number.isFinite(code)) return code;
+	return TYPE_WORDS[String(raw).trim().toLowerCase()] ?? FIELD_TYPE.string;
+}
+
 /**
- * `{ fields: [...] }` or a bare list; ids under `id`, `name` or `code`; `allowedValues` as a map or
- * a list.
+ * The fields' list: `{ fields: [...] }`, a bare list, or either under `credentials` (the wiki calls
+ * the fields "the same as the Credentials section" of an integration's metadata).
+ */
+function fieldsIn(data: unknown): unknown {
+	if (!isObject(data)) return data;
+	if (data.fields !== undefined) return data.fields;
+	const credentials = data.credentials;
+	if (Array.isArray(credentials)) return credentials;
+	if (isObject(credentials) && credentials.fields !== undefined) return credentials.fields;
+	return data;
+}
+
+/**
+ * `{ fields: [...] }` or a bare list (or either under `credentials`); ids under `id`, `name` or
+ * `code`; types as codes or words; `allowedValues` as a map or a list.
  */
 export function normalizeSchema(data: unknown): PartnerField[] {
 	// Fields as a list (documented) or keyed by field id.
-	const list =
-		isObject(data) && data.fields !== undefined ? listOrMap(data.fields) : listOrMap(data);
+	const list = listOrMap(fieldsIn(data));
 	return list.filter(isObject).map((field) => {
-		const type = Number(field.type ?? FIELD_TYPE.string);
+		const type = fieldTypeOf(field.type);
 		const id = String(field.id ?? field.name ?? field.code ?? '');
 		return {
 			id,

@@ -14,8 +14,29 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { listInstallations, setStatus } from '../../../shared/api/installation';
-import { PAUSED, statusOf } from '../../../shared/readers/shapes';
+import { PAUSED, sameId, solutionIdOf, statusOf } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
+
+/**
+ * Which installations' titles count: any of the end user's (Create: a title names one
+ * installation), or only this solution's (Ensure, whose key is solution and title: the same title
+ * under another solution is another installation, never adopted or paused).
+ */
+export type TitleScope = 'endUser' | 'solution';
+
+/**
+ * Whether an installation has the request's title within its scope. One whose solution is not
+ * told counts (it may be this solution's).
+ */
+export function titledAsRequested(
+	request: { title: string; solutionId: number; titleScope: TitleScope },
+	installation: IDataObject,
+): boolean {
+	if (installation.title !== request.title) return false;
+	if (request.titleScope === 'endUser') return true;
+	const solution = solutionIdOf(installation);
+	return solution === undefined || sameId(solution, request.solutionId);
+}
 
 /**
  * Waits before each of the (at least 3) list reads, spread over the window (0, 0.1, 0.4, 1.0 of
@@ -70,7 +91,13 @@ class DuplicateInstallationError extends NodeOperationError {
 export async function containDuplicates(
 	ctx: IExecuteFunctions,
 	client: AlbatoClient,
-	request: { title: string; itemIndex: number; checkWindow: number },
+	request: {
+		title: string;
+		solutionId: number;
+		titleScope: TitleScope;
+		itemIndex: number;
+		checkWindow: number;
+	},
 	installation: IDataObject,
 ): Promise<boolean> {
 	const { title, itemIndex } = request;
@@ -87,7 +114,7 @@ export async function containDuplicates(
 			continue; // the next read may succeed; the window bounds the wait
 		}
 		const older = listed
-			.filter((other) => other.title === title && Number(other.id) < ours)
+			.filter((other) => titledAsRequested(request, other) && Number(other.id) < ours)
 			.map((other) => Number(other.id));
 		if (older.length === 0) continue;
 		const keeper = Math.min(...older);

@@ -63,6 +63,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		body,
 		itemIndex,
 		refuseDuplicateTitle: input.options.refuseDuplicateTitle === true,
+		titleScope: 'endUser',
 		checkWindow: input.checkWindow,
 	});
 }

@@ -202,6 +202,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 				body: await installBody(this, client, input, itemIndex),
 				itemIndex,
 				refuseDuplicateTitle: true,
+				titleScope: 'solution',
 				checkWindow: input.checkWindow,
 			});
 			found = Number(installation.id);

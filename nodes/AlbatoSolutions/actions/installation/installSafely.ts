@@ -22,7 +22,12 @@ import {
 	getInstallation,
 	listInstallations,
 } from '../../../shared/api/installation';
-import { containDuplicates, recheckWaits } from './containDuplicates';
+import {
+	containDuplicates,
+	recheckWaits,
+	type TitleScope,
+	titledAsRequested,
+} from './containDuplicates';
 import {
 	claim,
 	claimedWithTitle,
@@ -42,12 +47,13 @@ interface Why {
 const LOST = "the service's answer was lost";
 const UNREADABLE = "the service's answer could not be read";
 
-interface InstallRequest {
+export interface InstallRequest {
 	solutionId: number;
 	title: string;
 	body: IDataObject;
 	itemIndex: number;
 	refuseDuplicateTitle: boolean;
+	titleScope: TitleScope;
 	/** Milliseconds to keep looking for the installation after a lost answer. */
 	checkWindow: number;
 }
@@ -81,8 +87,8 @@ export async function installSafely(
 		const before = await listInstallations(client, itemIndex);
 		if (request.refuseDuplicateTitle) {
 			const twin =
-				before.find((installation) => installation.title === title)?.id ??
-				(await unlistedTwin(client, before, principal, title, itemIndex));
+				before.find((installation) => titledAsRequested(request, installation))?.id ??
+				(await unlistedTwin(client, before, principal, request));
 			if (twin !== undefined) throw new TitleTakenError(ctx, title, twin as number, itemIndex);
 			// An earlier install of this title whose outcome is unknown may still appear in the list.
 			const since = unknownSince(principal, title);
@@ -178,15 +184,15 @@ async function unlistedTwin(
 	client: AlbatoClient,
 	before: IDataObject[],
 	principal: string,
-	title: string,
-	itemIndex: number,
+	request: InstallRequest,
 ) {
+	const { title, itemIndex } = request;
 	const listed = new Set(before.map((installation) => String(installation.id)));
 	for (const id of claimedWithTitle(principal, title).reverse()) {
 		if (listed.has(id)) continue;
 		try {
 			const installation = await getInstallation(client, id, { withStatus: false, itemIndex });
-			if (installation.title === undefined || installation.title === title) return id;
+			if (installation.title === undefined || titledAsRequested(request, installation)) return id;
 		} catch (error) {
 			if (outcomeOf(error) !== 'notFound') throw error as Error;
 			forget(principal, id);
@@ -202,7 +208,7 @@ async function findLostInstallation(
 	known: Set<string>,
 	why: Why,
 ): Promise<IDataObject> {
-	const { title, itemIndex } = request;
+	const { itemIndex } = request;
 	let reads = 0;
 	let failedReads = 0;
 	let lastReadError = '';
@@ -222,7 +228,7 @@ async function findLostInstallation(
 		const candidates = listed.filter(
 			(installation) =>
 				!known.has(String(installation.id)) &&
-				installation.title === title &&
+				titledAsRequested(request, installation) &&
 				!isClaimed(client.principal(request.itemIndex), installation.id),
 		);
 		if (candidates.length === 1) return candidates[0];
