@@ -37,3 +37,18 @@ describe('holdsSharing', () => {
 		(data) => expect(holdsSharing(data)).toBe(true),
 	);
 });
+
+describe('sharingOf: connected only with a real connection', () => {
+	it.each([
+		[{ id: 5, credentialId: null, status: 0 }, 'waiting'],
+		[{ id: 5, credentialId: 0, status: 0 }, 'waiting'],
+		[{ id: 5, credentialId: '0', status: 0 }, 'waiting'],
+		[{ id: 5, credentialId: 0, status: 2 }, 'expired'],
+		[{ id: 5, credentialId: 9, status: 1 }, 'connected'],
+		[{ id: 5, credentialId: '9' }, 'connected'],
+	])('%j is %s', (data, state) => {
+		const sharing = sharingOf(data);
+		expect(sharing.state).toBe(state);
+		expect(sharing.credentialId).toBe(state === 'connected' ? 9 : undefined);
+	});
+});

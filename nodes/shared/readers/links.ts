@@ -55,7 +55,9 @@ export const holdsSharing = (data: unknown): boolean =>
 export function sharingOf(data: unknown): Sharing {
 	const raw: IDataObject = isObject(data) ? data : {};
 	const status = codeOrWordOf(raw.status, LINK_WORDS);
-	const credentialId = idOf(raw.credentialId);
+	// 0 (or "0") is how some services say "none yet" where the docs send null: not a connection.
+	const sent = idOf(raw.credentialId);
+	const credentialId = sent === 0 ? undefined : sent;
 	const dateCreated =
 		typeof raw.dateCreated === 'string' && runDateMs(raw.dateCreated) !== undefined
 			? raw.dateCreated
