@@ -3,6 +3,7 @@
  * the `runSteps` and `runDates` shapes (keys and types only, never values).
  */
 import type { Variants } from '../../emulator/types';
+import { RUN_LIST_KEYS } from '../../nodes/shared/readers/runs';
 import { listOrMap } from '../../nodes/shared/readers/shapes';
 
 type Get = (path: string) => Promise<{ status: number; body: unknown }>;
@@ -10,7 +11,7 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 	typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Runs from a body, read as the node reads every list (a list, wrapped, or a map keyed by id). */
-const runsOf = (data: unknown): Array<Record<string, unknown>> => listOrMap(data);
+const runsOf = (data: unknown): Array<Record<string, unknown>> => listOrMap(data, RUN_LIST_KEYS);
 
 /**
  * The order of the runs on the first page, by their dates as sent (one format per answer, so the

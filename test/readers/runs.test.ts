@@ -23,6 +23,10 @@ describe('runOutcome', () => {
 		['queued', 'inProgress'],
 		['error', 'failed'],
 		['Failed', 'failed'],
+		['new', 'inProgress'],
+		['Retrying', 'inProgress'],
+		['timed_out', 'failed'],
+		['cancelled', 'failed'],
 		['paused-by-user', 'unknown'],
 		['who knows', 'unknown'],
 	])('status %j reads as %s', (status, outcome) => expect(runOutcome(run(status))).toBe(outcome));
@@ -30,6 +34,13 @@ describe('runOutcome', () => {
 	it('a failing step fails a run whose status says succeeded, in codes or words', () => {
 		expect(runOutcome(run('success', [ok, { status: 'error', error: null }]))).toBe('failed');
 		expect(runOutcome(run(1, [ok, { status: 1, error: 'Timeout' }]))).toBe('failed');
+	});
+
+	it('a status it cannot read leaves it to the steps: one still going keeps the run going', () => {
+		expect(runOutcome(run('odd', [ok, { status: 0, error: null }]))).toBe('inProgress');
+		expect(runOutcome(run('odd', [ok, { status: 'running', error: null }]))).toBe('inProgress');
+		expect(runOutcome(run('odd', [ok, { status: 2, error: null }]))).toBe('failed');
+		expect(runOutcome(run('odd', [ok]))).toBe('unknown');
 	});
 
 	it('a run still going stays in progress even with a failing step', () => {

@@ -53,6 +53,7 @@ describe('holdsList / listOrMap', () => {
 		]);
 		expect(listOrMap({ success: 'ok', data: { items: [{ id: 1 }] } })).toEqual([{ id: 1 }]);
 		expect(holdsList({ data: { items: [] } })).toBe(true);
+		expect(listOrMap({ data: {}, meta: { current_page: 1, last_page: 1 } })).toEqual([]);
 		// A `data` with nothing list-like inside is still read as before: one record of a map.
 		expect(listOrMap({ data: { id: 5, title: 'x' } })).toEqual([{ id: 5, title: 'x' }]);
 	});

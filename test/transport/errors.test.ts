@@ -80,6 +80,10 @@ describe('AlbatoApiError: named checks', () => {
 		}
 		for (const status of [401, 403, 404, 429, 500])
 			expect(failure('refused', { status, message: 'Pause it first' }).needsPause).toBe(false);
+		// Outside the seed's 422, words that may mean something else do not count.
+		for (const message of ['Connection is inactive', 'Installation is already active'])
+			for (const status of [400, 409])
+				expect(failure('refused', { status, message }).needsPause).toBe(false);
 	});
 
 	it('neverSent: only for codes that prove the request did not leave', () => {

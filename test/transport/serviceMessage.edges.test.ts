@@ -64,6 +64,25 @@ describe('serviceMessage: edge cases', () => {
 		);
 	});
 
+	it('`error` and `detail` come after the more precise messages beside them', () => {
+		expect(
+			serviceMessage({ error: 'Unprocessable Entity', errors: { title: ['Title is required'] } }),
+		).toBe('title: Title is required');
+		expect(serviceMessage({ detail: 'Validation failed', errors: { title: ['req'] } })).toBe(
+			'title: req',
+		);
+		expect(
+			serviceMessage({
+				success: false,
+				error: 'Bad request',
+				data: { message: 'Template 7 not found' },
+			}),
+		).toBe('Template 7 not found');
+		expect(serviceMessage({ error: 'Conflict', message: 'Installation is active' })).toBe(
+			'Installation is active',
+		);
+	});
+
 	it("a gateway's HTML page is told by its title, never its markup", () => {
 		const nginx =
 			'<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
@@ -95,7 +114,10 @@ describe('hint: what to do about each status', () => {
 		[422, 'title is bad', /Check the values sent/],
 		[400, 'Pause', /Pause the installation first/],
 		[409, 'Installation is active', /Pause the installation first/],
+		[409, 'Installation 5001 is still active', /Pause the installation first/],
 		[400, 'title is bad', /Check the values sent/],
+		[400, 'Connection is inactive', /Check the values sent/],
+		[409, 'Installation is already active', /^See the service message above\.$/],
 		[409, 'Conflict', /^See the service message above\.$/],
 		[429, '', /rate limiting: lower Items in Flight/],
 		[500, '', /service failed; try again later/],

@@ -1,11 +1,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { RUN_LIST_KEYS } from '../readers/runs';
 import { isObject, listOrMap } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
 import { segment } from '../transport/wire';
-
-/** Lists that may wrap the runs (besides items/data/list/results). */
-export const RUN_LIST_KEYS = ['events', 'runs'];
 
 /**
  * GET /bundle/events?expand=steps[&bundleId=N]: the end user's runs (of one automation), every

@@ -15,6 +15,9 @@ export const SUCCEEDED_CODE = 1;
 /** What the emulator uses for a run still going; Albato documents nothing (see docs/runs.md). */
 export const IN_PROGRESS_CODE = 0;
 
+/** Lists that may wrap the runs (besides items/data/list/results). */
+export const RUN_LIST_KEYS = ['events', 'runs'];
+
 export type RunOutcome = 'succeeded' | 'failed' | 'inProgress' | 'unknown';
 
 const hasError = (step: IDataObject) =>
@@ -31,10 +34,31 @@ const STATUS_WORDS = new Map<string, RunOutcome>([
 	...['success', 'succeeded', 'successful', 'ok', 'done', 'completed', 'complete', 'finished'].map(
 		(word) => [word, 'succeeded'] as const,
 	),
-	...['error', 'errored', 'failed', 'failure', 'fail'].map((word) => [word, 'failed'] as const),
-	...['processing', 'inprogress', 'running', 'pending', 'queued', 'started', 'waiting'].map(
-		(word) => [word, 'inProgress'] as const,
-	),
+	...[
+		'error',
+		'errored',
+		'failed',
+		'failure',
+		'fail',
+		'timeout',
+		'timedout',
+		'aborted',
+		'cancelled',
+		'canceled',
+	].map((word) => [word, 'failed'] as const),
+	...[
+		'processing',
+		'inprogress',
+		'running',
+		'pending',
+		'queued',
+		'inqueue',
+		'new',
+		'scheduled',
+		'started',
+		'waiting',
+		'retrying',
+	].map((word) => [word, 'inProgress'] as const),
 ]);
 
 /**
@@ -71,9 +95,11 @@ export function runOutcome(run: IDataObject, steps: IDataObject[] = stepsOfRun(r
 	const status = statusOutcome(run.status);
 	if (status === 'inProgress') return 'inProgress';
 	if (steps.some(stepFails)) return 'failed';
+	const stepStatuses = steps.map((step) => statusOutcome(step.status));
+	// A status that cannot be read leaves it to the steps: one still going keeps the run going.
+	if (status === 'unknown') return stepStatuses.includes('inProgress') ? 'inProgress' : 'unknown';
 	if (status !== undefined) return status;
 	if (steps.length === 0) return 'unknown';
-	const stepStatuses = steps.map((step) => statusOutcome(step.status));
 	if (stepStatuses.includes('inProgress')) return 'inProgress';
 	return stepStatuses.includes('unknown') ? 'unknown' : 'succeeded';
 }

@@ -70,6 +70,8 @@ function listOrMapIn(data: unknown, extraKeys: string[]): IDataObject[] | undefi
 		// `data` without a success flag beside it is an envelope too: `{data: {items: [...]}}` or
 		// `{data: {"5001": {...}}}` holds the list, never a record with the id "data".
 		if (key === 'data') {
+			// An empty `data` object is an empty map, not a record beside `meta` or `links`.
+			if (Object.keys(inner).length === 0) return [];
 			const nested = listOrMapIn(inner, extraKeys);
 			if (nested !== undefined) return nested;
 		} else if (Object.values(inner).every(isObject)) return listOrMapIn(inner, []);

@@ -51,11 +51,14 @@ export function serviceMessage(body: unknown): string | undefined {
 			.join('; ');
 	if (Array.isArray(body)) return fieldErrors(body) || undefined;
 	if (!isObject(body)) return undefined;
-	for (const key of ['errors', 'message', 'error', 'detail', 'data']) {
-		const value = body[key];
-		if (Array.isArray(value) && fieldErrors(value)) return fieldErrors(value);
-		if (typeof value === 'string' && value) return value;
-		if (isObject(value) && typeof value.message === 'string') return value.message;
+	const said = (value: unknown): string | undefined => {
+		if (Array.isArray(value)) return fieldErrors(value) || undefined;
+		if (typeof value === 'string') return value || undefined;
+		return isObject(value) && typeof value.message === 'string' ? value.message : undefined;
+	};
+	for (const key of ['errors', 'message', 'data']) {
+		const text = said(body[key]);
+		if (text !== undefined) return text;
 	}
 	if (isObject(body.errors)) {
 		return Object.entries(body.errors)
@@ -64,6 +67,11 @@ export function serviceMessage(body: unknown): string | undefined {
 					`${field ? `${field}: ` : ''}${Array.isArray(text) ? text.join(', ') : String(text)}`,
 			)
 			.join('; ');
+	}
+	// Last: `error` and `detail` are often only the status's name beside a more precise message.
+	for (const key of ['error', 'detail']) {
+		const text = said(body[key]);
+		if (text !== undefined) return text;
 	}
 	if (successFlagOf(body) === false) return 'The service reported a failure without a message';
 	return undefined;
@@ -75,7 +83,12 @@ export function serviceMessage(body: unknown): string | undefined {
  * the service's status for it is not documented, so a 400 or a 409 (Conflict) saying so counts too.
  */
 export function refusedWhileActive(status: number, message: string): boolean {
-	return (status === 400 || status === 409 || status === 422) && /paus|active/i.test(message);
+	if (status === 422) return /paus|active/i.test(message);
+	// Not the seed's status: only words that cannot mean something else ("inactive", "already
+	// active" do not count).
+	return (
+		(status === 400 || status === 409) && /paus|\b(is|still|currently) active\b/i.test(message)
+	);
 }
 
 /** A hint: when it applies (first match wins), and what it says. */

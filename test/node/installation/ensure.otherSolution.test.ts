@@ -49,6 +49,46 @@ describe('Installation → Ensure: the same title under another solution', () =>
 		expect(titled()).toHaveLength(2);
 	});
 
+	it('an install of unknown outcome under another solution does not hold up its own title', async () => {
+		const lost = 'Lost Co';
+		ctx.emu.faults.add({ method: 'POST', path: '/solution/101/installation', status: 503 });
+		const create101 = await runNode(ctx.emu, {
+			resource: 'installation',
+			operation: 'create',
+			solutionId: byId('id', 101),
+			title: lost,
+			connectionSettingsMode: 'json',
+			credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
+			templateIds: [1011],
+			options: { refuseDuplicateTitle: true, lostAnswerCheck: 0.5 },
+		});
+		expect(create101.error?.message).toMatch(/outcome of installing "Lost Co" is unknown/);
+
+		const ensure = (solutionId: number, templateIds: number[]) =>
+			runNode(ctx.emu, {
+				...ensure102,
+				solutionId: byId('id', solutionId),
+				title: lost,
+				credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[solutionId]),
+				templateIds,
+			});
+		// The same solution: the earlier install may still appear, so Ensure waits for it.
+		const same = await ensure(101, [1011]);
+		expect(same.error?.message).toBe(
+			'An earlier install of "Lost Co" has an unknown outcome: it may exist but not be listed yet',
+		);
+		expect(same.calls.filter((call) => call.startsWith('POST'))).toEqual([]);
+		// Another solution: its own installation, at once.
+		const other = await ensure(102, [1021]);
+		expect(other.error).toBeUndefined();
+		expect(other.json[0]).toMatchObject({ created: true });
+		expect(
+			[...ctx.emu.state.installations.values()]
+				.filter((installation) => installation.title === lost)
+				.map((installation) => installation.solutionId),
+		).toEqual([102]);
+	});
+
 	it("Create's Refuse Duplicate Title still refuses a title the end user has under any solution", async () => {
 		const run = await runNode(ctx.emu, {
 			resource: 'installation',

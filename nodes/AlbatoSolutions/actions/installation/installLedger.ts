@@ -89,20 +89,37 @@ export function claimedWithTitle(principal: string, title: string): string[] {
  */
 export const UNKNOWN_TTL_MS = 15 * 60 * 1000;
 
-const unknowns = new Map<string, number>();
+/** Per end user and title: when an install of it ended "outcome unknown", by solution. */
+const unknowns = new Map<string, Map<number, number>>();
 
 /** Records that installing this title ended "outcome unknown": it may still appear in the list. */
-export function markUnknown(principal: string, title: string): void {
+export function markUnknown(principal: string, title: string, solutionId: number): void {
 	const now = Date.now();
-	for (const [key, at] of unknowns)
-		if (now - at > UNKNOWN_TTL_MS || unknowns.size > MAX_CLAIMS) unknowns.delete(key);
-	unknowns.set(keyOf(principal, title), now);
+	for (const [key, bySolution] of unknowns) {
+		for (const [solution, at] of bySolution)
+			if (now - at > UNKNOWN_TTL_MS) bySolution.delete(solution);
+		if (bySolution.size === 0 || unknowns.size > MAX_CLAIMS) unknowns.delete(key);
+	}
+	const key = keyOf(principal, title);
+	unknowns.set(key, (unknowns.get(key) ?? new Map<number, number>()).set(solutionId, now));
 }
 
-/** When an install of this title ended "outcome unknown" within UNKNOWN_TTL_MS, else undefined. */
-export function unknownSince(principal: string, title: string): number | undefined {
-	const at = unknowns.get(keyOf(principal, title));
-	return at !== undefined && Date.now() - at <= UNKNOWN_TTL_MS ? at : undefined;
+/**
+ * When an install of this title ended "outcome unknown" within UNKNOWN_TTL_MS (of this solution,
+ * or of any when `solutionId` is undefined: a title that names one installation), else undefined.
+ */
+export function unknownSince(
+	principal: string,
+	title: string,
+	solutionId?: number,
+): number | undefined {
+	const bySolution = unknowns.get(keyOf(principal, title));
+	const times =
+		solutionId === undefined
+			? [...(bySolution?.values() ?? [])]
+			: [bySolution?.get(solutionId)].filter((at): at is number => at !== undefined);
+	const recent = times.filter((at) => Date.now() - at <= UNKNOWN_TTL_MS);
+	return recent.length ? Math.max(...recent) : undefined;
 }
 
 /**

@@ -91,7 +91,11 @@ export async function installSafely(
 				(await unlistedTwin(client, before, principal, request));
 			if (twin !== undefined) throw new TitleTakenError(ctx, title, twin as number, itemIndex);
 			// An earlier install of this title whose outcome is unknown may still appear in the list.
-			const since = unknownSince(principal, title);
+			const since = unknownSince(
+				principal,
+				title,
+				request.titleScope === 'solution' ? request.solutionId : undefined,
+			);
 			if (since !== undefined) {
 				throw new NodeOperationError(
 					ctx.getNode(),
@@ -171,7 +175,7 @@ async function findOrUnknown(
 	try {
 		return await findLostInstallation(ctx, client, request, known, why);
 	} catch (error) {
-		markUnknown(client.principal(request.itemIndex), request.title);
+		markUnknown(client.principal(request.itemIndex), request.title, request.solutionId);
 		throw error as Error;
 	}
 }
@@ -223,8 +227,8 @@ async function findLostInstallation(
 			lastReadError = (error as Error).message;
 			continue;
 		}
-		// New since the call and the same title: what `appId` means is not documented, so it is not
-		// used.
+		// New since the call and the same title (for Ensure, of this solution when the list says which:
+		// `solutionId`, or `appId` as the docs show it).
 		const candidates = listed.filter(
 			(installation) =>
 				!known.has(String(installation.id)) &&
