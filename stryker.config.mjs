@@ -19,7 +19,7 @@ import path from 'node:path';
  */
 export const DECISION_LOGIC = [
 	'nodes/shared/transport/*.ts',
-	'nodes/shared/readers/{shapes,pagination,token,mintedToken,countOrPercent}.ts',
+	'nodes/shared/readers/{shapes,pagination,token,mintedToken,countOrPercent,runs}.ts',
 	'nodes/AlbatoSolutions/actions/params.ts',
 	'nodes/AlbatoSolutions/actions/installation/installSafely.ts',
 	'nodes/AlbatoSolutions/actions/pausedUpdate/*.ts',

@@ -35,7 +35,8 @@ import type {
 } from './types';
 
 const BODY_LIMIT = 1024 * 1024;
-const ERROR_STYLES: ErrorStyle[] = [
+/** Every error style, in the order the tests walk them (the default first). */
+export const ERROR_STYLES: readonly ErrorStyle[] = [
 	'errors',
 	'yii',
 	'message',

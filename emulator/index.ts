@@ -26,6 +26,7 @@ export * from './types';
 export type { ListLag } from './listLag';
 export * as fixtures from './fixtures';
 export { METHOD_HEADER } from './front';
+export { ERROR_STYLES } from './core';
 export { LinkCompletionError };
 export { LINK_LIFETIME_MS } from './connections';
 

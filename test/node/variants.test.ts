@@ -6,7 +6,7 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import type { ErrorStyle, Variants } from '../../emulator';
+import { ERROR_STYLES, type Variants } from '../../emulator';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { VARIANT_CHOICES } from '../../emulator/render';
 import { byId, runNode, useEmulator, VALID } from '../support/setup';
@@ -382,18 +382,7 @@ describe('every variant gives the default outputs', () => {
 });
 
 describe("the service's own error text reaches the user in every error style", () => {
-	const STYLES: ErrorStyle[] = [
-		'errors',
-		'yii',
-		'message',
-		'text',
-		'strings',
-		'fieldMap',
-		'yiiData',
-		'errorObject',
-	];
-
-	it.each(STYLES)('%s', async (style) => {
+	it.each(ERROR_STYLES)('%s', async (style) => {
 		ctx.emu.setErrorStyle(style);
 		const active = await runNode(ctx.emu, {
 			...VALID.update,

@@ -14,6 +14,7 @@ describe('countOrPercentOf', () => {
 		[500, { count: 500 }],
 		['2%', { percent: 2 }],
 		['2.5 %', { percent: 2.5 }],
+		['2.55%', { percent: 2.55 }],
 		[' 100% ', { percent: 100 }],
 	])('%j reads as %j, with or without zero', (value, expected) => {
 		expect(countOrPercentOf(value, { zero: true })).toEqual(expected);

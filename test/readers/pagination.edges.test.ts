@@ -66,6 +66,13 @@ describe("other frameworks' names for the same signals", () => {
 			{ meta: { total_pages: 5 } },
 			{ page: '2' },
 		],
+		['meta with page_count', { meta: { page_count: 2 } }, { page: '2' }],
+		['meta with lastPage', { meta: { lastPage: 2 } }, { page: '2' }],
+		[
+			'pagination with pageCount and perPage',
+			{ pagination: { pageCount: 2, perPage: 5 } },
+			{ page: '2', 'per-page': '5' },
+		],
 	])('%s: there is a next page', (_name, body, query) => {
 		expect(nextPageOf({}, body, 1)).toEqual(query);
 		expect(pagingStyleOf({}, body)).toBe('meta');
@@ -75,6 +82,7 @@ describe("other frameworks' names for the same signals", () => {
 		['the last page', { data: items, meta: { current_page: 3, last_page: 3 } }],
 		['links.next null', { data: items, links: { next: null, prev: 'https://x/a?page=1' } }],
 		['next_page_url null', { data: items, next_page_url: null }],
+		['links.next empty', { data: items, links: { next: '' } }],
 		['a meta that says nothing of pages', { data: items, meta: { generatedAt: 'now' } }],
 	])('%s: no next page', (_name, body) => expect(nextPageOf({}, body, 1)).toBeUndefined());
 });

@@ -52,6 +52,13 @@ describe('runOutcome', () => {
 		expect(runOutcome(run(null, [ok, { status: 'running', error: null }]))).toBe('inProgress');
 		expect(runOutcome(run('', [ok, { status: 'hmm', error: null }]))).toBe('unknown');
 		expect(runOutcome(run(undefined, []))).toBe('unknown');
+		expect(runOutcome(run('   ', [ok]))).toBe('succeeded');
+	});
+
+	it("a step's empty error is no error", () => {
+		for (const error of [null, undefined, '', []])
+			expect(runOutcome(run(1, [ok, { status: 1, error }]))).toBe('succeeded');
+		expect(runOutcome(run(1, [ok, { status: 1, error: ['Timeout'] }]))).toBe('failed');
 	});
 });
 

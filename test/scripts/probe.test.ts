@@ -2,7 +2,7 @@
  * The contract probe against the emulator: it must name the variant the service uses for every
  * shape.
  */
-import { startEmulator, type Emulator, type ErrorStyle, type Variants } from '../../emulator';
+import { ERROR_STYLES, startEmulator, type Emulator, type Variants } from '../../emulator';
 import { VARIANT_CHOICES } from '../../emulator/render';
 import { parseArgs } from '../../scripts/probe';
 import { formatReport, runProbe } from '../../scripts/probe/index';
@@ -103,16 +103,7 @@ describe('the probe reports each variant', () => {
 		expect((await probe()).variants).toMatchObject(set);
 	});
 
-	it.each([
-		'errors',
-		'yii',
-		'message',
-		'text',
-		'strings',
-		'fieldMap',
-		'yiiData',
-		'errorObject',
-	] as ErrorStyle[])('error style %s', async (style) => {
+	it.each(ERROR_STYLES)('error style %s', async (style) => {
 		emu.setErrorStyle(style);
 		// Yii's bare array is only for field errors; a 404 is {name, message, code, status}: both are
 		// "yii".
