@@ -42,6 +42,16 @@ export async function probeRuns(
 	if (!run) return unknown('run history', 'no runs for this user');
 	say('run keys', Object.keys(run).sort().join(', '));
 	say('run order', orderOf(runs));
+	const statuses = runs
+		.map((r) => r.status)
+		.filter((status) => status !== undefined && status !== null);
+	if (statuses.some((status) => typeof status === 'string' && !/^\s*\d+\s*$/.test(status))) {
+		variants.runStatuses = 'words';
+		say('run statuses', `words (${[...new Set(statuses.map(String))].slice(0, 5).join(', ')})`);
+	} else if (statuses.length > 0) {
+		variants.runStatuses = 'codes';
+		say('run statuses', `codes (${[...new Set(statuses.map(String))].slice(0, 5).join(', ')})`);
+	} else unknown('run statuses', 'no run has a status');
 	const date = run.dateCreated;
 	if (typeof date === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(date)) {
 		// Whether the service means UTC or the user's offset cannot be told from one read.

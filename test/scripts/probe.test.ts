@@ -36,6 +36,7 @@ const READABLE: Array<keyof Variants> = [
 	'metaExtraTypes',
 	'pagination',
 	'runSteps',
+	'runStatuses',
 ];
 
 describe('the probe reports each variant', () => {
@@ -60,6 +61,7 @@ describe('the probe reports each variant', () => {
 			metaExtraTypes: false,
 			pagination: 'none',
 			runSteps: 'levels',
+			runStatuses: 'codes',
 			runDates: 'utc',
 		});
 		expect(report.errorStyle).toBe('errors');
