@@ -15,7 +15,7 @@ import {
 } from './handlers/links';
 import {
 	getOwnCredential,
-	getOwnCredentialMetadata,
+	getOwnCredentialMetadataBy,
 	upsertOwnCredential,
 } from './handlers/ownCredential';
 import { addUser, getUserSessionToken } from './handlers/partner';
@@ -153,7 +153,10 @@ export const ROUTES: Route[] = [
 	},
 	{
 		pattern: /^\/wl\/([^/]+)\/get-own-credential-metadata$/,
-		methods: { GET: getOwnCredentialMetadata, POST: getOwnCredentialMetadata },
+		methods: {
+			GET: getOwnCredentialMetadataBy('GET'),
+			POST: getOwnCredentialMetadataBy('POST'),
+		},
 		auth: authenticateUserOrMaster,
 	},
 ];

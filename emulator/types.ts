@@ -200,6 +200,8 @@ export interface Variants {
 	// Billing (issue 31; emulator/README.md "Billing").
 	/** list-plans takes GET and POST (the page's "GET | POST"; default), or only one of them (the other: 405). */
 	listPlansMethod: 'both' | 'get' | 'post';
+	/** get-own-credential-metadata takes GET and POST (the page's "GET|POST"; default), or only one (the other: 405). */
+	ownMetadataMethod: 'both' | 'get' | 'post';
 	/** set-user-plan lifts a block (default; not documented either way) or leaves the user blocked. */
 	setPlanUnblocks: 'yes' | 'no';
 	// Connection by link, update-user-data, own connection: see emulator/README.md "Connections".

@@ -157,8 +157,27 @@ export const getOwnCredential: Handler = (ctx) => {
 	return { data: render(ctx, first) };
 };
 
-/** GET|POST /wl/{partner}/get-own-credential-metadata → {fields: [{id, type, label, allowedValues?}]} (no `required`, as the docs show). */
-export const getOwnCredentialMetadata: Handler = (ctx) => {
+/**
+ * GET|POST /wl/{partner}/get-own-credential-metadata → {fields: [{id, type, label, allowedValues?}]}
+ * (no `required`, as the docs show). Both methods by default (the page's "GET|POST"); variant
+ * `ownMetadataMethod` allows one, the other answers 405.
+ */
+export const getOwnCredentialMetadataBy =
+	(method: 'GET' | 'POST'): Handler =>
+	(ctx) => {
+		const allowed = ctx.variants.ownMetadataMethod;
+		if (allowed !== 'both' && allowed !== method.toLowerCase()) {
+			const allow = allowed.toUpperCase();
+			throw new ApiError(
+				405,
+				`Method ${method} is not allowed on get-own-credential-metadata; allowed: ${allow}`,
+				{ Allow: allow },
+			);
+		}
+		return getOwnCredentialMetadata(ctx);
+	};
+
+const getOwnCredentialMetadata: Handler = (ctx) => {
 	if (ctx.user.startsWith('partner:')) {
 		// Master token (Basic): authenticatePartner already checked the partner name.
 	} else checkPartner(ctx);

@@ -3,7 +3,6 @@ import type { IDataObject } from 'n8n-workflow';
 import { planById, plansOf } from '../readers/plans';
 import { holdsList } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
-import { AlbatoApiError } from '../transport/errors';
 import type { PartnerSession } from '../transport/partnerSession';
 
 /** POST /wl/{partner}/add-user */
@@ -132,18 +131,11 @@ async function readPlans(
 	partner: PartnerSession,
 	itemIndex: number | undefined,
 ): Promise<unknown> {
-	const path = partner.path('list-plans');
-	try {
-		return await client.request('GET', path, { itemIndex, asPartner: true, expect: PLANS });
-	} catch (error) {
-		if (!(error instanceof AlbatoApiError) || !error.wrongMethod) throw error as Error;
-		return await client.request('POST', path, {
-			itemIndex,
-			asPartner: true,
-			idempotent: true,
-			expect: PLANS,
-		});
-	}
+	return await client.readByGetOrPost(partner.path('list-plans'), {
+		itemIndex,
+		asPartner: true,
+		expect: PLANS,
+	});
 }
 
 /**

@@ -49,13 +49,16 @@ export async function getOwnCredential(
 	});
 }
 
-/** GET …/get-own-credential-metadata: `{fields: [{id, type, label, allowedValues?}]}`. */
+/**
+ * …/get-own-credential-metadata (GET | POST, the page says; its example POSTs):
+ * `{fields: [{id, type, label, allowedValues?}]}`.
+ */
 export async function ownCredentialMetadata(
 	client: AlbatoClient,
 	partnerName: string,
 	itemIndex?: number,
 ): Promise<unknown> {
-	return await client.request('GET', ownPath(client, partnerName, 'get-own-credential-metadata'), {
+	return await client.readByGetOrPost(ownPath(client, partnerName, 'get-own-credential-metadata'), {
 		itemIndex,
 		expect: {
 			what: 'own connection fields',

@@ -163,6 +163,19 @@ export class AlbatoClient {
 	}
 
 	/**
+	 * A read the docs give as "GET | POST" (list-plans, get-own-credential-metadata): GET, then the
+	 * same as a POST that changes nothing (retried like a read) when the service answers 405.
+	 */
+	async readByGetOrPost<T = unknown>(path: string, options: CallOptions): Promise<T> {
+		try {
+			return await this.request<T>('GET', path, options);
+		} catch (error) {
+			if (!(error instanceof AlbatoApiError) || !error.wrongMethod) throw error as Error;
+			return await this.request<T>('POST', path, { ...options, idempotent: true });
+		}
+	}
+
+	/**
 	 * GET of a list, whole: every page, combined (see pages.ts). A read that cannot be completed, or
 	 * a 2xx that holds no list, fails. `what` names the list in that error ("installations").
 	 */

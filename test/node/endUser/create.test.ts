@@ -131,6 +131,27 @@ describe('End User → Create', () => {
 		expect(run.serialized).not.toMatch(/eyJhbGci|perm_/);
 	});
 
+	it('a duplicate refused with a 200 and `success: false` is handled as a 4xx refusal is', async () => {
+		await addUsers(ctx.emu, ['c-1']);
+		ctx.emu.faults.add({ path: '/wl/acme-saas/add-user', successFalse: true, times: 2 });
+		const failed = await runPartner(
+			ctx.emu,
+			{ resource: 'endUser', operation: 'create' },
+			{ inputItems: items('c-1') },
+		);
+		expect(failed.error?.httpCode).toBe('200');
+		expect(failed.error?.description).toMatch(
+			/set Options → If the User Exists to "Continue With the Existing User"/,
+		);
+		const run = await runPartner(
+			ctx.emu,
+			{ resource: 'endUser', operation: 'create', options: { ifExists: 'useExisting' } },
+			{ inputItems: items('c-1') },
+		);
+		expect(run.error).toBeUndefined();
+		expect(run.json.map((json) => [json.endUserId, json.created])).toEqual([['c-1', false]]);
+	});
+
 	it('"Continue With the Existing User" still fails when the user cannot be found either', async () => {
 		ctx.emu.faults.add({ path: '/wl/acme-saas/add-user', status: 422 });
 		const run = await runPartner(

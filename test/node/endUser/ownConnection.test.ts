@@ -101,6 +101,7 @@ describe('End User → Get Own Connection / Get Own Connection Fields', () => {
 		['bare', { bare: true }],
 		['extra fields', { connectionExtraFields: true }],
 		['metadata only for users', { ownMetadataAuth: 'user' as const }],
+		['metadata only by GET', { ownMetadataMethod: 'get' as const }],
 	])('lists the fields (%s)', async (_name, variants) => {
 		ctx.emu.setVariants(variants);
 		const run = await runNode(ctx.emu, own('getOwnConnectionFields'));
@@ -109,6 +110,30 @@ describe('End User → Get Own Connection / Get Own Connection Fields', () => {
 		const fields = run.json[0].fields as Array<{ id: string; secret: boolean }>;
 		expect(fields.map((f) => f.id)).toEqual(['userId', 'accessToken', 'secretKey', 'domain']);
 		expect(fields.filter((f) => f.secret).map((f) => f.id)).toEqual(['accessToken', 'secretKey']);
+	});
+});
+
+describe('metadata only by POST (its page shows "GET|POST", its example POSTs)', () => {
+	it('asks by GET, and by POST after the 405', async () => {
+		ctx.emu.setVariants({ ownMetadataMethod: 'post' });
+		const path = `/wl/${ctx.emu.partner.name}/get-own-credential-metadata`;
+		const run = await runNode(ctx.emu, own('getOwnConnectionFields'));
+		expect(run.error).toBeUndefined();
+		expect(run.calls).toEqual([`GET ${path}`, `POST ${path}`]);
+		expect((run.json[0].fields as Array<{ id: string }>).map((f) => f.id)).toEqual([
+			'userId',
+			'accessToken',
+			'secretKey',
+			'domain',
+		]);
+	});
+
+	it('another refusal is not asked again', async () => {
+		ctx.emu.setVariants({ ownMetadataMethod: 'post' });
+		ctx.emu.faults.add({ method: 'GET', path: /get-own-credential-metadata$/, status: 403 });
+		const run = await runNode(ctx.emu, own('getOwnConnectionFields'));
+		expect(run.error?.httpCode).toBe('403');
+		expect(run.calls).toHaveLength(1);
 	});
 });
 

@@ -100,7 +100,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	if ('error' in added) {
 		if (!refusedAsExisting(added.error)) throw added.error;
 		if (options.ifExists !== 'useExisting')
-			throw added.error.outcome === 'refused'
+			throw added.error.outcome === 'refused' || added.error.answer === 'declined'
 				? existsHint(this, added.error, itemIndex)
 				: added.error;
 		// Refused: if the service has a token for this id, the user exists (e.g. a webhook delivered
@@ -146,10 +146,13 @@ function existsHint(ctx: IExecuteFunctions, error: AlbatoApiError, itemIndex: nu
 	});
 }
 
-/** A 4xx other than 401/403/429: what a duplicate id plausibly gets (the docs do not say which). */
+/**
+ * What a duplicate id plausibly gets (the docs do not say which): a 4xx other than 401/403/429, or
+ * a 2xx saying `success: false` (Albato's general page: an error is the flag and a description).
+ */
 function refusedAsExisting(error: unknown): error is AlbatoApiError {
 	if (!(error instanceof AlbatoApiError) || error.deniedAccess) return false;
-	return error.outcome === 'refused' || error.outcome === 'notFound';
+	return error.outcome === 'refused' || error.outcome === 'notFound' || error.answer === 'declined';
 }
 
 /**
