@@ -130,35 +130,52 @@ describe('hint: what to do about each status', () => {
 });
 
 describe('partnerHint: partner mode only', () => {
+	const master = true;
+	const endUser = false;
+
 	it('has nothing to add outside partner mode', () => {
-		expect(partnerHint(undefined, 401, '/wl/acme/add-user')).toBeUndefined();
+		expect(partnerHint(undefined, 401, '/wl/acme/add-user', master)).toBeUndefined();
 	});
 
-	it('401: the master token on /wl calls, the end user token elsewhere; names the credential', () => {
-		expect(partnerHint('Prod', 401, '/wl/acme/add-user')).toBe(
+	it('401: by the token that was sent, not by the path; names the credential', () => {
+		expect(partnerHint('Prod', 401, '/wl/acme/add-user', master)).toBe(
 			'The service refused the master token. Check Master Token, Partner Name and Send Master Token As in the Albato Partner API credential "Prod".',
 		);
-		expect(partnerHint('', 401, '/solution/installation')).toBe(
+		expect(partnerHint('', 401, '/solution/installation', endUser)).toBe(
 			"The service refused the end user's token even after one fresh token. Check the Albato Partner API credential and that the end user exists.",
+		);
+		// get-own-credential is a /wl call with the end user's token; update-user-data the reverse.
+		expect(partnerHint('P', 401, '/wl/acme/get-own-credential', endUser)).toMatch(
+			/end user's token/,
+		);
+		expect(partnerHint('P', 401, '/credentials/7/9/update-user-data', master)).toMatch(
+			/refused the master token/,
 		);
 	});
 
-	it('403 and 404 on /wl calls; a missing end user on get-user-session-token', () => {
-		expect(partnerHint('P', 403, '/wl/acme/add-user')).toMatch(
+	it('403 with the master token; a 404 by what the call is about', () => {
+		expect(partnerHint('P', 403, '/wl/acme/add-user', master)).toMatch(
 			/master token is not valid for this Partner Name/,
 		);
-		expect(partnerHint('P', 403, '/solution/installation')).toBeUndefined();
-		expect(partnerHint('P', 404, '/wl/acme/get-user-session-token')).toMatch(
-			/No end user with this End User ID/,
+		expect(partnerHint('P', 403, '/solution/installation', endUser)).toBeUndefined();
+		expect(partnerHint('P', 403, '/wl/acme/get-own-credential', endUser)).toBeUndefined();
+		expect(partnerHint('P', 404, '/wl/acme/get-user-session-token', master)).toMatch(
+			/^No end user with this End User ID: create it first/,
 		);
-		expect(partnerHint('P', 404, '/wl/acme/add-user')).toMatch(/No such partner endpoint/);
-		expect(partnerHint('P', 404, '/solution/installation')).toBeUndefined();
-		expect(partnerHint('P', 500, '/wl/acme/add-user')).toBeUndefined();
-		expect(partnerHint('P', 401, '/x/wl/acme')).toMatch(/end user's token/);
+		for (const call of ['get-user-profile', 'set-user-plan', 'delete-user', 'block-user-plan'])
+			expect(partnerHint('P', 404, `/wl/acme/${call}`, master)).toMatch(
+				/^No end user with this End User ID \(End User → Create makes one\), or a wrong Partner Name/,
+			);
+		expect(partnerHint('P', 404, '/wl/acme/get-own-credential', endUser)).toMatch(
+			/no connection to your system yet/,
+		);
+		expect(partnerHint('P', 404, '/wl/acme/add-user', master)).toMatch(/No such partner endpoint/);
+		expect(partnerHint('P', 404, '/solution/installation', endUser)).toBeUndefined();
+		expect(partnerHint('P', 500, '/wl/acme/add-user', master)).toBeUndefined();
 	});
 });
 
 it('partnerHint: "no end user" is for a 404 only', () => {
-	expect(partnerHint('P', 500, '/wl/acme/get-user-session-token')).toBeUndefined();
-	expect(partnerHint('P', 400, '/wl/acme/get-user-session-token')).toBeUndefined();
+	expect(partnerHint('P', 500, '/wl/acme/get-user-session-token', true)).toBeUndefined();
+	expect(partnerHint('P', 400, '/wl/acme/get-user-session-token', true)).toBeUndefined();
 });

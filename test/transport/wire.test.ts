@@ -42,7 +42,16 @@ describe('callOf: safe to repeat, changes nothing', () => {
 			itemIndex: 5,
 			safe,
 			changesNothing,
+			withMasterToken: false,
 		});
+	});
+
+	it('knows when the master token is sent (the hints name the token that was refused)', () => {
+		expect(callOf('POST', '/wl/a/add-user', { asPartner: true }).withMasterToken).toBe(true);
+		expect(
+			callOf('POST', '/credentials/1/2/update-user-data', { asMaster: true }).withMasterToken,
+		).toBe(true);
+		expect(callOf('POST', '/wl/a/get-own-credential', {}).withMasterToken).toBe(false);
 	});
 });
 

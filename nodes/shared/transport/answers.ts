@@ -88,7 +88,7 @@ export function statusError(
 	const outcome = OUTCOME_RULES.find((rule) => rule.when(answer))?.outcome ?? 'failed';
 	const advice =
 		ADVICE_RULES.find((rule) => rule.when(answer))?.advice(answer) ??
-		partnerHint(source.partnerCredential, status, path) ??
+		partnerHint(source.partnerCredential, status, path, call.withMasterToken === true) ??
 		hint(status, message);
 	return new AlbatoApiError(source.node, {
 		call: { method, path },

@@ -62,5 +62,6 @@ export function callOf(method: ApiMethod, path: string, options: CallOptions): C
 		itemIndex: options.itemIndex,
 		safe: IDEMPOTENT.has(method) || options.idempotent === true,
 		changesNothing: method === 'GET' || options.idempotent === true || options.readsOnly === true,
+		withMasterToken: options.asPartner === true || options.asMaster === true,
 	};
 }

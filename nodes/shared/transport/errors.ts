@@ -42,6 +42,8 @@ export interface Call {
 	safe: boolean;
 	/** A read (GET, and the token call): an unreadable answer applied nothing. */
 	changesNothing: boolean;
+	/** Sent with the partner's master token (the /wl user calls, update-user-data as master). */
+	withMasterToken?: boolean;
 }
 
 /** Failure of a request before the service answered: reset connection, timeout, refused. */

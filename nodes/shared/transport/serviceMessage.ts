@@ -129,11 +129,11 @@ export function hint(status: number, message: string): string {
 	);
 }
 
-/** A failed call in partner mode: its status, its path, and whether it is a /wl (partner) call. */
+/** A failed call in partner mode: its status, its path, and whether the master token was sent. */
 interface PartnerCall {
 	status: number;
 	path: string;
-	partnerCall: boolean;
+	withMasterToken: boolean;
 }
 
 /** A partner-mode hint: when it applies (first match wins), and what it says. */
@@ -142,10 +142,14 @@ interface PartnerHint {
 	hint: (credential: string) => string;
 }
 
+/** The /wl calls about one end user (its id in the body): a 404 is most likely that user. */
+const END_USER_CALL =
+	/\/(get-user-session-token|get-user-profile|set-user-plan|delete-user|block-user-plan|add-user-plan-transactions)$/;
+
 /** What to do about a failed call in partner mode, where it differs from the usual hint. */
 const PARTNER_HINTS = [
 	{
-		when: ({ status, partnerCall }) => status === 401 && partnerCall,
+		when: ({ status, withMasterToken }) => status === 401 && withMasterToken,
 		hint: (credential) =>
 			`The service refused the master token. Check Master Token, Partner Name and Send Master Token As in ${credential}.`,
 	},
@@ -155,7 +159,7 @@ const PARTNER_HINTS = [
 			`The service refused the end user's token even after one fresh token. Check ${credential} and that the end user exists.`,
 	},
 	{
-		when: ({ status, partnerCall }) => status === 403 && partnerCall,
+		when: ({ status, withMasterToken }) => status === 403 && withMasterToken,
 		hint: (credential) =>
 			`The master token is not valid for this Partner Name: check both in ${credential}.`,
 	},
@@ -164,7 +168,17 @@ const PARTNER_HINTS = [
 		hint: () => 'No end user with this End User ID: create it first (End User → Create).',
 	},
 	{
-		when: ({ status, partnerCall }) => status === 404 && partnerCall,
+		when: ({ status, path }) => status === 404 && END_USER_CALL.test(path),
+		hint: (credential) =>
+			`No end user with this End User ID (End User → Create makes one), or a wrong Partner Name: check the End User ID, then Base URL and Partner Name in ${credential}.`,
+	},
+	{
+		when: ({ status, path }) => status === 404 && path.endsWith('/get-own-credential'),
+		hint: () =>
+			'This end user has no connection to your system yet: End User → Set Own Connection makes it.',
+	},
+	{
+		when: ({ status, path }) => status === 404 && path.startsWith('/wl/'),
 		hint: (credential) =>
 			`No such partner endpoint: check Base URL and Partner Name in ${credential}.`,
 	},
@@ -176,9 +190,10 @@ export function partnerHint(
 	name: string | undefined,
 	status: number,
 	path: string,
+	withMasterToken: boolean,
 ): string | undefined {
 	if (name === undefined) return undefined;
-	const call = { status, path, partnerCall: path.startsWith('/wl/') };
+	const call = { status, path, withMasterToken };
 	// Which one, when a workflow has several (staging, production): its name, never its data.
 	const credential = `the Albato Partner API credential${name ? ` "${name}"` : ''}`;
 	return PARTNER_HINTS.find((entry) => entry.when(call))?.hint(credential);

@@ -59,6 +59,9 @@ describe('End User → Get', () => {
 	it('an unknown user is reported as not found', async () => {
 		const run = await runPartner(ctx.emu, get, { inputItems: [{ customer: 'nobody' }] });
 		expect(run.error?.message).toMatch(/not found/i);
+		// The hint is about the end user, not "no such partner endpoint".
+		expect(run.error?.description).toMatch(/No end user with this End User ID/);
+		expect(run.error?.description).not.toMatch(/No such partner endpoint/);
 	});
 
 	it('needs the partner credential: refused before any request', async () => {
