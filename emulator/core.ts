@@ -267,7 +267,11 @@ export class EmulatorCore {
 		}
 
 		const origin = `${'encrypted' in req.socket ? 'https' : 'http'}://${req.headers.host ?? 'localhost'}`;
-		const outcome = this.serve(method, path, query, rawBody, req.headers, entry, origin);
+		// `answerAsGet`: not applied; answered as a GET of the same path would be (e.g. a PLAY answered
+		// 200 with the installation as it is, still paused).
+		const outcome = fault?.answerAsGet
+			? this.serve('GET', path, query, Buffer.alloc(0), req.headers, entry, origin)
+			: this.serve(method, path, query, rawBody, req.headers, entry, origin);
 		finish(outcome.status);
 		if (fault?.reset === 'after') return reset(req);
 		if (fault?.malformedJson) {

@@ -53,6 +53,7 @@ export function describeFault(rule: FaultRule): string {
 	if (rule.echoAuthorization) parts.push('echoAuthorization');
 	if (rule.malformedJson) parts.push('malformedJson');
 	if (rule.emptyBody) parts.push('emptyBody');
+	if (rule.answerAsGet) parts.push('answerAsGet');
 	return parts.join('+') || 'none';
 }
 

@@ -108,6 +108,8 @@ export interface FaultRule {
 	emptyBody?: boolean;
 	/** Do not apply; answer 200 with success: false. */
 	successFalse?: boolean;
+	/** Do not apply; answer as a GET of the same path would (a PLAY answered 200 with the installation unchanged). */
+	answerAsGet?: boolean;
 	/** With `status`: the error message quotes the request's Authorization header, as some gateways and debug builds do. */
 	echoAuthorization?: boolean;
 }

@@ -14,12 +14,23 @@ const ctx = useEmulator();
 const SECRET = 'cd98e8a3de9a7ee77daeb0e90bae570f';
 const LINK_TOKEN = 'lt_5f0c1d2e3a4b';
 
-/** Answers every request 400 (text) with `answer(body)`, `body` being the request's body. */
-async function quotingService(answer: (body: string) => string) {
+/**
+ * Answers every request 400 (text) with `answer(body)`, `body` being the request's body; a GET of a
+ * path in `reads` gets 200 with that JSON instead.
+ */
+async function quotingService(
+	answer: (body: string) => string,
+	reads: Record<string, unknown> = {},
+) {
 	const server = http.createServer((req, res) => {
 		let body = '';
 		req.on('data', (chunk: Buffer) => (body += chunk.toString()));
 		req.on('end', () => {
+			const read = req.method === 'GET' ? reads[req.url ?? ''] : undefined;
+			if (read !== undefined) {
+				res.writeHead(200, { 'Content-Type': 'application/json' });
+				return res.end(JSON.stringify(read));
+			}
 			res.writeHead(400, { 'Content-Type': 'text/plain' });
 			res.end(answer(body));
 		});
@@ -32,8 +43,12 @@ async function quotingService(answer: (body: string) => string) {
 	};
 }
 
-async function failWith(parameters: INodeParameters, answer: (body: string) => string) {
-	const service = await quotingService(answer);
+async function failWith(
+	parameters: INodeParameters,
+	answer: (body: string) => string,
+	reads?: Record<string, unknown>,
+) {
+	const service = await quotingService(answer, reads);
 	try {
 		const run = await runNode(ctx.emu, parameters, { baseUrl: service.baseUrl });
 		expect(run.error?.httpCode).toBe('400');
@@ -56,6 +71,33 @@ describe("a call's own secrets in a service's error", () => {
 			(body) => `cannot store ${body}`,
 		);
 		expect(error.message).toBe('cannot store {"fields":{"accessToken":"[redacted]"}}');
+	});
+
+	it("Credential → Create: the secret fields' values are hidden, the others shown", async () => {
+		const meta = {
+			success: true,
+			data: {
+				fields: [
+					{ id: 'apiUrl', type: 0, label: 'API URL' },
+					{ id: 'apiKey', type: 3, label: 'API key', required: true },
+				],
+			},
+		};
+		const error = await failWith(
+			{
+				resource: 'credential',
+				operation: 'create',
+				partnerId: 201,
+				connectionName: 'Initech CRM',
+				fieldsMode: 'json',
+				fields: JSON.stringify({ apiUrl: 'https://crm.initech.example', apiKey: SECRET }),
+			},
+			(body) => `invalid credentials ${body}`,
+			{ '/credentials/201/meta': meta },
+		);
+		expect(error.message).toBe(
+			'invalid credentials {"apiUrl":"https://crm.initech.example","apiKey":"[redacted]","title":"Initech CRM"}',
+		);
 	});
 
 	it('Get Link Status: the link token of a quoted sharing is hidden', async () => {

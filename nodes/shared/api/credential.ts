@@ -36,13 +36,19 @@ export async function partnerSchema(
 
 /**
  * POST /credentials/{partnerId} — creates a connection for the partner; the body's layout is the
- * caller's choice.
+ * caller's choice. `secrets`: the values of its secret fields, kept out of any error (a service
+ * may quote what it refused).
  */
 export async function createCredential(
 	client: AlbatoClient,
 	partnerId: number,
 	body: IDataObject,
+	secrets: string[],
 	itemIndex?: number,
 ): Promise<unknown> {
-	return await client.request('POST', `/credentials/${segment(partnerId)}`, { body, itemIndex });
+	return await client.request('POST', `/credentials/${segment(partnerId)}`, {
+		body,
+		itemIndex,
+		secrets,
+	});
 }

@@ -202,10 +202,12 @@ export class AlbatoClient {
 		if (this.options.preview && !call.changesNothing) throw previewRefusal(this.node, call);
 		// Partner mode: the item's end user and their token (checked and minted before the call).
 		const session = options.asPartner || options.asMaster ? undefined : this.partner;
-		const source = this.errorSourceFor(options);
 		const userId = session?.endUserId(options.itemIndex);
 		let token =
 			session && userId !== undefined ? await session.token(userId, options.itemIndex) : undefined;
+		// The end-user tokens this call sent (a second after a 401): its errors hide them.
+		const sent = token === undefined ? [] : [token];
+		const source = this.errorSourceFor(options, sent);
 		let refreshed = false;
 		const retries = new RetryBudget(call.safe, this.options.maxRetries, this.options.retryBudget);
 		for (let attempt = 0; ; attempt++) {
@@ -239,6 +241,7 @@ export class AlbatoClient {
 			) {
 				refreshed = true;
 				token = await session.token(userId, options.itemIndex, token);
+				sent.push(token);
 				continue;
 			}
 			if (RETRYABLE_STATUS.has(statusCode)) {
@@ -317,21 +320,29 @@ export class AlbatoClient {
 		};
 	}
 
-	/** The error source of one call: also hides that call's own secrets and secret answer keys. */
-	private errorSourceFor({ secrets = [], secretKeys = [] }: CallOptions): ErrorSource {
+	/**
+	 * The error source of one call: also hides the end-user tokens it sent, its own secrets and its
+	 * secret answer keys.
+	 */
+	private errorSourceFor(
+		{ secrets = [], secretKeys = [] }: CallOptions,
+		sent: readonly string[],
+	): ErrorSource {
 		const source = this.errorSource;
-		if (secrets.length === 0 && secretKeys.length === 0) return source;
 		return {
 			...source,
 			redact: (text) =>
 				redactKeys(
-					secrets.reduce((out, secret) => redact(out, secret), source.redact(text)),
+					[...sent, ...secrets].reduce((out, secret) => redact(out, secret), source.redact(text)),
 					secretKeys,
 				),
 		};
 	}
 
-	/** Removes the access token, and in partner mode the master token and every minted token. */
+	/**
+	 * Removes the access token, and in partner mode the master token (and the tokens the session
+	 * hides); each call adds the end-user tokens it sent (errorSourceFor).
+	 */
 	private redact(text: string): string {
 		return [this.token, ...(this.partner?.secrets() ?? [])].reduce(
 			(out, secret) => redact(out, secret),

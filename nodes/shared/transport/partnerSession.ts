@@ -55,8 +55,13 @@ export class PartnerSession {
 	 */
 	private readonly scope: string;
 
-	/** Every token this session handed out, for redaction. */
-	private readonly used = new Set<string>();
+	/**
+	 * Tokens seen outside the cache (looked up by e-mail), redacted from every error of this
+	 * session. A call's own token is redacted by the call (client.ts): the service can only echo
+	 * what it was sent, and one list of every customer's token would cost each error of a fleet
+	 * run a pass per customer.
+	 */
+	private readonly hidden = new Set<string>();
 
 	private constructor(
 		private readonly ctx: ApiContext,
@@ -146,11 +151,11 @@ export class PartnerSession {
 	}
 
 	/**
-	 * Everything that must never appear in a message: the master token (also as sent with Send Master
-	 * Token As: Basic Username, base64 of "<token>:") and every token handed out.
+	 * What must never appear in any message of this session: the master token (also as sent with
+	 * Send Master Token As: Basic Username, base64 of "<token>:") and the tokens hidden explicitly.
 	 */
 	secrets(): string[] {
-		return [this.masterToken, basicUsername(this.masterToken), ...this.used];
+		return [this.masterToken, basicUsername(this.masterToken), ...this.hidden];
 	}
 
 	/**
@@ -164,9 +169,9 @@ export class PartnerSession {
 			if (this.local(userId) === stale) dropLocal(`${this.scope}\n${userId}`);
 		}
 		const local = this.local(userId);
-		if (local) return this.use(local);
+		if (local) return local;
 		const cached = cachedToken(key);
-		if (cached) return this.use(cached);
+		if (cached) return cached;
 
 		let minted: MintedToken;
 		try {
@@ -175,12 +180,12 @@ export class PartnerSession {
 			throw forItem(error, itemIndex);
 		}
 		if (minted.expiresAt === undefined) this.keepLocal(userId, minted.token);
-		return this.use(minted.token);
+		return minted.token;
 	}
 
 	/** Adds a token seen outside the cache to what is redacted. */
 	hide(token: string | undefined): void {
-		if (token) this.used.add(token);
+		if (token) this.hidden.add(token);
 	}
 
 	/** When the cached token of this end user expires (epoch ms), if known. */
@@ -222,7 +227,6 @@ export class PartnerSession {
 	}
 
 	private store(key: string, userId: string, minted: MintedToken): void {
-		this.used.add(minted.token);
 		if (minted.expiresAt === undefined) {
 			this.keepLocal(userId, minted.token);
 			return;
@@ -238,10 +242,5 @@ export class PartnerSession {
 	/** Keeps a token without an expiry for this execution. */
 	private keepLocal(userId: string, token: string): void {
 		keepLocal(`${this.scope}\n${userId}`, token);
-	}
-
-	private use(token: string): string {
-		this.used.add(token);
-		return token;
 	}
 }

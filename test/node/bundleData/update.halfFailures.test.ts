@@ -222,6 +222,25 @@ describe('PLAY half-fails', () => {
 		expect(value(9002, 'subject')).toBe('Half-failure proof');
 	});
 
+	it('a PLAY answered 200 with the installation still paused is sent once more, then is a failed restart', async () => {
+		fault({ method: 'PLAY', path: ACME, answerAsGet: true });
+		const once = await update([SUBJECT_9002]);
+		expect(once.error).toBeUndefined();
+		expect(once.calls.filter((call) => call.startsWith('PLAY'))).toHaveLength(2);
+		expect(once.json[0]).toMatchObject({ pausedForUpdate: true, installationStatus: 1 });
+		expect(status()).toBe(1);
+
+		fault({ method: 'PLAY', path: ACME, answerAsGet: true, times: 2 });
+		const twice = await update([SUBJECT_9002], { continueOnFail: true });
+		expect(twice.error).toBeUndefined();
+		expect(twice.calls.filter((call) => call.startsWith('PLAY'))).toHaveLength(2);
+		expect(twice.json[0]).toMatchObject({ pausedForUpdate: true, installationStatus: 0 });
+		expect(twice.json[0].restartError).toMatch(
+			/Installation 5001 was paused for the update and could not be started again: the service answered PLAY twice, but the installation is still paused/,
+		);
+		expect(status()).toBe(0);
+	});
+
 	it('installation removed between the PUT and the PLAY: the update stays a success, marked removed', async () => {
 		fault({ method: 'PLAY', path: ACME, delayMs: 300 });
 		const stop = whenReceived('PLAY', ACME, () => ctx.emu.removeInstallation(5001));

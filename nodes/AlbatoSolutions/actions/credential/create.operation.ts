@@ -156,6 +156,9 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			client,
 			partnerId,
 			bodyLayout === 'fields' ? { ...name, fields: values } : { ...values, ...name },
+			Object.entries(values)
+				.filter(([key, value]) => secrets.has(key) && ['string', 'number'].includes(typeof value))
+				.map(([, value]) => String(value)),
 			itemIndex,
 		);
 	} catch (error) {

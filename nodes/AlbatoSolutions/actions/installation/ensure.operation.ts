@@ -248,8 +248,21 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		// execution may have changed it since the first read.
 		const now =
 			updated === ACTIVE ? ACTIVE : statusOf(await getInstallation(client, id, { itemIndex }));
-		if (now !== ACTIVE)
-			installation = { ...installation, ...(await setStatus(client, id, 'PLAY', itemIndex)) };
+		if (now !== ACTIVE) {
+			const played = await setStatus(client, id, 'PLAY', itemIndex);
+			// A PLAY answered with the installation still paused did not start it: never reported as
+			// active.
+			if (statusOf(played) === PAUSED)
+				throw new NodeOperationError(
+					this.getNode(),
+					`Installation ${id} is still paused: the service answered PLAY but did not start it`,
+					{
+						itemIndex,
+						description: `${changes.length ? 'Its field values are as asked. ' : ''}Start it with Installation → Start, or run Ensure again.`,
+					},
+				);
+			installation = { ...installation, ...played };
+		}
 		after = ACTIVE;
 	}
 	return await finish(installation, before, after, created, changes, listed, id, input.title, run);

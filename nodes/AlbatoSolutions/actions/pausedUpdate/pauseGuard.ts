@@ -2,6 +2,8 @@
  * The pause state of one installation within one run of field updates (rules 1–4 in
  * pauseAndResume.ts).
  */
+import { NodeOperationError } from 'n8n-workflow';
+
 import { getInstallation, setStatus } from '../../../shared/api/installation';
 import { ACTIVE, PAUSED, statusOf } from '../../../shared/readers/shapes';
 import { AlbatoApiError, outcomeOf } from '../../../shared/transport/errors';
@@ -127,6 +129,19 @@ export class PauseGuard {
 					'PLAY',
 					this.itemIndex,
 				);
+				// A PLAY the service answered with the installation still paused did not start it: once
+				// more, then it is a failed restart (never reported as started).
+				if (statusOf(answer) === PAUSED) {
+					if (attempt < 2) continue;
+					this.status = PAUSED;
+					return {
+						error: new NodeOperationError(
+							this.run.ctx.getNode(),
+							'the service answered PLAY twice, but the installation is still paused',
+							{ itemIndex: this.itemIndex },
+						),
+					};
+				}
 				this.status = statusOf(answer) ?? ACTIVE;
 				return {};
 			} catch (error) {
