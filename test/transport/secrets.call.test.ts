@@ -29,10 +29,11 @@ async function quotingService(
 			const read = req.method === 'GET' ? reads[req.url ?? ''] : undefined;
 			if (read !== undefined) {
 				res.writeHead(200, { 'Content-Type': 'application/json' });
-				return res.end(JSON.stringify(read));
+				res.end(JSON.stringify(read));
+			} else {
+				res.writeHead(400, { 'Content-Type': 'text/plain' });
+				res.end(answer(body));
 			}
-			res.writeHead(400, { 'Content-Type': 'text/plain' });
-			res.end(answer(body));
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

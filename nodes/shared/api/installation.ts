@@ -105,11 +105,13 @@ export async function setStatus(
 	installationId: number | string,
 	method: StatusCall,
 	itemIndex?: number,
+	{ evenIfCancelled = false } = {},
 ): Promise<IDataObject> {
 	const answer = await client
 		.request(method, `/solution/installation/${segment(installationId)}`, {
 			itemIndex,
 			expect: AN_INSTALLATION,
+			evenIfCancelled,
 		})
 		.then(
 			(data) => ({ installation: installationOf(data) }),

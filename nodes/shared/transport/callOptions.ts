@@ -48,6 +48,11 @@ export interface CallOptions {
 	 * shows).
 	 */
 	asMaster?: boolean;
+	/**
+	 * Owed to the customer (the PLAY after a pause this execution made): sent even when the
+	 * execution was cancelled, which aborts or stops every other request.
+	 */
+	evenIfCancelled?: boolean;
 }
 
 // Calls that change nothing when repeated: safe to retry. POST (install, create credential) only

@@ -2,6 +2,7 @@ import type {
 	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
 	IDataObject,
+	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
@@ -18,7 +19,7 @@ import {
 	successData,
 } from './answers';
 import { type ApiContext, type CallOptions, callOf } from './callOptions';
-import { AlbatoApiError, type ApiMethod } from './errors';
+import { AlbatoApiError, type ApiMethod, CANCELLED_BEFORE_SENDING, NetworkFailure } from './errors';
 import { InFlightLimiter, SharedCeiling } from './limiter';
 import { INVALID_JSON } from './serviceMessage';
 import { type ListOptions, readWholeList } from './pages';
@@ -212,13 +213,22 @@ export class AlbatoClient {
 		const retries = new RetryBudget(call.safe, this.options.maxRetries, this.options.retryBudget);
 		for (let attempt = 0; ; attempt++) {
 			let response: { statusCode: number; headers: IDataObject; body: unknown };
+			// A cancelled execution sends nothing more (n8n would abort it anyway), except what is owed.
+			if (this.cancelled && !options.evenIfCancelled) {
+				const failure = new NetworkFailure(
+					'the execution was cancelled, so it was not sent',
+					CANCELLED_BEFORE_SENDING,
+					false,
+				);
+				throw networkError(source, failure, call, attempt);
+			}
 			const sentAt = Date.now();
 			try {
 				response = await this.send(method, url, options.body, token, options);
 			} catch (error) {
 				// n8n-core rewrites the error's message; the time spent tells a timeout apart reliably.
 				const failure = networkFailure(error, Date.now() - sentAt >= this.options.timeout);
-				const wait = retries.afterFailure(attempt);
+				const wait = this.cancelled ? undefined : retries.afterFailure(attempt);
 				if (wait !== undefined) {
 					await sleep(wait);
 					continue;
@@ -270,7 +280,7 @@ export class AlbatoClient {
 		url: string,
 		body: IDataObject | undefined,
 		token: string | undefined,
-		{ asPartner, asMaster }: CallOptions,
+		{ asPartner, asMaster, evenIfCancelled }: CallOptions,
 	) {
 		const request: IHttpRequestOptions = {
 			method: method as IHttpRequestMethods,
@@ -296,18 +306,39 @@ export class AlbatoClient {
 					: [CREDENTIAL_TYPE, partner.bearer(token ?? '', CREDENTIAL_TYPE)];
 		const ticket = await this.limiter.acquire();
 		try {
-			const response = (await this.ctx.helpers.httpRequestWithAuthentication.call(
-				this.ctx,
-				type,
-				request,
-				credentialOptions,
-			)) as { statusCode: number; headers: IDataObject; body: unknown };
+			const owed = evenIfCancelled && this.cancelled ? this.bearerOf(token) : undefined;
+			const response = (
+				owed !== undefined
+					? // n8n aborts every authenticated request of a cancelled execution: this one is sent
+						// plainly, with the header the Access Token credential adds (Bearer).
+						await this.ctx.helpers.httpRequest({
+							...request,
+							headers: { ...request.headers, Authorization: `Bearer ${owed}` },
+						})
+					: await this.ctx.helpers.httpRequestWithAuthentication.call(
+							this.ctx,
+							type,
+							request,
+							credentialOptions,
+						)
+			) as { statusCode: number; headers: IDataObject; body: unknown };
 			if (response.statusCode === 429) this.limiter.rateLimited(ticket);
 			else this.limiter.answered();
 			return response;
 		} finally {
 			this.limiter.release();
 		}
+	}
+
+	/** Whether n8n has cancelled this execution (Stop, a timeout): its abort signal fired. */
+	private get cancelled(): boolean {
+		const ctx = this.ctx as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>;
+		return ctx.getExecutionCancelSignal?.()?.aborted === true;
+	}
+
+	/** The end-user token a call acts with: the item's minted one, or the credential's own. */
+	private bearerOf(minted: string | undefined): string | undefined {
+		return this.partner ? minted : this.token;
 	}
 
 	/** What the errors of this client need to know of it. */

@@ -65,10 +65,14 @@ export class NetworkFailure extends Error {
 	}
 }
 
+/** The code of a request not sent because the execution had been cancelled. */
+export const CANCELLED_BEFORE_SENDING = 'CANCELLED_BEFORE_SENDING';
+
 /**
  * Network failures that prove the request never reached the service: nothing can have been applied.
  */
 const NEVER_SENT = new Set([
+	CANCELLED_BEFORE_SENDING,
 	'ECONNREFUSED',
 	'ENOTFOUND',
 	'EAI_AGAIN',

@@ -123,11 +123,13 @@ export class PauseGuard {
 		if (!this.owesPlay) return {};
 		for (let attempt = 1; ; attempt++) {
 			try {
+				// Owed even when the execution was cancelled meanwhile: never left paused by a Stop.
 				const answer = await setStatus(
 					this.run.client,
 					this.installationId,
 					'PLAY',
 					this.itemIndex,
+					{ evenIfCancelled: true },
 				);
 				// A PLAY the service answered with the installation still paused did not start it: once
 				// more, then it is a failed restart (never reported as started).
