@@ -19,7 +19,7 @@
 import { ApiError } from '../errors';
 import { PLANS } from '../fixtures';
 import type { EmulatorState, EndUserRecord } from '../types';
-import { isPlainObject, nowIso, type Handler, type HandlerContext } from './context';
+import { byMethodOnly, type Handler, type HandlerContext, isPlainObject, nowIso } from './context';
 import { bodyId, endUserKey, namedUser } from './endUserIds';
 
 class BillingStore {
@@ -86,18 +86,15 @@ function userOf(
 }
 
 /** list-plans by GET or POST: both by default (the page's "GET | POST"); variant `listPlansMethod` allows one, the other answers 405. */
-export const listPlansBy =
-	(method: 'GET' | 'POST'): Handler =>
-	(ctx) => {
-		const allowed = ctx.variants.listPlansMethod;
-		if (allowed !== 'both' && allowed !== method.toLowerCase()) {
-			const allow = allowed.toUpperCase();
-			throw new ApiError(405, `Method ${method} is not allowed on list-plans; allowed: ${allow}`, {
-				Allow: allow,
-			});
-		}
-		return { data: PLANS.map((plan) => ({ id: plan.id, monthlyTrx: plan.trxLimit })) };
-	};
+export const listPlansBy = (method: 'GET' | 'POST'): Handler =>
+	byMethodOnly(
+		method,
+		'list-plans',
+		(ctx) => ctx.variants.listPlansMethod,
+		() => ({
+			data: PLANS.map((plan) => ({ id: plan.id, monthlyTrx: plan.trxLimit })),
+		}),
+	);
 
 export const blockUserPlan: Handler = (ctx) => {
 	const user = userOf(ctx);

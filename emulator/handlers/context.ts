@@ -1,5 +1,5 @@
 /** What a service handler gets and returns. */
-import { notFound } from '../errors';
+import { ApiError, notFound } from '../errors';
 import type {
 	BundleRecord,
 	BundleStepRecord,
@@ -63,4 +63,26 @@ export function ownBundleStep(
 	if (!step || !installation || installation.userId !== ctx.user)
 		throw notFound(`Bundle step ${id}`);
 	return { step, installation };
+}
+
+/**
+ * A handler for an endpoint the docs give as "GET | POST", answering only the methods a variant
+ * allows (`both`, `get` or `post`); the other answers 405 with `Allow`.
+ */
+export function byMethodOnly(
+	method: 'GET' | 'POST',
+	endpoint: string,
+	allowedOf: (ctx: HandlerContext) => 'both' | 'get' | 'post',
+	handler: Handler,
+): Handler {
+	return (ctx) => {
+		const allowed = allowedOf(ctx);
+		if (allowed !== 'both' && allowed !== method.toLowerCase()) {
+			const allow = allowed.toUpperCase();
+			throw new ApiError(405, `Method ${method} is not allowed on ${endpoint}; allowed: ${allow}`, {
+				Allow: allow,
+			});
+		}
+		return handler(ctx);
+	};
 }

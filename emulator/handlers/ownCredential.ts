@@ -12,7 +12,7 @@ import type { OwnCredentialRecord } from '../connectionTypes';
 import { ApiError, type FieldError } from '../errors';
 import type { PartnerField } from '../fixtures';
 import type { EmulatorState } from '../types';
-import { isPlainObject, type Handler, type HandlerContext } from './context';
+import { byMethodOnly, type Handler, type HandlerContext, isPlainObject } from './context';
 
 /** The partner's own system's connection fields (both docs examples: userId, accessToken, secretKey, domain). */
 export const OWN_CREDENTIAL_FIELDS: PartnerField[] = [
@@ -162,20 +162,13 @@ export const getOwnCredential: Handler = (ctx) => {
  * (no `required`, as the docs show). Both methods by default (the page's "GET|POST"); variant
  * `ownMetadataMethod` allows one, the other answers 405.
  */
-export const getOwnCredentialMetadataBy =
-	(method: 'GET' | 'POST'): Handler =>
-	(ctx) => {
-		const allowed = ctx.variants.ownMetadataMethod;
-		if (allowed !== 'both' && allowed !== method.toLowerCase()) {
-			const allow = allowed.toUpperCase();
-			throw new ApiError(
-				405,
-				`Method ${method} is not allowed on get-own-credential-metadata; allowed: ${allow}`,
-				{ Allow: allow },
-			);
-		}
-		return getOwnCredentialMetadata(ctx);
-	};
+export const getOwnCredentialMetadataBy = (method: 'GET' | 'POST'): Handler =>
+	byMethodOnly(
+		method,
+		'get-own-credential-metadata',
+		(ctx) => ctx.variants.ownMetadataMethod,
+		(ctx) => getOwnCredentialMetadata(ctx),
+	);
 
 const getOwnCredentialMetadata: Handler = (ctx) => {
 	if (ctx.user.startsWith('partner:')) {

@@ -7,20 +7,22 @@ import { byId, runNode, useEmulator } from '../../support/setup';
 
 const ctx = useEmulator();
 
+/** Ensure of fixture 5002 ("Leads for Globex", solution 101, paused), desired active. */
+const startGlobex = {
+	resource: 'installation',
+	operation: 'ensure',
+	solutionId: byId('id', 101),
+	title: 'Leads for Globex',
+	connectionSettingsMode: 'json',
+	credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
+	templateIds: [1011],
+	desiredStatus: 'active',
+};
+
 describe('Installation → Ensure, desired status active', () => {
 	it('a PLAY answered with the installation still paused is a failure, never "active"', async () => {
-		// Fixture 5002 ("Leads for Globex", solution 101) is paused.
 		ctx.emu.faults.add({ method: 'PLAY', path: '/solution/installation/5002', answerAsGet: true });
-		const run = await runNode(ctx.emu, {
-			resource: 'installation',
-			operation: 'ensure',
-			solutionId: byId('id', 101),
-			title: 'Leads for Globex',
-			connectionSettingsMode: 'json',
-			credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
-			templateIds: [1011],
-			desiredStatus: 'active',
-		});
+		const run = await runNode(ctx.emu, startGlobex);
 		expect(run.error?.message).toBe(
 			'Installation 5002 is still paused: the service answered PLAY but did not start it',
 		);
@@ -31,16 +33,7 @@ describe('Installation → Ensure, desired status active', () => {
 	});
 
 	it('a PLAY that starts it: active', async () => {
-		const run = await runNode(ctx.emu, {
-			resource: 'installation',
-			operation: 'ensure',
-			solutionId: byId('id', 101),
-			title: 'Leads for Globex',
-			connectionSettingsMode: 'json',
-			credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
-			templateIds: [1011],
-			desiredStatus: 'active',
-		});
+		const run = await runNode(ctx.emu, startGlobex);
 		expect(run.error).toBeUndefined();
 		expect(run.json[0]).toMatchObject({
 			created: false,
