@@ -9,7 +9,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { basicUsername } from '../nodes/shared/readers/token';
+import { masterAuthorization } from '../nodes/shared/readers/token';
 
 const NOT_ALBATO =
 	'Base URL did not answer like Albato\'s partner API (no JSON "success" indicator, e.g. a 404 page or an empty body). Check Base URL (e.g. https://api.albato.com) and Partner Name.';
@@ -92,7 +92,13 @@ export class AlbatoPartnerApi implements ICredentialType {
 	): Promise<IHttpRequestOptions> {
 		return {
 			...requestOptions,
-			headers: { ...requestOptions.headers, Authorization: masterAuthorization(credentials) },
+			headers: {
+				...requestOptions.headers,
+				Authorization: masterAuthorization(
+					String(credentials.masterToken ?? ''),
+					credentials.basicAuthStyle,
+				),
+			},
 		};
 	}
 
@@ -140,16 +146,4 @@ export class AlbatoPartnerApi implements ICredentialType {
 			IAuthenticateRuleResponseCode | IAuthenticateRuleResponseSuccessBody
 		> as unknown as IAuthenticateRuleResponseCode[],
 	};
-}
-
-/**
- * `Basic <token>` (Albato's curl examples) or `Basic base64(token:)` (HTTP Basic, token as
- * username).
- */
-function masterAuthorization(credentials: ICredentialDataDecryptedObject): string {
-	const token = String(credentials.masterToken ?? '').trim();
-	if (credentials.basicAuthStyle === 'usernamePassword') {
-		return `Basic ${basicUsername(token)}`;
-	}
-	return `Basic ${token}`;
 }

@@ -7,6 +7,8 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { bearerAuthorization } from '../nodes/shared/readers/token';
+
 export class AlbatoSolutionsApi implements ICredentialType {
 	name = 'albatoSolutionsApi';
 
@@ -50,7 +52,7 @@ export class AlbatoSolutionsApi implements ICredentialType {
 			...requestOptions,
 			headers: {
 				...requestOptions.headers,
-				Authorization: `Bearer ${String(credentials.accessToken ?? '').trim()}`,
+				Authorization: bearerAuthorization(String(credentials.accessToken ?? '')),
 			},
 		};
 	}

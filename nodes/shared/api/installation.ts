@@ -51,12 +51,20 @@ export async function getInstallation(
 		withBundles = false,
 		withStatus = true,
 		itemIndex,
-	}: { withBundles?: boolean; withStatus?: boolean; itemIndex?: number } = {},
+		evenIfCancelled,
+	}: {
+		withBundles?: boolean;
+		withStatus?: boolean;
+		itemIndex?: number;
+		/** Part of an owed call (confirming a PLAY): read even when the execution was cancelled. */
+		evenIfCancelled?: boolean;
+	} = {},
 ): Promise<IDataObject> {
 	const data = await client.request('GET', `/solution/installation/${segment(installationId)}`, {
 		rawQuery: withBundles ? EXPAND_BUNDLES : undefined,
 		itemIndex,
 		expect: AN_INSTALLATION,
+		evenIfCancelled,
 	});
 	const installation = installationOf(data);
 	if (withStatus && statusOf(installation) === undefined) {
@@ -120,9 +128,10 @@ export async function setStatus(
 	if ('installation' in answer) return answer.installation;
 	if (!(answer.error instanceof AlbatoApiError) || answer.error.answer !== 'unreadable')
 		throw answer.error;
-	const installation = await getInstallation(client, installationId, { itemIndex }).catch(
-		() => undefined,
-	);
+	const installation = await getInstallation(client, installationId, {
+		itemIndex,
+		evenIfCancelled,
+	}).catch(() => undefined);
 	if (installation && statusOf(installation) === (method === 'PLAY' ? ACTIVE : PAUSED))
 		return installation;
 	throw answer.error;

@@ -30,6 +30,21 @@ export function basicUsername(token: string): string {
 	return Buffer.from(`${token}:`, 'utf8').toString('base64');
 }
 
+/** The Authorization header of an end-user token: the Access Token credential's. */
+export function bearerAuthorization(token: string): string {
+	return `Bearer ${token.trim()}`;
+}
+
+/**
+ * The Authorization header of the partner's master token, as the Partner API credential sends it:
+ * `Basic <token>` (Albato's curl examples) or, with Send Master Token As: Basic Username,
+ * `Basic base64(token:)`.
+ */
+export function masterAuthorization(masterToken: string, basicAuthStyle: unknown): string {
+	const token = masterToken.trim();
+	return basicAuthStyle === 'usernamePassword' ? `Basic ${basicUsername(token)}` : `Basic ${token}`;
+}
+
 /** Fragments of a token this long or longer are recognised wherever they appear. */
 const FRAGMENT = 16;
 const TOKEN_CHARS = /[A-Za-z0-9_\-.+/=]+/g;

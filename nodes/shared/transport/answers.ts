@@ -3,7 +3,15 @@ import type { INode } from 'n8n-workflow';
 
 import { successFlagOf, unwrapEnvelope } from '../readers/shapes';
 import type { CallOptions } from './callOptions';
-import { AlbatoApiError, type Answer, type Call, NetworkFailure, type Outcome } from './errors';
+import {
+	AlbatoApiError,
+	type Answer,
+	type Call,
+	CANCELLED_BEFORE_RETRY,
+	CANCELLED_BEFORE_SENDING,
+	NetworkFailure,
+	type Outcome,
+} from './errors';
 import { describeBody, hint, INVALID_JSON, partnerHint, serviceMessage } from './serviceMessage';
 
 /** Said of a call that is not safe to repeat (POST) when its outcome is unknown. */
@@ -130,6 +138,10 @@ export function networkError(
 
 /** What to do when no answer came. */
 function networkAdvice(failure: NetworkFailure, mayBeApplied: boolean): string {
+	if (failure.code === CANCELLED_BEFORE_SENDING)
+		return 'The execution was canceled (Stop, or a timeout) before it was sent: nothing was applied.';
+	if (failure.code === CANCELLED_BEFORE_RETRY)
+		return `The execution was canceled (Stop, or a timeout), so it was not tried again. ${mayBeApplied ? MAY_BE_APPLIED : ''}`.trim();
 	if (mayBeApplied) return MAY_BE_APPLIED;
 	if (failure.timedOut)
 		return 'Raise the Timeout option if the service is slow, or try again later.';

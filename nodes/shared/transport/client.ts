@@ -9,7 +9,13 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, PARTNER_API, PARTNER_CREDENTIAL_TYPE } from '../constants';
-import { namedPrincipalOf, principalOf, redact, redactKeys } from '../readers/token';
+import {
+	bearerAuthorization,
+	namedPrincipalOf,
+	principalOf,
+	redact,
+	redactKeys,
+} from '../readers/token';
 import { readAccessToken } from './accessToken';
 import {
 	type ErrorSource,
@@ -19,7 +25,13 @@ import {
 	successData,
 } from './answers';
 import { type ApiContext, type CallOptions, callOf } from './callOptions';
-import { AlbatoApiError, type ApiMethod, CANCELLED_BEFORE_SENDING, NetworkFailure } from './errors';
+import {
+	AlbatoApiError,
+	type ApiMethod,
+	CANCELLED_BEFORE_RETRY,
+	CANCELLED_BEFORE_SENDING,
+	NetworkFailure,
+} from './errors';
 import { InFlightLimiter, SharedCeiling } from './limiter';
 import { INVALID_JSON } from './serviceMessage';
 import { type ListOptions, readWholeList } from './pages';
@@ -91,7 +103,7 @@ export class AlbatoClient {
 				{ ...DEFAULT_TRANSPORT_OPTIONS, ...options },
 				{},
 			);
-			client.partner = await PartnerSession.create(ctx, async (id, itemIndex) => {
+			client.partner = await PartnerSession.create(ctx, async (id, itemIndex, owed) => {
 				try {
 					// Changes nothing on the service: retried like a GET (429, 502–504, lost answers).
 					return await client.request('POST', client.partner!.path('get-user-session-token'), {
@@ -99,6 +111,7 @@ export class AlbatoClient {
 						itemIndex,
 						asPartner: true,
 						idempotent: true,
+						evenIfCancelled: owed,
 					});
 				} catch (error) {
 					// A lost answer of the token call is not a lost answer of the end user's call (never
@@ -205,7 +218,9 @@ export class AlbatoClient {
 		const session = options.asPartner || options.asMaster ? undefined : this.partner;
 		const userId = session?.endUserId(options.itemIndex);
 		let token =
-			session && userId !== undefined ? await session.token(userId, options.itemIndex) : undefined;
+			session && userId !== undefined
+				? await session.token(userId, options.itemIndex, undefined, options.evenIfCancelled)
+				: undefined;
 		// The end-user tokens this call sent (a second after a 401): its errors hide them.
 		const sent = token === undefined ? [] : [token];
 		const source = this.errorSourceFor(options, sent);
@@ -214,20 +229,17 @@ export class AlbatoClient {
 		for (let attempt = 0; ; attempt++) {
 			let response: { statusCode: number; headers: IDataObject; body: unknown };
 			// A cancelled execution sends nothing more (n8n would abort it anyway), except what is owed.
-			if (this.cancelled && !options.evenIfCancelled) {
-				const failure = new NetworkFailure(
-					'the execution was cancelled, so it was not sent',
-					CANCELLED_BEFORE_SENDING,
-					false,
-				);
-				throw networkError(source, failure, call, attempt);
-			}
+			const stopped = this.stopped(options, attempt);
+			if (stopped) throw networkError(source, stopped, call, attempt);
 			const sentAt = Date.now();
 			try {
-				response = await this.send(method, url, options.body, token, options);
+				response = await this.send(method, url, options.body, token, options, attempt);
 			} catch (error) {
 				// n8n-core rewrites the error's message; the time spent tells a timeout apart reliably.
-				const failure = networkFailure(error, Date.now() - sentAt >= this.options.timeout);
+				const failure =
+					error instanceof NetworkFailure
+						? error
+						: networkFailure(error, Date.now() - sentAt >= this.options.timeout);
 				const wait = this.cancelled ? undefined : retries.afterFailure(attempt);
 				if (wait !== undefined) {
 					await sleep(wait);
@@ -250,14 +262,15 @@ export class AlbatoClient {
 				!refreshed
 			) {
 				refreshed = true;
-				token = await session.token(userId, options.itemIndex, token);
+				token = await session.token(userId, options.itemIndex, token, options.evenIfCancelled);
 				sent.push(token);
 				continue;
 			}
 			if (RETRYABLE_STATUS.has(statusCode)) {
 				const wanted = retryAfter(headers['retry-after']);
-				const wait =
-					statusCode === 429
+				const wait = this.cancelled
+					? undefined
+					: statusCode === 429
 						? retries.afterRateLimit(wanted)
 						: retries.afterFailure(attempt, wanted);
 				if (wait !== undefined) {
@@ -281,6 +294,7 @@ export class AlbatoClient {
 		body: IDataObject | undefined,
 		token: string | undefined,
 		{ asPartner, asMaster, evenIfCancelled }: CallOptions,
+		attempt: number,
 	) {
 		const request: IHttpRequestOptions = {
 			method: method as IHttpRequestMethods,
@@ -306,14 +320,20 @@ export class AlbatoClient {
 					: [CREDENTIAL_TYPE, partner.bearer(token ?? '', CREDENTIAL_TYPE)];
 		const ticket = await this.limiter.acquire();
 		try {
-			const owed = evenIfCancelled && this.cancelled ? this.bearerOf(token) : undefined;
+			// Cancelled while it waited for a slot: still not sent.
+			const stopped = this.stopped({ evenIfCancelled }, attempt);
+			if (stopped) throw stopped;
+			const owed =
+				evenIfCancelled && this.cancelled
+					? this.ownedAuthorization(token, asPartner, asMaster)
+					: undefined;
 			const response = (
 				owed !== undefined
 					? // n8n aborts every authenticated request of a cancelled execution: this one is sent
 						// plainly, with the header the Access Token credential adds (Bearer).
 						await this.ctx.helpers.httpRequest({
 							...request,
-							headers: { ...request.headers, Authorization: `Bearer ${owed}` },
+							headers: { ...request.headers, Authorization: owed },
 						})
 					: await this.ctx.helpers.httpRequestWithAuthentication.call(
 							this.ctx,
@@ -336,9 +356,45 @@ export class AlbatoClient {
 		return ctx.getExecutionCancelSignal?.()?.aborted === true;
 	}
 
-	/** The end-user token a call acts with: the item's minted one, or the credential's own. */
-	private bearerOf(minted: string | undefined): string | undefined {
-		return this.partner ? minted : this.token;
+	/**
+	 * Why a call is not sent: the execution was cancelled and the call is not owed. Before its first
+	 * attempt nothing was applied; before a retry an earlier attempt may have been.
+	 */
+	private stopped(
+		{ evenIfCancelled }: Pick<CallOptions, 'evenIfCancelled'>,
+		attempt: number,
+	): NetworkFailure | undefined {
+		if (!this.cancelled || evenIfCancelled) return undefined;
+		// "canceled", as n8n spells it: an execution whose error says so ends as canceled, not failed.
+		return attempt === 0
+			? new NetworkFailure(
+					'the execution was canceled, so it was not sent',
+					CANCELLED_BEFORE_SENDING,
+					false,
+				)
+			: new NetworkFailure(
+					'the execution was canceled, so it was not sent again',
+					CANCELLED_BEFORE_RETRY,
+					false,
+				);
+	}
+
+	/**
+	 * The Authorization header an owed call carries when n8n would abort the authenticated request:
+	 * the one the credential adds (the partner's master token as its credential sends it, or an
+	 * end-user token as Bearer).
+	 */
+	private ownedAuthorization(
+		minted: string | undefined,
+		asPartner: boolean | undefined,
+		asMaster: boolean | undefined,
+	): string | undefined {
+		const partner = this.partner;
+		if (!partner) return bearerAuthorization(this.token);
+		if (asPartner) return partner.masterAuthorization();
+		// Nothing owed is sent with the master token as Bearer (update-user-data).
+		if (asMaster || minted === undefined) return undefined;
+		return bearerAuthorization(minted);
 	}
 
 	/** What the errors of this client need to know of it. */

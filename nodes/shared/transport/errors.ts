@@ -65,8 +65,10 @@ export class NetworkFailure extends Error {
 	}
 }
 
-/** The code of a request not sent because the execution had been cancelled. */
+/** The code of a request not sent at all because the execution had been cancelled. */
 export const CANCELLED_BEFORE_SENDING = 'CANCELLED_BEFORE_SENDING';
+/** Not retried because the execution had been cancelled: an earlier attempt may have applied it. */
+export const CANCELLED_BEFORE_RETRY = 'CANCELLED_BEFORE_RETRY';
 
 /**
  * Network failures that prove the request never reached the service: nothing can have been applied.
@@ -124,12 +126,16 @@ export class AlbatoApiError extends NodeApiError {
 	}
 
 	/**
-	 * The service said no with a 4xx (`refused`, `notFound` or `rateLimited`): it applied nothing.
+	 * The service said no with a 4xx (`refused`, `notFound` or `rateLimited`), or the request was never
+	 * sent because the execution had been cancelled: it applied nothing.
 	 * Not the same as `outcome === 'refused'`, which leaves out 404 and 429.
 	 */
 	get appliedNothing(): boolean {
 		return (
-			this.outcome === 'refused' || this.outcome === 'notFound' || this.outcome === 'rateLimited'
+			this.outcome === 'refused' ||
+			this.outcome === 'notFound' ||
+			this.outcome === 'rateLimited' ||
+			this.lost?.code === CANCELLED_BEFORE_SENDING
 		);
 	}
 

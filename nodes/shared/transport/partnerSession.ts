@@ -13,7 +13,7 @@ import type { IAdditionalCredentialOptions, INode } from 'n8n-workflow';
 
 import { PARTNER_CREDENTIAL_TYPE } from '../constants';
 import { fingerprint, type MintedToken, tokenFromResponse } from '../readers/mintedToken';
-import { basicUsername } from '../readers/token';
+import { basicUsername, masterAuthorization } from '../readers/token';
 import type { ApiContext } from './callOptions';
 import { checkedEndUserId } from './endUserId';
 import { readError } from './errors';
@@ -32,7 +32,12 @@ import {
 } from './tokenCache';
 
 /** Sends the token call for one end user and answers the response's data (the client's job). */
-type MintRequest = (userId: string, itemIndex: number | undefined) => Promise<unknown>;
+/** The token call; `owed`: for a call sent even when the execution was cancelled. */
+type MintRequest = (
+	userId: string,
+	itemIndex: number | undefined,
+	owed: boolean,
+) => Promise<unknown>;
 
 let sessions = 0;
 
@@ -145,6 +150,12 @@ export class PartnerSession {
 		return this.bearer(this.masterToken, credentialType);
 	}
 
+	/** The master token's Authorization header, as the credential sends it (for an owed call). */
+	masterAuthorization(): string {
+		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
+		return masterAuthorization(this.masterToken, data.basicAuthStyle);
+	}
+
 	/** The credential's name (never its data), for hints when a workflow has several. */
 	get credentialName(): string {
 		return this.credentialOptions.credentialsDecrypted?.name ?? '';
@@ -160,9 +171,15 @@ export class PartnerSession {
 
 	/**
 	 * The end user's token: cached while valid, else minted (once for all concurrent callers).
-	 * With `stale` (the token the service just refused with 401) that token is dropped first.
+	 * With `stale` (the token the service just refused with 401) that token is dropped first. `owed`:
+	 * for a call sent even when the execution was cancelled (its token call is sent then too).
 	 */
-	async token(userId: string, itemIndex: number | undefined, stale?: string): Promise<string> {
+	async token(
+		userId: string,
+		itemIndex: number | undefined,
+		stale?: string,
+		owed = false,
+	): Promise<string> {
 		const key = `${this.key}\n${userId}`;
 		if (stale !== undefined) {
 			dropCached(key, stale);
@@ -175,7 +192,7 @@ export class PartnerSession {
 
 		let minted: MintedToken;
 		try {
-			minted = await sharedMint(key, async () => await this.mintNow(key, userId, itemIndex));
+			minted = await sharedMint(key, async () => await this.mintNow(key, userId, itemIndex, owed));
 		} catch (error) {
 			throw forItem(error, itemIndex);
 		}
@@ -208,8 +225,9 @@ export class PartnerSession {
 		key: string,
 		userId: string,
 		itemIndex: number | undefined,
+		owed: boolean,
 	): Promise<MintedToken> {
-		const data = await this.mint(userId, itemIndex);
+		const data = await this.mint(userId, itemIndex, owed);
 		const minted = tokenFromResponse(data);
 		if (!minted) {
 			const message = 'The service answered the token request without a token';

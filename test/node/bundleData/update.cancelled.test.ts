@@ -71,35 +71,49 @@ describe('a Stop between the pause and the restart', () => {
 		expect(ctx.emu.state.installations.get(5001)?.status).toBe(1);
 	});
 
-	it("in partner mode, the PLAY goes with the customer's own token", async () => {
-		const [bundleId] = await customerWithTwoAutomations(ctx.emu, 'c-stop');
-		const bundle = ctx.emu.state.bundles.get(bundleId)!;
-		const installation = ctx.emu.state.installations.get(bundle.installationId)!;
-		installation.status = 1;
-		const path = `/solution/installation/${installation.id}`;
-		const step = bundle.stepIds.at(-1)!;
-		ctx.emu.faults.add({ method: 'PUT', path: `/bundle/data/${step}`, delayMs: 600 });
-		const item = {
-			customer: 'c-stop',
-			installation: installation.id,
-			bundle: bundleId,
-			step,
-			values: { subject: 'Stopped' },
-		};
-		const { result, calls } = await updateStopped(
-			[item],
-			received('PUT', `/bundle/data/${step}`),
-			true,
-		);
-		expect(calls).toEqual([
-			'POST /wl/acme-saas/get-user-session-token',
-			`GET ${path}`,
-			`PAUSE ${path}`,
-			`PUT /bundle/data/${step}`,
-			`PLAY ${path}`,
-		]);
-		expect(result.run.status).toBe('canceled');
-		expect(ctx.emu.requests.at(-1)).toMatchObject({ method: 'PLAY', user: 'acme-saas:c-stop' });
-		expect(installation.status).toBe(1);
-	});
+	it.each([
+		['its token', false],
+		['a fresh token after the PLAY is refused with 401', true],
+	])(
+		"in partner mode, the PLAY goes with the customer's own token (%s)",
+		async (_name, refused) => {
+			// A customer of its own: the process keeps tokens across executions.
+			const customer = refused ? 'c-stop-refused' : 'c-stop';
+			const [bundleId] = await customerWithTwoAutomations(ctx.emu, customer);
+			const bundle = ctx.emu.state.bundles.get(bundleId)!;
+			const installation = ctx.emu.state.installations.get(bundle.installationId)!;
+			installation.status = 1;
+			const path = `/solution/installation/${installation.id}`;
+			const step = bundle.stepIds.at(-1)!;
+			ctx.emu.faults.add({ method: 'PUT', path: `/bundle/data/${step}`, delayMs: 600 });
+			if (refused) ctx.emu.faults.add({ method: 'PLAY', path, status: 401 });
+			const item = {
+				customer,
+				installation: installation.id,
+				bundle: bundleId,
+				step,
+				values: { subject: 'Stopped' },
+			};
+			const { result, calls } = await updateStopped(
+				[item],
+				received('PUT', `/bundle/data/${step}`),
+				true,
+			);
+			const token = 'POST /wl/acme-saas/get-user-session-token';
+			expect(calls).toEqual([
+				token,
+				`GET ${path}`,
+				`PAUSE ${path}`,
+				`PUT /bundle/data/${step}`,
+				...(refused ? [`PLAY ${path}`, token] : []),
+				`PLAY ${path}`,
+			]);
+			expect(result.run.status).toBe('canceled');
+			expect(ctx.emu.requests.at(-1)).toMatchObject({
+				method: 'PLAY',
+				user: `acme-saas:${customer}`,
+			});
+			expect(installation.status).toBe(1);
+		},
+	);
 });
