@@ -228,9 +228,6 @@ export class AlbatoClient {
 		const retries = new RetryBudget(call.safe, this.options.maxRetries, this.options.retryBudget);
 		for (let attempt = 0; ; attempt++) {
 			let response: { statusCode: number; headers: IDataObject; body: unknown };
-			// A cancelled execution sends nothing more (n8n would abort it anyway), except what is owed.
-			const stopped = this.stopped(options, attempt);
-			if (stopped) throw networkError(source, stopped, call, attempt);
 			const sentAt = Date.now();
 			try {
 				response = await this.send(method, url, options.body, token, options, attempt);
@@ -320,17 +317,18 @@ export class AlbatoClient {
 					: [CREDENTIAL_TYPE, partner.bearer(token ?? '', CREDENTIAL_TYPE)];
 		const ticket = await this.limiter.acquire();
 		try {
-			// Cancelled while it waited for a slot: still not sent.
+			// A cancelled execution sends nothing more (n8n would abort it anyway), except what is owed;
+			// checked once the slot is taken, as the Stop may come while the request waits for one.
 			const stopped = this.stopped({ evenIfCancelled }, attempt);
 			if (stopped) throw stopped;
 			const owed =
 				evenIfCancelled && this.cancelled
-					? this.ownedAuthorization(token, asPartner, asMaster)
+					? this.owedAuthorization(token, asPartner, asMaster)
 					: undefined;
 			const response = (
 				owed !== undefined
 					? // n8n aborts every authenticated request of a cancelled execution: this one is sent
-						// plainly, with the header the Access Token credential adds (Bearer).
+						// plainly, with the header its credential would add.
 						await this.ctx.helpers.httpRequest({
 							...request,
 							headers: { ...request.headers, Authorization: owed },
@@ -384,7 +382,7 @@ export class AlbatoClient {
 	 * the one the credential adds (the partner's master token as its credential sends it, or an
 	 * end-user token as Bearer).
 	 */
-	private ownedAuthorization(
+	private owedAuthorization(
 		minted: string | undefined,
 		asPartner: boolean | undefined,
 		asMaster: boolean | undefined,
