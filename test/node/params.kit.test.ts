@@ -42,7 +42,7 @@ describe('numberInRange', () => {
 		expect(numberInRange(ctx(), 840, 'Offset', UTC_OFFSET_MINUTES, 0)).toBe(840);
 		expect(numberInRange(ctx(), -720, 'Offset', UTC_OFFSET_MINUTES, 0)).toBe(-720);
 		for (const nothing of [undefined, null, ''])
-			expect(numberInRange(ctx(), nothing, 'Wait', { min: 1, max: 60 }, 0, 5)).toBe(5);
+			expect(numberInRange(ctx(), nothing, 'Wait', { min: 1, max: 60, fallback: 5 }, 0)).toBe(5);
 	});
 
 	it.each([
@@ -83,15 +83,17 @@ describe('numberInRange', () => {
 
 describe('oneOf', () => {
 	it('reads a value of the list, and the fallback when nothing is given', () => {
-		expect(oneOf(ctx(), 'b', 'Mode', ['a', 'b'], 0)).toBe('b');
-		expect(oneOf(ctx(), undefined, 'Mode', ['a', 'b'], 0, 'a')).toBe('a');
+		expect(oneOf(ctx(), 'b', 'Mode', { allowed: ['a', 'b'] }, 0)).toBe('b');
+		expect(oneOf(ctx(), undefined, 'Mode', { allowed: ['a', 'b'], fallback: 'a' }, 0)).toBe('a');
 	});
 
 	it('names every choice, and the item', () => {
-		const error = failure(() => oneOf(ctx(), 'on', 'Filters → Status', ['x', 'y', 'z'], 2));
+		const error = failure(() =>
+			oneOf(ctx(), 'on', 'Filters → Status', { allowed: ['x', 'y', 'z'] }, 2),
+		);
 		expect(error.message).toBe('Filters → Status must be "x", "y" or "z", got "on"');
 		expect(error.context.itemIndex).toBe(2);
-		expect(failure(() => oneOf(ctx(), 1, 'Mode', ['a', 'b'], 0)).message).toBe(
+		expect(failure(() => oneOf(ctx(), 1, 'Mode', { allowed: ['a', 'b'] }, 0)).message).toBe(
 			'Mode must be "a" or "b", got 1',
 		);
 	});

@@ -271,6 +271,8 @@ export interface NumberRange {
 	fromText?: boolean;
 	/** The range in the service's own words, where they say it better than the bounds. */
 	words?: string;
+	/** What nothing given (undefined, null, '') reads as; without it, nothing given is refused. */
+	fallback?: number;
 }
 
 /** The range in words: "a whole number from -720 to 840", "a number of seconds of at least 0". */
@@ -283,7 +285,7 @@ function rangeText({ min, max, whole, multipleOf, unit, words }: NumberRange): s
 
 /**
  * The one number-range reader: a number within the range (a numeric text only with `fromText`);
- * nothing given (undefined, null, '') is `fallback` when there is one. The error names the
+ * nothing given (undefined, null, '') is the range's `fallback` when it has one. The error names the
  * parameter (`label`, as the UI shows it, e.g. "Options → Max Wait (Seconds)") and the item, before
  * any request.
  */
@@ -293,19 +295,11 @@ export function numberInRange(
 	label: string,
 	range: NumberRange,
 	itemIndex: number,
-	fallback?: number,
 ): number {
-	const given = raw === undefined || raw === null || raw === '' ? (fallback ?? raw) : raw;
+	const given = isNothing(raw) ? (range.fallback ?? raw) : raw;
 	const value =
 		range.fromText && typeof given === 'string' && given.trim() !== '' ? Number(given) : given;
-	const fits =
-		typeof value === 'number' &&
-		Number.isFinite(value) &&
-		value >= range.min &&
-		(range.max === undefined || value <= range.max) &&
-		(!range.whole || Number.isInteger(value)) &&
-		(!range.multipleOf || (Number.isInteger(value) && value % range.multipleOf === 0));
-	if (!fits) {
+	if (!fitsRange(value, range)) {
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`${label} must be ${rangeText(range)}, got ${describeValue(given)}`,
@@ -313,6 +307,15 @@ export function numberInRange(
 		);
 	}
 	return value;
+}
+
+const isNothing = (raw: unknown) => raw === undefined || raw === null || raw === '';
+
+function fitsRange(value: unknown, range: NumberRange): value is number {
+	if (typeof value !== 'number' || !Number.isFinite(value)) return false;
+	if (value < range.min || (range.max !== undefined && value > range.max)) return false;
+	if (range.whole && !Number.isInteger(value)) return false;
+	return !range.multipleOf || (Number.isInteger(value) && value % range.multipleOf === 0);
 }
 
 /**
@@ -323,11 +326,10 @@ export function oneOf<T extends string>(
 	ctx: IExecuteFunctions,
 	raw: unknown,
 	label: string,
-	allowed: readonly T[],
+	{ allowed, fallback }: { allowed: readonly T[]; fallback?: T },
 	itemIndex: number,
-	fallback?: T,
 ): T {
-	const value = raw === undefined || raw === null || raw === '' ? (fallback ?? raw) : raw;
+	const value = isNothing(raw) ? (fallback ?? raw) : raw;
 	if ((allowed as readonly unknown[]).includes(value)) return value as T;
 	const quoted = allowed.map((choice) => `"${choice}"`);
 	const choices =

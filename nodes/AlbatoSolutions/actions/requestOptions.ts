@@ -13,7 +13,7 @@ export function readRequestOptions(ctx: IExecuteFunctions): TransportOptions {
 	const raw = ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
 	// Messages name each option as the UI shows it.
 	const number = (name: string, label: string, fallback: number, min: number, max?: number) =>
-		numberInRange(ctx, raw[name], `Request Options → ${label}`, { min, max }, 0, fallback);
+		numberInRange(ctx, raw[name], `Request Options → ${label}`, { min, max, fallback }, 0);
 	if (raw.preview !== undefined && typeof raw.preview !== 'boolean') {
 		throw new NodeOperationError(
 			ctx.getNode(),

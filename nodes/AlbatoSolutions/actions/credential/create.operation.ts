@@ -119,9 +119,8 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		this,
 		options.bodyLayout,
 		'Options → Body Layout',
-		['flat', 'fields'],
+		{ allowed: ['flat', 'fields'], fallback: 'flat' },
 		itemIndex,
-		'flat',
 	);
 	if (unsafeKeyPath({ [nameField]: true })) {
 		throw new NodeOperationError(this.getNode(), `Options → Name Field cannot be "${nameField}"`, {

@@ -13,9 +13,9 @@ import type { AlbatoClient } from '../../../shared/transport/client';
 import { appIdProperty, optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { appIdParameter, numberInRange, oneOf, toId } from '../params';
 
-const MAX_WAIT = { default: 60, min: 1, max: 600, unit: 'seconds', fromText: true };
+const MAX_WAIT = { fallback: 60, min: 1, max: 600, unit: 'seconds', fromText: true };
 /** At least 1 s between two POSTs: each one asks the service to queue a refresh. */
-const INTERVAL = { default: 5, min: 1, max: 60, unit: 'seconds', fromText: true };
+const INTERVAL = { fallback: 5, min: 1, max: 60, unit: 'seconds', fromText: true };
 
 export const option = {
 	name: 'Refresh User Data',
@@ -110,7 +110,6 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		'Options → Max Wait (Seconds)',
 		MAX_WAIT,
 		itemIndex,
-		MAX_WAIT.default,
 	);
 	const interval = numberInRange(
 		this,
@@ -118,15 +117,13 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		'Options → Poll Interval (Seconds)',
 		INTERVAL,
 		itemIndex,
-		INTERVAL.default,
 	);
 	const authorizeAs = oneOf(
 		this,
 		options.authorizeAs,
 		'Options → Authorize As',
-		['master', 'endUser'],
+		{ allowed: ['master', 'endUser'], fallback: 'master' },
 		itemIndex,
-		'master',
 	);
 	const asMaster = client.partner !== undefined && authorizeAs !== 'endUser';
 

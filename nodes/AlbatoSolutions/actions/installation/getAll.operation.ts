@@ -95,9 +95,8 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		this,
 		filters.status,
 		'Filters → Status',
-		['active', 'paused', 'any'],
+		{ allowed: ['active', 'paused', 'any'], fallback: 'any' },
 		itemIndex,
-		'any',
 	);
 	let list = await listInstallations(client, itemIndex);
 	if (title) {

@@ -108,7 +108,7 @@ export interface InstallOptions {
 	settings?: unknown;
 }
 
-const LOST_ANSWER_CHECK = { default: 5, min: 0.5, max: 120, unit: 'seconds', fromText: true };
+const LOST_ANSWER_CHECK = { fallback: 5, min: 0.5, max: 120, unit: 'seconds', fromText: true };
 
 /** Options → Lost Answer Check in milliseconds. */
 export function lostAnswerCheck(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
@@ -118,7 +118,6 @@ export function lostAnswerCheck(ctx: IExecuteFunctions, raw: unknown, itemIndex:
 		'Options → Lost Answer Check (Seconds)',
 		LOST_ANSWER_CHECK,
 		itemIndex,
-		LOST_ANSWER_CHECK.default,
 	);
 	return seconds * 1000;
 }

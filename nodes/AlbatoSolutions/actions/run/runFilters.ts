@@ -45,9 +45,8 @@ export function readDateOffset(ctx: IExecuteFunctions, raw: unknown, itemIndex: 
 		ctx,
 		raw,
 		'Options → Service Time Zone (Minutes East of UTC)',
-		UTC_OFFSET_MINUTES,
+		{ ...UTC_OFFSET_MINUTES, fallback: 0 },
 		itemIndex,
-		0,
 	);
 }
 
@@ -88,5 +87,11 @@ export function readStatusFilter(
 	raw: unknown,
 	itemIndex: number,
 ): StatusFilter {
-	return oneOf(ctx, raw, 'Filters → Status', ['any', 'failed', 'succeeded'], itemIndex, 'any');
+	return oneOf(
+		ctx,
+		raw,
+		'Filters → Status',
+		{ allowed: ['any', 'failed', 'succeeded'], fallback: 'any' },
+		itemIndex,
+	);
 }
