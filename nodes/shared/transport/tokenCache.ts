@@ -78,7 +78,9 @@ export function localToken(key: string): string | undefined {
 		perExecution.delete(key);
 		return undefined;
 	}
-	entry.usedAt = now;
+	// Re-inserted so the map stays in order of use: the idle sweep and the bound read from its front.
+	perExecution.delete(key);
+	perExecution.set(key, { token: entry.token, usedAt: now });
 	return entry.token;
 }
 
@@ -86,11 +88,18 @@ export function dropLocal(key: string): void {
 	perExecution.delete(key);
 }
 
-/** Keeps a token without an expiry for an execution; forgets those of executions idle too long. */
+/**
+ * Keeps a token without an expiry for an execution; forgets those of executions idle too long. The
+ * map is in order of use, so the sweep stops at the first entry still in use: a fleet's worth of
+ * tokens costs no full pass per token kept.
+ */
 export function keepLocal(key: string, token: string): void {
 	const now = Date.now();
-	for (const [old, entry] of perExecution)
-		if (now - entry.usedAt > EXECUTION_IDLE) perExecution.delete(old);
+	for (const [old, entry] of perExecution) {
+		if (now - entry.usedAt <= EXECUTION_IDLE) break;
+		perExecution.delete(old);
+	}
+	perExecution.delete(key);
 	while (perExecution.size >= MAX_ENTRIES)
 		perExecution.delete(perExecution.keys().next().value as string);
 	perExecution.set(key, { token, usedAt: now });
