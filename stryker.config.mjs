@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * Mutation testing of the decision logic: `npm run mutate` (see docs/mutation.md).
+ * Mutation testing of the decision logic: `npm run mutate` (see contributing/mutation.md).
  * Jest runs the repository's own jest.config.js, minus the tests that load the built package (dist/),
  * which no mutant of the sources can change. The TypeScript checker drops mutants that do not compile.
  */

@@ -6,7 +6,7 @@
 //  3. the customer "connects" (the emulator's control call completes the link); the Wait loop sees
 //     it through Get Link Status → Installation → Create with that credentialId → Start
 //  4. the emulator: a started installation using the linked connection, and only the calls the
-//     README's Operations table lists for those operations
+//     requests docs/operations.md lists for those operations
 //  5. the link token appears nowhere in the stored executions or n8n's log except inside the link
 
 import { readFile } from 'node:fs/promises';
@@ -26,7 +26,7 @@ const LINK = /^https:\/\/connect\.integrations-hub\.com\?id=(\d+)&token=([^&\s"]
 const outputs = (runData, name) =>
 	(runData[name] ?? []).flatMap((run) => (run.data?.main?.[0] ?? []).map((item) => item.json));
 
-/** The calls a customer's flow may send (README Operations: End User → Create, Credential → Create
+/** The calls a customer's flow may send (docs/operations.md: End User → Create, Credential → Create
  * Link / Get Link Status, Installation → Create / Start), and those it must send exactly once. */
 function expectedCalls(partnerName, sharingId, installationId) {
 	const once = [
@@ -119,7 +119,7 @@ export async function checkConnectByLink(checks, n8n, emulator, repoRoot, { part
 		.map((r) => `${r.method} ${r.path}`);
 	const { once, allowed } = expectedCalls(partner.name, linkId, installed.id);
 	checks.ok(
-		"emulator: only the README's calls for these operations, the writes once each",
+		'emulator: only the documented calls for these operations, the writes once each',
 		calls.every((call) => allowed.includes(call)) &&
 			once.every((call) => calls.filter((c) => c === call).length === 1),
 		calls.join('\n'),

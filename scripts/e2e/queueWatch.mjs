@@ -2,7 +2,7 @@
 // QUEUE_E2E_WATCH_CUSTOMERS (20) customers, started twice at the same moment through the webhook
 // processor, so that two executions sweep the same customers at once on the workers. Runs are
 // injected before each pair (a failed and a successful run per customer), over 3 rounds; the list
-// answers 150 ms late, so each sweep takes seconds. Then the overlap guarantee of README /
+// answers 150 ms late, so each sweep takes seconds. Then the overlap guarantee of
 // docs/runs.md: over both executions of every pair, no run returned twice and none lost (each ended
 // run of these customers exactly once), and a last sweep on its own returns nothing.
 //

@@ -34,7 +34,7 @@ async function installPackage(userFolder, packageRoot) {
 	return pkg;
 }
 
-/** Settings that keep n8n on loopback and quiet; see the README for why each is there. */
+/** Settings that keep n8n on loopback and quiet; see scripts/e2e/README.md for why each is there. */
 function baseEnv(userFolder, port) {
 	const env = { ...process.env };
 	// Our npm/ts-node variables must not leak into n8n's own npm calls.
