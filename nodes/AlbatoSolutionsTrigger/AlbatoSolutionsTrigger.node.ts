@@ -13,61 +13,17 @@ import {
 	endUserIdProperty,
 } from '../shared/descriptions/authentication.descriptions';
 import { installationLocator, solutionLocator } from '../shared/descriptions/common.descriptions';
+import { shownAt, shownFrom } from '../shared/descriptions/versions';
 import { listSearch } from '../shared/methods/listSearch';
-import { poll } from './poll';
+import { incidentKind } from './incidentPoll';
+import { KINDS, poll } from './poll';
+import { runKind } from './runPoll';
+import { usageKind } from './usagePoll';
 
-const EVENT_OPTIONS: INodePropertyOptions[] = [
-	{
-		name: 'Automation Failing',
-		value: 'automationFailing',
-		description:
-			'An automation started failing: its first failed run after a success (further failures are counted, not reported). The first poll reports the automations failing then.',
-	},
-	{
-		name: 'Automation Recovered',
-		value: 'automationRecovered',
-		description:
-			'An automation that was failing ran without error again: with how long it failed and how many runs failed',
-	},
-	{
-		name: 'Installation Created',
-		value: 'installationCreated',
-		description: 'A solution was installed (a new installation appeared)',
-	},
-	{
-		name: 'Installation Paused',
-		value: 'installationPaused',
-		description: 'An installation went from active to paused',
-	},
-	{
-		name: 'Installation Removed',
-		value: 'installationRemoved',
-		description: 'An installation is no longer listed',
-	},
-	{
-		name: 'Installation Started',
-		value: 'installationStarted',
-		description: 'An installation went from paused to active, or was first seen already active',
-	},
-	{
-		name: 'Run Failed',
-		value: 'runFailed',
-		description:
-			"An automation's run ended with an error (reported once, when it has ended; not the runs before the first poll)",
-	},
-	{
-		name: 'Run Succeeded',
-		value: 'runSucceeded',
-		description:
-			"An automation's run ended without error (reported once, when it has ended; not the runs before the first poll)",
-	},
-	{
-		name: 'Transactions Running Low',
-		value: 'transactionsRunningLow',
-		description:
-			"The end user's transactions left this month fell below Running Low Below (Partner API credential). Reported once each time it falls; the first poll reports it when low then.",
-	},
-];
+/** The Events list: every kind's events, by name. */
+const EVENT_OPTIONS: INodePropertyOptions[] = KINDS.flatMap((kind) => kind.options).sort((a, b) =>
+	a.name.localeCompare(b.name),
+);
 
 /**
  * Installation ID (Run Events): text at version 1, a picker from version 2 (same name and value).
@@ -78,7 +34,7 @@ const RUN_INSTALLATION = {
 	description:
 		"Run and automation events: only runs of this installation's automations. Leave empty to watch every run of the end user.",
 	displayOptions: {
-		show: { events: ['runFailed', 'runSucceeded', 'automationFailing', 'automationRecovered'] },
+		show: { events: [...runKind.events, ...incidentKind.events] },
 	},
 };
 
@@ -131,21 +87,10 @@ export class AlbatoSolutionsTrigger implements INodeType {
 					'The changes that start the workflow. Each change is reported once, as one item.',
 				options: EVENT_OPTIONS,
 			},
-			{
-				...RUN_INSTALLATION,
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. 5001',
-				displayOptions: { show: { ...RUN_INSTALLATION.displayOptions.show, '@version': [1] } },
-			},
-			{
-				...installationLocator,
-				...RUN_INSTALLATION,
-				required: false,
-				displayOptions: {
-					show: { ...RUN_INSTALLATION.displayOptions.show, '@version': [{ _cnd: { gte: 2 } }] },
-				},
-			},
+			...shownAt(1, [
+				{ ...RUN_INSTALLATION, type: 'string', default: '', placeholder: 'e.g. 5001' },
+			]),
+			...shownFrom(2, [{ ...installationLocator, ...RUN_INSTALLATION, required: false }]),
 			{
 				displayName: 'Running Low Below',
 				name: 'runningLowBelow',
@@ -154,7 +99,7 @@ export class AlbatoSolutionsTrigger implements INodeType {
 				placeholder: 'e.g. 10% or 500',
 				description:
 					"Transactions Running Low: a share of the plan's monthly transactions (e.g. 10%) or a number of transactions left (e.g. 500). A share needs the end user's plan; without one, only a number is judged.",
-				displayOptions: { show: { events: ['transactionsRunningLow'] } },
+				displayOptions: { show: { events: [...usageKind.events] } },
 			},
 			{
 				...solutionLocator,

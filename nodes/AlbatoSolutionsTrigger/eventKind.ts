@@ -1,28 +1,18 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
 
 import type { AlbatoClient } from '../shared/transport/client';
-import type { IncidentBaseline } from './incidentPoll';
-import type { Snapshot } from './installationEvents';
-import type { RunBaseline } from './runEvents';
-import type { UsageBaseline } from './usagePoll';
 
 /**
  * The trigger's static data (of this node), saved with the workflow: each kind keeps its baseline
- * under its own key. A trigger upgraded in place reads what an earlier version stored, so a key's
- * shape never changes without the old shape still being read (test/trigger/upgrade.test.ts).
+ * under its own key (EventKind.baselineKey) and reads it itself. A trigger upgraded in place reads
+ * what an earlier version stored, so a key's shape never changes without the old shape still being
+ * read (test/trigger/upgrade.test.ts).
  */
-export interface TriggerStaticData extends IDataObject {
-	/** Installation events: the installations seen by the last poll, by id. */
-	installations?: Snapshot;
-	/** Whose installations they are (base URL and end user; never a token or its digest). */
-	owner?: string;
-	/** Run events: the runs seen ended or in progress, and whose (`scope`). */
-	runEvents?: RunBaseline;
-	/** Automation events: the runs already grouped (own scope) and the open incidents. */
-	incidentEvents?: IncidentBaseline;
-	/** Transactions Running Low: whether the end user was below the limit at the last poll. */
-	usageEvents?: UsageBaseline;
-}
+export type TriggerStaticData = IDataObject;
+
+/** The node's static data, where each kind keeps its baseline. */
+export const staticDataOf = (scope: PollScope) =>
+	scope.ctx.getWorkflowStaticData('node') as TriggerStaticData;
 
 /** What every kind of event in one poll shares: the context, one client, whose baseline it is. */
 export interface PollScope {
@@ -33,6 +23,13 @@ export interface PollScope {
 	 * token without a subject may be a new token of the same user, so it is compared with nobody.
 	 */
 	owner: string | undefined;
+	/** In partner mode `{ endUserId }`, the End User ID polled for; else empty. */
+	endUser: IDataObject;
+	/**
+	 * A read that several kinds need (the runs, for run and automation events): the first call with
+	 * a key reads, the later ones of this poll get the same answer.
+	 */
+	once: <T>(key: string, read: () => Promise<T>) => Promise<T>;
 }
 
 /** One kind's share of a poll: its new items, and how to store its next baseline. */
@@ -52,11 +49,16 @@ export interface ChosenKind {
 
 /**
  * A kind of event the trigger watches (installations, runs…), each with its own baseline. A new
- * kind is one object of this shape, added to KINDS in poll.ts, and its options in the node.
+ * kind is one object of this shape, added to KINDS in poll.ts: the node's Events list is built from
+ * the kinds' options.
  */
 export interface EventKind {
-	/** Its values of the Events parameter. */
+	/** Its entries of the Events list. */
+	options: readonly INodePropertyOptions[];
+	/** Its values of the Events parameter (its options' values). */
 	events: readonly string[];
+	/** Where its baseline is kept in the static data. */
+	baselineKey: string;
 	/** Reads and checks its own parameters; called only when one of its events is chosen. */
 	choose: (ctx: IPollFunctions, chosen: readonly string[]) => ChosenKind;
 }

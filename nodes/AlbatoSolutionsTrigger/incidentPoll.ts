@@ -4,18 +4,37 @@
  * (runEvents.ts, with a baseline of its own); the incidents are read from the runs listed by the
  * same pure `incidentEvents` (shared/readers/incidents.ts) that Get New uses.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { incidentEvents } from '../shared/readers/incidents';
-import { runOutcome } from '../shared/readers/runs';
-import type { EventKind, KindPoll, PollScope, TriggerStaticData } from './eventKind';
+import { isEnded } from '../shared/readers/runs';
+import { watchedRunsKey } from '../shared/readers/runKeys';
+import { type EventKind, type KindPoll, type PollScope, staticDataOf } from './eventKind';
 import { NoSampleError } from './noSample';
 import { detectRunEvents, type RunBaseline, RUN_EVENTS } from './runEvents';
-import { partnerOf, readInstallationFilter, readWatchedRuns, scopeKey } from './runPoll';
 import { readSolutionFilter } from './solutionFilter';
+import { readInstallationFilter, readWatchedRuns } from './watchedRuns';
 
-export const INCIDENT_EVENTS = ['automationFailing', 'automationRecovered'] as const;
-export type IncidentEvent = (typeof INCIDENT_EVENTS)[number];
+/** Automation Failing / Automation Recovered in the Events list. */
+const INCIDENT_OPTIONS = [
+	{
+		name: 'Automation Failing',
+		value: 'automationFailing',
+		description:
+			'An automation started failing: its first failed run after a success (further failures are counted, not reported). The first poll reports the automations failing then.',
+	},
+	{
+		name: 'Automation Recovered',
+		value: 'automationRecovered',
+		description:
+			'An automation that was failing ran without error again: with how long it failed and how many runs failed',
+	},
+] as const satisfies readonly INodePropertyOptions[];
+
+export type IncidentEvent = (typeof INCIDENT_OPTIONS)[number]['value'];
+export const INCIDENT_EVENTS: readonly IncidentEvent[] = INCIDENT_OPTIONS.map(
+	(option) => option.value,
+);
 
 /** The incidents' items by the trigger's event names (reminders are not offered in the trigger). */
 const EVENT_OF: Record<string, IncidentEvent> = {
@@ -38,8 +57,12 @@ interface IncidentWatch {
 	solutionId?: string;
 }
 
+const BASELINE_KEY = 'incidentEvents';
+
 export const incidentKind: EventKind = {
+	options: INCIDENT_OPTIONS,
 	events: INCIDENT_EVENTS,
+	baselineKey: BASELINE_KEY,
 	choose(ctx, chosen) {
 		const watch: IncidentWatch = {
 			events: new Set(INCIDENT_EVENTS.filter((event) => chosen.includes(event))),
@@ -63,10 +86,10 @@ const ENDED = new Set(RUN_EVENTS);
  * Failing; incidents already over are not.
  */
 async function pollIncidents(scope: PollScope, watch: IncidentWatch): Promise<KindPoll> {
-	const staticData = scope.ctx.getWorkflowStaticData('node') as TriggerStaticData;
+	const staticData = staticDataOf(scope);
 	const read = await readWatchedRuns(scope, watch.installationId);
-	const key = scopeKey(scope.owner, watch.installationId);
-	const stored = staticData.incidentEvents;
+	const key = watchedRunsKey(scope.owner, watch.installationId);
+	const stored = staticData[BASELINE_KEY] as IncidentBaseline | undefined;
 	const previous = stored?.runs?.scope === key ? stored : undefined;
 	const now = Date.now();
 	const { events, next } = detectRunEvents(previous?.runs, key, read.runs, ENDED, now);
@@ -80,11 +103,12 @@ async function pollIncidents(scope: PollScope, watch: IncidentWatch): Promise<Ki
 			.map(read.item),
 		fresh,
 		firstSweep: firstPoll,
-		customer: partnerOf(scope.client),
+		// endUserId: poll.ts puts it on every trigger item.
+		customer: {},
 	});
 	return {
 		items: chosenItems(items, watch),
-		commit: () => void (staticData.incidentEvents = { runs: next }),
+		commit: () => void (staticData[BASELINE_KEY] = { runs: next }),
 	};
 }
 
@@ -103,7 +127,7 @@ async function sampleIncident(scope: PollScope, watch: IncidentWatch): Promise<I
 		history,
 		fresh: new Set(history.map((item) => String(item.id))),
 		firstSweep: false,
-		customer: partnerOf(scope.client),
+		customer: {},
 	});
 	const newest = chosenItems(items, watch).at(-1);
 	if (newest) return newest;
@@ -126,8 +150,3 @@ function chosenItems(items: IDataObject[], watch: IncidentWatch): IDataObject[] 
 		.map((item) => ({ ...item, event: EVENT_OF[String(item.event)] }))
 		.filter((item) => watch.events.has(item.event));
 }
-
-const isEnded = (run: IDataObject) => {
-	const outcome = runOutcome(run);
-	return outcome === 'failed' || outcome === 'succeeded';
-};

@@ -1,16 +1,35 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import { ACTIVE, idOf, PAUSED, sameId, solutionIdOf, statusOf } from '../shared/readers/shapes';
 
-/** The events, in the order they are emitted for one installation. */
-export const EVENTS = [
-	'installationCreated',
-	'installationStarted',
-	'installationPaused',
-	'installationRemoved',
-] as const;
+/** The events in the Events list, in the order they are emitted for one installation. */
+export const INSTALLATION_OPTIONS = [
+	{
+		name: 'Installation Created',
+		value: 'installationCreated',
+		description: 'A solution was installed (a new installation appeared)',
+	},
+	{
+		name: 'Installation Started',
+		value: 'installationStarted',
+		description: 'An installation went from paused to active, or was first seen already active',
+	},
+	{
+		name: 'Installation Paused',
+		value: 'installationPaused',
+		description: 'An installation went from active to paused',
+	},
+	{
+		name: 'Installation Removed',
+		value: 'installationRemoved',
+		description: 'An installation is no longer listed',
+	},
+] as const satisfies readonly INodePropertyOptions[];
 
-export type InstallationEvent = (typeof EVENTS)[number];
+export type InstallationEvent = (typeof INSTALLATION_OPTIONS)[number]['value'];
+export const EVENTS: readonly InstallationEvent[] = INSTALLATION_OPTIONS.map(
+	(option) => option.value,
+);
 
 /** What the trigger remembers of one installation between polls (in the workflow's static data). */
 interface Seen {

@@ -4,12 +4,19 @@ import { DETAIL_CONCURRENCY, detailOrGone, listInstallations } from '../shared/a
 import { isObject, solutionIdOf, statusOf } from '../shared/readers/shapes';
 import type { AlbatoClient } from '../shared/transport/client';
 import { mapLimited } from '../shared/transport/mapLimited';
-import type { EventKind, KindPoll, PollScope, TriggerStaticData } from './eventKind';
+import {
+	type EventKind,
+	type KindPoll,
+	type PollScope,
+	staticDataOf,
+	type TriggerStaticData,
+} from './eventKind';
 import {
 	compareIds,
 	detectEvents,
 	EVENTS,
 	type EventItem,
+	INSTALLATION_OPTIONS,
 	isWatched,
 	normalizeId,
 	sampleItem,
@@ -20,13 +27,19 @@ import {
 import { NoSampleError } from './noSample';
 import { readSolutionFilter } from './solutionFilter';
 
+/** The installations seen by the last poll, by id; whose they are is kept beside, under `owner`. */
+const BASELINE_KEY = 'installations';
+const OWNER_KEY = 'owner';
+
 /**
  * Installation Created / Started / Paused / Removed. A poll makes a single list call, detail calls
  * only for what the list lacks (status, solution), then compares with the baseline in static data.
  * The first poll only records the baseline.
  */
 export const installationKind: EventKind = {
+	options: INSTALLATION_OPTIONS,
 	events: EVENTS,
+	baselineKey: BASELINE_KEY,
 	choose(ctx, chosen) {
 		const watch: Watch = {
 			events: new Set(EVENTS.filter((event) => chosen.includes(event))),
@@ -55,13 +68,13 @@ async function listed(client: AlbatoClient): Promise<IDataObject[]> {
  * of event polled without failing, so a failed poll is simply retried.
  */
 async function pollInstallations(scope: PollScope, watch: Watch): Promise<KindPoll> {
-	const { ctx, client, owner } = scope;
-	const staticData = ctx.getWorkflowStaticData('node') as TriggerStaticData;
+	const { client, owner } = scope;
+	const staticData = staticDataOf(scope);
 	// Another end user (credential or End User ID changed): their installations are not news, and the
 	// previous user's are not removed. A new baseline is recorded, as on the first poll.
-	const switched =
-		owner !== undefined && staticData.owner !== undefined && staticData.owner !== owner;
-	const previous = switched ? undefined : staticData.installations;
+	const stored = staticData[OWNER_KEY];
+	const switched = owner !== undefined && stored !== undefined && stored !== owner;
+	const previous = switched ? undefined : (staticData[BASELINE_KEY] as Snapshot | undefined);
 	const { current, gone } = await currentInstallations(client, previous, watch);
 	// Missing from the list is not yet removed (the list may lag or leave items out): only a detail
 	// call answering 404 confirms it. Until then the installation stays in the baseline, unreported.
@@ -175,9 +188,9 @@ function storeBaseline(
 	next: Snapshot,
 	owner: string | undefined,
 ): void {
-	if (JSON.stringify(previous) !== JSON.stringify(next)) staticData.installations = next;
-	if (owner !== undefined && staticData.owner !== owner) staticData.owner = owner;
-	else if (owner === undefined && staticData.owner !== undefined) delete staticData.owner;
+	if (JSON.stringify(previous) !== JSON.stringify(next)) staticData[BASELINE_KEY] = next;
+	if (owner !== undefined && staticData[OWNER_KEY] !== owner) staticData[OWNER_KEY] = owner;
+	else if (owner === undefined && staticData[OWNER_KEY] !== undefined) delete staticData[OWNER_KEY];
 }
 
 /** "Fetch Test Event": the newest watched installation (highest id); the baseline is untouched. */

@@ -1,10 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { PARTNER_API } from '../shared/constants';
-import { checkEndUserId } from '../shared/transport/partnerIds';
 import { AlbatoClient } from '../shared/transport/client';
-import { authenticationOf } from '../shared/transport/partnerCredential';
 import type { ChosenKind, EventKind, PollScope } from './eventKind';
 import { incidentKind } from './incidentPoll';
 import { installationKind } from './installationPoll';
@@ -13,12 +10,12 @@ import { runKind } from './runPoll';
 import { usageKind } from './usagePoll';
 
 /** Every kind of event, in the order of their items in a poll's output. A new kind goes here. */
-const KINDS: readonly EventKind[] = [installationKind, runKind, incidentKind, usageKind];
+export const KINDS: readonly EventKind[] = [installationKind, runKind, incidentKind, usageKind];
 
 /**
- * The order the kinds read their parameters and are polled in: runs first, as the trigger always
- * did (the same requests in the same order; with neither kind having a sample, the error names runs
- * first).
+ * The order the kinds read their parameters and are polled in: runs first. It decides which of two
+ * bad parameters is reported, and the order in which a Fetch Test Event that finds nothing names
+ * the kinds ("No finished runs …; no installations …").
  */
 const POLL_ORDER: readonly EventKind[] = [runKind, ...KINDS.filter((kind) => kind !== runKind)];
 
@@ -34,10 +31,14 @@ type Chosen = Map<EventKind, ChosenKind>;
  */
 export async function poll(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const kinds = chooseKinds(ctx);
-	if (ctx.getMode() === 'manual') return withEndUser(ctx, await samples(await scopeOf(ctx), kinds));
-	return await unlessPolling(ctx.getWorkflowStaticData('node'), async () =>
-		withEndUser(ctx, await changes(await scopeOf(ctx), kinds)),
-	);
+	if (ctx.getMode() === 'manual') {
+		const scope = await scopeOf(ctx);
+		return withEndUser(scope, await samples(scope, kinds));
+	}
+	return await unlessPolling(ctx.getWorkflowStaticData('node'), async () => {
+		const scope = await scopeOf(ctx);
+		return withEndUser(scope, await changes(scope, kinds));
+	});
 }
 
 /** The Events parameter, read and checked once; then each chosen kind reads its own parameters. */
@@ -78,10 +79,17 @@ async function unlessPolling<T>(baseline: object, run: () => Promise<T>): Promis
 	}
 }
 
-/** The one client of this poll, and whom it watches. */
+/** The one client of this poll, whom it watches, and the reads its kinds share. */
 async function scopeOf(ctx: IPollFunctions): Promise<PollScope> {
 	const client = await AlbatoClient.create(ctx);
-	return { ctx, client, owner: client.namedPrincipal(undefined) };
+	const owner = client.namedPrincipal(undefined);
+	const endUser = client.partner ? { endUserId: client.partner.endUserId(undefined) } : {};
+	const reads = new Map<string, Promise<unknown>>();
+	const once = async <T>(key: string, read: () => Promise<T>): Promise<T> => {
+		if (!reads.has(key)) reads.set(key, read());
+		return await (reads.get(key) as Promise<T>);
+	};
+	return { ctx, client, owner, endUser, once };
 }
 
 /** Trigger mode: every chosen kind's new items, one kind after the other; then their baselines. */
@@ -141,13 +149,11 @@ function noSampleAtAll(missing: NoSampleError[]): NoSampleError {
  * polled for, so the next nodes can act as that end user with {{ $json.endUserId }}.
  */
 function withEndUser(
-	ctx: IPollFunctions,
+	{ endUser }: PollScope,
 	output: INodeExecutionData[][] | null,
 ): INodeExecutionData[][] | null {
-	if (output === null || authenticationOf(ctx) !== PARTNER_API) return output;
-	const checked = checkEndUserId(ctx.getNodeParameter('endUserId', ''));
-	if (!('id' in checked)) return output;
+	if (output === null || !('endUserId' in endUser)) return output;
 	return output.map((items) =>
-		items.map((item) => ({ ...item, json: { ...item.json, endUserId: checked.id } })),
+		items.map((item) => ({ ...item, json: { ...item.json, ...endUser } })),
 	);
 }

@@ -4,7 +4,7 @@
  * and is kept bounded: past MAX_KNOWN the oldest are dropped and `floor` remembers the newest date
  * dropped; an unknown ended run dated at or before `floor` is old history, never reported.
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions } from 'n8n-workflow';
 
 import {
 	runDateMs,
@@ -15,8 +15,24 @@ import {
 } from '../shared/readers/runs';
 import { idOf } from '../shared/readers/shapes';
 
-export const RUN_EVENTS = ['runFailed', 'runSucceeded'] as const;
-export type RunEvent = (typeof RUN_EVENTS)[number];
+/** Run Failed / Run Succeeded in the Events list. */
+export const RUN_OPTIONS = [
+	{
+		name: 'Run Failed',
+		value: 'runFailed',
+		description:
+			"An automation's run ended with an error (reported once, when it has ended; not the runs before the first poll)",
+	},
+	{
+		name: 'Run Succeeded',
+		value: 'runSucceeded',
+		description:
+			"An automation's run ended without error (reported once, when it has ended; not the runs before the first poll)",
+	},
+] as const satisfies readonly INodePropertyOptions[];
+
+export type RunEvent = (typeof RUN_OPTIONS)[number]['value'];
+export const RUN_EVENTS: readonly RunEvent[] = RUN_OPTIONS.map((option) => option.value);
 
 export const MAX_KNOWN = 500;
 export const MAX_PENDING = 200;

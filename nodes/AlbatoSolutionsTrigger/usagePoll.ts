@@ -5,7 +5,7 @@
  * new plan or a new month has lifted it back. The first poll reports it when it is low then. End
  * users are the partner's: the Partner API credential only.
  */
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodePropertyOptions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { PARTNER_API } from '../shared/constants';
@@ -20,9 +20,18 @@ import { countOf, usedShareOf } from '../shared/readers/plans';
 import { idOf } from '../shared/readers/shapes';
 import type { AlbatoClient } from '../shared/transport/client';
 import { authenticationOf } from '../shared/transport/partnerCredential';
-import type { EventKind, KindPoll, PollScope, TriggerStaticData } from './eventKind';
+import { type EventKind, type KindPoll, type PollScope, staticDataOf } from './eventKind';
 
-export const USAGE_EVENTS = ['transactionsRunningLow'] as const;
+const USAGE_OPTIONS = [
+	{
+		name: 'Transactions Running Low',
+		value: 'transactionsRunningLow',
+		description:
+			"The end user's transactions left this month fell below Running Low Below (Partner API credential). Reported once each time it falls; the first poll reports it when low then.",
+	},
+] as const satisfies readonly INodePropertyOptions[];
+
+export const USAGE_EVENTS = USAGE_OPTIONS.map((option) => option.value);
 
 /** Running Low Below: transactions left, or percent of the plan's monthly transactions. */
 export type LowLimit = CountOrPercent;
@@ -41,8 +50,12 @@ export interface UsageBaseline extends IDataObject {
 
 const LABEL = 'Running Low Below';
 
+const BASELINE_KEY = 'usageEvents';
+
 export const usageKind: EventKind = {
+	options: USAGE_OPTIONS,
 	events: USAGE_EVENTS,
+	baselineKey: BASELINE_KEY,
 	choose(ctx) {
 		if (authenticationOf(ctx) !== PARTNER_API)
 			throw new NodeOperationError(
@@ -120,15 +133,15 @@ async function readUsage(client: AlbatoClient, limit: LowLimit) {
  * the baseline stays as it was.
  */
 async function pollUsage(scope: PollScope, limit: LowLimit): Promise<KindPoll> {
-	const staticData = scope.ctx.getWorkflowStaticData('node') as TriggerStaticData;
+	const staticData = staticDataOf(scope);
 	const owner = scope.owner ?? '';
 	const written = describeCountOrPercent(limit);
-	const stored = staticData.usageEvents;
+	const stored = staticData[BASELINE_KEY] as UsageBaseline | undefined;
 	const previous = stored?.owner === owner && stored.limit === written ? stored : undefined;
 	const { item, low } = await readUsage(scope.client, limit);
 	if (low === undefined) return { items: [], commit: () => {} };
 	return {
 		items: low && previous?.low !== true ? [item] : [],
-		commit: () => void (staticData.usageEvents = { owner, limit: written, low }),
+		commit: () => void (staticData[BASELINE_KEY] = { owner, limit: written, low }),
 	};
 }

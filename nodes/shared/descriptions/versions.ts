@@ -14,7 +14,7 @@ export const CURRENT_NODE_VERSION = 2;
 
 function withVersion(
 	properties: INodeProperties[],
-	condition: DisplayCondition,
+	condition: number | DisplayCondition,
 ): INodeProperties[] {
 	return properties.map((property) => ({
 		...property,
@@ -24,6 +24,10 @@ function withVersion(
 		},
 	}));
 }
+
+/** Properties of workflows saved at exactly `version` (a version kept as it was saved). */
+export const shownAt = (version: number, properties: INodeProperties[]) =>
+	withVersion(properties, version);
 
 /** Properties of workflows saved at `version` or later. */
 export const shownFrom = (version: number, properties: INodeProperties[]) =>

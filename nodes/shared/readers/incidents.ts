@@ -21,6 +21,8 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { automationRunKey, reminderKey } from './runKeys';
+
 /** One ended run of an automation, in the order the incident rules read them. */
 interface Point {
 	id: string;
@@ -41,8 +43,9 @@ function timelines(history: IDataObject[]): Map<string, Point[]> {
 		if (item.outcome !== 'failed' && item.outcome !== 'succeeded') continue;
 		const id = String(item.id);
 		const automation = String(item.bundleId ?? '');
-		if (seen.has(`${automation}\n${id}`)) continue;
-		seen.add(`${automation}\n${id}`);
+		const key = automationRunKey(automation, id);
+		if (seen.has(key)) continue;
+		seen.add(key);
 		const at = typeof item.dateCreated === 'string' ? Date.parse(item.dateCreated) : Number.NaN;
 		const points = byAutomation.get(automation) ?? [];
 		points.push({ id, at, failed: item.outcome === 'failed', item });
@@ -75,12 +78,17 @@ function streakBefore(points: Point[], end: number): { start: number; after?: Po
 const isoOf = (ms: number) => (Number.isNaN(ms) ? null : new Date(ms).toISOString());
 const idOut = (id: string) => (Number.isFinite(Number(id)) ? Number(id) : id);
 
+/** An incident: the streak of `failedRuns` failed runs of one automation from `points[start]`. */
+interface Streak {
+	automation: string;
+	points: Point[];
+	start: number;
+	failedRuns: number;
+}
+
 function eventItem(
 	event: string,
-	automation: string,
-	points: Point[],
-	start: number,
-	failedRuns: number,
+	{ automation, points, start, failedRuns }: Streak,
 	customer: IDataObject,
 	extra: IDataObject,
 ): IDataObject {
@@ -147,7 +155,8 @@ function opened(
 	customer: IDataObject,
 ): IDataObject {
 	const run = points[start].item;
-	return eventItem('incidentOpened', automation, points, start, end - start + 1, customer, {
+	const streak = { automation, points, start, failedRuns: end - start + 1 };
+	return eventItem('incidentOpened', streak, customer, {
 		failedStep: run.failedStep ?? null,
 		run,
 	});
@@ -161,7 +170,8 @@ function resolved(
 ): IDataObject {
 	const { start } = streakBefore(points, index - 1);
 	const lasted = points[index].at - points[start].at;
-	return eventItem('incidentResolved', automation, points, start, index - start, customer, {
+	const streak = { automation, points, start, failedRuns: index - start };
+	return eventItem('incidentResolved', streak, customer, {
 		resolvedAt: isoOf(points[index].at),
 		durationSeconds: Number.isNaN(lasted) ? null : Math.round(lasted / 1000),
 		firstFailedRunId: idOut(points[start].id),
@@ -199,10 +209,11 @@ export function dueReminders(
 		const open = now - points[start].at;
 		if (Number.isNaN(open) || open < remindAfterMs) continue;
 		const periods = Math.floor(open / remindAfterMs);
+		const streak = { automation, points, start, failedRuns: last - start + 1 };
 		due.push({
-			key: `${automation}\n${after?.id ?? '-'}\n${periods}`,
+			key: reminderKey(automation, after?.id, periods),
 			bundleId: automation,
-			item: eventItem('incidentReminder', automation, points, start, last - start + 1, customer, {
+			item: eventItem('incidentReminder', streak, customer, {
 				openForSeconds: Math.round(open / 1000),
 				lastFailedRunId: idOut(points[last].id),
 			}),

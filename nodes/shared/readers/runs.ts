@@ -18,7 +18,7 @@ export const IN_PROGRESS_CODE = 0;
 /** Lists that may wrap the runs (besides items/data/list/results). */
 export const RUN_LIST_KEYS = ['events', 'runs'];
 
-export type RunOutcome = 'succeeded' | 'failed' | 'inProgress' | 'unknown';
+export type RunResult = 'succeeded' | 'failed' | 'inProgress' | 'unknown';
 
 const hasError = (step: IDataObject) =>
 	step.error !== null &&
@@ -30,7 +30,7 @@ const hasError = (step: IDataObject) =>
  * Words a service may send for a status instead of a code (Albato documents none), squeezed:
  * lower case, without spaces, "_" or "-". A word not listed reads as unknown, never as succeeded.
  */
-const STATUS_WORDS = new Map<string, RunOutcome>([
+const STATUS_WORDS = new Map<string, RunResult>([
 	...['success', 'succeeded', 'successful', 'ok', 'done', 'completed', 'complete', 'finished'].map(
 		(word) => [word, 'succeeded'] as const,
 	),
@@ -65,7 +65,7 @@ const STATUS_WORDS = new Map<string, RunOutcome>([
  * What one status says, code or word: 1 succeeded, 0 in progress, another code failed; a word by
  * STATUS_WORDS, an unlisted one unknown; undefined when there is none (null, absent, empty).
  */
-function statusOutcome(value: unknown): RunOutcome | undefined {
+function statusOutcome(value: unknown): RunResult | undefined {
 	const code = codeOf(value);
 	if (code !== undefined)
 		return code === SUCCEEDED_CODE
@@ -91,7 +91,7 @@ const stepFails = (step: IDataObject) => hasError(step) || statusOutcome(step.st
  * or 1, is failed; status 1 without a failing step is succeeded; a status that cannot be read is
  * unknown. Without a status, the steps decide. Statuses sent as words read as their codes would.
  */
-export function runOutcome(run: IDataObject, steps: IDataObject[] = stepsOfRun(run)): RunOutcome {
+export function runOutcome(run: IDataObject, steps: IDataObject[] = stepsOfRun(run)): RunResult {
 	const status = statusOutcome(run.status);
 	if (status === 'inProgress') return 'inProgress';
 	if (steps.some(stepFails)) return 'failed';
@@ -103,6 +103,13 @@ export function runOutcome(run: IDataObject, steps: IDataObject[] = stepsOfRun(r
 	if (stepStatuses.includes('inProgress')) return 'inProgress';
 	return stepStatuses.includes('unknown') ? 'unknown' : 'succeeded';
 }
+
+/**
+ * Whether a run has ended: anything but in progress. A run of unknown result has ended too: nothing
+ * says it is still going (a step still going keeps it in progress). Run → Get New returns it once;
+ * the trigger's Run Failed / Run Succeeded wait until it reads as one of them.
+ */
+export const isEnded = (run: IDataObject) => runOutcome(run) !== 'inProgress';
 
 /** A numeric code as a number ("1" → 1); undefined when absent or not a whole number. */
 export function codeOf(value: unknown): number | undefined {
@@ -118,7 +125,7 @@ export const statusNameOf = (code: unknown): string | null =>
  * A step's outcome, by the same rule as a run's: an error or a code other than 0 and 1 is failed,
  * 0 in progress, 1 succeeded; 'unknown' when it says nothing or nothing readable.
  */
-export function stepOutcome(step: IDataObject): RunOutcome {
+export function stepOutcome(step: IDataObject): RunResult {
 	if (hasError(step)) return 'failed';
 	return statusOutcome(step.status) ?? 'unknown';
 }

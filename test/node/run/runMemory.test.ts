@@ -33,17 +33,23 @@ describe('runMemory', () => {
 
 	it('a first sweep returns the newest ended runs, oldest first; one in progress waits', () => {
 		const runs = [run(7, 7, 0), run(6, 6), run(5, 5, 2), run(4, 4)];
-		const { fresh, next } = sweepCustomer(undefined, runs, 0, limits, 1, true);
+		const { fresh, next } = sweepCustomer(undefined, runs, { offset: 0, limits }, 1, true);
 		expect(fresh.map((r) => r.id)).toEqual([4, 5, 6]);
 		expect(next.pending).toEqual([['7', ms(7)]]);
-		const again = sweepCustomer(next, [run(7, 7, 1), ...runs.slice(1)], 0, limits, 2, true);
+		const again = sweepCustomer(
+			next,
+			[run(7, 7, 1), ...runs.slice(1)],
+			{ offset: 0, limits },
+			2,
+			true,
+		);
 		expect(again.fresh.map((r) => r.id)).toEqual([7]);
 		expect(again.next.pending).toEqual([]);
 	});
 
 	it('keeps the newest per customer; the newest dropped is the floor, and what is at or before it is old', () => {
 		const runs = Array.from({ length: 8 }, (_, i) => run(i + 1, i + 1));
-		const { fresh, next } = sweepCustomer(undefined, runs, 0, limits, 1, true);
+		const { fresh, next } = sweepCustomer(undefined, runs, { offset: 0, limits }, 1, true);
 		expect(fresh.map((r) => r.id)).toEqual([4, 5, 6, 7, 8]);
 		expect(next.floor).toEqual(['3', ms(3)]);
 		expect(isKnown(next, ['2', ms(2)])).toBe(true);
@@ -53,8 +59,10 @@ describe('runMemory', () => {
 
 	it('a remembered run in progress no longer listed is forgotten only after a whole read', () => {
 		const memory: CustomerMemory = { ended: [], pending: [['9', ms(9)]], sweptAt: 0 };
-		expect(sweepCustomer(memory, [], 0, limits, 1, false).next.pending).toEqual([['9', ms(9)]]);
-		expect(sweepCustomer(memory, [], 0, limits, 1, true).next.pending).toEqual([]);
+		expect(sweepCustomer(memory, [], { offset: 0, limits }, 1, false).next.pending).toEqual([
+			['9', ms(9)],
+		]);
+		expect(sweepCustomer(memory, [], { offset: 0, limits }, 1, true).next.pending).toEqual([]);
 	});
 
 	describe('enoughRead', () => {
@@ -68,35 +76,41 @@ describe('runMemory', () => {
 		};
 		it('stops at a page of known ended runs, newest first', () => {
 			const page = [run(5, 5), run(4, 4)];
-			expect(enoughRead(memory, [run(6, 6), ...page], page, 0, limits)).toBe(true);
+			expect(enoughRead(memory, [run(6, 6), ...page], page, { offset: 0, limits })).toBe(true);
 		});
 		it('not when the runs read are out of date order, or a date is unreadable', () => {
 			const page = [run(5, 5), run(4, 4)];
-			expect(enoughRead(memory, [run(6, 3), ...page], page, 0, limits)).toBe(false);
-			expect(enoughRead(memory, [{ id: 6, status: 1 }, ...page], page, 0, limits)).toBe(false);
+			expect(enoughRead(memory, [run(6, 3), ...page], page, { offset: 0, limits })).toBe(false);
+			expect(enoughRead(memory, [{ id: 6, status: 1 }, ...page], page, { offset: 0, limits })).toBe(
+				false,
+			);
 		});
 		it('not when the page holds a new or a running run, nor before a remembered running run is passed', () => {
-			expect(enoughRead(memory, [run(6, 6)], [run(6, 6)], 0, limits)).toBe(false);
-			expect(enoughRead(memory, [run(5, 5, 0)], [run(5, 5, 0)], 0, limits)).toBe(false);
+			expect(enoughRead(memory, [run(6, 6)], [run(6, 6)], { offset: 0, limits })).toBe(false);
+			expect(enoughRead(memory, [run(5, 5, 0)], [run(5, 5, 0)], { offset: 0, limits })).toBe(false);
 			const waiting = { ...memory, pending: [['3', ms(3)]] as Array<[string, number]> };
 			const page = [run(5, 5), run(4, 4)];
-			expect(enoughRead(waiting, page, page, 0, limits)).toBe(false);
+			expect(enoughRead(waiting, page, page, { offset: 0, limits })).toBe(false);
 			const past = [run(5, 5), run(4, 4), run(2, 2)];
-			expect(enoughRead(waiting, past, [run(2, 2)], 0, { ...limits, perCustomer: 50 })).toBe(false);
+			expect(
+				enoughRead(waiting, past, [run(2, 2)], {
+					offset: 0,
+					limits: { ...limits, perCustomer: 50 },
+				}),
+			).toBe(false);
 			const met = [run(5, 5), run(4, 4), run(3, 3, 0)];
 			expect(
 				enoughRead(
 					{ ...waiting, ended: [...memory.ended, ['2', ms(2)]] },
 					[...met, run(2, 2)],
 					[run(2, 2)],
-					0,
-					limits,
+					{ offset: 0, limits },
 				),
 			).toBe(true);
 		});
 		it('once the memory is full of runs read newest first, whatever they are', () => {
 			const runs = Array.from({ length: 5 }, (_, i) => run(20 - i, 20 - i));
-			expect(enoughRead(undefined, runs, runs, 0, limits)).toBe(true);
+			expect(enoughRead(undefined, runs, runs, { offset: 0, limits })).toBe(true);
 		});
 	});
 
@@ -106,8 +120,7 @@ describe('runMemory', () => {
 			memory.customers[key] = sweepCustomer(
 				undefined,
 				Array.from({ length: 40 }, (_, i) => run(i + 1, i % 60)),
-				0,
-				{ perCustomer: 100, total: 100 },
+				{ offset: 0, limits: { perCustomer: 100, total: 100 } },
 				1,
 				true,
 			).next;

@@ -1,49 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	DETAIL_CONCURRENCY,
-	getInstallation,
-	listInstallations,
-} from '../../../shared/api/installation';
-import { bundlesOf } from '../../../shared/readers/bundles';
-import { listRuns } from '../../../shared/api/run';
 import {
 	bundleSelect,
 	installationLocator,
+	optionsCollection,
 } from '../../../shared/descriptions/common.descriptions';
-import { runItem } from '../../../shared/readers/runs';
-import { sameId } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { itemsAtOnce } from '../../../shared/transport/limiter';
 import { mapLimited } from '../../../shared/transport/mapLimited';
 import { readRequestOptions } from '../requestOptions';
 import type { OperationResult } from '../types';
-import { describeValue, idParameter, toId } from '../params';
-import {
-	boundMemory,
-	type CustomerMemory,
-	DEFAULT_LIMITS,
-	enoughRead,
-	isKnown,
-	markOf,
-	type MemoryLimits,
-	memoryOf,
-	sweepCustomer,
-} from './runMemory';
+import { type Read, readCustomer } from './customerRead';
 import { passGate } from './gate';
-import {
-	dueReminders,
-	incidentContextRead,
-	incidentEvents,
-} from '../../../shared/readers/incidents';
-import {
-	dateOffsetOption,
-	readDateOffset,
-	readStatusFilter,
-	runStatusFilter,
-	type StatusFilter,
-} from './runFilters';
+import { type Job, readJob } from './newRunsJob';
+import { boundMemory, memoryOf } from './runMemory';
+import { dateOffsetOption, runStatusFilter } from './runFilters';
+import { answer, gateKeys, nameAutomations as nameBundles } from './sweepAnswer';
 
 export const option = {
 	name: 'Get New',
@@ -54,8 +26,6 @@ export const option = {
 
 /** Where the memory lives in the workflow's static data (this node's part of it). */
 export const MEMORY_KEY = 'getNewRuns';
-/** Runs asked for per page (Yii's `per-page`; 50 is Yii's default maximum). */
-export const RUNS_PER_PAGE = 50;
 
 export const description: INodeProperties[] = [
 	{
@@ -117,70 +87,28 @@ export const description: INodeProperties[] = [
 		displayOptions: { hide: { groupIntoIncidents: [true] } },
 		options: [runStatusFilter],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Max Remembered Runs in Total',
-				name: 'maxRunsTotal',
-				type: 'number',
-				typeOptions: { minValue: 100 },
-				default: 100000,
-				description:
-					'Ended runs this node remembers over all customers; past it every customer keeps an equal share of its newest runs',
-			},
-			{
-				displayName: 'Max Remembered Runs per Customer',
-				name: 'maxRunsPerCustomer',
-				type: 'number',
-				typeOptions: { minValue: 10 },
-				default: 200,
-				description:
-					'Ended runs remembered per customer: older ones are taken as old history. A run that ends after more than this many newer runs of the customer ended is not returned. A first sweep returns at most this many runs per customer.',
-			},
-			dateOffsetOption,
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'Max Remembered Runs in Total',
+			name: 'maxRunsTotal',
+			type: 'number',
+			typeOptions: { minValue: 100 },
+			default: 100000,
+			description:
+				'Ended runs this node remembers over all customers; past it every customer keeps an equal share of its newest runs',
+		},
+		{
+			displayName: 'Max Remembered Runs per Customer',
+			name: 'maxRunsPerCustomer',
+			type: 'number',
+			typeOptions: { minValue: 10 },
+			default: 200,
+			description:
+				'Ended runs remembered per customer: older ones are taken as old history. A run that ends after more than this many newer runs of the customer ended is not returned. A first sweep returns at most this many runs per customer.',
+		},
+		dateOffsetOption,
+	]),
 ];
-
-interface Job {
-	itemIndex: number;
-	/**
-	 * The customer and scope: keys the memory (base URL, partner and End User ID, or the token's
-	 * user).
-	 */
-	key: string;
-	endUserId?: string;
-	scope: 'endUser' | 'installation' | 'bundle';
-	installationId?: number;
-	bundleId?: number;
-	status: StatusFilter;
-	/** Group Into Incidents: remind after this many ms (0: never); undefined: runs, not incidents. */
-	incidents?: { remindAfterMs: number };
-	offset: number;
-	limits: MemoryLimits;
-}
-
-/** Where a bundle belongs, for naming the runs of the end-user-wide list. */
-type BundleInfo = { installationId: unknown; installationTitle: unknown; bundleTitle: unknown };
-
-interface Read {
-	job: Job;
-	/** The memory the read started from (undefined: the customer's first sweep, or a manual one). */
-	previous?: CustomerMemory;
-	/** Every run read, as the service sent it (incidents are decided from all of them). */
-	runs: IDataObject[];
-	/** The ended runs not handled before (by the memory). */
-	fresh: IDataObject[];
-	/** Each run read as an output item, without names. */
-	items: Map<IDataObject, IDataObject>;
-	next: CustomerMemory;
-	names: Map<string, BundleInfo>;
-}
 
 /**
  * Run → Get New: per customer item, the ended runs this node has not returned before. Every item is
@@ -254,237 +182,4 @@ export async function executeBatch(
 		staticData![MEMORY_KEY] = memory as unknown as IDataObject;
 	}
 	return results;
-}
-
-/**
- * A customer's gate keys: its new runs; with incidents also its first-sweep marks (one a week: a
- * customer with neither this week's nor last week's is on its first sweep) and the reminders due.
- */
-function gateKeys(read: Read, now: number): string[] {
-	const { job } = read;
-	const keys = read.fresh.map((run) => runKey(job, run));
-	if (!job.incidents) return keys;
-	keys.push(...sweptMarks(job, now));
-	const history = read.runs.map((run) => read.items.get(run)!);
-	for (const { key } of dueReminders(history, job.incidents.remindAfterMs, now, {}))
-		keys.push(`${job.key}\nremind\n${key}`);
-	return keys;
-}
-
-const WEEK_MS = 7 * 86_400_000;
-const sweptMarks = (job: Job, now: number) =>
-	[0, 1].map((weeks) => `${job.key}\nswept\n${Math.floor(now / WEEK_MS) - weeks}`);
-
-/** What one customer's sweep returns, the gate having said which keys are this execution's. */
-function answer(read: Read, passed: Set<string>, now: number): IDataObject[] {
-	const { job } = read;
-	const named = (run: IDataObject) => withNames(job, read.items.get(run)!, read.names);
-	const owned = read.fresh.filter((run) => passed.has(runKey(job, run))).map(named);
-	if (!job.incidents)
-		return owned.filter((run) => job.status === 'any' || run.outcome === job.status);
-	const customer = job.endUserId === undefined ? {} : { endUserId: job.endUserId };
-	const history = read.runs.map(named);
-	const items = incidentEvents({
-		history,
-		fresh: new Set(owned.map((run) => String(run.id))),
-		// No memory of this customer, and none of its marks recorded before this execution's.
-		firstSweep:
-			read.previous === undefined && sweptMarks(job, now).every((mark) => passed.has(mark)),
-		customer,
-	});
-	const openedNow = new Set(
-		items.filter((item) => item.event === 'incidentOpened').map((item) => String(item.bundleId)),
-	);
-	for (const reminder of dueReminders(history, job.incidents.remindAfterMs, now, customer))
-		if (passed.has(`${job.key}\nremind\n${reminder.key}`) && !openedNow.has(reminder.bundleId))
-			items.push(reminder.item);
-	return items;
-}
-
-/** A run's key in the gate: its id as the service sent it. */
-const runKey = (job: Job, run: IDataObject) => `${job.key}\n${String(run.id)}`;
-
-function readJob(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex: number): Job {
-	const scope = ctx.getNodeParameter('runsOf', itemIndex, 'endUser') as Job['scope'];
-	if (!['endUser', 'installation', 'bundle'].includes(scope))
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Runs Of must be "endUser", "installation" or "bundle", got ${describeValue(scope)}`,
-			{ itemIndex },
-		);
-	const installationId =
-		scope === 'endUser' ? undefined : idParameter(ctx, 'installationId', 'Installation', itemIndex);
-	const bundleId =
-		scope === 'bundle'
-			? toId(ctx, ctx.getNodeParameter('bundleId', itemIndex, ''), 'Automation (Bundle)', itemIndex)
-			: undefined;
-	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const limits = {
-		perCustomer: readWhole(
-			ctx,
-			options.maxRunsPerCustomer,
-			'Max Remembered Runs per Customer',
-			10,
-			DEFAULT_LIMITS.perCustomer,
-			itemIndex,
-		),
-		total: readWhole(
-			ctx,
-			options.maxRunsTotal,
-			'Max Remembered Runs in Total',
-			100,
-			DEFAULT_LIMITS.total,
-			itemIndex,
-		),
-	};
-	// The customer is read (and End User ID checked) before any request.
-	const principal = client.principal(itemIndex);
-	return {
-		itemIndex,
-		key: `${principal}\n${scope}:${installationId ?? ''}:${bundleId ?? ''}`,
-		endUserId: client.partner?.endUserId(itemIndex),
-		scope,
-		installationId,
-		bundleId,
-		status: readStatusFilter(ctx, filters.status, itemIndex),
-		incidents: ctx.getNodeParameter('groupIntoIncidents', itemIndex, false)
-			? {
-					remindAfterMs:
-						readHours(ctx, ctx.getNodeParameter('remindAfterHours', itemIndex, 0), itemIndex) *
-						3600000,
-				}
-			: undefined,
-		offset: readDateOffset(ctx, options.dateOffsetMinutes, itemIndex),
-		limits,
-	};
-}
-
-/** Remind After (Hours): a number of at least 0 (fractions allowed). */
-function readHours(ctx: IExecuteFunctions, raw: unknown, itemIndex: number): number {
-	if (raw === undefined || raw === null || raw === '') return 0;
-	if (typeof raw !== 'number' || !Number.isFinite(raw) || raw < 0)
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Remind After (Hours) must be a number of at least 0, got ${describeValue(raw)}`,
-			{ itemIndex },
-		);
-	return raw;
-}
-
-function readWhole(
-	ctx: IExecuteFunctions,
-	raw: unknown,
-	name: string,
-	min: number,
-	fallback: number,
-	itemIndex: number,
-): number {
-	if (raw === undefined || raw === null || raw === '') return fallback;
-	if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < min)
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`Options → ${name} must be a whole number of at least ${min}, got ${describeValue(raw)}`,
-			{ itemIndex },
-		);
-	return raw;
-}
-
-/** One customer: its runs (as few pages as the memory allows), compared with its memory. */
-async function readCustomer(
-	client: AlbatoClient,
-	job: Job,
-	memory: CustomerMemory | undefined,
-): Promise<Read> {
-	const names = new Map<string, BundleInfo>();
-	let complete = true;
-	// Incidents need the runs before the new ones; reminders, every automation's current streak
-	// (read up to Max Remembered Runs per Customer).
-	const contextRead = !job.incidents
-		? undefined
-		: job.incidents.remindAfterMs > 0
-			? () => false
-			: (runs: IDataObject[]) =>
-					incidentContextRead(
-						runs,
-						(run) => runItem(run, job.offset),
-						(run) => !isKnown(memory, markOf(run, job.offset)),
-					);
-	const read = async (bundleId?: number | string) =>
-		await listRuns(client, {
-			bundleId,
-			itemIndex: job.itemIndex,
-			perPage: RUNS_PER_PAGE,
-			enough: (runs, page) => {
-				const enough = enoughRead(memory, runs, page, job.offset, job.limits, contextRead);
-				if (enough) complete = false;
-				return enough;
-			},
-		});
-	const runs: IDataObject[] = [];
-	if (job.scope === 'bundle') {
-		runs.push(...(await read(job.bundleId)));
-		names.set(String(job.bundleId), {
-			installationId: job.installationId,
-			installationTitle: null,
-			bundleTitle: null,
-		});
-	} else if (job.scope === 'installation') {
-		const installation = await getInstallation(client, job.installationId!, {
-			withBundles: true,
-			withStatus: false,
-			itemIndex: job.itemIndex,
-		});
-		for (const bundle of bundlesOf(installation)) {
-			names.set(String(bundle.id), {
-				installationId: job.installationId,
-				installationTitle: installation.title ?? null,
-				bundleTitle: bundle.title ?? null,
-			});
-			runs.push(...(await read(String(bundle.id))));
-		}
-	} else {
-		runs.push(...(await read()));
-	}
-	const { fresh, next } = sweepCustomer(memory, runs, job.offset, job.limits, Date.now(), complete);
-	const items = new Map(runs.map((run) => [run, runItem(run, job.offset)]));
-	return { job, previous: memory, runs, fresh, items, next, names };
-}
-
-/**
- * Names each bundle with its installation, only when there are new runs: the installation list,
- * then each installation with its automations. A failure fails the customer (its memory unchanged).
- */
-async function nameBundles(
-	client: AlbatoClient,
-	itemIndex: number,
-	names: Map<string, BundleInfo>,
-): Promise<void> {
-	const installations = await listInstallations(client, itemIndex);
-	await mapLimited(installations, DETAIL_CONCURRENCY, async (item) => {
-		const installation = await getInstallation(client, String(item.id), {
-			withBundles: true,
-			withStatus: false,
-			itemIndex,
-		});
-		for (const bundle of bundlesOf(installation))
-			names.set(String(bundle.id), {
-				installationId: item.id,
-				installationTitle: installation.title ?? item.title ?? null,
-				bundleTitle: bundle.title ?? null,
-			});
-		return true;
-	});
-}
-
-/** An output item of a run with its installation and automation names (as far as known). */
-function withNames(job: Job, item: IDataObject, names: Map<string, BundleInfo>): IDataObject {
-	const found = [...names.entries()].find(([id]) => sameId(id, item.bundleId))?.[1];
-	return {
-		...(job.endUserId === undefined ? {} : { endUserId: job.endUserId }),
-		installationId: found?.installationId ?? job.installationId ?? null,
-		installationTitle: found?.installationTitle ?? null,
-		bundleTitle: found?.bundleTitle ?? null,
-		...item,
-	};
 }

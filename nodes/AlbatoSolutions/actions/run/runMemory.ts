@@ -9,7 +9,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { runDateMs, runIdOf, runOutcome } from '../../../shared/readers/runs';
+import { isEnded, runDateMs, runIdOf } from '../../../shared/readers/runs';
 
 /** [run id, date in epoch ms (NaN when unreadable)] */
 export type RunMark = [string, number];
@@ -43,6 +43,13 @@ export const MAX_PENDING = 100;
 
 export const DEFAULT_LIMITS: MemoryLimits = { perCustomer: 200, total: 100000 };
 
+/** How a customer's runs are read against its memory. */
+export interface Reading {
+	/** The zone of the service's dates, in minutes east of UTC (see runDateMs). */
+	offset: number;
+	limits: MemoryLimits;
+}
+
 export const markOf = (run: IDataObject, offset: number): RunMark => [
 	String(runIdOf(run) ?? run.id ?? ''),
 	runDateMs(run.dateCreated, offset) ?? Number.NaN,
@@ -67,8 +74,6 @@ function belowFloor(mark: RunMark, floor: RunMark | undefined): boolean {
 	return newerFirst(mark, floor) >= 0;
 }
 
-const isEnded = (run: IDataObject) => runOutcome(run) !== 'inProgress';
-
 /** Whether this ended run was already handled (remembered, or old history). */
 export function isKnown(memory: CustomerMemory | undefined, mark: RunMark): boolean {
 	if (!memory) return false;
@@ -87,8 +92,7 @@ export function enoughRead(
 	memory: CustomerMemory | undefined,
 	runs: IDataObject[],
 	page: IDataObject[],
-	offset: number,
-	limits: MemoryLimits,
+	{ offset, limits }: Reading,
 	contextRead: (runs: IDataObject[]) => boolean = () => true,
 ): boolean {
 	const marks = runs.map((run) => markOf(run, offset));
@@ -120,8 +124,7 @@ export interface SweepResult {
 export function sweepCustomer(
 	memory: CustomerMemory | undefined,
 	runs: IDataObject[],
-	offset: number,
-	limits: MemoryLimits,
+	{ offset, limits }: Reading,
 	now: number,
 	complete: boolean,
 ): SweepResult {

@@ -1,0 +1,81 @@
+/** Run → Get New: one customer's runs, read in as few pages as its memory allows. */
+import type { IDataObject } from 'n8n-workflow';
+
+import { type Automations, runsOfInstallation } from '../../../shared/api/automations';
+import { listRuns } from '../../../shared/api/run';
+import { incidentContextRead } from '../../../shared/readers/incidents';
+import { runItem } from '../../../shared/readers/runs';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import type { Job } from './newRunsJob';
+import { type CustomerMemory, enoughRead, isKnown, markOf, sweepCustomer } from './runMemory';
+
+/** Runs asked for per page (Yii's `per-page`; 50 is Yii's default maximum). */
+export const RUNS_PER_PAGE = 50;
+
+/** One customer's read, compared with its memory. */
+export interface Read {
+	job: Job;
+	/** The memory the read started from (undefined: the customer's first sweep, or a manual one). */
+	previous?: CustomerMemory;
+	/** Every run read, as the service sent it (incidents are decided from all of them). */
+	runs: IDataObject[];
+	/** The ended runs not handled before (by the memory). */
+	fresh: IDataObject[];
+	/** Each run read as an output item, without names. */
+	items: Map<IDataObject, IDataObject>;
+	next: CustomerMemory;
+	/** The automations the runs belong to, with their names, as far as known. */
+	names: Automations;
+}
+
+/** One customer: its runs (as few pages as the memory allows), compared with its memory. */
+export async function readCustomer(
+	client: AlbatoClient,
+	job: Job,
+	memory: CustomerMemory | undefined,
+): Promise<Read> {
+	let complete = true;
+	const contextRead = incidentContext(job, memory);
+	const read = async (bundleId?: number | string) =>
+		await listRuns(client, {
+			bundleId,
+			itemIndex: job.itemIndex,
+			perPage: RUNS_PER_PAGE,
+			enough: (runs, page) => {
+				const enough = enoughRead(memory, runs, page, job, contextRead);
+				if (enough) complete = false;
+				return enough;
+			},
+		});
+	let names: Automations = new Map();
+	let runs: IDataObject[];
+	if (job.scope === 'installation')
+		({ runs, automations: names } = await runsOfInstallation(
+			client,
+			job.installationId!,
+			read,
+			job.itemIndex,
+		));
+	else runs = await read(job.scope === 'bundle' ? job.bundleId : undefined);
+	const { fresh, next } = sweepCustomer(memory, runs, job, Date.now(), complete);
+	const items = new Map(runs.map((run) => [run, runItem(run, job.offset)]));
+	return { job, previous: memory, runs, fresh, items, next, names };
+}
+
+/**
+ * When the runs read so far are enough for incidents: the runs before the new ones; with
+ * reminders, every automation's current streak (read up to Max Remembered Runs per Customer).
+ */
+function incidentContext(
+	job: Job,
+	memory: CustomerMemory | undefined,
+): ((runs: IDataObject[]) => boolean) | undefined {
+	if (!job.incidents) return undefined;
+	if (job.incidents.remindAfterMs > 0) return () => false;
+	return (runs) =>
+		incidentContextRead(
+			runs,
+			(run) => runItem(run, job.offset),
+			(run) => !isKnown(memory, markOf(run, job.offset)),
+		);
+}

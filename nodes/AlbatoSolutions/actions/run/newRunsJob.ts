@@ -1,0 +1,82 @@
+/** Run → Get New: what one input item asks for, read and checked before any request. */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { customerKey } from '../../../shared/readers/runKeys';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import { idParameter, numberInRange, oneOf, toId } from '../params';
+import { readDateOffset, readStatusFilter, type StatusFilter } from './runFilters';
+import { DEFAULT_LIMITS, type Reading } from './runMemory';
+
+const RUNS_OF = ['endUser', 'installation', 'bundle'] as const;
+
+export interface Job extends Reading {
+	itemIndex: number;
+	/**
+	 * The customer and scope: keys the memory (base URL, partner and End User ID, or the token's
+	 * user).
+	 */
+	key: string;
+	endUserId?: string;
+	scope: (typeof RUNS_OF)[number];
+	installationId?: number;
+	bundleId?: number;
+	status: StatusFilter;
+	/** Group Into Incidents: remind after this many ms (0: never); undefined: runs, not incidents. */
+	incidents?: { remindAfterMs: number };
+}
+
+export function readJob(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex: number): Job {
+	const runsOf = ctx.getNodeParameter('runsOf', itemIndex, 'endUser');
+	const scope = oneOf(ctx, runsOf, 'Runs Of', { allowed: RUNS_OF }, itemIndex);
+	const installationId =
+		scope === 'endUser' ? undefined : idParameter(ctx, 'installationId', 'Installation', itemIndex);
+	const bundleId =
+		scope === 'bundle'
+			? toId(ctx, ctx.getNodeParameter('bundleId', itemIndex, ''), 'Automation (Bundle)', itemIndex)
+			: undefined;
+	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const limits = {
+		perCustomer: numberInRange(
+			ctx,
+			options.maxRunsPerCustomer,
+			'Options → Max Remembered Runs per Customer',
+			{ min: 10, whole: true, fallback: DEFAULT_LIMITS.perCustomer },
+			itemIndex,
+		),
+		total: numberInRange(
+			ctx,
+			options.maxRunsTotal,
+			'Options → Max Remembered Runs in Total',
+			{ min: 100, whole: true, fallback: DEFAULT_LIMITS.total },
+			itemIndex,
+		),
+	};
+	// The customer is read (and End User ID checked) before any request.
+	const principal = client.principal(itemIndex);
+	return {
+		itemIndex,
+		key: customerKey(principal, scope, installationId, bundleId),
+		endUserId: client.partner?.endUserId(itemIndex),
+		scope,
+		installationId,
+		bundleId,
+		status: readStatusFilter(ctx, filters.status, itemIndex),
+		incidents: readIncidents(ctx, itemIndex),
+		offset: readDateOffset(ctx, options.dateOffsetMinutes, itemIndex),
+		limits,
+	};
+}
+
+/** Group Into Incidents, with Remind After (Hours): a number of at least 0 (fractions allowed). */
+function readIncidents(ctx: IExecuteFunctions, itemIndex: number): Job['incidents'] {
+	if (!ctx.getNodeParameter('groupIntoIncidents', itemIndex, false)) return undefined;
+	const hours = numberInRange(
+		ctx,
+		ctx.getNodeParameter('remindAfterHours', itemIndex, 0),
+		'Remind After (Hours)',
+		{ min: 0, fallback: 0 },
+		itemIndex,
+	);
+	return { remindAfterMs: hours * 3600000 };
+}

@@ -1,0 +1,83 @@
+/**
+ * Run → Get New: what one customer's sweep returns. The gate (gate.ts) says which of the sweep's
+ * keys are this execution's: its new runs and, with Group Into Incidents, its first-sweep marks and
+ * the reminders due.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { automationNames, automationOf, type Automations } from '../../../shared/api/automations';
+import { dueReminders, incidentEvents } from '../../../shared/readers/incidents';
+import { reminderGateKey, runGateKey, sweptGateKey } from '../../../shared/readers/runKeys';
+import type { AlbatoClient } from '../../../shared/transport/client';
+import type { Read } from './customerRead';
+import type { Job } from './newRunsJob';
+
+/**
+ * A customer's gate keys: its new runs; with incidents also its first-sweep marks (one a week: a
+ * customer with neither this week's nor last week's is on its first sweep) and the reminders due.
+ */
+export function gateKeys(read: Read, now: number): string[] {
+	const { job } = read;
+	const keys = read.fresh.map((run) => runGateKey(job.key, run.id));
+	if (!job.incidents) return keys;
+	keys.push(...sweptMarks(job, now));
+	const history = read.runs.map((run) => read.items.get(run)!);
+	for (const { key } of dueReminders(history, job.incidents.remindAfterMs, now, {}))
+		keys.push(reminderGateKey(job.key, key));
+	return keys;
+}
+
+const WEEK_MS = 7 * 86_400_000;
+const sweptMarks = (job: Job, now: number) =>
+	[0, 1].map((weeks) => sweptGateKey(job.key, Math.floor(now / WEEK_MS) - weeks));
+
+/** What one customer's sweep returns, the gate having said which keys are this execution's. */
+export function answer(read: Read, passed: Set<string>, now: number): IDataObject[] {
+	const { job } = read;
+	const named = (run: IDataObject) => withNames(job, read.items.get(run)!, read.names);
+	const owned = read.fresh.filter((run) => passed.has(runGateKey(job.key, run.id))).map(named);
+	if (!job.incidents)
+		return owned.filter((run) => job.status === 'any' || run.outcome === job.status);
+	const customer = job.endUserId === undefined ? {} : { endUserId: job.endUserId };
+	const history = read.runs.map(named);
+	const items = incidentEvents({
+		history,
+		fresh: new Set(owned.map((run) => String(run.id))),
+		// No memory of this customer, and none of its marks recorded before this execution's.
+		firstSweep:
+			read.previous === undefined && sweptMarks(job, now).every((mark) => passed.has(mark)),
+		customer,
+	});
+	const openedNow = new Set(
+		items.filter((item) => item.event === 'incidentOpened').map((item) => String(item.bundleId)),
+	);
+	for (const reminder of dueReminders(history, job.incidents.remindAfterMs, now, customer))
+		if (passed.has(reminderGateKey(job.key, reminder.key)) && !openedNow.has(reminder.bundleId))
+			items.push(reminder.item);
+	return items;
+}
+
+/** An output item of a run with its installation and automation names (as far as known). */
+function withNames(job: Job, item: IDataObject, names: Automations): IDataObject {
+	const found = automationOf(names, item.bundleId);
+	return {
+		...(job.endUserId === undefined ? {} : { endUserId: job.endUserId }),
+		installationId: found?.installationId ?? job.installationId ?? null,
+		installationTitle: found?.installationTitle ?? null,
+		bundleTitle: found?.bundleTitle ?? null,
+		...item,
+	};
+}
+
+/**
+ * Names every automation of the end user into `names`, only when there are new runs: a failure
+ * leaves the names as they were (the caller weighs it).
+ */
+export async function nameAutomations(
+	client: AlbatoClient,
+	itemIndex: number,
+	names: Automations,
+): Promise<void> {
+	for (const [id, automation] of await automationNames(client, itemIndex))
+		names.set(id, automation);
+}

@@ -1,0 +1,40 @@
+/**
+ * The keys that remember runs and incidents: in the trigger's static data, in Run → Get New's
+ * memory and in n8n's deduplication store. Saved workflows and stores hold them, so their text never
+ * changes; "\n" separates the parts.
+ */
+
+/** Run → Get New: one customer and what it watches (memory key, and the prefix of its gate keys). */
+export const customerKey = (
+	principal: string,
+	scope: string,
+	installationId: number | undefined,
+	bundleId: number | undefined,
+) => `${principal}\n${scope}:${installationId ?? ''}:${bundleId ?? ''}`;
+
+/** The trigger: whose runs a run baseline holds (owner, and the Installation ID filter). */
+export const watchedRunsKey = (owner: string | undefined, installationId: number | undefined) =>
+	`${owner ?? ''}\n${installationId ?? ''}`;
+
+/** A run in a customer's gate: its id as the service sent it. */
+export const runGateKey = (customer: string, runId: unknown) => `${customer}\n${String(runId)}`;
+
+/** A customer's first-sweep mark of one week (weeks since the epoch). */
+export const sweptGateKey = (customer: string, week: number) => `${customer}\nswept\n${week}`;
+
+/** A reminder in a customer's gate (see reminderKey). */
+export const reminderGateKey = (customer: string, reminder: string) =>
+	`${customer}\nremind\n${reminder}`;
+
+/**
+ * One reminder of one incident: the automation, the success before the incident (`-` when the
+ * history listed starts inside it) and the number of whole periods it has been open.
+ */
+export const reminderKey = (
+	automation: string,
+	successBefore: string | undefined,
+	periods: number,
+) => `${automation}\n${successBefore ?? '-'}\n${periods}`;
+
+/** One run of one automation (a run id is unique only within its automation's list). */
+export const automationRunKey = (automation: string, runId: string) => `${automation}\n${runId}`;
