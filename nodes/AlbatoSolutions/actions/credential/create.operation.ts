@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
-import { appIdParameter, mappedOrJson, oneOf, textParameter, unsafeKeyPath } from '../params';
+import { appIdParameter, oneOf, textParameter } from '../params';
+import { mappedOrJson, unsafeKeyPath } from '../objectParameters';
 import { checkValues, maskSecrets } from '../../../shared/readers/partnerSchema';
 import { withNumericIds } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
