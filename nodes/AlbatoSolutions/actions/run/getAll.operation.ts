@@ -5,6 +5,7 @@ import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
 import { listRuns } from '../../../shared/api/run';
 import {
 	bundleSelect,
+	filtersCollection,
 	installationLocator,
 	returnAllOrLimit,
 } from '../../../shared/descriptions/common.descriptions';
@@ -55,24 +56,17 @@ export const description: INodeProperties[] = [
 	{ ...bundleSelect, displayOptions: { show: { runsOf: ['bundle'] } } },
 	...shownBefore(2, [{ ...bundleSelect, displayOptions: { show: { scope: ['bundle'] } } }]),
 	...returnAllOrLimit(),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Since',
-				name: 'since',
-				type: 'dateTime',
-				default: '',
-				description:
-					"Only runs created at or after this moment (inclusive). A date without a time zone is in the workflow's time zone.",
-			},
-			runStatusFilter,
-		],
-	},
+	filtersCollection([
+		{
+			displayName: 'Since',
+			name: 'since',
+			type: 'dateTime',
+			default: '',
+			description:
+				"Only runs created at or after this moment (inclusive). A date without a time zone is in the workflow's time zone.",
+		},
+		runStatusFilter,
+	]),
 	runOptionsCollection,
 ];
 
