@@ -3,7 +3,7 @@
  * level.
  */
 import { choicesQuery, resolveChoices } from '../../nodes/shared/readers/connectionSettings';
-import { settingStepsOf } from '../../nodes/shared/readers/shapes';
+import { settingStepsOf } from '../../nodes/shared/readers/settingSteps';
 
 const tree = settingStepsOf([
 	{

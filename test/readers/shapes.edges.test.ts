@@ -3,17 +3,16 @@
  */
 import {
 	fieldsOf,
-	forTests,
 	holdsList,
 	idOf,
 	installationOf,
 	listOrMap,
 	positiveIdOf,
-	settingStepsOf,
 	solutionIdOf,
 	statusOf,
 	withNumericIds,
 } from '../../nodes/shared/readers/shapes';
+import { forTests, settingStepsOf } from '../../nodes/shared/readers/settingSteps';
 
 const { optionsOf } = forTests;
 

@@ -2,17 +2,16 @@
 import {
 	bundleRecordsOf,
 	fieldsOf,
-	forTests,
 	idOf,
 	installationOf,
 	installationsOf,
 	positiveIdOf,
 	sameId,
-	settingStepsOf,
 	statusOf,
 	successFlagOf,
 	unwrapEnvelope,
 } from '../../nodes/shared/readers/shapes';
+import { forTests, settingStepsOf } from '../../nodes/shared/readers/settingSteps';
 
 const { optionsOf } = forTests;
 

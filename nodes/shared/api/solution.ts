@@ -1,14 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { choicesQuery, resolveChoices, type Resolution } from '../readers/connectionSettings';
-import {
-	holdsList,
-	listOrMap,
-	SETTING_STEP_KEYS,
-	settingStepsOf,
-	type SettingStep,
-	withNumericIds,
-} from '../readers/shapes';
+import { SETTING_STEP_KEYS, settingStepsOf, type SettingStep } from '../readers/settingSteps';
+import { holdsList, listOrMap, withNumericIds } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
 import { AlbatoApiError } from '../transport/errors';
 import { segment } from '../transport/wire';

@@ -116,6 +116,18 @@ export function optionsCollection(options: INodeProperties[]): INodeProperties {
 	};
 }
 
+/** The usual "Filters" collection of a list: each filter narrows what the list returns. */
+export function filtersCollection(filters: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		default: {},
+		options: filters,
+	};
+}
+
 /** Where a partner finds an App ID (Albato's API lists no apps; its docs name it partnerId). */
 export const APP_ID_WHERE =
 	"Albato's API lists no apps: ask your Albato account manager for the app's ID (Albato calls it partnerId), or read partnerId from a connection the end user already has (Credential → Create Link or Get Link Status)";

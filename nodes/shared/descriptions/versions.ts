@@ -1,13 +1,16 @@
-import type { DisplayCondition, INodeProperties } from 'n8n-workflow';
+import type { DisplayCondition, INode, INodeProperties } from 'n8n-workflow';
 
 /**
  * The action node's versions, as n8n's light versioning keeps them: one description, each property
  * shown for the versions it belongs to (`displayOptions.show['@version']`), each operation reading
  * by `getNode().typeVersion`. A change that would break a saved workflow (a renamed or removed
  * parameter, a changed default or output shape) adds a version and keeps the old one working.
- *  - 1: the first descriptions (Credential → Create's `title` and `fieldMapper`, Run's `scope` and
- *    `stepId`);
- *  - 2: parameter names that never carry a value over between resources (issue 24).
+ *  - 1: the first descriptions. Four parameters were saved under two names at this version (the
+ *    first `title`, `fieldMapper`, `scope`, `stepId`; then `connectionName`,
+ *    `connectionFieldMapper`, `runsOf`, `runStepId`): it reads both (`renamedIn2`).
+ *  - 2: parameter names that never carry a value over between resources.
+ *
+ * Both names saved at version 1: the first name is read when it holds a value, the new name otherwise.
  */
 export const NODE_VERSIONS = [1, 2];
 export const CURRENT_NODE_VERSION = 2;
@@ -36,3 +39,48 @@ export const shownFrom = (version: number, properties: INodeProperties[]) =>
 /** Properties kept for workflows saved before `version`, under their old names. */
 export const shownBefore = (version: number, properties: INodeProperties[]) =>
 	withVersion(properties, { _cnd: { lt: version } });
+
+/** A parameter's two names: the first one version 1 saved, and the one since. */
+export interface Renamed {
+	1: string;
+	2: string;
+}
+
+const HOLDS_VALUE: DisplayCondition = { _cnd: { exists: true } };
+
+/** Hidden while `name` holds a value (or, with `holds: false`, while it holds none). */
+function hiddenWhen(property: INodeProperties, name: string, holds: boolean): INodeProperties {
+	return {
+		...property,
+		displayOptions: {
+			...property.displayOptions,
+			hide: { ...property.displayOptions?.hide, [name]: holds ? [HOLDS_VALUE] : [''] },
+		},
+	};
+}
+
+/**
+ * A parameter that version 2 names `property.name` and version 1 saved under `first` or under the
+ * new name. At version 1 n8n keeps whichever was saved and the editor shows one field: the first
+ * name's while it holds a value, the new name's otherwise. A hidden copy keeps the first name's
+ * value (empty when not saved) so that both conditions can read it.
+ */
+export function renamedIn2(property: INodeProperties, first: string): INodeProperties[] {
+	const firstName = { ...property, name: first };
+	return [
+		...shownFrom(2, [property]),
+		...shownBefore(2, [
+			{ displayName: property.displayName, name: first, type: 'hidden', default: '' },
+			hiddenWhen(firstName, first, false),
+			hiddenWhen(property, first, true),
+		]),
+	];
+}
+
+/** The name a parameter is read under, by the rule of `renamedIn2`. */
+export function versionedName(ctx: { getNode(): INode }, names: Renamed): string {
+	const node = ctx.getNode();
+	if (node.typeVersion >= 2) return names[2];
+	const first = node.parameters[names[1]];
+	return first === undefined || first === null || first === '' ? names[2] : names[1];
+}

@@ -15,7 +15,7 @@ import { connectionSettingSteps, fetchConnectionSettings } from '../api/solution
 import { choiceName } from '../readers/connectionSettings';
 import type { AlbatoClient } from '../transport/client';
 import { mapLimited } from '../transport/mapLimited';
-import type { SettingStep } from '../readers/shapes';
+import type { SettingStep } from '../readers/settingSteps';
 import { isObject, sameId } from '../readers/shapes';
 import { mapperFieldName } from '../readers/fieldLabel';
 import { load } from './load';

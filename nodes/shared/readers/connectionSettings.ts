@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { SettingStep } from './shapes';
+import type { SettingStep } from './settingSteps';
 
 export interface Resolution {
 	/** Every step reached, mapped to the service's own value for the choice made. */

@@ -1,11 +1,13 @@
 /**
  * Workflows saved at an earlier version of the node still run unchanged: each fixture is a workflow
- * as n8n stored it (only the parameters that differ from their defaults, the old names, typeVersion
- * 1), run through n8n-core against the emulator. A fixture without an expectation below fails the
- * test.
+ * as n8n stored it (only the parameters that differ from their defaults, typeVersion 1), run through
+ * n8n-core against the emulator. Version 1 was saved under two sets of names (the first
+ * descriptions', and the renamed ones, `*-renamed.json`): both give the same result. A fixture
+ * without an expectation below fails the test.
  */
 import { readdirSync } from 'fs';
 import { join } from 'path';
+import { NodeHelpers, type INode, type INodeParameters } from 'n8n-workflow';
 
 import { readExample, runExample } from '../../../harness/examples';
 import { AlbatoSolutions } from '../../../nodes/AlbatoSolutions/AlbatoSolutions.node';
@@ -27,7 +29,7 @@ interface Expected {
 	items?: number;
 }
 
-const EXPECTED: Record<string, Expected> = {
+const FIRST_NAMES: Record<string, Expected> = {
 	// Version 1 named the connection `title` and took the fields as JSON.
 	'credential-create-json.json': {
 		calls: ['GET /credentials/201/meta', 'POST /credentials/201'],
@@ -69,6 +71,17 @@ const EXPECTED: Record<string, Expected> = {
 	},
 };
 
+// Saved at version 1 with the names version 2 now has (`connectionName`, `connectionFieldMapper`,
+// `runsOf`, `runStepId`): the same requests and output as under the first names.
+const RENAMED: Record<string, Expected> = {
+	'credential-create-json-renamed.json': FIRST_NAMES['credential-create-json.json'],
+	'credential-create-mapper-renamed.json': FIRST_NAMES['credential-create-mapper.json'],
+	'run-getAll-oneAutomation-renamed.json': FIRST_NAMES['run-getAll-oneAutomation.json'],
+	'run-getStep-renamed.json': FIRST_NAMES['run-getStep.json'],
+};
+
+const EXPECTED: Record<string, Expected> = { ...FIRST_NAMES, ...RENAMED };
+
 const fixtures = readdirSync(FIXTURES).filter((file) => file.endsWith('.json'));
 
 describe('workflows saved at an earlier version run unchanged', () => {
@@ -100,4 +113,54 @@ describe('workflows saved at an earlier version run unchanged', () => {
 		expect(output.length).toBeGreaterThan(0);
 		if (expected.output) expect(output[0].json).toMatchObject(expected.output);
 	});
+
+	// What n8n does with a saved workflow before it runs or activates it: it resolves the parameters
+	// against the description (dropping those not shown for the node's version), then refuses a
+	// node with issues (an empty required field). The editor shows each saved parameter in one field
+	// (no two fields for one concept), and saving from the editor keeps them.
+	it.each(fixtures)('%s: n8n keeps every saved parameter and finds no issue', (file) => {
+		const node = readExample(join(FIXTURES, file)).nodes.find((n) => n.name === NODE) as INode;
+		const saved = node.parameters;
+		const resolved = resolve(node, saved, true);
+		expect(resolved).toMatchObject(saved);
+		const loaded = { ...node, parameters: resolved };
+		expect(
+			NodeHelpers.getNodeParametersIssues(description.properties, loaded, description),
+		).toBeNull();
+		const fields = description.properties
+			.filter((property) => !['hidden', 'notice'].includes(property.type))
+			.filter((property) => NodeHelpers.displayParameter(resolved, property, loaded, description));
+		const labels = fields.map((property) => property.displayName);
+		expect(labels).toEqual([...new Set(labels)]);
+		const names = new Set(fields.map((property) => property.name));
+		expect(Object.keys(saved).filter((name) => !names.has(name))).toEqual([]);
+		expect(resolve(node, resolve(node, resolved, false), true)).toEqual(resolved);
+	});
+
+	it('a version 1 workflow that saved both names reads the first one', async () => {
+		const workflow = readExample(join(FIXTURES, 'run-getStep.json'));
+		const node = workflow.nodes.find((n) => n.name === NODE)!;
+		node.parameters = { ...node.parameters, runStepId: '999' };
+		const before = ctx.emu.requests.length;
+		await runExample(workflow, [new AlbatoSolutions()], {
+			albatoSolutionsApi: { baseUrl: ctx.emu.baseUrl, accessToken: ctx.token },
+		});
+		expect(ctx.emu.requests.slice(before).map((entry) => entry.path)).toEqual([
+			'/bundle/events/steps/3944029301',
+		]);
+	});
 });
+
+const { description } = new AlbatoSolutions();
+
+/** n8n's resolution of a node's parameters: with defaults (load, run), or without (editor save). */
+function resolve(node: INode, parameters: INodeParameters, withDefaults: boolean) {
+	return NodeHelpers.getNodeParameters(
+		description.properties,
+		parameters,
+		withDefaults,
+		false,
+		node,
+		description,
+	)!;
+}

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { labelOfMapperField } from '../../../shared/readers/fieldLabel';
 import { isObject } from '../../../shared/readers/shapes';
-import { mappedOrJson } from '../params';
+import { mappedOrJson } from '../objectParameters';
 
 /** The field values of Bundle Data → Update: a non-empty object keyed by field codes. */
 export function fieldValuesParameter(ctx: IExecuteFunctions, itemIndex: number): IDataObject {

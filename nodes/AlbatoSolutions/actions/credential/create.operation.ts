@@ -2,14 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
-import { appIdParameter, mappedOrJson, oneOf, textParameter, unsafeKeyPath } from '../params';
+import { appIdParameter, oneOf, textParameter } from '../params';
+import { mappedOrJson, unsafeKeyPath } from '../objectParameters';
 import { checkValues, maskSecrets } from '../../../shared/readers/partnerSchema';
 import { withNumericIds } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { AlbatoApiError, retold } from '../../../shared/transport/errors';
 import { appIdProperty, optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { createCredential, partnerSchema } from '../../../shared/api/credential';
-import { shownBefore, shownFrom } from '../../../shared/descriptions/versions';
+import { renamedIn2, versionedName } from '../../../shared/descriptions/versions';
 
 export const option = {
 	name: 'Create',
@@ -27,14 +28,15 @@ const connectionName: INodeProperties = {
 	description: 'A name for the new connection, shown to the end user',
 };
 
-/** The parameters' names by node version: version 1 saved them as `title` and `fieldMapper`. */
+/** The parameters' names as the workflow saved them (version 1 first as `title` and `fieldMapper`). */
 function names(ctx: IExecuteFunctions) {
-	return ctx.getNode().typeVersion >= 2
-		? { name: 'connectionName', mapper: 'connectionFieldMapper' }
-		: { name: 'title', mapper: 'fieldMapper' };
+	return {
+		name: versionedName(ctx, { 1: 'title', 2: 'connectionName' }),
+		mapper: versionedName(ctx, { 1: 'fieldMapper', 2: 'connectionFieldMapper' }),
+	};
 }
 
-/** Fields Input, Connection Fields (version 1: `fieldMapper`; 2: `connectionFieldMapper`), JSON. */
+/** Fields Input, Connection Fields (version 1 also as `fieldMapper`), JSON. */
 function connectionFields(): INodeProperties[] {
 	const [mode, mapper, json] = mapperOrJson({
 		mode: 'fieldsMode',
@@ -55,18 +57,12 @@ function connectionFields(): INodeProperties[] {
 				'The fields the app\'s connection needs, e.g. {"apiKey": "…", "region": "eu"}. Credential → Get Schema lists them.',
 		},
 	});
-	return [
-		mode,
-		...shownFrom(2, [mapper]),
-		...shownBefore(2, [{ ...mapper, name: 'fieldMapper' }]),
-		json,
-	];
+	return [mode, ...renamedIn2(mapper, 'fieldMapper'), json];
 }
 
 export const description: INodeProperties[] = [
 	appIdProperty('partnerId'),
-	...shownFrom(2, [connectionName]),
-	...shownBefore(2, [{ ...connectionName, name: 'title' }]),
+	...renamedIn2(connectionName, 'title'),
 	...connectionFields(),
 	optionsCollection([
 		{

@@ -12,7 +12,7 @@ import { isMasked, ownConnectionOutput } from '../../../shared/readers/ownConnec
 import { isObject } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { outcomeOf } from '../../../shared/transport/errors';
-import { mappedOrJson } from '../params';
+import { mappedOrJson } from '../objectParameters';
 import { ownPartnerName, ownPartnerNameProperty } from './ownPartnerName';
 
 export const option = {

@@ -28,7 +28,7 @@ import {
 	readInstallInput,
 	settingsOption,
 } from './installInput';
-import { toObject } from '../params';
+import { toObject } from '../objectParameters';
 import { installSafely, TitleTakenError } from './installSafely';
 import { newInstallation } from './create.operation';
 import { reportDuplicates } from './reportDuplicates';

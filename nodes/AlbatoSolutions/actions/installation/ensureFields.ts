@@ -11,7 +11,8 @@ import { bundleData } from '../../../shared/api/bundleData';
 import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
 import { type FieldEntry, fieldsOf, isObject, sameId } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { describeValue, unsafeKeyPath } from '../params';
+import { describeValue } from '../params';
+import { unsafeKeyPath } from '../objectParameters';
 import { fromText, HOW_TO_WRITE, kindOf, sameJson } from './ensureValues';
 
 const fieldValuesProperty: INodeProperties = {

@@ -19,7 +19,8 @@ import {
 	solutionIdOf,
 	statusOf,
 } from '../../../shared/readers/shapes';
-import { describeValue, MAX_TITLE_LENGTH, unsafeKeyPath } from '../params';
+import { describeValue, MAX_TITLE_LENGTH } from '../params';
+import { unsafeKeyPath } from '../objectParameters';
 import { type DesiredField, fieldValuesFromJson } from './ensureFields';
 
 type DesiredStatus = 'active' | 'paused' | 'leave';

@@ -12,6 +12,7 @@ import { describeValue, oneOf, toId } from '../params';
 import { ACTIVE, PAUSED, sameId, solutionIdOf, statusOf } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import {
+	filtersCollection,
 	locatorValue,
 	returnAllOrLimit,
 	solutionLocator,
@@ -25,34 +26,27 @@ export const option = {
 
 export const description: INodeProperties[] = [
 	...returnAllOrLimit(),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{ ...solutionLocator, required: false, description: 'Only installations of this solution' },
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				default: 'any',
-				options: [
-					{ name: 'Active', value: 'active' },
-					{ name: 'Any', value: 'any' },
-					{ name: 'Paused', value: 'paused' },
-				],
-			},
-			{
-				displayName: 'Title Contains',
-				name: 'title',
-				type: 'string',
-				default: '',
-				description: 'Only installations whose title contains this text (case-insensitive)',
-			},
-		],
-	},
+	filtersCollection([
+		{ ...solutionLocator, required: false, description: 'Only installations of this solution' },
+		{
+			displayName: 'Status',
+			name: 'status',
+			type: 'options',
+			default: 'any',
+			options: [
+				{ name: 'Active', value: 'active' },
+				{ name: 'Any', value: 'any' },
+				{ name: 'Paused', value: 'paused' },
+			],
+		},
+		{
+			displayName: 'Title Contains',
+			name: 'title',
+			type: 'string',
+			default: '',
+			description: 'Only installations whose title contains this text (case-insensitive)',
+		},
+	]),
 ];
 
 interface Filters {
@@ -70,34 +64,7 @@ interface Filters {
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as Filters;
 	const limit = readLimit(this, itemIndex);
-	// Checked before any request: a filter that cannot match would silently give "none", or fail
-	// after the read.
-	const solutionValue = locatorValue(filters.solutionId);
-	const solutionId =
-		solutionValue === undefined ||
-		solutionValue === null ||
-		(typeof solutionValue === 'string' && solutionValue.trim() === '')
-			? undefined
-			: toId(this, solutionValue, 'Filters → Solution', itemIndex);
-	if (
-		filters.title !== undefined &&
-		typeof filters.title !== 'string' &&
-		typeof filters.title !== 'number'
-	) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Filters → Title Contains must be text, got ${describeValue(filters.title)}`,
-			{ itemIndex },
-		);
-	}
-	const title = String(filters.title ?? '');
-	const status = oneOf(
-		this,
-		filters.status,
-		'Filters → Status',
-		{ allowed: ['active', 'paused', 'any'], fallback: 'any' },
-		itemIndex,
-	);
+	const { solutionId, title, status } = readFilters(this, filters, itemIndex);
 	let list = await listInstallations(client, itemIndex);
 	if (title) {
 		const needle = title.toLowerCase();
@@ -130,4 +97,37 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		),
 		limit,
 	);
+}
+
+/**
+ * The filters, checked before any request: a filter that cannot match would silently give "none",
+ * or fail after the read.
+ */
+function readFilters(ctx: IExecuteFunctions, filters: Filters, itemIndex: number) {
+	const solutionValue = locatorValue(filters.solutionId);
+	const solutionId =
+		solutionValue === undefined ||
+		solutionValue === null ||
+		(typeof solutionValue === 'string' && solutionValue.trim() === '')
+			? undefined
+			: toId(ctx, solutionValue, 'Filters → Solution', itemIndex);
+	if (
+		filters.title !== undefined &&
+		typeof filters.title !== 'string' &&
+		typeof filters.title !== 'number'
+	) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Filters → Title Contains must be text, got ${describeValue(filters.title)}`,
+			{ itemIndex },
+		);
+	}
+	const status = oneOf(
+		ctx,
+		filters.status,
+		'Filters → Status',
+		{ allowed: ['active', 'paused', 'any'], fallback: 'any' },
+		itemIndex,
+	);
+	return { solutionId, title: String(filters.title ?? ''), status };
 }

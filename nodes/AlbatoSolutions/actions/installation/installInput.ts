@@ -13,14 +13,8 @@ import {
 } from '../../../shared/readers/connectionSettings';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 import { positiveIdOf } from '../../../shared/readers/shapes';
-import {
-	describeValue,
-	idParameter,
-	mappedOrJson,
-	numberInRange,
-	textParameter,
-	toObject,
-} from '../params';
+import { describeValue, idParameter, numberInRange, textParameter } from '../params';
+import { mappedOrJson, toObject } from '../objectParameters';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { solutionLocator } from '../../../shared/descriptions/common.descriptions';
 

@@ -5,10 +5,11 @@ import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
 import { listRuns } from '../../../shared/api/run';
 import {
 	bundleSelect,
+	filtersCollection,
 	installationLocator,
 	returnAllOrLimit,
 } from '../../../shared/descriptions/common.descriptions';
-import { shownBefore, shownFrom } from '../../../shared/descriptions/versions';
+import { renamedIn2, shownBefore, versionedName } from '../../../shared/descriptions/versions';
 import { runDateMs, runItem } from '../../../shared/readers/runs';
 import { sameId } from '../../../shared/readers/shapes';
 import type { AlbatoClient } from '../../../shared/transport/client';
@@ -50,31 +51,22 @@ export const description: INodeProperties[] = [
 		...installationLocator,
 		description: 'The installation whose automations ran (and that lists the automations)',
 	},
-	...shownFrom(2, [runsOf, { ...bundleSelect, displayOptions: { show: { runsOf: ['bundle'] } } }]),
-	// Version 1 saved Runs Of as `scope`.
-	...shownBefore(2, [
-		{ ...runsOf, name: 'scope' },
-		{ ...bundleSelect, displayOptions: { show: { scope: ['bundle'] } } },
-	]),
+	// Version 1 saved Runs Of as `scope`, then as `runsOf`.
+	...renamedIn2(runsOf, 'scope'),
+	{ ...bundleSelect, displayOptions: { show: { runsOf: ['bundle'] } } },
+	...shownBefore(2, [{ ...bundleSelect, displayOptions: { show: { scope: ['bundle'] } } }]),
 	...returnAllOrLimit(),
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Since',
-				name: 'since',
-				type: 'dateTime',
-				default: '',
-				description:
-					"Only runs created at or after this moment (inclusive). A date without a time zone is in the workflow's time zone.",
-			},
-			runStatusFilter,
-		],
-	},
+	filtersCollection([
+		{
+			displayName: 'Since',
+			name: 'since',
+			type: 'dateTime',
+			default: '',
+			description:
+				"Only runs created at or after this moment (inclusive). A date without a time zone is in the workflow's time zone.",
+		},
+		runStatusFilter,
+	]),
 	runOptionsCollection,
 ];
 
@@ -87,7 +79,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const installationId = idParameter(this, 'installationId', 'Installation', itemIndex);
 	const scope = this.getNodeParameter(
-		this.getNode().typeVersion >= 2 ? 'runsOf' : 'scope',
+		versionedName(this, { 1: 'scope', 2: 'runsOf' }),
 		itemIndex,
 		'installation',
 	) as string;

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getRunStep } from '../../../shared/api/run';
-import { shownBefore, shownFrom } from '../../../shared/descriptions/versions';
+import { renamedIn2, versionedName } from '../../../shared/descriptions/versions';
 import { stepItem } from '../../../shared/readers/runs';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { toId } from '../params';
@@ -25,9 +25,8 @@ const runStepId: INodeProperties = {
 };
 
 export const description: INodeProperties[] = [
-	...shownFrom(2, [runStepId]),
-	// Version 1 saved Step ID as `stepId`.
-	...shownBefore(2, [{ ...runStepId, name: 'stepId' }]),
+	// Version 1 saved Step ID as `stepId`, then as `runStepId`.
+	...renamedIn2(runStepId, 'stepId'),
 	runOptionsCollection,
 ];
 
@@ -37,7 +36,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const stepId = toId(
 		this,
-		this.getNodeParameter(this.getNode().typeVersion >= 2 ? 'runStepId' : 'stepId', itemIndex, ''),
+		this.getNodeParameter(versionedName(this, { 1: 'stepId', 2: 'runStepId' }), itemIndex, ''),
 		'Step ID',
 		itemIndex,
 	);

@@ -65,7 +65,7 @@ export function readSince(
 	else if (raw instanceof Date) date = DateTime.fromJSDate(raw);
 	else if (typeof raw === 'string' && raw.trim() !== '')
 		date = DateTime.fromISO(raw.trim(), { zone: ctx.getTimezone(), setZone: true });
-	else if (typeof raw === 'number' && Number.isFinite(raw)) date = DateTime.fromMillis(raw);
+	else if (typeof raw === 'number') date = DateTime.fromMillis(raw); // NaN and ±Infinity read as invalid
 	if (!date?.isValid) {
 		throw new NodeOperationError(
 			ctx.getNode(),

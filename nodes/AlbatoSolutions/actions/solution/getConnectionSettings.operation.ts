@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { fetchConnectionSettings } from '../../../shared/api/solution';
-import { idParameter, objectParameter } from '../params';
+import { idParameter } from '../params';
+import { objectParameter } from '../objectParameters';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import {
 	autoSelectSingleOption,
