@@ -3,7 +3,7 @@ import {
 	describeBody,
 	hint,
 	INVALID_JSON,
-	partnerHint,
+	partnerHint as hintFor,
 	serviceMessage,
 } from '../../nodes/shared/transport/serviceMessage';
 
@@ -129,6 +129,15 @@ describe('hint: what to do about each status', () => {
 	});
 });
 
+/** The partner hint for a failed call: its path, the token it carried, what it is about. */
+const partnerHint = (
+	name: string | undefined,
+	status: number,
+	path: string,
+	withMasterToken: boolean,
+	about?: 'endUser',
+) => hintFor(name, status, { path, withMasterToken, about });
+
 describe('partnerHint: partner mode only', () => {
 	const master = true;
 	const endUser = false;
@@ -163,7 +172,7 @@ describe('partnerHint: partner mode only', () => {
 			/^No end user with this End User ID: create it first/,
 		);
 		for (const call of ['get-user-profile', 'set-user-plan', 'delete-user', 'block-user-plan'])
-			expect(partnerHint('P', 404, `/wl/acme/${call}`, master)).toMatch(
+			expect(partnerHint('P', 404, `/wl/acme/${call}`, master, 'endUser')).toMatch(
 				/^No end user with this End User ID \(End User → Create makes one\), or a wrong Partner Name/,
 			);
 		expect(partnerHint('P', 404, '/wl/acme/get-own-credential', endUser)).toMatch(
