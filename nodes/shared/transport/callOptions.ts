@@ -26,7 +26,7 @@ export type SendAs = 'endUser' | 'partner' | 'masterBearer';
  * - `write`: may change the service (the default for every method but GET; PUT, PLAY and PAUSE are
  *   still retried, as repeating them changes nothing more).
  */
-export type Effect = 'read' | 'readOnce' | 'write';
+type Effect = 'read' | 'readOnce' | 'write';
 
 /** One call's options (not the UI's Request Options: those are the client's TransportOptions). */
 export interface CallOptions {

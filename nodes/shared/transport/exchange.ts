@@ -34,7 +34,7 @@ export interface Line {
 }
 
 /** The answer's headers, its parsed body, and the data inside its envelope. */
-export interface Exchanged {
+interface Exchanged {
 	headers: IDataObject;
 	body: unknown;
 	data: unknown;

@@ -45,7 +45,7 @@ export interface TokenCall {
 type MintRequest = (call: TokenCall) => Promise<unknown>;
 
 /** How a token is asked for: for which item, for an owed call, and which token was just refused. */
-export interface TokenRequest {
+interface TokenRequest {
 	itemIndex?: number;
 	owed?: boolean;
 	/** The token the service just refused with 401: dropped first. */

@@ -31,7 +31,7 @@ export interface AccessCredential {
 }
 
 /** What one attempt sends. */
-export interface Outgoing {
+interface Outgoing {
 	method: ApiMethod;
 	url: string;
 	body: IDataObject | undefined;
@@ -41,7 +41,7 @@ export interface Outgoing {
 	owed: boolean;
 }
 
-export interface Response {
+interface Response {
 	statusCode: number;
 	headers?: IDataObject;
 	body: unknown;
