@@ -68,10 +68,10 @@ describe('statusError: outcome by status and safety', () => {
 	});
 
 	it('an unreadable 2xx: unknown after a POST, failed after a safe call', () => {
-		expect(statusError(source, 200, 'x', post, 0, true).outcome).toBe('unknown');
-		expect(statusError(source, 200, 'x', post, 0, true).answer).toBe('unreadable');
-		expect(statusError(source, 200, 'x', put, 0, true).outcome).toBe('failed');
-		expect(statusError(source, 200, 'x', get, 0, true).outcome).toBe('failed');
+		expect(statusError(source, 200, 'x', post, { unreadable: true }).outcome).toBe('unknown');
+		expect(statusError(source, 200, 'x', post, { unreadable: true }).answer).toBe('unreadable');
+		expect(statusError(source, 200, 'x', put, { unreadable: true }).outcome).toBe('failed');
+		expect(statusError(source, 200, 'x', get, { unreadable: true }).outcome).toBe('failed');
 	});
 });
 
@@ -87,12 +87,12 @@ describe('statusError: message, description and response', () => {
 	});
 
 	it('redacts a text body and counts retries', () => {
-		const once = statusError(source, 503, 'token s3cret refused', get, 1);
+		const once = statusError(source, 503, 'token s3cret refused', get, { retries: 1 });
 		expect(once.message).toBe('token *** refused');
 		expect(once.description).toBe(
 			'GET /installations → 503 (after 1 retry). The service failed; try again later.',
 		);
-		const twice = statusError(source, 429, { message: 'slow down' }, post, 2);
+		const twice = statusError(source, 429, { message: 'slow down' }, post, { retries: 2 });
 		expect(twice.description).toBe(
 			'POST /solutions/install → 429 (after 2 retries). The service is rate limiting: lower Items in Flight (Request Options) or retry later.',
 		);
@@ -108,13 +108,13 @@ describe('statusError: message, description and response', () => {
 	});
 
 	it('an unreadable answer: may be applied (POST), send again (PUT), try later (GET)', () => {
-		expect(statusError(source, 200, 'odd', post, 0, true).description).toBe(
+		expect(statusError(source, 200, 'odd', post, { unreadable: true }).description).toBe(
 			`POST /solutions/install → 200. ${MAY_BE_APPLIED}`,
 		);
-		expect(statusError(source, 200, 'odd', put, 0, true).description).toBe(
+		expect(statusError(source, 200, 'odd', put, { unreadable: true }).description).toBe(
 			'PUT /installations/7 → 200. The service may have applied it; PUT is safe to send again: run this item again.',
 		);
-		expect(statusError(source, 200, 'odd', get, 0, true).description).toBe(
+		expect(statusError(source, 200, 'odd', get, { unreadable: true }).description).toBe(
 			'GET /installations → 200. This call changes nothing; try again later.',
 		);
 	});

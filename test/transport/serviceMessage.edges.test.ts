@@ -3,9 +3,14 @@ import {
 	describeBody,
 	hint,
 	INVALID_JSON,
-	partnerHint,
+	partnerHint as hintFor,
 	serviceMessage,
 } from '../../nodes/shared/transport/serviceMessage';
+import * as endUserApi from '../../nodes/shared/api/endUser';
+import { type CallOptions, callOf } from '../../nodes/shared/transport/callOptions';
+import type { AlbatoClient } from '../../nodes/shared/transport/client';
+import type { ApiMethod, Call } from '../../nodes/shared/transport/errors';
+import type { PartnerSession } from '../../nodes/shared/transport/partnerSession';
 
 describe('describeBody: a few words, never the content', () => {
 	it.each([
@@ -129,6 +134,15 @@ describe('hint: what to do about each status', () => {
 	});
 });
 
+/** The partner hint for a failed call: its path, the token it carried, what it is about. */
+const partnerHint = (
+	name: string | undefined,
+	status: number,
+	path: string,
+	withMasterToken: boolean,
+	about?: 'endUser',
+) => hintFor(name, status, { path, withMasterToken, about });
+
 describe('partnerHint: partner mode only', () => {
 	const master = true;
 	const endUser = false;
@@ -163,7 +177,7 @@ describe('partnerHint: partner mode only', () => {
 			/^No end user with this End User ID: create it first/,
 		);
 		for (const call of ['get-user-profile', 'set-user-plan', 'delete-user', 'block-user-plan'])
-			expect(partnerHint('P', 404, `/wl/acme/${call}`, master)).toMatch(
+			expect(partnerHint('P', 404, `/wl/acme/${call}`, master, 'endUser')).toMatch(
 				/^No end user with this End User ID \(End User → Create makes one\), or a wrong Partner Name/,
 			);
 		expect(partnerHint('P', 404, '/wl/acme/get-own-credential', endUser)).toMatch(
@@ -178,4 +192,36 @@ describe('partnerHint: partner mode only', () => {
 it('partnerHint: "no end user" is for a 404 only', () => {
 	expect(partnerHint('P', 500, '/wl/acme/get-user-session-token', true)).toBeUndefined();
 	expect(partnerHint('P', 400, '/wl/acme/get-user-session-token', true)).toBeUndefined();
+});
+
+describe('partnerHint: every /wl call about one end user says so', () => {
+	/** Every call api/endUser.ts sends, each function given the end user 'u-1'. */
+	const sentBy = async () => {
+		const sent: Array<{ call: Call; body?: CallOptions['body'] }> = [];
+		const record = async (method: ApiMethod, path: string, options: CallOptions) => {
+			sent.push({ call: callOf(method, path, options), body: options.body });
+			return await Promise.resolve([]);
+		};
+		const client = {
+			request: record,
+			readByGetOrPost: async (path: string, options: CallOptions) =>
+				await record('GET', path, options),
+		} as unknown as AlbatoClient;
+		const partner = { path: (endpoint: string) => `/wl/acme/${endpoint}` } as PartnerSession;
+		for (const send of Object.values(endUserApi))
+			if (typeof send === 'function')
+				await (send as (...args: unknown[]) => Promise<unknown>)(client, partner, 'u-1', 100, 0);
+		return sent;
+	};
+
+	it('a 404 of each call whose body names the end user hints at a missing end user', async () => {
+		const aboutTheUser = (await sentBy()).filter(({ body }) => body?.id === 'u-1');
+		// get-user-profile, set-user-plan, delete-user, block-user-plan, add-user-plan-transactions.
+		expect(aboutTheUser.length).toBeGreaterThanOrEqual(5);
+		for (const { call } of aboutTheUser)
+			expect([call.path, hintFor('P', 404, call)]).toEqual([
+				call.path,
+				expect.stringMatching(/^No end user with this End User ID/),
+			]);
+	});
 });

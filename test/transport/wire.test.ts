@@ -33,8 +33,9 @@ describe('callOf: safe to repeat, changes nothing', () => {
 		['PAUSE', {}, true, false],
 		['POST', {}, false, false],
 		['DELETE', {}, false, false],
-		['POST', { idempotent: true }, true, true],
-		['POST', { idempotent: false }, false, false],
+		['POST', { effect: 'read' }, true, true],
+		['POST', { effect: 'write' }, false, false],
+		['POST', { effect: 'readOnce' }, false, true],
 	] as const)('%s %p: safe %p, changes nothing %p', (method, options, safe, changesNothing) => {
 		expect(callOf(method, '/p', { ...options, itemIndex: 5 })).toEqual({
 			method,
@@ -47,9 +48,10 @@ describe('callOf: safe to repeat, changes nothing', () => {
 	});
 
 	it('knows when the master token is sent (the hints name the token that was refused)', () => {
-		expect(callOf('POST', '/wl/a/add-user', { asPartner: true }).withMasterToken).toBe(true);
+		expect(callOf('POST', '/wl/a/add-user', { sendAs: 'partner' }).withMasterToken).toBe(true);
 		expect(
-			callOf('POST', '/credentials/1/2/update-user-data', { asMaster: true }).withMasterToken,
+			callOf('POST', '/credentials/1/2/update-user-data', { sendAs: 'masterBearer' })
+				.withMasterToken,
 		).toBe(true);
 		expect(callOf('POST', '/wl/a/get-own-credential', {}).withMasterToken).toBe(false);
 	});

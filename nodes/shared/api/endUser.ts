@@ -15,7 +15,7 @@ export async function addUser(
 	return await client.request('POST', partner.path('add-user'), {
 		body,
 		itemIndex,
-		asPartner: true,
+		sendAs: 'partner',
 	});
 }
 
@@ -32,8 +32,8 @@ export async function tokenByEmail(
 	return await client.request('POST', partner.path('get-user-session-token'), {
 		body: { email },
 		itemIndex,
-		asPartner: true,
-		readsOnly: true,
+		sendAs: 'partner',
+		effect: 'readOnce',
 	});
 }
 
@@ -51,8 +51,9 @@ export async function getUserProfile(
 		body: { id },
 		query: transactions ? { expand: 'transactions' } : undefined,
 		itemIndex,
-		asPartner: true,
-		idempotent: true,
+		sendAs: 'partner',
+		effect: 'read',
+		about: 'endUser',
 	});
 }
 
@@ -67,7 +68,8 @@ export async function setUserPlan(
 	return await client.request('POST', partner.path('set-user-plan'), {
 		body: { id, planId },
 		itemIndex,
-		asPartner: true,
+		sendAs: 'partner',
+		about: 'endUser',
 	});
 }
 
@@ -81,11 +83,12 @@ export async function deleteUser(
 	return await client.request('POST', partner.path('delete-user'), {
 		body: { id },
 		itemIndex,
-		asPartner: true,
+		sendAs: 'partner',
+		about: 'endUser',
 	});
 }
 
-// ------------------------------------------------------------------ billing (issue 31)
+// ------------------------------------------------------------------ billing
 
 /**
  * GET /wl/{partner}/list-plans, or POST when the service answers 405 to GET (Albato's page says
@@ -133,7 +136,7 @@ async function readPlans(
 ): Promise<unknown> {
 	return await client.readByGetOrPost(partner.path('list-plans'), {
 		itemIndex,
-		asPartner: true,
+		sendAs: 'partner',
 		expect: PLANS,
 	});
 }
@@ -151,7 +154,8 @@ export async function blockUserPlan(
 	return await client.request('POST', partner.path('block-user-plan'), {
 		body: { id },
 		itemIndex,
-		asPartner: true,
+		sendAs: 'partner',
+		about: 'endUser',
 	});
 }
 
@@ -169,6 +173,7 @@ export async function addUserPlanTransactions(
 	return await client.request('POST', partner.path('add-user-plan-transactions'), {
 		body: { id, count },
 		itemIndex,
-		asPartner: true,
+		sendAs: 'partner',
+		about: 'endUser',
 	});
 }

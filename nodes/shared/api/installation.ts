@@ -51,20 +51,20 @@ export async function getInstallation(
 		withBundles = false,
 		withStatus = true,
 		itemIndex,
-		evenIfCancelled,
+		owed,
 	}: {
 		withBundles?: boolean;
 		withStatus?: boolean;
 		itemIndex?: number;
 		/** Part of an owed call (confirming a PLAY): read even when the execution was cancelled. */
-		evenIfCancelled?: boolean;
+		owed?: boolean;
 	} = {},
 ): Promise<IDataObject> {
 	const data = await client.request('GET', `/solution/installation/${segment(installationId)}`, {
 		rawQuery: withBundles ? EXPAND_BUNDLES : undefined,
 		itemIndex,
 		expect: AN_INSTALLATION,
-		evenIfCancelled,
+		owed,
 	});
 	const installation = installationOf(data);
 	if (withStatus && statusOf(installation) === undefined) {
@@ -113,28 +113,21 @@ export async function setStatus(
 	installationId: number | string,
 	method: StatusCall,
 	itemIndex?: number,
-	{ evenIfCancelled = false } = {},
+	{ owed = false } = {},
 ): Promise<IDataObject> {
-	const answer = await client
-		.request(method, `/solution/installation/${segment(installationId)}`, {
-			itemIndex,
-			expect: AN_INSTALLATION,
-			evenIfCancelled,
-		})
-		.then(
-			(data) => ({ installation: installationOf(data) }),
-			(error: unknown) => ({ error }),
+	const path = `/solution/installation/${segment(installationId)}`;
+	try {
+		const data = await client.request(method, path, { itemIndex, expect: AN_INSTALLATION, owed });
+		return installationOf(data);
+	} catch (error) {
+		if (!(error instanceof AlbatoApiError) || error.answer !== 'unreadable') throw error as Error;
+		const installation = await getInstallation(client, installationId, { itemIndex, owed }).catch(
+			() => undefined,
 		);
-	if ('installation' in answer) return answer.installation;
-	if (!(answer.error instanceof AlbatoApiError) || answer.error.answer !== 'unreadable')
-		throw answer.error;
-	const installation = await getInstallation(client, installationId, {
-		itemIndex,
-		evenIfCancelled,
-	}).catch(() => undefined);
-	if (installation && statusOf(installation) === (method === 'PLAY' ? ACTIVE : PAUSED))
-		return installation;
-	throw answer.error;
+		if (installation && statusOf(installation) === (method === 'PLAY' ? ACTIVE : PAUSED))
+			return installation;
+		throw error;
+	}
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import { holdsSharing } from '../readers/links';
 import { isObject } from '../readers/shapes';
+import type { SendAs } from '../transport/callOptions';
 import type { AlbatoClient } from '../transport/client';
 import { segment } from '../transport/wire';
 
@@ -71,19 +72,19 @@ export async function deleteLink(
 }
 
 /**
- * POST /credentials/{partnerId}/{credentialId}/update-user-data, no body. `asMaster` (partner
- * mode): the master token as `Bearer`, as Albato's page shows; else the end user's token.
+ * POST /credentials/{partnerId}/{credentialId}/update-user-data, no body. In partner mode sent
+ * as `masterBearer` (the master token as `Bearer`, as Albato's page shows) or as the end user.
  */
 export async function updateUserData(
 	client: AlbatoClient,
 	partnerId: number,
 	credentialId: number,
-	asMaster: boolean,
+	sendAs: SendAs,
 	itemIndex: number,
 ): Promise<unknown> {
 	return await client.request(
 		'POST',
 		`/credentials/${segment(partnerId)}/${segment(credentialId)}/update-user-data`,
-		{ itemIndex, asMaster, expect: { what: 'update status', holds: isObject } },
+		{ itemIndex, sendAs, expect: { what: 'update status', holds: isObject } },
 	);
 }

@@ -45,7 +45,7 @@ export async function getOwnCredential(
 	return await client.request('POST', ownPath(client, partnerName, 'get-own-credential'), {
 		itemIndex,
 		expect: ANSWER,
-		idempotent: true,
+		effect: 'read',
 	});
 }
 

@@ -75,17 +75,20 @@ function answerOf({ status, unreadable }: FailedAnswer): Answer {
 	return 'status';
 }
 
-/**
- * The status of an answer as an error; `unreadable`: a 2xx whose body cannot be used (probably
- * applied).
- */
+/** How a failed answer came: after how many retries, and whether it was a 2xx it could not use. */
+interface Failing {
+	retries?: number;
+	/** A 2xx whose body cannot be used (probably applied). */
+	unreadable?: boolean;
+}
+
+/** The status of an answer as an error. */
 export function statusError(
 	source: ErrorSource,
 	status: number,
 	body: unknown,
 	call: Call,
-	retries = 0,
-	unreadable = false,
+	{ retries = 0, unreadable = false }: Failing = {},
 ): AlbatoApiError {
 	const { method, path, itemIndex } = call;
 	// Redacted before serviceMessage cuts a text body short: a cut could split the token.
@@ -96,7 +99,7 @@ export function statusError(
 	const outcome = OUTCOME_RULES.find((rule) => rule.when(answer))?.outcome ?? 'failed';
 	const advice =
 		ADVICE_RULES.find((rule) => rule.when(answer))?.advice(answer) ??
-		partnerHint(source.partnerCredential, status, path, call.withMasterToken === true) ??
+		partnerHint(source.partnerCredential, status, call) ??
 		hint(status, message);
 	return new AlbatoApiError(source.node, {
 		call: { method, path },
@@ -194,5 +197,5 @@ function unreadableError(
 	message: string,
 	call: Call,
 ): AlbatoApiError {
-	return statusError(source, status, message, call, 0, true);
+	return statusError(source, status, message, call, { unreadable: true });
 }

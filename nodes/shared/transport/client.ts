@@ -1,53 +1,23 @@
-import type {
-	IAdditionalCredentialOptions,
-	ICredentialDataDecryptedObject,
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-} from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
-
-import { CREDENTIAL_TYPE, PARTNER_API, PARTNER_CREDENTIAL_TYPE } from '../constants';
-import {
-	bearerAuthorization,
-	namedPrincipalOf,
-	principalOf,
-	redact,
-	redactKeys,
-} from '../readers/token';
+import { CREDENTIAL_TYPE, PARTNER_API } from '../constants';
+import { namedPrincipalOf, principalOf, redact, redactKeys } from '../readers/token';
 import { readAccessToken } from './accessToken';
-import {
-	type ErrorSource,
-	networkError,
-	networkFailure,
-	statusError,
-	successData,
-} from './answers';
-import { type ApiContext, type CallOptions, callOf } from './callOptions';
-import {
-	AlbatoApiError,
-	type ApiMethod,
-	CANCELLED_BEFORE_RETRY,
-	CANCELLED_BEFORE_SENDING,
-	NetworkFailure,
-} from './errors';
+import type { ErrorSource } from './answers';
+import type { ApiContext, CallOptions } from './callOptions';
+import { AlbatoApiError, type ApiMethod } from './errors';
+import { exchange, type Line } from './exchange';
 import { InFlightLimiter, SharedCeiling } from './limiter';
-import { INVALID_JSON } from './serviceMessage';
 import { type ListOptions, readWholeList } from './pages';
-import { authenticationOf } from './partnerCredential';
-import { PartnerSession } from './partnerSession';
-import { RETRYABLE_STATUS, RetryBudget, retryAfter } from './retry';
+import {
+	authenticationOf,
+	decryptedOptions,
+	type PartnerCredential,
+	readPartnerCredential,
+} from './partnerCredential';
+import { PartnerSession, type TokenCall } from './partnerSession';
+import { type AccessCredential, Sender } from './sender';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from './settings';
-import { parseBody, queryString } from './wire';
-import { previewRefusal } from './preview';
 
-/**
- * One per process (an n8n worker, or main): every client on Items in Flight Auto shares it, so all
- * the executions a worker runs at once keep at most AUTO_CAP (128) requests in flight together, not
- * 128 each (issue 32: 5 batch executions at once made up to 640). A number the user set stays that
- * execution's own.
- */
+/** Shared by every client on Items in Flight Auto in this process: see SharedCeiling (limiter.ts). */
 const autoCeiling = new SharedCeiling();
 
 /**
@@ -58,78 +28,56 @@ const autoCeiling = new SharedCeiling();
  * a database read and a decryption each time; the credential's `authenticate` still applies).
  */
 export class AlbatoClient {
-	/**
-	 * Passed to every httpRequestWithAuthentication call (built once: the hot path allocates nothing
-	 * for it).
-	 */
-	private readonly credentialOptions: IAdditionalCredentialOptions;
+	/** Set with the Albato Partner API credential: every call acts as the item's End User ID. */
+	readonly partner: PartnerSession | undefined;
+
+	/** Whom requests are signed as: the Access Token credential, or the partner session. */
+	private readonly signer: AccessCredential | PartnerSession;
+
 	/**
 	 * Shared by every request of this client (= of the execution): adapts to 429s. On Auto it also
 	 * waits for the process's ceiling.
 	 */
 	private readonly limiter: InFlightLimiter;
 
-	/** Set with the Albato Partner API credential: every call acts as the item's End User ID. */
-	partner?: PartnerSession;
+	/** What each call's exchange needs of this client. */
+	private readonly line: Line;
 
 	private constructor(
 		private readonly ctx: ApiContext,
-		private readonly baseUrl: string,
-		private readonly token: string,
 		private readonly options: TransportOptions,
-		credentials: ICredentialDataDecryptedObject,
+		credential: AccessCredential | PartnerCredential,
 	) {
-		const { id, name } = ctx.getNode().credentials?.[CREDENTIAL_TYPE] ?? {};
-		this.credentialOptions = {
-			credentialsDecrypted: {
-				id: id ?? '',
-				name: name ?? '',
-				type: CREDENTIAL_TYPE,
-				data: credentials,
-			},
-		};
+		this.signer =
+			'partnerName' in credential
+				? new PartnerSession(ctx, credential, async (call) => await this.mint(call))
+				: credential;
+		this.partner = this.signer instanceof PartnerSession ? this.signer : undefined;
 		this.limiter = InFlightLimiter.forItemsInFlight(options.concurrency, autoCeiling);
+		const sender = new Sender(ctx, this.signer, this.limiter, options.timeout);
+		this.line = {
+			settings: options,
+			get node() {
+				return ctx.getNode();
+			},
+			baseUrl: this.signer.baseUrl,
+			partner: this.partner,
+			sender,
+			errorSourceFor: (options, sent) => this.errorSourceFor(options, sent),
+		};
 	}
 
 	static async create(
 		ctx: ApiContext,
 		options: Partial<TransportOptions> = {},
 	): Promise<AlbatoClient> {
+		const settings = { ...DEFAULT_TRANSPORT_OPTIONS, ...options };
 		if (authenticationOf(ctx) === PARTNER_API) {
-			const client: AlbatoClient = new AlbatoClient(
-				ctx,
-				'',
-				'',
-				{ ...DEFAULT_TRANSPORT_OPTIONS, ...options },
-				{},
-			);
-			client.partner = await PartnerSession.create(ctx, async (id, itemIndex, owed) => {
-				try {
-					// Changes nothing on the service: retried like a GET (429, 502–504, lost answers).
-					return await client.request('POST', client.partner!.path('get-user-session-token'), {
-						body: { id },
-						itemIndex,
-						asPartner: true,
-						idempotent: true,
-						evenIfCancelled: owed,
-					});
-				} catch (error) {
-					// A lost answer of the token call is not a lost answer of the end user's call (never
-					// sent).
-					if (error instanceof AlbatoApiError) error.lost = undefined;
-					throw error as Error;
-				}
-			});
-			return client;
+			return new AlbatoClient(ctx, settings, await readPartnerCredential(ctx));
 		}
 		const { baseUrl, token, credentials } = await readAccessToken(ctx);
-		return new AlbatoClient(
-			ctx,
-			baseUrl,
-			token,
-			{ ...DEFAULT_TRANSPORT_OPTIONS, ...options },
-			credentials,
-		);
+		const credentialOptions = decryptedOptions(ctx.getNode(), CREDENTIAL_TYPE, credentials);
+		return new AlbatoClient(ctx, settings, { baseUrl, token, credentialOptions });
 	}
 
 	/**
@@ -137,8 +85,8 @@ export class AlbatoClient {
 	 * bookkeeping.
 	 */
 	principal(itemIndex: number | undefined): string {
-		if (this.partner) return this.partner.principal(itemIndex);
-		return principalOf(this.baseUrl, this.token);
+		if (this.signer instanceof PartnerSession) return this.signer.principal(itemIndex);
+		return principalOf(this.signer.baseUrl, this.signer.token);
 	}
 
 	/**
@@ -159,8 +107,8 @@ export class AlbatoClient {
 	 * ID, a token that names its subject); undefined for a token known only by its digest.
 	 */
 	namedPrincipal(itemIndex: number | undefined): string | undefined {
-		if (this.partner) return this.partner.principal(itemIndex);
-		return namedPrincipalOf(this.baseUrl, this.token);
+		if (this.signer instanceof PartnerSession) return this.signer.principal(itemIndex);
+		return namedPrincipalOf(this.signer.baseUrl, this.signer.token);
 	}
 
 	/** The node this client works for, for errors raised outside the transport. */
@@ -173,7 +121,7 @@ export class AlbatoClient {
 		path: string,
 		options: CallOptions = {},
 	): Promise<T> {
-		return (await this.exchange(method, path, options)).data as T;
+		return (await exchange(this.line, method, path, options)).data as T;
 	}
 
 	/**
@@ -185,7 +133,7 @@ export class AlbatoClient {
 			return await this.request<T>('GET', path, options);
 		} catch (error) {
 			if (!(error instanceof AlbatoApiError) || !error.wrongMethod) throw error as Error;
-			return await this.request<T>('POST', path, { ...options, idempotent: true });
+			return await this.request<T>('POST', path, { ...options, effect: 'read' });
 		}
 	}
 
@@ -195,244 +143,51 @@ export class AlbatoClient {
 	 */
 	async requestList(path: string, options: ListOptions): Promise<unknown> {
 		return await readWholeList(
-			(method, at, call) => this.exchange(method, at, call),
+			async (method, at, call) => await exchange(this.line, method, at, call),
 			this.node,
 			path,
 			options,
 		);
 	}
 
-	/**
-	 * One call with retries: the answer's headers, its parsed body, and the data inside the envelope.
-	 */
-	private async exchange(
-		method: ApiMethod,
-		path: string,
-		options: CallOptions,
-	): Promise<{ headers: IDataObject; body: unknown; data: unknown }> {
-		const url = (this.partner?.baseUrl ?? this.baseUrl) + path + queryString(options);
-		const call = callOf(method, path, options);
-		// The safety net under every operation: in Preview nothing that may change the service leaves.
-		if (this.options.preview && !call.changesNothing) throw previewRefusal(this.node, call);
-		// Partner mode: the item's end user and their token (checked and minted before the call).
-		const session = options.asPartner || options.asMaster ? undefined : this.partner;
-		const userId = session?.endUserId(options.itemIndex);
-		let token =
-			session && userId !== undefined
-				? await session.token(userId, options.itemIndex, undefined, options.evenIfCancelled)
-				: undefined;
-		// The end-user tokens this call sent (a second after a 401): its errors hide them.
-		const sent = token === undefined ? [] : [token];
-		const source = this.errorSourceFor(options, sent);
-		let refreshed = false;
-		const retries = new RetryBudget(call.safe, this.options.maxRetries, this.options.retryBudget);
-		for (let attempt = 0; ; attempt++) {
-			let response: { statusCode: number; headers: IDataObject; body: unknown };
-			const sentAt = Date.now();
-			try {
-				response = await this.send(method, url, options.body, token, options, attempt);
-			} catch (error) {
-				// n8n-core rewrites the error's message; the time spent tells a timeout apart reliably.
-				const failure =
-					error instanceof NetworkFailure
-						? error
-						: networkFailure(error, Date.now() - sentAt >= this.options.timeout);
-				const wait = this.cancelled ? undefined : retries.afterFailure(attempt);
-				if (wait !== undefined) {
-					await sleep(wait);
-					continue;
-				}
-				throw networkError(source, failure, call, attempt);
-			}
-			const { statusCode, headers } = response;
-			const body = parseBody(response.body);
-			if (statusCode >= 200 && statusCode < 300) {
-				const data = successData(source, statusCode, body, options.expect, call);
-				return { headers: headers ?? {}, body, data };
-			}
-			// A minted token refused: nothing was applied, so one fresh token and one more try is safe.
-			if (
-				statusCode === 401 &&
-				session &&
-				userId !== undefined &&
-				token !== undefined &&
-				!refreshed
-			) {
-				refreshed = true;
-				token = await session.token(userId, options.itemIndex, token, options.evenIfCancelled);
-				sent.push(token);
-				continue;
-			}
-			if (RETRYABLE_STATUS.has(statusCode)) {
-				const wanted = retryAfter(headers['retry-after']);
-				const wait = this.cancelled
-					? undefined
-					: statusCode === 429
-						? retries.afterRateLimit(wanted)
-						: retries.afterFailure(attempt, wanted);
-				if (wait !== undefined) {
-					await sleep(wait);
-					continue;
-				}
-			}
-			throw statusError(
-				source,
-				statusCode,
-				body === INVALID_JSON ? response.body : body,
-				call,
-				attempt,
-			);
-		}
-	}
-
-	private async send(
-		method: ApiMethod,
-		url: string,
-		body: IDataObject | undefined,
-		token: string | undefined,
-		{ asPartner, asMaster, evenIfCancelled }: CallOptions,
-		attempt: number,
-	) {
-		const request: IHttpRequestOptions = {
-			method: method as IHttpRequestMethods,
-			url,
-			headers: { Accept: 'application/json' },
-			// Raw text: we parse it ourselves, so a malformed body is reported, not silently passed on.
-			encoding: 'text',
-			returnFullResponse: true,
-			ignoreHttpStatusErrors: true,
-			timeout: this.options.timeout,
-		};
-		if (body !== undefined) {
-			request.body = body;
-			request.headers = { ...request.headers, 'Content-Type': 'application/json' };
-		}
-		const partner = this.partner;
-		const [type, credentialOptions] = !partner
-			? [CREDENTIAL_TYPE, this.credentialOptions]
-			: asPartner
-				? [PARTNER_CREDENTIAL_TYPE, partner.credentialOptions]
-				: asMaster
-					? [CREDENTIAL_TYPE, partner.masterBearer(CREDENTIAL_TYPE)]
-					: [CREDENTIAL_TYPE, partner.bearer(token ?? '', CREDENTIAL_TYPE)];
-		const ticket = await this.limiter.acquire();
+	/** The end user's token call (partner mode). Changes nothing: retried like a GET. */
+	private async mint({ path, userId, itemIndex, owed }: TokenCall): Promise<unknown> {
 		try {
-			// A cancelled execution sends nothing more (n8n would abort it anyway), except what is owed;
-			// checked once the slot is taken, as the Stop may come while the request waits for one.
-			const stopped = this.stopped({ evenIfCancelled }, attempt);
-			if (stopped) throw stopped;
-			const owed =
-				evenIfCancelled && this.cancelled
-					? this.owedAuthorization(token, asPartner, asMaster)
-					: undefined;
-			const response = (
-				owed !== undefined
-					? // n8n aborts every authenticated request of a cancelled execution: this one is sent
-						// plainly, with the header its credential would add.
-						await this.ctx.helpers.httpRequest({
-							...request,
-							headers: { ...request.headers, Authorization: owed },
-						})
-					: await this.ctx.helpers.httpRequestWithAuthentication.call(
-							this.ctx,
-							type,
-							request,
-							credentialOptions,
-						)
-			) as { statusCode: number; headers: IDataObject; body: unknown };
-			if (response.statusCode === 429) this.limiter.rateLimited(ticket);
-			else this.limiter.answered();
-			return response;
-		} finally {
-			this.limiter.release();
+			return await this.request('POST', path, {
+				body: { id: userId },
+				itemIndex,
+				sendAs: 'partner',
+				effect: 'read',
+				about: 'endUser',
+				owed,
+			});
+		} catch (error) {
+			// The end user's call it was for was never sent: no answer of that call was lost.
+			throw error instanceof AlbatoApiError ? error.withoutLostAnswer() : (error as Error);
 		}
 	}
 
-	/** Whether n8n has cancelled this execution (Stop, a timeout): its abort signal fired. */
-	private get cancelled(): boolean {
-		const ctx = this.ctx as Partial<Pick<IExecuteFunctions, 'getExecutionCancelSignal'>>;
-		return ctx.getExecutionCancelSignal?.()?.aborted === true;
-	}
-
 	/**
-	 * Why a call is not sent: the execution was cancelled and the call is not owed. Before its first
-	 * attempt nothing was applied; before a retry an earlier attempt may have been.
-	 */
-	private stopped(
-		{ evenIfCancelled }: Pick<CallOptions, 'evenIfCancelled'>,
-		attempt: number,
-	): NetworkFailure | undefined {
-		if (!this.cancelled || evenIfCancelled) return undefined;
-		// "canceled", as n8n spells it: an execution whose error says so ends as canceled, not failed.
-		return attempt === 0
-			? new NetworkFailure(
-					'the execution was canceled, so it was not sent',
-					CANCELLED_BEFORE_SENDING,
-					false,
-				)
-			: new NetworkFailure(
-					'the execution was canceled, so it was not sent again',
-					CANCELLED_BEFORE_RETRY,
-					false,
-				);
-	}
-
-	/**
-	 * The Authorization header an owed call carries when n8n would abort the authenticated request:
-	 * the one the credential adds (the partner's master token as its credential sends it, or an
-	 * end-user token as Bearer).
-	 */
-	private owedAuthorization(
-		minted: string | undefined,
-		asPartner: boolean | undefined,
-		asMaster: boolean | undefined,
-	): string | undefined {
-		const partner = this.partner;
-		if (!partner) return bearerAuthorization(this.token);
-		if (asPartner) return partner.masterAuthorization();
-		// Nothing owed is sent with the master token as Bearer (update-user-data).
-		if (asMaster || minted === undefined) return undefined;
-		return bearerAuthorization(minted);
-	}
-
-	/** What the errors of this client need to know of it. */
-	private get errorSource(): ErrorSource {
-		return {
-			node: this.ctx.getNode(),
-			redact: (text) => this.redact(text),
-			timeout: this.options.timeout,
-			partnerCredential: this.partner?.credentialName,
-		};
-	}
-
-	/**
-	 * The error source of one call: also hides the end-user tokens it sent, its own secrets and its
-	 * secret answer keys.
+	 * The error source of one call: it hides the client's secrets (the access token; in partner mode
+	 * the master token and the tokens the session hides), the end-user tokens the call sent, its own
+	 * secrets and its secret answer keys.
 	 */
 	private errorSourceFor(
 		{ secrets = [], secretKeys = [] }: CallOptions,
 		sent: readonly string[],
 	): ErrorSource {
-		const source = this.errorSource;
+		const signer = this.signer;
+		const own = () => (signer instanceof PartnerSession ? signer.secrets() : [signer.token]);
 		return {
-			...source,
+			node: this.ctx.getNode(),
 			redact: (text) =>
 				redactKeys(
-					[...sent, ...secrets].reduce((out, secret) => redact(out, secret), source.redact(text)),
+					[...own(), ...sent, ...secrets].reduce((out, secret) => redact(out, secret), text),
 					secretKeys,
 				),
+			timeout: this.options.timeout,
+			partnerCredential: this.partner?.credentialName,
 		};
-	}
-
-	/**
-	 * Removes the access token, and in partner mode the master token (and the tokens the session
-	 * hides); each call adds the end-user tokens it sent (errorSourceFor).
-	 */
-	private redact(text: string): string {
-		return [this.token, ...(this.partner?.secrets() ?? [])].reduce(
-			(out, secret) => redact(out, secret),
-			text,
-		);
 	}
 }
 

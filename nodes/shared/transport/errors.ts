@@ -44,6 +44,8 @@ export interface Call {
 	changesNothing: boolean;
 	/** Sent with the partner's master token (the /wl user calls, update-user-data as master). */
 	withMasterToken?: boolean;
+	/** About one end user (a /wl call with their id): a 404 most likely means no such user. */
+	about?: 'endUser';
 }
 
 /** Failure of a request before the service answered: reset connection, timeout, refused. */
@@ -107,7 +109,7 @@ export class AlbatoApiError extends NodeApiError {
 	readonly answer: Answer;
 
 	/** The network failure, when no answer arrived (the request may still have been applied). */
-	lost: NetworkFailure | undefined;
+	readonly lost: NetworkFailure | undefined;
 
 	constructor(node: INode, init: FailureInit) {
 		super(node, init.response, {
@@ -162,6 +164,17 @@ export class AlbatoApiError extends NodeApiError {
 	/** A change refused because the installation is active ("pause first"): the hint's rule too. */
 	get needsPause(): boolean {
 		return this.status !== undefined && refusedWhileActive(this.status, this.message);
+	}
+
+	/**
+	 * The same failure with no lost answer: for the call it stood for, which was never sent (a token
+	 * call whose answer was lost is not a lost answer of the end user's call).
+	 */
+	withoutLostAnswer(): AlbatoApiError {
+		if (this.lost === undefined) return this;
+		const lost = { value: undefined, enumerable: true, configurable: true };
+		const descriptors = { ...Object.getOwnPropertyDescriptors(this), lost };
+		return Object.create(Object.getPrototypeOf(this) as object, descriptors) as AlbatoApiError;
 	}
 
 	/** The same failure told in other words (its call, outcome, status and `httpCode` kept). */

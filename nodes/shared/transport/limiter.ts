@@ -23,9 +23,10 @@ export function itemsAtOnce(itemsInFlight: number): number {
  *
  * Why: in queue mode a worker runs up to `--concurrency` executions at once, and each Auto
  * execution grows to AUTO_CAP: five batch executions of a fleet change made up to 640 requests in
- * flight per worker (issue 32). With the ceiling they share AUTO_CAP, so what a worker sends the
- * service stays bounded however many executions it runs; one execution alone still reaches it.
- * Slots are granted first come, first served across executions, so none starves another.
+ * flight per worker. With the ceiling they share AUTO_CAP, so what a worker sends the service
+ * stays bounded however many executions it runs; one execution alone still reaches it. Slots are
+ * granted first come, first served across executions, so none starves another. A number the user
+ * set for Items in Flight stays that execution's own: only Auto shares the ceiling.
  *
  * Pure (no timers): a slot is held only between acquire() and release(), which the client calls in
  * a `finally`, so an error, a timeout or a cancelled execution's aborted request gives it back. A

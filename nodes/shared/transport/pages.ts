@@ -57,48 +57,26 @@ export async function readWholeList(
 	path: string,
 	options: ListOptions,
 ): Promise<unknown> {
-	// Every page must hold a list, or the read fails as unreadable.
-	const expect = {
-		what: `list of ${options.what}`,
-		holds: (data: unknown) =>
-			holdsList(data, options.listKeys) ||
-			(options.emptyObjectIsList === true && isEmptyObject(data)),
-	};
-	const read = { ...options, expect };
+	const read = { ...options, expect: pageExpect(options) };
 	const first = await exchange('GET', path, read);
 	let next = nextPageOf(first.headers, first.body, 1);
 	if (!next) return first.data;
 	const items = listOrMap(first.data, options.listKeys);
 	const seen = new Set(items.map(itemKey));
 	if (options.enough?.(items, items)) return items;
+	const fail = (message: string, more: string) =>
+		listError(node, message, path, options.itemIndex, more);
 	for (let page = 2; next; page++) {
-		if (page > MAX_PAGES) {
-			throw listError(
-				node,
-				`The list has more than ${MAX_PAGES} pages`,
-				path,
-				options.itemIndex,
-				'The node stops there rather than loop; nothing was changed.',
-			);
-		}
-		const answer = await exchange('GET', path, {
-			...read,
-			query: { ...next, ...options.query },
-		});
+		if (page > MAX_PAGES) throw fail(`The list has more than ${MAX_PAGES} pages`, ENDLESS);
+		const query = { ...next, ...options.query };
+		const answer = await exchange('GET', path, { ...read, query });
 		const fresh = listOrMap(answer.data, options.listKeys).filter(
 			(item) => !seen.has(itemKey(item)),
 		);
 		next = nextPageOf(answer.headers, answer.body, page);
-		if (fresh.length === 0 && next) {
-			// The same items again while more pages are promised: the service ignores the page asked for.
-			throw listError(
-				node,
-				`Page ${page} of the list repeats what was already read`,
-				path,
-				options.itemIndex,
-				'The service seems to ignore the page parameter, so the whole list cannot be read. Nothing was changed; report this with the output of `npm run probe`.',
-			);
-		}
+		// The same items again while more pages are promised: the service ignores the page asked for.
+		if (fresh.length === 0 && next)
+			throw fail(`Page ${page} of the list repeats what was already read`, PAGE_IGNORED);
 		for (const item of fresh) {
 			seen.add(itemKey(item));
 			items.push(item);
@@ -106,6 +84,19 @@ export async function readWholeList(
 		if (options.enough?.(items, fresh)) break;
 	}
 	return items;
+}
+
+const ENDLESS = 'The node stops there rather than loop; nothing was changed.';
+const PAGE_IGNORED =
+	'The service seems to ignore the page parameter, so the whole list cannot be read. Nothing was changed; report this with the output of `npm run probe`.';
+
+/** What every page must hold: a list, or the read fails as unreadable. */
+function pageExpect({ what, listKeys, emptyObjectIsList }: ListOptions): CallOptions['expect'] {
+	return {
+		what: `list of ${what}`,
+		holds: (data: unknown) =>
+			holdsList(data, listKeys) || (emptyObjectIsList === true && isEmptyObject(data)),
+	};
 }
 
 function listError(

@@ -2,7 +2,12 @@
  * The Albato Partner API credential and the parameters partner mode reads, checked before any
  * request.
  */
-import type { ICredentialDataDecryptedObject, IPollFunctions } from 'n8n-workflow';
+import type {
+	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
+	INode,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ACCESS_TOKEN, PARTNER_CREDENTIAL_TYPE } from '../constants';
@@ -24,6 +29,19 @@ export function parameter(
 
 export function authenticationOf(ctx: ApiContext): string {
 	return String(parameter(ctx, 'authentication', 0, ACCESS_TOKEN));
+}
+
+/**
+ * What n8n's request helper is handed with a credential read once (its id and name from the node),
+ * so n8n does not load and decrypt it again per call.
+ */
+export function decryptedOptions(
+	node: INode,
+	type: string,
+	data: ICredentialDataDecryptedObject,
+): IAdditionalCredentialOptions {
+	const { id, name } = node.credentials?.[type] ?? {};
+	return { credentialsDecrypted: { id: id ?? '', name: name ?? '', type, data } };
 }
 
 /** The credential's values as the session uses them (trimmed), with its decrypted data. */

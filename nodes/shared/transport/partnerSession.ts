@@ -17,7 +17,7 @@ import { basicUsername, masterAuthorization } from '../readers/token';
 import type { ApiContext } from './callOptions';
 import { checkedEndUserId } from './endUserId';
 import { readError } from './errors';
-import { parameter, type PartnerCredential, readPartnerCredential } from './partnerCredential';
+import { decryptedOptions, parameter, type PartnerCredential } from './partnerCredential';
 import {
 	cachedExpiry,
 	cachedToken,
@@ -31,13 +31,26 @@ import {
 	storeToken,
 } from './tokenCache';
 
-/** Sends the token call for one end user and answers the response's data (the client's job). */
-/** The token call; `owed`: for a call sent even when the execution was cancelled. */
-type MintRequest = (
-	userId: string,
-	itemIndex: number | undefined,
-	owed: boolean,
-) => Promise<unknown>;
+/** The token call for one end user, as the session asks its client to send it. */
+export interface TokenCall {
+	/** `/wl/{partner}/get-user-session-token` */
+	path: string;
+	userId: string;
+	itemIndex: number | undefined;
+	/** For an owed call (see CallOptions.owed): its token call is sent even after a Stop. */
+	owed: boolean;
+}
+
+/** Sends the token call and answers the response's data (the client's job). */
+type MintRequest = (call: TokenCall) => Promise<unknown>;
+
+/** How a token is asked for: for which item, for an owed call, and which token was just refused. */
+interface TokenRequest {
+	itemIndex?: number;
+	owed?: boolean;
+	/** The token the service just refused with 401: dropped first. */
+	stale?: string;
+}
 
 let sessions = 0;
 
@@ -68,24 +81,20 @@ export class PartnerSession {
 	 */
 	private readonly hidden = new Set<string>();
 
-	private constructor(
+	private readonly node: INode;
+
+	/** `credential`: read and checked by readPartnerCredential, before any request is sent. */
+	constructor(
 		private readonly ctx: ApiContext,
-		private readonly node: INode,
 		{ baseUrl, partnerName, masterToken, credentials }: PartnerCredential,
 		private readonly mint: MintRequest,
 	) {
+		this.node = ctx.getNode();
 		this.baseUrl = baseUrl;
 		this.partnerName = partnerName;
 		this.masterToken = masterToken;
-		const { id, name } = node.credentials?.[PARTNER_CREDENTIAL_TYPE] ?? {};
-		this.credentialOptions = {
-			credentialsDecrypted: {
-				id: id ?? '',
-				name: name ?? '',
-				type: PARTNER_CREDENTIAL_TYPE,
-				data: credentials,
-			},
-		};
+		this.credentialOptions = decryptedOptions(this.node, PARTNER_CREDENTIAL_TYPE, credentials);
+		const { id } = this.node.credentials?.[PARTNER_CREDENTIAL_TYPE] ?? {};
 		const data = JSON.stringify([
 			baseUrl,
 			partnerName,
@@ -95,11 +104,6 @@ export class PartnerSession {
 		this.key = `${id ?? ''}\n${fingerprint(data)}`;
 		const executionId = 'getExecutionId' in ctx ? ctx.getExecutionId() : undefined;
 		this.scope = `${executionId ? `execution ${executionId}` : `session ${++sessions}`}\n${this.key}`;
-	}
-
-	/** Reads and checks the Albato Partner API credential: raises before any request is sent. */
-	static async create(ctx: ApiContext, mint: MintRequest): Promise<PartnerSession> {
-		return new PartnerSession(ctx, ctx.getNode(), await readPartnerCredential(ctx), mint);
 	}
 
 	/**
@@ -171,14 +175,10 @@ export class PartnerSession {
 
 	/**
 	 * The end user's token: cached while valid, else minted (once for all concurrent callers).
-	 * With `stale` (the token the service just refused with 401) that token is dropped first. `owed`:
-	 * for a call sent even when the execution was cancelled (its token call is sent then too).
 	 */
 	async token(
 		userId: string,
-		itemIndex: number | undefined,
-		stale?: string,
-		owed = false,
+		{ itemIndex, owed = false, stale }: TokenRequest = {},
 	): Promise<string> {
 		const key = `${this.key}\n${userId}`;
 		if (stale !== undefined) {
@@ -227,11 +227,11 @@ export class PartnerSession {
 		itemIndex: number | undefined,
 		owed: boolean,
 	): Promise<MintedToken> {
-		const data = await this.mint(userId, itemIndex, owed);
+		const path = this.path('get-user-session-token');
+		const data = await this.mint({ path, userId, itemIndex, owed });
 		const minted = tokenFromResponse(data);
 		if (!minted) {
 			const message = 'The service answered the token request without a token';
-			const path = this.path('get-user-session-token');
 			throw readError(
 				this.node,
 				message,

@@ -27,6 +27,36 @@ function htmlPageMessage(text: string): string | undefined {
 	return title ? `an HTML page: "${title.slice(0, 200)}"` : 'an HTML page without a title';
 }
 
+/** The messages of an errors list: `{field, message}` objects or plain strings (`errors: ["text"]`). */
+function fieldErrors(list: unknown[]): string {
+	return list
+		.map((entry) => {
+			if (typeof entry === 'string') return entry;
+			if (!isObject(entry)) return '';
+			const messages = Array.isArray(entry.messages) ? entry.messages.join(', ') : undefined;
+			const text = String(entry.message ?? messages ?? entry.error ?? '');
+			return entry.field ? `${String(entry.field)}: ${text}` : text;
+		})
+		.filter(Boolean)
+		.join('; ');
+}
+
+/** What one key of an error body says: a list of errors, a text, or an object's message. */
+function said(value: unknown): string | undefined {
+	if (Array.isArray(value)) return fieldErrors(value) || undefined;
+	if (typeof value === 'string') return value || undefined;
+	return isObject(value) && typeof value.message === 'string' ? value.message : undefined;
+}
+
+/** The first of these keys that says something. */
+function firstSaid(body: Record<string, unknown>, keys: string[]): string | undefined {
+	for (const key of keys) {
+		const text = said(body[key]);
+		if (text !== undefined) return text;
+	}
+	return undefined;
+}
+
 /**
  * The error text of every body style the service may use: errors list, Yii, {message},
  * {error: {message}}, {detail}, plain text, a gateway's HTML page.
@@ -37,29 +67,10 @@ export function serviceMessage(body: unknown): string | undefined {
 		const text = body.trim();
 		return htmlPageMessage(text) ?? (text.slice(0, 500) || undefined);
 	}
-	const fieldErrors = (list: unknown[]) =>
-		list
-			.map((entry) => {
-				// Entries are {field, message} objects or plain strings (`errors: ["text"]`).
-				if (typeof entry === 'string') return entry;
-				if (!isObject(entry)) return '';
-				const messages = Array.isArray(entry.messages) ? entry.messages.join(', ') : undefined;
-				const text = String(entry.message ?? messages ?? entry.error ?? '');
-				return entry.field ? `${String(entry.field)}: ${text}` : text;
-			})
-			.filter(Boolean)
-			.join('; ');
 	if (Array.isArray(body)) return fieldErrors(body) || undefined;
 	if (!isObject(body)) return undefined;
-	const said = (value: unknown): string | undefined => {
-		if (Array.isArray(value)) return fieldErrors(value) || undefined;
-		if (typeof value === 'string') return value || undefined;
-		return isObject(value) && typeof value.message === 'string' ? value.message : undefined;
-	};
-	for (const key of ['errors', 'message', 'data']) {
-		const text = said(body[key]);
-		if (text !== undefined) return text;
-	}
+	const text = firstSaid(body, ['errors', 'message', 'data']);
+	if (text !== undefined) return text;
 	if (isObject(body.errors)) {
 		return Object.entries(body.errors)
 			.map(
@@ -69,10 +80,8 @@ export function serviceMessage(body: unknown): string | undefined {
 			.join('; ');
 	}
 	// Last: `error` and `detail` are often only the status's name beside a more precise message.
-	for (const key of ['error', 'detail']) {
-		const text = said(body[key]);
-		if (text !== undefined) return text;
-	}
+	const named = firstSaid(body, ['error', 'detail']);
+	if (named !== undefined) return named;
 	if (successFlagOf(body) === false) return 'The service reported a failure without a message';
 	return undefined;
 }
@@ -129,72 +138,89 @@ export function hint(status: number, message: string): string {
 	);
 }
 
-/** A failed call in partner mode: its status, its path, and whether the master token was sent. */
+/** A failed call in partner mode, as its hints read it (an errors.ts `Call`). */
 interface PartnerCall {
-	status: number;
 	path: string;
-	withMasterToken: boolean;
+	/** Sent with the partner's master token. */
+	withMasterToken?: boolean;
+	/** About one end user (CallOptions.about). */
+	about?: 'endUser';
 }
 
-/** A partner-mode hint: when it applies (first match wins), and what it says. */
+/**
+ * A partner-mode hint: the status it is for, the endpoint it is for (the path's last segment) when
+ * it is for one, any other condition on the call, and what it says. The first that applies wins.
+ */
 interface PartnerHint {
-	when: (call: PartnerCall) => boolean;
+	status: number;
+	endpoint?: string;
+	when?: (call: PartnerCall) => boolean;
 	hint: (credential: string) => string;
 }
 
-/** The /wl calls about one end user (its id in the body): a 404 is most likely that user. */
-const END_USER_CALL =
-	/\/(get-user-session-token|get-user-profile|set-user-plan|delete-user|block-user-plan|add-user-plan-transactions)$/;
+const withMasterToken = (call: PartnerCall) => call.withMasterToken === true;
 
 /** What to do about a failed call in partner mode, where it differs from the usual hint. */
 const PARTNER_HINTS = [
 	{
-		when: ({ status, withMasterToken }) => status === 401 && withMasterToken,
+		status: 401,
+		when: withMasterToken,
 		hint: (credential) =>
 			`The service refused the master token. Check Master Token, Partner Name and Send Master Token As in ${credential}.`,
 	},
 	{
-		when: ({ status }) => status === 401,
+		status: 401,
 		hint: (credential) =>
 			`The service refused the end user's token even after one fresh token. Check ${credential} and that the end user exists.`,
 	},
 	{
-		when: ({ status, withMasterToken }) => status === 403 && withMasterToken,
+		status: 403,
+		when: withMasterToken,
 		hint: (credential) =>
 			`The master token is not valid for this Partner Name: check both in ${credential}.`,
 	},
 	{
-		when: ({ status, path }) => status === 404 && path.endsWith('/get-user-session-token'),
+		status: 404,
+		endpoint: 'get-user-session-token',
 		hint: () => 'No end user with this End User ID: create it first (End User → Create).',
 	},
 	{
-		when: ({ status, path }) => status === 404 && END_USER_CALL.test(path),
+		status: 404,
+		when: ({ about }) => about === 'endUser',
 		hint: (credential) =>
 			`No end user with this End User ID (End User → Create makes one), or a wrong Partner Name: check the End User ID, then Base URL and Partner Name in ${credential}.`,
 	},
 	{
-		when: ({ status, path }) => status === 404 && path.endsWith('/get-own-credential'),
+		status: 404,
+		endpoint: 'get-own-credential',
 		hint: () =>
 			'This end user has no connection to your system yet: End User → Set Own Connection makes it.',
 	},
 	{
-		when: ({ status, path }) => status === 404 && path.startsWith('/wl/'),
+		status: 404,
+		when: ({ path }) => path.startsWith('/wl/'),
 		hint: (credential) =>
 			`No such partner endpoint: check Base URL and Partner Name in ${credential}.`,
 	},
 ] as const satisfies readonly PartnerHint[];
+
+/** Whether a hint is for this failed call. */
+function applies(entry: PartnerHint, status: number, call: PartnerCall): boolean {
+	if (entry.status !== status) return false;
+	if (entry.endpoint !== undefined && !call.path.endsWith(`/${entry.endpoint}`)) return false;
+	return entry.when?.(call) ?? true;
+}
 
 /** What to do about a failed call in partner mode, where it differs from the usual hint. */
 export function partnerHint(
 	/** The Albato Partner API credential's name; undefined outside partner mode. */
 	name: string | undefined,
 	status: number,
-	path: string,
-	withMasterToken: boolean,
+	call: PartnerCall,
 ): string | undefined {
 	if (name === undefined) return undefined;
-	const call = { status, path, withMasterToken };
 	// Which one, when a workflow has several (staging, production): its name, never its data.
 	const credential = `the Albato Partner API credential${name ? ` "${name}"` : ''}`;
-	return PARTNER_HINTS.find((entry) => entry.when(call))?.hint(credential);
+	const entry: PartnerHint | undefined = PARTNER_HINTS.find((hint) => applies(hint, status, call));
+	return entry?.hint(credential);
 }

@@ -125,7 +125,8 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		{ allowed: ['master', 'endUser'], fallback: 'master' },
 		itemIndex,
 	);
-	const asMaster = client.partner !== undefined && authorizeAs !== 'endUser';
+	const sendAs =
+		client.partner !== undefined && authorizeAs !== 'endUser' ? 'masterBearer' : 'endUser';
 
 	// Bounded by the time passed (slow answers count), the last request at the bound at the latest.
 	if (client.preview) {
@@ -138,7 +139,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	let requests = 0;
 	for (;;) {
 		status = updateStatusOf(
-			await updateUserData(client, partnerId, connectionId, asMaster, itemIndex),
+			await updateUserData(client, partnerId, connectionId, sendAs, itemIndex),
 		);
 		requests++;
 		const left = deadline - Date.now();

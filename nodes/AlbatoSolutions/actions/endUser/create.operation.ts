@@ -105,7 +105,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 				: added.error;
 		// Refused: if the service has a token for this id, the user exists (e.g. a webhook delivered
 		// twice).
-		const token = await partner.token(endUserId, itemIndex).then(
+		const token = await partner.token(endUserId, { itemIndex }).then(
 			(value) => value,
 			() => undefined,
 		);
@@ -167,7 +167,7 @@ async function previewCreate(
 	options: Options,
 	itemIndex: number,
 ) {
-	const token = await partner.token(endUserId, itemIndex).then(
+	const token = await partner.token(endUserId, { itemIndex }).then(
 		(value) => value,
 		() => undefined,
 	);

@@ -68,7 +68,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		token = minted?.token;
 		expiresAt = minted?.expiresAt;
 	} else {
-		token = await partner.token(endUserId, itemIndex);
+		token = await partner.token(endUserId, { itemIndex });
 		expiresAt = partner.expiresAt(endUserId);
 	}
 	return {

@@ -129,7 +129,7 @@ export class PauseGuard {
 					this.installationId,
 					'PLAY',
 					this.itemIndex,
-					{ evenIfCancelled: true },
+					{ owed: true },
 				);
 				// A PLAY the service answered with the installation still paused did not start it: once
 				// more, then it is a failed restart (never reported as started).
