@@ -47,14 +47,21 @@ export class DuplicateFoundError extends NodeOperationError {
 	}
 }
 
+/** The item that keeps the installation: in Preview, nothing is paused (each report says it would be). */
+interface Keeping {
+	ctx: IExecuteFunctions;
+	client: AlbatoClient;
+	itemIndex: number;
+	title: string;
+	preview: boolean;
+}
+
 export async function reportDuplicates(
 	others: IDataObject[],
 	keeper: number,
 	output: IDataObject,
-	preview: boolean,
-	run: { ctx: IExecuteFunctions; client: AlbatoClient; itemIndex: number; title: string },
+	{ ctx, client, itemIndex, title, preview }: Keeping,
 ): Promise<Error[]> {
-	const { ctx, client, itemIndex, title } = run;
 	const pauseAsked =
 		(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).pauseDuplicates === true;
 	const reports: DuplicateFoundError[] = [];
