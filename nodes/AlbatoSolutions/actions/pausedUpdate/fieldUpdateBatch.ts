@@ -1,4 +1,4 @@
-/** A batch of field updates (PUTs of step data): what its jobs share, and the steps every job takes. */
+/** A batch of field updates (PUTs of step data): what its jobs share, and each job's steps. */
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import { updateStepData } from '../../../shared/api/bundleData';
@@ -13,7 +13,7 @@ export const MAX_PAUSES = 5;
 export interface UpdateJob {
 	/** The item whose parameters (and, in partner mode, End User ID) the calls use. */
 	itemIndex: number;
-	/** Where its outcome goes in FieldUpdateBatch.results (the item index, for Bundle Data → Update). */
+	/** Where its outcome goes in `results` (the item index, for Bundle Data → Update). */
 	key: number;
 	installationId: number;
 	stepId: number;

@@ -3,7 +3,7 @@
  * installation one read, at most one pause, the PUTs and one start, every half-failure settled.
  * docs/reliability.md ("Never left paused") states the rules for users; each is named where it
  * applies:
- * - whoever pauses starts again: `owesPlayAfterPause` and `PauseGuard.confirmActive` (pauseGuard.ts);
+ * - whoever pauses starts again: `owesPlayAfterPause`, `PauseGuard.confirmActive` (pauseGuard.ts);
  * - a PUT refused as active pauses again: `pausesAgain` (pauseGuard.ts);
  * - a PAUSE without a verdict is carried on from: `pauseFailureOf` (pauseGuard.ts);
  * - a lost PLAY is sent once more: `playsAgain` (pauseGuard.ts);

@@ -226,7 +226,7 @@ function templateIdsParameter(ctx: IExecuteFunctions, itemIndex: number): number
 	return [...new Set(ids)];
 }
 
-/** Preview: the installation an install would make, before the service gives it an ID and a status. */
+/** Preview: the installation an install would make, before the service gives it ID and status. */
 export function newInstallation(solutionId: number, title: string) {
 	return { id: null, title, solutionId, status: null, preview: true };
 }

@@ -47,7 +47,7 @@ interface Why {
 const LOST = "the service's answer was lost";
 const UNREADABLE = "the service's answer could not be read";
 
-export interface InstallRequest {
+interface InstallRequest {
 	solutionId: number;
 	title: string;
 	body: IDataObject;

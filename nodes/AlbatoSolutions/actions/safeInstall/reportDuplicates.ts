@@ -12,7 +12,7 @@ import { setStatus } from '../../../shared/api/installation';
 import type { AlbatoClient } from '../../../shared/transport/client';
 
 /** Another active installation with the same solution and title as the one Ensure keeps. */
-export class DuplicateFoundError extends NodeOperationError {
+class DuplicateFoundError extends NodeOperationError {
 	readonly details: IDataObject;
 
 	constructor(
@@ -47,7 +47,7 @@ export class DuplicateFoundError extends NodeOperationError {
 	}
 }
 
-/** The item that keeps the installation: in Preview, nothing is paused (each report says it would be). */
+/** The item that keeps the installation. In Preview nothing is paused (a report says it would be). */
 interface Keeping {
 	ctx: IExecuteFunctions;
 	client: AlbatoClient;

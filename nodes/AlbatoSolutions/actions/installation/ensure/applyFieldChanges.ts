@@ -16,7 +16,7 @@ import { withSentence } from '../../withSentence';
 import type { FieldChange } from './fieldChanges';
 
 /** The field changes of one installation, as Ensure has just read it with its bundles. */
-export interface FieldChangesOf {
+interface FieldChangesOf {
 	installationId: number;
 	/** Not read again: the updates start from it. */
 	installation: IDataObject;

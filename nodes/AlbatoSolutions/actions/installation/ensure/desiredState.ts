@@ -16,13 +16,13 @@ import {
 import { type DesiredField, readDesiredFields } from './desiredFields';
 import { readSnapshot } from './snapshot';
 
-export interface DesiredState {
+interface DesiredState {
 	/** Solution, title and what installing it again takes. */
 	input: InstallInput;
 	fields: DesiredField[];
 	/** The status it must end in: ACTIVE, PAUSED, or undefined to leave it as it is. */
 	status: number | undefined;
-	/** False for a snapshot without connection settings: it can be converged, not installed again. */
+	/** False for a snapshot without connection settings: it converges, but cannot install again. */
 	canInstall: boolean;
 }
 
@@ -39,6 +39,7 @@ export interface EnsureItem {
 const WANTED = { active: ACTIVE, paused: PAUSED } as const;
 const statusWanted = (name: string): number | undefined => WANTED[name as keyof typeof WANTED];
 
+/** One item's Ensure, read and checked before any request. */
 export function readEnsureItem(
 	ctx: IExecuteFunctions,
 	client: AlbatoClient,

@@ -10,7 +10,6 @@ import { recordsByBundle } from '../../../../shared/api/bundleData';
 import { getInstallation } from '../../../../shared/api/installation';
 import { bundlesOf, stepFieldsOf, stepsOf } from '../../../../shared/readers/bundles';
 import { type FieldEntry, sameId } from '../../../../shared/readers/shapes';
-import type { AlbatoClient } from '../../../../shared/transport/client';
 import type { DesiredField } from './desiredFields';
 import type { EnsureItem } from './desiredState';
 import { fromText, HOW_TO_WRITE, kindOf, sameJson } from './valueTypes';
@@ -20,6 +19,22 @@ export interface FieldChange extends DesiredField {
 	bundleId: number;
 	stepId: number;
 	from: unknown;
+}
+
+/** The installation as read with its automations, and the field values that differ. */
+export interface Differences {
+	installation: IDataObject;
+	changes: FieldChange[];
+}
+
+/** Ensure's second step: reads the installation with its automations, and what must change. */
+export async function fieldChanges(item: EnsureItem, id: number): Promise<Differences> {
+	const installation = await getInstallation(item.client, id, {
+		withBundles: true,
+		itemIndex: item.itemIndex,
+	});
+	const fields = await resolveFields(item, installation);
+	return { installation, changes: fields.filter((field) => !alreadySet(field)) };
 }
 
 /** Who resolves: the item, and the installation read with its bundles. */
@@ -34,15 +49,12 @@ interface Resolving {
  * (one bundle data read per automation concerned). A key that matches nothing fails before any
  * write.
  */
-export async function resolveFields(
-	ctx: IExecuteFunctions,
-	client: AlbatoClient,
+async function resolveFields(
+	{ ctx, client, itemIndex, desired }: EnsureItem,
 	installation: IDataObject,
-	desired: DesiredField[],
-	itemIndex: number,
 ): Promise<FieldChange[]> {
 	const resolving = { ctx, itemIndex, installation };
-	const located = desired.map((field) => locate(resolving, field));
+	const located = desired.fields.map((field) => locate(resolving, field));
 	const bundleIds = located.map((entry) => entry.bundleId);
 	const records = await recordsByBundle(client, bundleIds, itemIndex);
 	return located.map(({ field, bundleId, stepId }) => {
@@ -54,7 +66,7 @@ export async function resolveFields(
 	});
 }
 
-/** The automation and step a desired field names (an automation by template or ID, a step by title or ID). */
+/** Where a desired field lives: its automation (by template or ID) and step (by title or ID). */
 function locate(resolving: Resolving, field: DesiredField) {
 	const named = (entry: IDataObject, key: string, ...ids: string[]) =>
 		ids.some((id) => sameId(entry[id], key)) || String(entry.title ?? '') === key;
@@ -68,7 +80,10 @@ function locate(resolving: Resolving, field: DesiredField) {
 	return { field, bundleId: Number(bundle.id), stepId: Number(step.id) };
 }
 
-/** A key that names nothing; a snapshot's or JSON entry is named as given (e.g. "Snapshot → fieldValues → entry 3"). */
+/**
+ * A key that names nothing. A snapshot's or JSON entry is named as given (e.g. "Snapshot →
+ * fieldValues → entry 3").
+ */
 function notFound(
 	{ ctx, itemIndex, installation }: Resolving,
 	field: DesiredField,
@@ -135,20 +150,6 @@ function sameValue(a: unknown, b: unknown): boolean {
  * Whether a desired value is already there: exactly (JSON) or, for Field Values, as text too ("40"
  * = 40).
  */
-export function alreadySet(field: FieldChange): boolean {
+function alreadySet(field: FieldChange): boolean {
 	return field.exact ? sameJson(field.from, field.value) : sameValue(field.from, field.value);
-}
-
-/** The installation as read with its automations, and the field values that differ from the desired ones. */
-export interface Differences {
-	installation: IDataObject;
-	changes: FieldChange[];
-}
-
-/** Ensure's second step: reads the installation with its automations, and what must change. */
-export async function fieldChanges(item: EnsureItem, id: number): Promise<Differences> {
-	const { ctx, client, itemIndex, desired } = item;
-	const installation = await getInstallation(client, id, { withBundles: true, itemIndex });
-	const fields = await resolveFields(ctx, client, installation, desired.fields, itemIndex);
-	return { installation, changes: fields.filter((field) => !alreadySet(field)) };
 }

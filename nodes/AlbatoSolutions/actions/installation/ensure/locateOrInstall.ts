@@ -11,7 +11,7 @@ import { installBody } from '../../safeInstall/installInput';
 import { installSafely, TitleTakenError } from '../../safeInstall/installSafely';
 import type { EnsureItem } from './desiredState';
 
-export interface Listed {
+interface Listed {
 	id: number | undefined;
 	/** The other installations of the solution, for the output's notice. */
 	others: IDataObject[];

@@ -43,7 +43,7 @@ export const SNAPSHOT_EXAMPLE =
 	'{"solutionId": 101, "title": "Leads for ACME", "status": "active", "templateIds": [1011], "fieldValues": [{"automation": 1011, "step": "Send welcome email", "code": "subject", "label": "Subject", "value": "Welcome aboard"}]}';
 
 /** A snapshot as Ensure reads it. */
-export interface CheckedSnapshot {
+interface CheckedSnapshot {
 	solutionId: number;
 	title: string;
 	status: DesiredStatus;
