@@ -21,7 +21,7 @@ export const DECISION_LOGIC = [
 	'nodes/shared/transport/*.ts',
 	'nodes/shared/readers/{shapes,pagination,token,mintedToken,countOrPercent,runs}.ts',
 	'nodes/AlbatoSolutions/actions/params.ts',
-	'nodes/AlbatoSolutions/actions/installation/installSafely.ts',
+	'nodes/AlbatoSolutions/actions/safeInstall/installSafely.ts',
 	'nodes/AlbatoSolutions/actions/pausedUpdate/*.ts',
 	'nodes/AlbatoSolutionsTrigger/{poll,installationPoll}.ts',
 	'nodes/AlbatoSolutions/actions/run/gate.ts',

@@ -7,7 +7,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { startEmulator, type Emulator } from '../../emulator';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
-import { forTests } from '../../nodes/AlbatoSolutions/actions/installation/installLedger';
+import { forTests } from '../../nodes/AlbatoSolutions/actions/safeInstall/installLedger';
 import { runWorkflow, type HarnessNode, type RunWorkflowOptions } from '../../harness';
 
 const { forgetClaims } = forTests;

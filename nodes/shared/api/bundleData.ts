@@ -22,6 +22,18 @@ export async function bundleData(
 	);
 }
 
+/** GET /bundle/data once per bundle: each bundle's step records, by bundle ID. */
+export async function recordsByBundle(
+	client: AlbatoClient,
+	bundleIds: Iterable<number>,
+	itemIndex?: number,
+): Promise<Map<number, IDataObject[]>> {
+	const records = new Map<number, IDataObject[]>();
+	for (const bundleId of new Set(bundleIds))
+		records.set(bundleId, await bundleData(client, bundleId, itemIndex));
+	return records;
+}
+
 /** PUT /bundle/data/{stepId} with `{ data: { fieldCode: value } }`. */
 export async function updateStepData(
 	client: AlbatoClient,

@@ -50,11 +50,14 @@ export async function getInstallation(
 	{
 		withBundles = false,
 		withStatus = true,
+		listErrors = 'throw',
 		itemIndex,
 		owed,
 	}: {
 		withBundles?: boolean;
 		withStatus?: boolean;
+		/** A failed read of the list for the status: fails the call, or leaves the status unknown. */
+		listErrors?: 'throw' | 'ignore';
 		itemIndex?: number;
 		/** Part of an owed call (confirming a PLAY): read even when the execution was cancelled. */
 		owed?: boolean;
@@ -68,13 +71,20 @@ export async function getInstallation(
 	});
 	const installation = installationOf(data);
 	if (withStatus && statusOf(installation) === undefined) {
-		const listed = (await listInstallations(client, itemIndex)).find((item) =>
-			sameId(item.id, installation.id ?? installationId),
+		const status = await listedStatus(client, installation.id ?? installationId, itemIndex).catch(
+			(error: unknown) => {
+				if (listErrors === 'throw') throw error;
+				return undefined;
+			},
 		);
-		const status = statusOf(listed);
 		if (status !== undefined) installation.status = status;
 	}
 	return installation;
+}
+
+async function listedStatus(client: AlbatoClient, installationId: unknown, itemIndex?: number) {
+	const listed = await listInstallations(client, itemIndex);
+	return statusOf(listed.find((item) => sameId(item.id, installationId)));
 }
 
 /**

@@ -8,7 +8,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
 import type { FaultRule } from '../../../emulator/types';
-import { forTests } from '../../../nodes/AlbatoSolutions/actions/installation/installLedger';
+import { forTests } from '../../../nodes/AlbatoSolutions/actions/safeInstall/installLedger';
 import { byId, runNode, useEmulator } from '../../support/setup';
 import { useShortWaits } from '../../support/waits';
 

@@ -6,7 +6,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { listLagOf } from '../../../emulator/listLag';
-import { UNKNOWN_TTL_MS } from '../../../nodes/AlbatoSolutions/actions/installation/installLedger';
+import { UNKNOWN_TTL_MS } from '../../../nodes/AlbatoSolutions/actions/safeInstall/installLedger';
 import { installParams, runNode, useEmulator } from '../../support/setup';
 import { useShortWaits } from '../../support/waits';
 

@@ -15,9 +15,9 @@ const KIT = ['params.ts', 'objectParameters.ts'];
 /** Files that test numbers of the service's data, not parameters, and why. */
 const SERVICE_DATA: Record<string, string> = {
 	'run/runMemory.ts': 'orders remembered runs by their ids',
-	'installation/ensure.operation.ts': 'reads the ids of matching installations',
-	'installation/containDuplicates.ts': 'compares installation ids',
-	'installation/ensureValues.ts': 'reads a field value written as text as the number it spells',
+	'installation/ensure/locateOrInstall.ts': 'reads the ids of matching installations',
+	'safeInstall/containDuplicates.ts': 'compares installation ids',
+	'installation/ensure/valueTypes.ts': 'reads a field value written as text as the number it spells',
 };
 
 /** Parameters still checked by hand, to move to numberInRange. */

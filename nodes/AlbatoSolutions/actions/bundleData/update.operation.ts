@@ -11,10 +11,10 @@ import {
 } from '../../../shared/descriptions/common.descriptions';
 import { fieldLabels, fieldValuesParameter } from './fieldValues';
 import {
+	newFieldUpdateBatch,
 	updateDirect,
 	updateGuarded,
 	type UpdateJob,
-	type UpdateRun,
 } from '../pausedUpdate/pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 import { type RolloutGuard, startEach } from '../rolloutGuard';
@@ -97,14 +97,7 @@ export async function executeBatch(
 	// With the rollout guard, each installation (and, in "Fail" mode, each step) is a unit: it runs
 	// whole, and the guard is asked before the next one starts.
 	const units = guard?.active === true;
-	const run: UpdateRun = {
-		ctx: this,
-		client,
-		continueOnFail: this.continueOnFail(),
-		results: new Map(),
-		stopped: false,
-		restartFailures: [],
-	};
+	const run = newFieldUpdateBatch(this, client, this.continueOnFail());
 	const groups = new Map<string, UpdateJob[]>();
 	for (const itemIndex of itemIndexes) {
 		try {

@@ -11,9 +11,14 @@ import { bundleData } from '../../../shared/api/bundleData';
 import { getInstallation } from '../../../shared/api/installation';
 import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
 import { ACTIVE, fieldsOf, sameId, statusOf } from '../../../shared/readers/shapes';
-import { fail, updatedOutput, type UpdateJob, type UpdateRun } from '../pausedUpdate/updateRun';
+import {
+	fail,
+	type FieldUpdateBatch,
+	updatedOutput,
+	type UpdateJob,
+} from '../pausedUpdate/fieldUpdateBatch';
 
-export async function previewUpdates(run: UpdateRun, jobs: UpdateJob[]): Promise<void> {
+export async function previewUpdates(run: FieldUpdateBatch, jobs: UpdateJob[]): Promise<void> {
 	const { ctx, client } = run;
 	const { installationId, itemIndex } = jobs[0];
 	let installation: IDataObject;

@@ -11,8 +11,9 @@ import {
 	lostAnswerCheckOption,
 	readInstallInput,
 	settingsOption,
-} from './installInput';
-import { installSafely, TitleTakenError } from './installSafely';
+	newInstallation,
+} from '../safeInstall/installInput';
+import { installSafely, TitleTakenError } from '../safeInstall/installSafely';
 import { listInstallations } from '../../../shared/api/installation';
 
 export const option = {
@@ -20,6 +21,8 @@ export const option = {
 	action: 'Install a solution',
 	description: 'Install a solution for the end user',
 };
+
+export const effect = 'write';
 
 export const description: INodeProperties[] = [
 	...installFields,
@@ -44,19 +47,9 @@ export const description: INodeProperties[] = [
  * (installSafely).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	if (client.preview) return await preview.call(this, client, itemIndex); // bridge until the router calls preview
 	const input = readInstallInput(this, itemIndex);
 	const body = await installBody(this, client, input, itemIndex);
-	if (client.preview) {
-		// Checked as the real run checks (connection settings above, the title here); nothing
-		// installed.
-		if (input.options.refuseDuplicateTitle === true) {
-			const twin = (await listInstallations(client, itemIndex)).find(
-				(installation) => installation.title === input.title,
-			);
-			if (twin) throw new TitleTakenError(this, input.title, twin.id as number, itemIndex);
-		}
-		return newInstallation(input.solutionId, input.title);
-	}
 	return await installSafely(this, client, {
 		solutionId: input.solutionId,
 		title: input.title,
@@ -68,7 +61,18 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	});
 }
 
-/** Preview: the installation Create would make, before the service gives it an ID and a status. */
-export function newInstallation(solutionId: number, title: string) {
-	return { id: null, title, solutionId, status: null, preview: true };
+/**
+ * Checked as the real run checks (the connection settings, and with Refuse Duplicate Title the
+ * title); nothing is installed.
+ */
+export async function preview(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const input = readInstallInput(this, itemIndex);
+	await installBody(this, client, input, itemIndex);
+	if (input.options.refuseDuplicateTitle === true) {
+		const twin = (await listInstallations(client, itemIndex)).find(
+			(installation) => installation.title === input.title,
+		);
+		if (twin) throw new TitleTakenError(this, input.title, twin.id as number, itemIndex);
+	}
+	return newInstallation(input.solutionId, input.title);
 }

@@ -1,12 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { bundleData } from '../../../shared/api/bundleData';
+import { recordsByBundle } from '../../../shared/api/bundleData';
 import { getInstallation } from '../../../shared/api/installation';
 import { bundlesOf } from '../../../shared/readers/bundles';
 import { installationLocator } from '../../../shared/descriptions/common.descriptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { idParameter } from '../params';
-import { snapshotOf } from './ensureSnapshot';
+import { snapshotOf } from './ensure/snapshot';
 
 export const option = {
 	name: 'Get Snapshot',
@@ -14,6 +14,8 @@ export const option = {
 	description:
 		"Write an installation down as Ensure's input (solution, title, status, every field value with its type), to restore it later with Ensure",
 };
+
+export const effect = 'read';
 
 export const description: INodeProperties[] = [
 	{
@@ -34,8 +36,6 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		withBundles: true,
 		itemIndex,
 	});
-	const records = new Map<number, IDataObject[]>();
-	for (const bundle of bundlesOf(installation))
-		records.set(Number(bundle.id), await bundleData(client, String(bundle.id), itemIndex));
-	return snapshotOf(installation, records);
+	const bundleIds = bundlesOf(installation).map((bundle) => Number(bundle.id));
+	return snapshotOf(installation, await recordsByBundle(client, bundleIds, itemIndex));
 }

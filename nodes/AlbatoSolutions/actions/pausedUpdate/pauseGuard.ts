@@ -1,21 +1,54 @@
-/**
- * The pause state of one installation within one run of field updates (rules 1–4 in
- * pauseAndResume.ts).
- */
+/** The pause state of one installation within one batch of field updates, and the pause rules. */
 import { NodeOperationError } from 'n8n-workflow';
 
 import { getInstallation, setStatus } from '../../../shared/api/installation';
 import { ACTIVE, PAUSED, statusOf } from '../../../shared/readers/shapes';
 import { AlbatoApiError, outcomeOf } from '../../../shared/transport/errors';
-import { fail, MAX_PAUSES, put, type UpdateJob, type UpdateRun } from './updateRun';
+import { fail, type FieldUpdateBatch, MAX_PAUSES, put, type UpdateJob } from './fieldUpdateBatch';
 
-// AlbatoApiError's named checks of the same names, for any error (false when not the transport's).
+// AlbatoApiError's named checks, for any error (false when it is not the transport's).
 /** No clear verdict: the call may or may not have been applied (lost answer, unusable 2xx). */
-const unsettled = (error: unknown) => error instanceof AlbatoApiError && error.unsettled;
+const isUnsettled = (error: unknown) => error instanceof AlbatoApiError && error.unsettled;
 /** The service said no with a 4xx: nothing was applied. */
-const appliedNothing = (error: unknown) => error instanceof AlbatoApiError && error.appliedNothing;
+const isAppliedNothing = (error: unknown) =>
+	error instanceof AlbatoApiError && error.appliedNothing;
 /** The PUT was refused because the installation is active. */
-const needsPause = (error: unknown) => error instanceof AlbatoApiError && error.needsPause;
+const isNeedsPause = (error: unknown) => error instanceof AlbatoApiError && error.needsPause;
+
+/** A PLAY is sent at most this often (PLAY is idempotent). */
+const PLAY_ATTEMPTS = 2;
+
+/**
+ * Whoever pauses starts again: this execution sends PLAY at the end if and only if it sent a PAUSE
+ * that may have been applied (answered, or failed without a 4xx), and it pauses only an installation
+ * it saw active (see `PauseGuard.confirmActive`). So the installation ends as it was before this
+ * execution's own first pause, and one paused by someone else is never started by us.
+ */
+const owesPlayAfterPause = (pauseError?: unknown) => !isAppliedNothing(pauseError);
+
+/**
+ * A PUT refused because the installation is active again (another execution started it): pause
+ * again (one PAUSE shared by the group's refused PUTs) and send that PUT again, at most MAX_PAUSES
+ * times per item.
+ */
+const pausesAgain = (error: unknown, attempt: number) =>
+	isNeedsPause(error) && attempt < MAX_PAUSES;
+
+/**
+ * What a failed PAUSE means for its items. Answer lost or still unsettled: it may have been
+ * applied, so carry on (`pausesAgain` covers the case it was not) and start again at the end. A
+ * refusal (4xx) or another failure (5xx after retries) fails the items; only the refusal owes no
+ * PLAY (`owesPlayAfterPause`). A PAUSE's unreadable 2xx was already confirmed by a read (setStatus).
+ */
+const pauseFailureOf = (error: unknown) => (isUnsettled(error) ? undefined : (error as Error));
+
+/**
+ * A PLAY whose answer is lost, or unreadable and not confirmed, is sent once more (PLAY is
+ * idempotent); so is one answered with the installation still paused. A PLAY answered 404: the
+ * installation was removed, nothing is left paused.
+ */
+const playsAgain = (error: unknown, attempt: number) =>
+	isUnsettled(error) && attempt < PLAY_ATTEMPTS;
 
 /** The pause state of one installation within one execution. */
 export class PauseGuard {
@@ -28,7 +61,7 @@ export class PauseGuard {
 	private pausing: Promise<Error | undefined> | undefined;
 
 	constructor(
-		private readonly run: UpdateRun,
+		private readonly batch: FieldUpdateBatch,
 		private readonly installationId: number,
 		private readonly itemIndex: number,
 	) {}
@@ -41,7 +74,7 @@ export class PauseGuard {
 		this.pausing ??= (async () => {
 			try {
 				const answer = await setStatus(
-					this.run.client,
+					this.batch.client,
 					this.installationId,
 					'PAUSE',
 					this.itemIndex,
@@ -50,10 +83,9 @@ export class PauseGuard {
 				this.status = statusOf(answer) ?? PAUSED;
 				return undefined;
 			} catch (error) {
-				if (!appliedNothing(error)) this.owesPlay = true; // it may have been applied
+				if (owesPlayAfterPause(error)) this.owesPlay = true;
 				this.status = undefined;
-				// Answer lost or unreadable: go on; a PUT refused as "active" pauses again (rule 3).
-				return unsettled(error) ? undefined : (error as Error);
+				return pauseFailureOf(error);
 			} finally {
 				this.epoch++;
 				this.pausing = undefined;
@@ -65,14 +97,14 @@ export class PauseGuard {
 	/**
 	 * Before this execution pauses an installation it has not paused itself, on the word of a refused
 	 * PUT: is it really active? A field error whose text happens to say "paused" or "active" must not
-	 * make us pause, and then start, an installation someone paused (rule 1). Shared by the group's
-	 * PUTs.
+	 * make us pause, and then start, an installation someone paused (`owesPlayAfterPause`). Shared by
+	 * the group's PUTs.
 	 */
 	private confirming: Promise<number | undefined> | undefined;
 	private confirmActive(): Promise<number | undefined> {
 		this.confirming ??= (async () => {
 			try {
-				const installation = await getInstallation(this.run.client, this.installationId, {
+				const installation = await getInstallation(this.batch.client, this.installationId, {
 					itemIndex: this.itemIndex,
 				});
 				return statusOf(installation);
@@ -85,15 +117,15 @@ export class PauseGuard {
 		return this.confirming;
 	}
 
-	/** PUT, pausing again when another execution started the installation meanwhile (rule 2). */
+	/** PUT, pausing again when another execution started the installation meanwhile (`pausesAgain`). */
 	async update(job: UpdateJob) {
 		for (let attempt = 1; ; attempt++) {
 			const epoch = this.epoch;
 			try {
-				await put(this.run, job);
+				await put(this.batch, job);
 				return;
 			} catch (error) {
-				if (!needsPause(error) || attempt >= MAX_PAUSES) return fail(this.run, job, error);
+				if (!pausesAgain(error, attempt)) return fail(this.batch, job, error);
 				// (When neither the detail nor the list shows a status, a read cannot tell: the refusal is
 				// believed.)
 				if (!this.owesPlay && this.status === PAUSED) {
@@ -102,7 +134,7 @@ export class PauseGuard {
 					// field error is then refused again, until MAX_PAUSES attempts; nothing is paused or
 					// started.
 					if (status === PAUSED) {
-						if (this.run.stopped) return fail(this.run, job, error);
+						if (this.batch.stopped) return fail(this.batch, job, error);
 						continue;
 					}
 					this.status = status;
@@ -112,8 +144,8 @@ export class PauseGuard {
 					: this.epoch === epoch
 						? await this.pause()
 						: undefined;
-				if (pauseError) return fail(this.run, job, pauseError);
-				if (this.run.stopped) return;
+				if (pauseError) return fail(this.batch, job, pauseError);
+				if (this.batch.stopped) return;
 			}
 		}
 	}
@@ -125,7 +157,7 @@ export class PauseGuard {
 			try {
 				// Owed even when the execution was cancelled meanwhile: never left paused by a Stop.
 				const answer = await setStatus(
-					this.run.client,
+					this.batch.client,
 					this.installationId,
 					'PLAY',
 					this.itemIndex,
@@ -134,11 +166,11 @@ export class PauseGuard {
 				// A PLAY the service answered with the installation still paused did not start it: once
 				// more, then it is a failed restart (never reported as started).
 				if (statusOf(answer) === PAUSED) {
-					if (attempt < 2) continue;
+					if (attempt < PLAY_ATTEMPTS) continue;
 					this.status = PAUSED;
 					return {
 						error: new NodeOperationError(
-							this.run.ctx.getNode(),
+							this.batch.ctx.getNode(),
 							'the service answered PLAY twice, but the installation is still paused',
 							{ itemIndex: this.itemIndex },
 						),
@@ -151,7 +183,7 @@ export class PauseGuard {
 					this.status = undefined;
 					return { removed: true };
 				}
-				if (unsettled(error) && attempt < 2) continue; // rule 4
+				if (playsAgain(error, attempt)) continue;
 				return { error: error as Error };
 			}
 		}

@@ -7,7 +7,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
+import { bundlesOf, stepsOf } from '../../../../shared/readers/bundles';
 import {
 	ACTIVE,
 	fieldsOf,
@@ -18,10 +18,10 @@ import {
 	sameId,
 	solutionIdOf,
 	statusOf,
-} from '../../../shared/readers/shapes';
-import { describeValue, MAX_TITLE_LENGTH } from '../params';
-import { unsafeKeyPath } from '../objectParameters';
-import { type DesiredField, fieldValuesFromJson } from './ensureFields';
+} from '../../../../shared/readers/shapes';
+import { unsafeKeyPath } from '../../objectParameters';
+import { describeValue, MAX_TITLE_LENGTH } from '../../params';
+import { type DesiredField, fieldValuesFromJson } from './desiredFields';
 
 type DesiredStatus = 'active' | 'paused' | 'leave';
 
@@ -44,7 +44,7 @@ export const SNAPSHOT_EXAMPLE =
 	'{"solutionId": 101, "title": "Leads for ACME", "status": "active", "templateIds": [1011], "fieldValues": [{"automation": 1011, "step": "Send welcome email", "code": "subject", "label": "Subject", "value": "Welcome aboard"}]}';
 
 /** A snapshot as Ensure reads it. */
-export interface DesiredState {
+interface CheckedSnapshot {
 	solutionId: number;
 	title: string;
 	status: DesiredStatus;
@@ -55,6 +55,9 @@ export interface DesiredState {
 	settings?: IDataObject;
 }
 
+/** Refuses a snapshot, naming what does not fit. */
+type Refuse = (detail: string) => NodeOperationError;
+
 /**
  * Reads and checks a snapshot (an object from an expression, or JSON text); nothing is sent when it
  * does not fit.
@@ -64,12 +67,32 @@ export function readSnapshot(
 	raw: unknown,
 	itemIndex: number,
 	label = 'Snapshot',
-): DesiredState {
-	const fail = (detail: string) =>
+): CheckedSnapshot {
+	const fail: Refuse = (detail) =>
 		new NodeOperationError(ctx.getNode(), `${label} (item ${itemIndex}): ${detail}`, {
 			itemIndex,
 			description: `Nothing was sent for this item. A snapshot is what Installation → Get Snapshot outputs, e.g. {{ $json }} after it: ${SNAPSHOT_EXAMPLE}`,
 		});
+	const value = snapshotObject(raw, fail);
+	const { solutionId, title, status, templateIds } = checkedKeys(value, fail);
+	for (const key of OPTIONAL)
+		if (value[key] !== undefined && !isObject(value[key]))
+			throw fail(`"${key}" must be an object, got ${describeValue(value[key])}`);
+	if (!Array.isArray(value.fieldValues))
+		throw fail(`"fieldValues" must be a list, got ${describeValue(value.fieldValues)}`);
+	return {
+		solutionId,
+		title,
+		status,
+		templateIds,
+		desired: fieldValuesFromJson(ctx, value.fieldValues, `${label} → fieldValues`, itemIndex),
+		connectionSettings: value.connectionSettings as IDataObject | undefined,
+		settings: value.settings as IDataObject | undefined,
+	};
+}
+
+/** The snapshot as an object holding every required key and no unknown one. */
+function snapshotObject(raw: unknown, fail: Refuse): IDataObject {
 	let value: unknown = raw;
 	if (typeof raw === 'string') {
 		if (raw.trim() === '') throw fail('is empty');
@@ -91,7 +114,14 @@ export function readSnapshot(
 		);
 	const missing = REQUIRED.filter((key) => value[key] === undefined);
 	if (missing.length) throw fail(`has no ${missing.map((key) => `"${key}"`).join(', ')}`);
+	return value;
+}
 
+/** Solution, title, status and templates, each of its type. */
+function checkedKeys(
+	value: IDataObject,
+	fail: Refuse,
+): Pick<CheckedSnapshot, 'solutionId' | 'title' | 'status' | 'templateIds'> {
 	const solutionId = positiveIdOf(value.solutionId);
 	if (solutionId === undefined || typeof value.solutionId !== 'number')
 		throw fail(
@@ -106,28 +136,13 @@ export function readSnapshot(
 	if (status !== 'active' && status !== 'paused' && status !== 'leave')
 		throw fail(`"status" must be "active", "paused" or "leave", got ${describeValue(status)}`);
 	const templates = value.templateIds;
-	if (
-		!Array.isArray(templates) ||
-		templates.length === 0 ||
-		!templates.every((id) => typeof id === 'number' && positiveIdOf(id) !== undefined)
-	)
+	const isTemplateId = (id: unknown) => typeof id === 'number' && positiveIdOf(id) !== undefined;
+	if (!Array.isArray(templates) || templates.length === 0 || !templates.every(isTemplateId))
 		throw fail(
 			`"templateIds" must be a non-empty list of template IDs (whole numbers), got ${describeValue(templates)}`,
 		);
-	for (const key of OPTIONAL)
-		if (value[key] !== undefined && !isObject(value[key]))
-			throw fail(`"${key}" must be an object, got ${describeValue(value[key])}`);
-	if (!Array.isArray(value.fieldValues))
-		throw fail(`"fieldValues" must be a list, got ${describeValue(value.fieldValues)}`);
-	return {
-		solutionId,
-		title: title.trim(),
-		status,
-		templateIds: [...new Set(templates as number[])],
-		desired: fieldValuesFromJson(ctx, value.fieldValues, `${label} → fieldValues`, itemIndex),
-		connectionSettings: value.connectionSettings as IDataObject | undefined,
-		settings: value.settings as IDataObject | undefined,
-	};
+	const templateIds = [...new Set(templates as number[])];
+	return { solutionId, title: title.trim(), status, templateIds };
 }
 
 /**
@@ -165,7 +180,7 @@ export function snapshotOf(
 				title !== '' && titles.filter((other) => other === title).length === 1
 					? title
 					: idOf(record.id);
-			for (const field of fieldsOf(record.data ?? record.fields))
+			for (const field of fieldsOf(record.data))
 				fieldValues.push({
 					automation,
 					step,

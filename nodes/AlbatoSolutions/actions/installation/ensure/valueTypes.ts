@@ -45,49 +45,64 @@ export const HOW_TO_WRITE: Record<ValueKind, string> = {
 
 const kindWord = (kind: ValueKind) => KIND_WORDS[kind];
 
+/** A typed text read as a value, or what is wrong with it, in words. */
+type Reading = { value: unknown } | { problem: string };
+
 /**
  * A value typed as text, converted to the kind of the field's current value: `{ value }`, or
  * `{ problem }` (what is wrong, in words) when it cannot be read as that kind. A field with no
  * current value (null) has no known type: plain words stay text, an empty text stays "no value",
  * and text that could also be JSON ("20", "true", "[1]") is refused as ambiguous.
  */
-export function fromText(text: string, current: unknown): { value: unknown } | { problem: string } {
+export function fromText(text: string, current: unknown): Reading {
 	const kind = kindOf(current);
-	const trimmed = text.trim();
 	switch (kind) {
 		case 'text':
 			return { value: text };
-		case 'empty': {
-			// No value now, so no known type: plain words are text; "20", "true", "[...]" could be
-			// either.
-			if (text === '') return { value: current };
-			if (!NUMBER.test(trimmed) && !/^(true|false|null)$/i.test(trimmed) && !/^[[{"]/.test(trimmed))
-				return { value: text };
-			return {
-				problem: `has no value now, so its type is unknown, and ${shortText(text)} could be text or JSON`,
-			};
-		}
+		case 'empty':
+			return untypedFromText(text, current);
 		case 'number':
-			if (NUMBER.test(trimmed) && Number.isFinite(Number(trimmed)))
-				return { value: Number(trimmed) };
-			return { problem: `holds a number, and ${shortText(text)} is not one` };
-		case 'boolean': {
-			const word = trimmed.toLowerCase();
-			if (word === 'true' || word === 'false') return { value: word === 'true' };
-			return { problem: `holds true or false, and ${shortText(text)} is neither` };
-		}
-		case 'list':
-		case 'object': {
-			let parsed: unknown;
-			try {
-				parsed = JSON.parse(trimmed);
-			} catch {
-				parsed = undefined;
-			}
-			if (kindOf(parsed) === kind) return { value: parsed };
-			return { problem: `holds ${kindWord(kind)}, and ${shortText(text)} is not one in JSON` };
-		}
+			return numberFromText(text);
+		case 'boolean':
+			return booleanFromText(text);
+		default:
+			return jsonFromText(text, kind);
 	}
+}
+
+/** No value now, so no known type: plain words are text; "20", "true", "[...]" could be either. */
+function untypedFromText(text: string, current: unknown): Reading {
+	const trimmed = text.trim();
+	if (text === '') return { value: current };
+	const couldBeJson =
+		NUMBER.test(trimmed) || /^(true|false|null)$/i.test(trimmed) || /^[[{"]/.test(trimmed);
+	if (!couldBeJson) return { value: text };
+	return {
+		problem: `has no value now, so its type is unknown, and ${shortText(text)} could be text or JSON`,
+	};
+}
+
+function numberFromText(text: string): Reading {
+	const trimmed = text.trim();
+	if (NUMBER.test(trimmed) && Number.isFinite(Number(trimmed))) return { value: Number(trimmed) };
+	return { problem: `holds a number, and ${shortText(text)} is not one` };
+}
+
+function booleanFromText(text: string): Reading {
+	const word = text.trim().toLowerCase();
+	if (word === 'true' || word === 'false') return { value: word === 'true' };
+	return { problem: `holds true or false, and ${shortText(text)} is neither` };
+}
+
+function jsonFromText(text: string, kind: 'list' | 'object'): Reading {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text.trim());
+	} catch {
+		parsed = undefined;
+	}
+	if (kindOf(parsed) === kind) return { value: parsed };
+	return { problem: `holds ${kindWord(kind)}, and ${shortText(text)} is not one in JSON` };
 }
 
 function shortText(text: string): string {
@@ -95,25 +110,26 @@ function shortText(text: string): string {
 	return JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}…` : text);
 }
 
+const isNothing = (value: unknown) => value === null || value === undefined;
+
 /** Deep equality of JSON values: same types, lists in order, objects whatever their key order. */
 export function sameJson(a: unknown, b: unknown): boolean {
-	if (a === b) return true;
-	if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
-	if (Array.isArray(a) || Array.isArray(b)) {
+	if (a === b || (isNothing(a) && isNothing(b))) return true;
+	if (Array.isArray(a) || Array.isArray(b))
 		return (
 			Array.isArray(a) &&
 			Array.isArray(b) &&
 			a.length === b.length &&
 			a.every((item, i) => sameJson(item, b[i]))
 		);
-	}
-	if (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null) {
-		const [x, y] = [a as IDataObject, b as IDataObject];
-		const keys = Object.keys(x);
-		return (
-			keys.length === Object.keys(y).length &&
-			keys.every((key) => Object.prototype.hasOwnProperty.call(y, key) && sameJson(x[key], y[key]))
-		);
-	}
-	return false;
+	if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+	return sameObject(a as IDataObject, b as IDataObject);
+}
+
+function sameObject(x: IDataObject, y: IDataObject): boolean {
+	const keys = Object.keys(x);
+	return (
+		keys.length === Object.keys(y).length &&
+		keys.every((key) => Object.prototype.hasOwnProperty.call(y, key) && sameJson(x[key], y[key]))
+	);
 }

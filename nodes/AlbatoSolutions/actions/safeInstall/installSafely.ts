@@ -47,7 +47,7 @@ interface Why {
 const LOST = "the service's answer was lost";
 const UNREADABLE = "the service's answer could not be read";
 
-export interface InstallRequest {
+interface InstallRequest {
 	solutionId: number;
 	title: string;
 	body: IDataObject;
@@ -213,18 +213,16 @@ async function findLostInstallation(
 	why: Why,
 ): Promise<IDataObject> {
 	const { itemIndex } = request;
-	let reads = 0;
-	let failedReads = 0;
-	let lastReadError = '';
+	const reads: ListReads = { done: 0, failed: 0, lastError: '' };
 	for (const wait of recheckWaits(request.checkWindow)) {
 		if (wait > 0) await sleep(wait);
 		let listed: IDataObject[];
 		try {
 			listed = await listInstallations(client, itemIndex);
-			reads++;
+			reads.done++;
 		} catch (error) {
-			failedReads++;
-			lastReadError = (error as Error).message;
+			reads.failed++;
+			reads.lastError = (error as Error).message;
 			continue;
 		}
 		// New since the call and the same title (for Ensure, of this solution when the list says which:
@@ -236,18 +234,20 @@ async function findLostInstallation(
 				!isClaimed(client.principal(request.itemIndex), installation.id),
 		);
 		if (candidates.length === 1) return candidates[0];
-		if (candidates.length > 1)
-			throw unknownOutcomeError(
-				ctx,
-				request,
-				why,
-				candidates.map((candidate) => String(candidate.id)),
-				reads,
-				failedReads,
-				lastReadError,
-			);
+		if (candidates.length > 1) {
+			const candidateIds = candidates.map((candidate) => String(candidate.id));
+			throw unknownOutcomeError(ctx, request, why, reads, candidateIds);
+		}
 	}
-	throw unknownOutcomeError(ctx, request, why, [], reads, failedReads, lastReadError);
+	throw unknownOutcomeError(ctx, request, why, reads, []);
+}
+
+/** How the list reads after a lost answer went. */
+interface ListReads {
+	done: number;
+	failed: number;
+	/** The message of the last failed read. */
+	lastError: string;
 }
 
 /** The error that says the install may or may not have happened (context `outcome: 'unknown'`). */
@@ -255,10 +255,8 @@ function unknownOutcomeError(
 	ctx: IExecuteFunctions,
 	{ solutionId, title, itemIndex, checkWindow }: InstallRequest,
 	why: Why,
+	{ done: reads, failed: failedReads, lastError: lastReadError }: ListReads,
 	candidateIds: string[],
-	reads: number,
-	failedReads: number,
-	lastReadError: string,
 ): NodeApiError {
 	const message = `The outcome of installing "${title}" is unknown: ${why.summary}`;
 	const seen =

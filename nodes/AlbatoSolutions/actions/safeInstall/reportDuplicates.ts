@@ -12,7 +12,7 @@ import { setStatus } from '../../../shared/api/installation';
 import type { AlbatoClient } from '../../../shared/transport/client';
 
 /** Another active installation with the same solution and title as the one Ensure keeps. */
-export class DuplicateFoundError extends NodeOperationError {
+class DuplicateFoundError extends NodeOperationError {
 	readonly details: IDataObject;
 
 	constructor(
@@ -47,14 +47,21 @@ export class DuplicateFoundError extends NodeOperationError {
 	}
 }
 
+/** The item that keeps the installation. In Preview nothing is paused (a report says it would be). */
+interface Keeping {
+	ctx: IExecuteFunctions;
+	client: AlbatoClient;
+	itemIndex: number;
+	title: string;
+	preview: boolean;
+}
+
 export async function reportDuplicates(
 	others: IDataObject[],
 	keeper: number,
 	output: IDataObject,
-	preview: boolean,
-	run: { ctx: IExecuteFunctions; client: AlbatoClient; itemIndex: number; title: string },
+	{ ctx, client, itemIndex, title, preview }: Keeping,
 ): Promise<Error[]> {
-	const { ctx, client, itemIndex, title } = run;
 	const pauseAsked =
 		(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).pauseDuplicates === true;
 	const reports: DuplicateFoundError[] = [];

@@ -1,19 +1,14 @@
 /**
  * Installation → Ensure's Field Values: keyed so they can be written before the installation exists
- * (automation = template title or ID, then step title or ID, then field code), resolved against the
- * installation's automations, and compared with what the service holds, so only what differs is
- * sent.
+ * (automation = template title or ID, then step title or ID, then field code), given in the editor
+ * or as JSON with their types.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { bundleData } from '../../../shared/api/bundleData';
-import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
-import { type FieldEntry, fieldsOf, isObject, sameId } from '../../../shared/readers/shapes';
-import type { AlbatoClient } from '../../../shared/transport/client';
-import { describeValue } from '../params';
-import { unsafeKeyPath } from '../objectParameters';
-import { fromText, HOW_TO_WRITE, kindOf, sameJson } from './ensureValues';
+import { isObject } from '../../../../shared/readers/shapes';
+import { unsafeKeyPath } from '../../objectParameters';
+import { describeValue } from '../../params';
 
 const fieldValuesProperty: INodeProperties = {
 	displayName: 'Field Values',
@@ -91,7 +86,7 @@ const FIELD_VALUES_JSON_EXAMPLE =
 	'[{"automation": 1011, "step": "Send welcome email", "code": "subject", "value": "Hello"}, {"automation": 1011, "step": "Send welcome email", "code": "cf__4c2d9e8f0a1b4c3d", "value": 30}]';
 
 /**
- * Field Values: the collection above (the default, as before), or the same entries as JSON with
+ * Field Values: the collection above (the default), or the same entries as JSON with
  * their types.
  */
 export const fieldValuesProperties: INodeProperties[] = [
@@ -137,13 +132,6 @@ export interface DesiredField {
 	exact?: boolean;
 	/** Where it was given, for messages: e.g. `Field Values → entry 2`. */
 	where?: string;
-}
-
-/** A field value resolved against the installation: where it lives and what it holds now. */
-export interface FieldChange extends DesiredField {
-	bundleId: number;
-	stepId: number;
-	from: unknown;
 }
 
 export function readDesiredFields(ctx: IExecuteFunctions, itemIndex: number): DesiredField[] {
@@ -244,104 +232,4 @@ export function fieldValuesFromJson(
 		result.value = entry.value;
 		return result;
 	});
-}
-
-/** The same value, whatever its type on either side ("40" and 40; a list reference as text). */
-function sameValue(a: unknown, b: unknown): boolean {
-	const text = (value: unknown) =>
-		value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value ?? '');
-	return text(a) === text(b);
-}
-
-/**
- * Finds each desired field in the installation (read with its bundles) and reads the current values
- * (one bundle data read per automation concerned). A key that matches nothing fails before any
- * write.
- */
-export async function resolveFields(
-	ctx: IExecuteFunctions,
-	client: AlbatoClient,
-	installation: IDataObject,
-	desired: DesiredField[],
-	itemIndex: number,
-): Promise<FieldChange[]> {
-	const bundles = bundlesOf(installation);
-	const named = (entry: IDataObject, key: string, ...ids: string[]) =>
-		ids.some((id) => sameId(entry[id], key)) || String(entry.title ?? '') === key;
-	// A snapshot's or JSON entry is named as given (e.g. "Snapshot → fieldValues → entry 3").
-	const notFound = (what: string, more = '', field?: DesiredField) =>
-		new NodeOperationError(
-			ctx.getNode(),
-			`${field?.exact && field.where ? `${field.where} (item ${itemIndex})` : 'Field Values'}: ${what} in installation ${String(installation.id)}${more}`,
-			{
-				itemIndex,
-				description:
-					'Nothing was changed. Check the key: automation (template title or ID), step (title or ID), field code.',
-			},
-		);
-	const located = desired.map((field) => {
-		const bundle = bundles.find((candidate) =>
-			named(candidate, field.automation, 'templateId', 'id'),
-		);
-		if (!bundle) throw notFound(`no automation "${field.automation}"`, '', field);
-		const step = stepsOf(bundle).find((candidate) => named(candidate, field.step, 'id'));
-		if (!step)
-			throw notFound(`no step "${field.step}" in automation "${field.automation}"`, '', field);
-		return { field, bundleId: Number(bundle.id), stepId: Number(step.id) };
-	});
-	const records = new Map<number, IDataObject[]>();
-	for (const bundleId of new Set(located.map((entry) => entry.bundleId)))
-		records.set(bundleId, await bundleData(client, bundleId, itemIndex));
-	return located.map(({ field, bundleId, stepId }) => {
-		const record = records.get(bundleId)!.find((candidate) => sameId(candidate.id, stepId));
-		const fields = fieldsOf(record?.data ?? record?.fields);
-		const current = fieldNamed(fields, field.code);
-		if (!current) {
-			const listed = fields.length
-				? `. Its fields: ${fields.map((entry) => `${entry.name} (${entry.label})`).join(', ')}`
-				: '. It has no fields';
-			const twice = fields.filter((entry) => entry.label === field.code).length > 1;
-			throw notFound(
-				`${twice ? `more than one field labelled "${field.code}"` : `no field "${field.code}"`} in step "${field.step}"`,
-				listed,
-				field,
-			);
-		}
-		let value = field.value;
-		if (!field.exact && typeof value === 'string') {
-			const converted = fromText(value, current.value);
-			if ('problem' in converted) {
-				const kind = kindOf(current.value);
-				throw new NodeOperationError(
-					ctx.getNode(),
-					`${field.where ?? 'Field Values'} (item ${itemIndex}): "${current.label}" (${current.name}) ${converted.problem}`,
-					{
-						itemIndex,
-						description: `Nothing was changed. ${HOW_TO_WRITE[kind]} To send a value of another type, give it as JSON (Field Values → JSON) or with an expression, e.g. {{ 30 }}.`,
-					},
-				);
-			}
-			value = converted.value;
-		}
-		return { ...field, code: current.name, value, bundleId, stepId, from: current.value };
-	});
-}
-
-/**
- * The field a key names: its code, or else its label when exactly one field has that label (a label
- * typed where the code is expected). Undefined when nothing, or more than one label, matches.
- */
-function fieldNamed(fields: FieldEntry[], key: string): FieldEntry | undefined {
-	const byCode = fields.find((entry) => entry.name === key);
-	if (byCode) return byCode;
-	const byLabel = fields.filter((entry) => entry.label === key);
-	return byLabel.length === 1 ? byLabel[0] : undefined;
-}
-
-/**
- * Whether a desired value is already there: exactly (JSON) or, for Field Values, as text too ("40"
- * = 40).
- */
-export function alreadySet(field: FieldChange): boolean {
-	return field.exact ? sameJson(field.from, field.value) : sameValue(field.from, field.value);
 }

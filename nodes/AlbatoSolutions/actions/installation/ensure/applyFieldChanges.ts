@@ -6,21 +6,29 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { updateGuarded } from '../pausedUpdate/pauseAndResume';
-import type { UpdateJob, UpdateRun } from '../pausedUpdate/updateRun';
-import type { AlbatoClient } from '../../../shared/transport/client';
-import { withSentence } from '../withSentence';
-import type { FieldChange } from './ensureFields';
+import {
+	newFieldUpdateBatch,
+	updateGuarded,
+	type UpdateJob,
+} from '../../pausedUpdate/pauseAndResume';
+import type { AlbatoClient } from '../../../../shared/transport/client';
+import { withSentence } from '../../withSentence';
+import type { FieldChange } from './fieldChanges';
+
+/** The field changes of one installation, as Ensure has just read it with its bundles. */
+interface FieldChangesOf {
+	installationId: number;
+	/** Not read again: the updates start from it. */
+	installation: IDataObject;
+	changes: FieldChange[];
+}
 
 /** Resolves to the installation's status as the updates left it (undefined: not known). */
 export async function applyFieldChanges(
 	ctx: IExecuteFunctions,
 	client: AlbatoClient,
-	installationId: number,
-	changes: FieldChange[],
+	{ installationId, installation, changes }: FieldChangesOf,
 	itemIndex: number,
-	/** The installation with its bundles, as Ensure has just read it (not read again). */
-	installation?: IDataObject,
 ): Promise<number | undefined> {
 	const steps = new Map<number, UpdateJob>();
 	for (const change of changes) {
@@ -36,22 +44,16 @@ export async function applyFieldChanges(
 		job.data[change.code] = change.value as IDataObject[string];
 		steps.set(change.stepId, job);
 	}
-	const run: UpdateRun = {
-		ctx,
-		client,
-		continueOnFail: false, // the first failed step stops the others; the installation is still restored
-		results: new Map(),
-		stopped: false,
-		restartFailures: [],
-	};
+	// The first failed step stops the others; the installation is still restored.
+	const batch = newFieldUpdateBatch(ctx, client, false);
 	const jobs = [...steps.values()];
-	const status = await updateGuarded(run, jobs, installation);
-	if (run.restartFailures.length) throw run.restartFailures[0];
-	const failed = jobs.find((job) => run.results.get(job.key) instanceof Error);
+	const status = await updateGuarded(batch, jobs, installation);
+	if (batch.restartFailures.length) throw batch.restartFailures[0];
+	const failed = jobs.find((job) => batch.results.get(job.key) instanceof Error);
 	if (!failed) return status;
-	const error = run.results.get(failed.key) as Error;
+	const error = batch.results.get(failed.key) as Error;
 	const applied = jobs.filter((job) => {
-		const result = run.results.get(job.key);
+		const result = batch.results.get(job.key);
 		return result !== undefined && !(result instanceof Error);
 	});
 	if (!applied.length) throw error;

@@ -1,6 +1,6 @@
 /**
- * What Create and Ensure both need to install a solution: their shared parameters and how to read
- * them.
+ * What Create and Ensure both need to install a solution: their shared parameters, how to read
+ * them, and the installation Preview shows before it exists.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -218,4 +218,9 @@ function templateIdsParameter(ctx: IExecuteFunctions, itemIndex: number): number
 		return id;
 	});
 	return [...new Set(ids)];
+}
+
+/** Preview: the installation an install would make, before the service gives it ID and status. */
+export function newInstallation(solutionId: number, title: string) {
+	return { id: null, title, solutionId, status: null, preview: true };
 }

@@ -1,13 +1,13 @@
 /**
- * In-process bookkeeping for Installation → Create, keyed by whom the client acts for (base URL and
- * end user, never the token itself):
+ * In-process bookkeeping for safe installs (Installation → Create and Ensure), keyed by whom the
+ * client acts for (base URL and end user, never the token itself):
  * - one install at a time per end user and title, across items in flight and across executions in
  *   this process, so two installs of the same title never overlap their "what exists" reads;
  * - the installations this process has reported as created ("claimed"), so a recovery after a lost
  *   answer never hands out an installation another item already reported, and Refuse Duplicate
  *   Title still sees them while the service's list lags behind.
  * It is safe to lose (a restart only forgets what the service's list soon shows), and it cannot
- * see other worker processes: see the README's fault table for what that leaves open.
+ * see other worker processes: docs/reliability.md says what that leaves open.
  */
 
 /** How long a claim is remembered: far longer than any list lag worth waiting for. */

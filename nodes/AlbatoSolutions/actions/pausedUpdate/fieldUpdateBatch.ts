@@ -1,4 +1,4 @@
-/** What the jobs of one run of field updates share, and the steps every job takes. */
+/** A batch of field updates (PUTs of step data): what its jobs share, and each job's steps. */
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
 import { updateStepData } from '../../../shared/api/bundleData';
@@ -13,7 +13,7 @@ export const MAX_PAUSES = 5;
 export interface UpdateJob {
 	/** The item whose parameters (and, in partner mode, End User ID) the calls use. */
 	itemIndex: number;
-	/** Where its outcome goes in UpdateRun.results (the item index, for Bundle Data → Update). */
+	/** Where its outcome goes in `results` (the item index, for Bundle Data → Update). */
 	key: number;
 	installationId: number;
 	stepId: number;
@@ -24,8 +24,8 @@ export interface UpdateJob {
 	pauseAndResume: boolean;
 }
 
-/** What all groups of one execution share. */
-export interface UpdateRun {
+/** What all groups of one batch share. */
+export interface FieldUpdateBatch {
 	ctx: IExecuteFunctions;
 	client: AlbatoClient;
 	continueOnFail: boolean;
@@ -36,14 +36,27 @@ export interface UpdateRun {
 	restartFailures: NodeApiError[];
 }
 
-export function fail(run: UpdateRun, job: UpdateJob, error: unknown) {
-	run.results.set(job.key, error as Error);
-	if (!run.continueOnFail) run.stopped = true;
+/** A batch with nothing done yet. */
+export function newFieldUpdateBatch(
+	ctx: IExecuteFunctions,
+	client: AlbatoClient,
+	continueOnFail: boolean,
+): FieldUpdateBatch {
+	return { ctx, client, continueOnFail, results: new Map(), stopped: false, restartFailures: [] };
 }
 
-export async function put(run: UpdateRun, job: UpdateJob) {
-	const response = await updateStepData(run.client, job.stepId, job.data, job.itemIndex);
-	run.results.set(job.key, {
+/**
+ * The job failed. Stop at the first failure: without Continue On Fail, no further PUT of the batch
+ * starts (PUTs already sent finish; every installation paused so far is still started again).
+ */
+export function fail(batch: FieldUpdateBatch, job: UpdateJob, error: unknown) {
+	batch.results.set(job.key, error as Error);
+	if (!batch.continueOnFail) batch.stopped = true;
+}
+
+export async function put(batch: FieldUpdateBatch, job: UpdateJob) {
+	const response = await updateStepData(batch.client, job.stepId, job.data, job.itemIndex);
+	batch.results.set(job.key, {
 		...response,
 		id: response.id ?? job.stepId,
 		bundleId: job.bundleId,
@@ -69,10 +82,10 @@ export function updatedOutput(data: IDataObject, labels: Record<string, string> 
 
 /**
  * Runs `task` for each job: jobs of the same step one after another in item order, different steps
- * at once.
+ * at once (the client keeps the requests within Items in Flight).
  */
 export async function inStepOrder(
-	run: UpdateRun,
+	batch: FieldUpdateBatch,
 	jobs: UpdateJob[],
 	task: (job: UpdateJob) => Promise<void>,
 ) {
@@ -85,7 +98,7 @@ export async function inStepOrder(
 	await Promise.all(
 		[...chains.values()].map(async (chain) => {
 			for (const job of chain) {
-				if (run.stopped) return;
+				if (batch.stopped) return;
 				await task(job);
 			}
 		}),

@@ -1,0 +1,87 @@
+/**
+ * Ensure's last step: the output (the same in Preview, plus `preview: true`), with the other active
+ * copies (same solution and title) reported beside it.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { sameId } from '../../../../shared/readers/shapes';
+import { newInstallation } from '../../safeInstall/installInput';
+import { reportDuplicates } from '../../safeInstall/reportDuplicates';
+import { Reported } from '../../types';
+import type { Converged } from './converge';
+import type { EnsureItem } from './desiredState';
+import type { Located } from './locateOrInstall';
+
+export async function report(
+	item: EnsureItem,
+	{ id, created, listed, installation, changes, status }: Located & Converged,
+) {
+	const { preview } = item;
+	const { title } = item.desired.input;
+	const { before, after } = status;
+	delete installation.bundles;
+	installation.status = after ?? installation.status ?? null;
+	const statusChanged = before !== undefined && after !== undefined && before !== after;
+	// The answer first, the large installation last (n8n shows keys in this order).
+	const others = listed.others.filter((other) => !sameId(other.id, id));
+	const output = {
+		created,
+		changed: {
+			fields: changes.map(({ automation, step, code, from, value, bundleId, stepId }) => ({
+				automation,
+				step,
+				code,
+				from,
+				to: value,
+				bundleId,
+				stepId,
+			})),
+			status: statusChanged ? { from: before, to: after } : null,
+		},
+		unchanged: !created && changes.length === 0 && !statusChanged,
+		...(others.length ? { notice: otherNotice(title, others), otherInstallations: others } : {}),
+		...(preview ? { preview: true } : {}),
+		installation,
+	} as IDataObject;
+	const copies = listed.activeCopies.filter((copy) => !sameId(copy.id, id));
+	if (!copies.length) return output;
+	return new Reported(output, await reportDuplicates(copies, id, output, { ...item, title }));
+}
+
+/**
+ * Preview of an installation Ensure would create: its field values' current values are not known
+ * yet (`from: null`).
+ */
+export function previewNew({ desired }: EnsureItem): IDataObject {
+	const { preview, ...installation } = newInstallation(
+		desired.input.solutionId,
+		desired.input.title,
+	);
+	return {
+		created: true,
+		changed: {
+			fields: desired.fields.map(({ automation, step, code, value }) => ({
+				automation,
+				step,
+				code,
+				from: null,
+				to: value,
+				bundleId: null,
+				stepId: null,
+			})),
+			status: desired.status === undefined ? null : { from: null, to: desired.status },
+		},
+		unchanged: false,
+		preview,
+		installation,
+	};
+}
+
+/**
+ * Says that the end user has other installations of the solution (legitimate, but a changed title
+ * makes one).
+ */
+function otherNotice(title: string, others: IDataObject[]): string {
+	const names = others.map((other) => `"${String(other.title)}" (${String(other.id)})`).join(', ');
+	return `The end user has ${others.length} other installation${others.length > 1 ? 's' : ''} of this solution: ${names}. Ensure found "${title}" by its exact title; if one of these was meant, use its exact title.`;
+}
