@@ -360,7 +360,7 @@ describe('Preview: the transport’s safety net', () => {
 		const original = resources.installation.start;
 		operations.start = {
 			...original,
-			execute: async (client: AlbatoClient, itemIndex: number) =>
+			preview: async (client: AlbatoClient, itemIndex: number) =>
 				await setStatus(client, 5002, 'PLAY', itemIndex),
 		};
 		try {

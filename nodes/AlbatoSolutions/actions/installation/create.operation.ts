@@ -72,3 +72,6 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 export function newInstallation(solutionId: number, title: string) {
 	return { id: null, title, solutionId, status: null, preview: true };
 }
+
+export const effect = 'write';
+export { execute as preview };

@@ -397,3 +397,6 @@ async function existing(
 	);
 	return { id, others, activeCopies };
 }
+
+export const effect = 'write';
+export { execute as preview };

@@ -11,6 +11,8 @@ export const option = {
 	description: 'Get an installation, optionally with its automations and steps',
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [
 	installationLocator,
 	{

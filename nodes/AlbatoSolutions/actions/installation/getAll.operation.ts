@@ -23,6 +23,8 @@ export const option = {
 	description: "List the end user's installations",
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [
 	...returnAllOrLimit(),
 	{

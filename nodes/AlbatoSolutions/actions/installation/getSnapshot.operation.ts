@@ -15,6 +15,8 @@ export const option = {
 		"Write an installation down as Ensure's input (solution, title, status, every field value with its type), to restore it later with Ensure",
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [
 	{
 		...installationLocator,
