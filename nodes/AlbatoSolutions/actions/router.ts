@@ -193,7 +193,7 @@ function previewedPlan(plan: BatchPlan): BatchPlan {
 
 /**
  * `preview: true` on every result object: each one of a list; a result with reports, and each
- * report's details (a result that lists its reports, such as Ensure's duplicates, shows it too).
+ * report's details (its error item then says it was found in Preview).
  */
 function markPreview(answers: ItemResults): ItemResults {
 	const mark = (data: IDataObject) => Object.assign(data, { preview: true });
