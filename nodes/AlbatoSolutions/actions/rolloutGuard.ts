@@ -5,20 +5,18 @@
  * ends.
  *
  * - Canary Items N: the first N items (by item index) run to the end before any other starts; when
- *   one of them fails, nothing else starts. N at or above the item count makes every item a canary.
+ *   one of them fails, nothing else starts. A unit holding a canary item is a canary unit: when any
+ *   of its items fails, nothing else starts either. N at or above the item count makes every item a
+ *   canary.
  * - Stop After Failures: a count ("3") or a percentage ("2%") of the items finished so far. Once
  *   the failures exceed it, no further item starts; items in flight finish (a pause they began is
  *   undone).
- * - Without Continue On Fail, the first failure starts no further items (as always).
+ * - Without Continue On Fail, the first failure starts no further items.
  */
-import type { IDataObject, IExecuteFunctions, INode } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	type CountOrPercent,
-	countOrPercentOf,
-	describeCountOrPercent,
-} from '../../shared/readers/countOrPercent';
+import { type CountOrPercent, describeCountOrPercent } from '../../shared/readers/countOrPercent';
 
 /**
  * Stop After Failures: at most this many failures, or at most this share (percent) of the items
@@ -26,45 +24,10 @@ import {
  */
 export type FailureLimit = CountOrPercent;
 
+/** Request Options → Canary Items and Stop After Failures (requestOptions.ts reads them). */
 export interface RolloutSettings {
 	canaryItems: number;
 	stopAfterFailures?: FailureLimit;
-}
-
-const requestOption = (ctx: IExecuteFunctions) =>
-	ctx.getNodeParameter('requestOptions', 0, {}) as IDataObject;
-
-function refused(ctx: IExecuteFunctions, label: string, rule: string, value: unknown) {
-	return new NodeOperationError(
-		ctx.getNode(),
-		`Request Options → ${label} must be ${rule}, got ${JSON.stringify(value)}`,
-		{
-			itemIndex: 0,
-			description: 'Nothing was sent. Request Options apply to the whole execution.',
-		},
-	);
-}
-
-/** Canary Items and Stop After Failures, checked before anything is sent. */
-export function readRollout(ctx: IExecuteFunctions): RolloutSettings {
-	const raw = requestOption(ctx);
-	const canary = raw.canaryItems ?? 0;
-	if (typeof canary !== 'number' || !Number.isInteger(canary) || canary < 0)
-		throw refused(ctx, 'Canary Items', 'a whole number from 0 up', canary);
-	return { canaryItems: canary, stopAfterFailures: readFailureLimit(ctx, raw.stopAfterFailures) };
-}
-
-/** "3" (failures), "2%" or "2.5 %" (of the items finished), empty: off. */
-function readFailureLimit(ctx: IExecuteFunctions, value: unknown): FailureLimit | undefined {
-	if (value === undefined || value === null || value === '') return undefined;
-	const limit = countOrPercentOf(value, { zero: true });
-	if (limit) return limit;
-	throw refused(
-		ctx,
-		'Stop After Failures',
-		'a whole number of failures (e.g. 3) or a percentage from 0 to 100 (e.g. 2%)',
-		value,
-	);
 }
 
 /** The decision the run step asks each time an item or unit ends, and the tally it is made from. */
@@ -80,26 +43,32 @@ export class RolloutGuard {
 		private readonly continueOnFail: boolean,
 	) {}
 
-	/**
-	 * Whether any of the guard's options is set (otherwise the node behaves exactly as before them).
-	 */
+	/** Whether any of the guard's options is set (otherwise only Continue On Fail decides). */
 	get active(): boolean {
 		return this.settings.canaryItems > 0 || this.settings.stopAfterFailures !== undefined;
 	}
 
-	isCanary(itemIndex: number): boolean {
-		return itemIndex < this.settings.canaryItems;
+	/** The first canary item among these (a unit's items), if any. */
+	canaryOf(itemIndexes: number[]): number | undefined {
+		return itemIndexes.find((itemIndex) => itemIndex < this.settings.canaryItems);
 	}
 
-	/** An item ended (`failed` when it failed); an item already counted is not counted again. */
-	ended(failed: boolean, itemIndex: number): void {
+	/**
+	 * An item ended (`failed` when it failed); an item already counted is not counted again.
+	 * `canary`: the canary item of the unit it ran in (itself, when it is one), if any.
+	 */
+	ended(failed: boolean, itemIndex: number, canary = this.canaryOf([itemIndex])): void {
 		if (this.counted.has(itemIndex)) return;
 		this.counted.add(itemIndex);
 		if (failed) this.failed++;
 		else this.done++;
 		if (!failed || this.reason) return;
-		if (this.isCanary(itemIndex)) {
-			this.reason = `canary item ${itemIndex} failed (Canary Items ${this.settings.canaryItems})`;
+		const canaryItems = `(Canary Items ${this.settings.canaryItems})`;
+		if (canary !== undefined) {
+			this.reason =
+				canary === itemIndex
+					? `canary item ${itemIndex} failed ${canaryItems}`
+					: `item ${itemIndex} failed, run together with canary item ${canary} ${canaryItems}`;
 			return;
 		}
 		const limit = this.settings.stopAfterFailures;
@@ -142,40 +111,6 @@ export class RolloutGuard {
 				: {}),
 		});
 	}
-}
-
-/**
- * Runs `task` over `entries` in order, at most `atOnce()` at a time (asked each time one may start:
- * the client's window, so under Auto the items started follow the slow start instead of all
- * starting at once and waiting for a request slot), until a task answers false. With the guard on,
- * that keeps "no further item starts" meaningful whatever Items in Flight is.
- */
-export async function startEach<T>(
-	entries: T[],
-	atOnce: () => number,
-	task: (entry: T) => Promise<boolean>,
-): Promise<void> {
-	let next = 0;
-	let running = 0;
-	let stopped = false;
-	await new Promise<void>((resolve, reject) => {
-		const pump = () => {
-			while (!stopped && next < entries.length && running < Math.max(1, atOnce())) {
-				const entry = entries[next++];
-				running++;
-				task(entry)
-					.then((go) => {
-						if (!go) stopped = true;
-					}, reject)
-					.finally(() => {
-						running--;
-						pump();
-					});
-			}
-			if (running === 0 && (stopped || next >= entries.length)) resolve();
-		};
-		pump();
-	});
 }
 
 /** An item the rollout guard did not start: nothing was sent for it. */

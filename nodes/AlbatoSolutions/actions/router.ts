@@ -1,57 +1,73 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { AlbatoClient } from '../../shared/transport/client';
 import { itemsAtOnce } from '../../shared/transport/limiter';
 import { mapLimited } from '../../shared/transport/mapLimited';
 import { errorItem } from './errorItem';
 import { findOperation } from './index';
-import { notAttemptedItem } from './notAttempted';
+import { output } from './output';
 import { readRequestOptions } from './requestOptions';
-import { readRollout, RolloutGuard, startEach } from './rolloutGuard';
-import { Reported, type BatchOperation, type ItemOperation, type OperationResult } from './types';
-import { withSentence } from './withSentence';
+import { RolloutGuard } from './rolloutGuard';
+import { record, type RunContext, runUnits } from './runUnits';
+import {
+	type BatchOperation,
+	type BatchPlan,
+	type ItemOperation,
+	type ItemResults,
+	type OperationResult,
+	type PlanContext,
+	Reported,
+	type Unit,
+} from './types';
 
-/** What each item came to: its data or its error. An item that was never started has none. */
-type Outcomes = Map<number, OperationResult | Error>;
-
-/** The items run one by one, and the items of each batch operation (run in one call). */
-interface Plan {
-	single: Array<{ itemIndex: number; operation: ItemOperation }>;
-	batches: Map<BatchOperation, number[]>;
+/** A batch operation's plan, with the items it was given. */
+interface Batch {
+	plan: BatchPlan;
+	itemIndexes: number[];
 }
 
 /**
  * The one item loop, in steps: connect (Request Options and the client), dispatch (each item's
- * operation), batches, run (Items in Flight), output (pairing, continueOnFail, error output).
- * Operations only return data or throw; what all items have in common happens here.
+ * operation), plan (the batch operations' units), run (one scheduler for all units), finish (what
+ * completes each batch), output (pairing, continueOnFail, error output). Operations only return
+ * data or throw; what all items have in common happens here.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const itemCount = this.getInputData().length;
-	const continueOnFail = this.continueOnFail();
-	let connected: Awaited<ReturnType<typeof connect>>;
+	let run: RunContext;
 	try {
-		connected = await connect(this);
+		run = await connect(this);
 	} catch (error) {
-		return [failEveryItem(this, error as Error, itemCount, continueOnFail)];
+		return [failEveryItem(this, error as Error, itemCount)];
 	}
-	const { client, itemsInFlight, guard } = connected;
-	const outcomes: Outcomes = new Map();
-	const plan = dispatch(this, itemCount, outcomes);
-	await runBatches(this, client, plan.batches, outcomes, guard);
-	await runItems(this, client, plan.single, itemsInFlight, outcomes, guard);
-	return [output(this, itemCount, outcomes, continueOnFail, guard)];
+	const { single, batched } = dispatch(run, itemCount);
+	const batches = await planBatches(run, batched);
+	const units = [...batches.flatMap(({ plan }) => plan.units), ...single.map(itemUnit(run))];
+	await runUnits(
+		run,
+		units.sort((a, b) => a.itemIndexes[0] - b.itemIndexes[0]),
+	);
+	for (const batch of batches) await finishBatch(run, batch);
+	return [output(run, itemCount)];
 }
 
 /**
  * Request Options, read once (all checked before anything is sent), and the one client that serves
  * the whole execution.
  */
-async function connect(ctx: IExecuteFunctions) {
-	const requestOptions = readRequestOptions(ctx);
-	const guard = new RolloutGuard(readRollout(ctx), ctx.continueOnFail());
-	const client = await AlbatoClient.create(ctx, requestOptions);
-	return { client, itemsInFlight: itemsAtOnce(requestOptions.concurrency), guard };
+async function connect(ctx: IExecuteFunctions): Promise<RunContext> {
+	const { transport, rollout } = readRequestOptions(ctx);
+	const continueOnFail = ctx.continueOnFail();
+	return {
+		ctx,
+		client: await AlbatoClient.create(ctx, transport),
+		continueOnFail,
+		preview: transport.preview,
+		itemsInFlight: itemsAtOnce(transport.concurrency),
+		guard: new RolloutGuard(rollout, continueOnFail),
+		results: new Map(),
+	};
 }
 
 /**
@@ -62,10 +78,9 @@ function failEveryItem(
 	ctx: IExecuteFunctions,
 	error: Error,
 	itemCount: number,
-	continueOnFail: boolean,
 ): INodeExecutionData[] {
 	// Given a NodeOperationError, n8n's constructor returns that same error.
-	if (!continueOnFail) throw new NodeOperationError(ctx.getNode(), error);
+	if (!ctx.continueOnFail()) throw new NodeOperationError(ctx.getNode(), error);
 	return Array.from({ length: itemCount }, (_item, itemIndex) =>
 		errorItem(ctx.getNode(), error, itemIndex),
 	);
@@ -81,203 +96,119 @@ function fixedParameter(ctx: IExecuteFunctions, name: string): string | undefine
  * Each item's operation, found in the dispatch table (index.ts). Resource and operation may be
  * expressions, so they are read per item, unless fixed. An unknown operation fails its item here.
  */
-function dispatch(ctx: IExecuteFunctions, itemCount: number, outcomes: Outcomes): Plan {
+function dispatch({ ctx, results }: RunContext, itemCount: number) {
 	const fixedResource = fixedParameter(ctx, 'resource');
 	const fixedOperation = fixedParameter(ctx, 'operation');
-	const plan: Plan = { single: [], batches: new Map() };
+	const single: Array<{ itemIndex: number; operation: ItemOperation }> = [];
+	const batched = new Map<BatchOperation, number[]>();
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		const resource = fixedResource ?? (ctx.getNodeParameter('resource', itemIndex) as string);
 		const name = fixedOperation ?? (ctx.getNodeParameter('operation', itemIndex) as string);
 		const operation = findOperation(resource, name);
 		if (!operation) {
 			const text = `The operation "${name}" of "${resource}" is not supported`;
-			outcomes.set(itemIndex, new NodeOperationError(ctx.getNode(), text, { itemIndex }));
-		} else if ('executeBatch' in operation) {
-			const batch = plan.batches.get(operation);
-			if (batch) batch.push(itemIndex);
-			else plan.batches.set(operation, [itemIndex]);
+			results.set(itemIndex, new NodeOperationError(ctx.getNode(), text, { itemIndex }));
+		} else if ('plan' in operation) {
+			const itemIndexes = batched.get(operation);
+			if (itemIndexes) itemIndexes.push(itemIndex);
+			else batched.set(operation, [itemIndex]);
 		} else {
-			plan.single.push({ itemIndex, operation });
+			single.push({ itemIndex, operation });
 		}
 	}
-	return plan;
+	return { single, batched };
 }
 
-/** Each batch operation gets all of its items in one call, and answers per item. */
-async function runBatches(
-	ctx: IExecuteFunctions,
-	client: AlbatoClient,
-	batches: Plan['batches'],
-	outcomes: Outcomes,
-	guard: RolloutGuard,
-): Promise<void> {
-	for (const [operation, itemIndexes] of batches) {
-		if (!guard.mayStart()) return;
-		try {
-			// The operation asks the guard before each of its units (e.g. an installation) starts.
-			const answers = await operation.executeBatch.call(ctx, client, itemIndexes, guard);
-			for (const [itemIndex, outcome] of answers) outcomes.set(itemIndex, outcome);
-		} catch (error) {
-			// A batch that fails as a whole fails each of its items (each then thrown, or sent to
-			// the error output).
-			for (const itemIndex of itemIndexes)
-				if (!outcomes.has(itemIndex)) outcomes.set(itemIndex, error as Error);
-		}
-		// Counted once each: what the operation did not tell the guard as it went.
-		for (const itemIndex of itemIndexes) {
-			const outcome = outcomes.get(itemIndex);
-			if (outcome !== undefined) guard.ended(outcome instanceof Error, itemIndex);
-		}
-	}
-}
-
-/**
- * Runs the items of single-item operations, `itemsInFlight` at once: 1 keeps the classic order of
- * calls; more only overlaps the waiting (under Auto the client's slow start decides how many of
- * their requests go out at once). Items start in item order: the canary items first, all of them
- * to the end, then the others. The rollout guard (rolloutGuard.ts) is asked each time an item
- * ends; without Continue On Fail the first failure starts no further items (those in flight
- * finish). Items it never starts get no outcome: `output` reports them (notAttempted).
- */
-async function runItems(
-	ctx: IExecuteFunctions,
-	client: AlbatoClient,
-	single: Plan['single'],
-	itemsInFlight: number,
-	outcomes: Outcomes,
-	guard: RolloutGuard,
-): Promise<void> {
-	const run = async ({ itemIndex, operation }: Plan['single'][number]) => {
-		let failed = false;
-		try {
-			outcomes.set(itemIndex, await operation.execute.call(ctx, client, itemIndex));
-		} catch (error) {
-			outcomes.set(itemIndex, error as Error);
-			failed = true;
-		}
-		guard.ended(failed, itemIndex);
-		return guard.mayStart();
+/** An item of a single-item operation, as a unit of one: `preview` under Preview if it writes. */
+function itemUnit(run: RunContext) {
+	return ({ itemIndex, operation }: { itemIndex: number; operation: ItemOperation }): Unit => {
+		const previewed = run.preview && operation.effect === 'write';
+		const runItem = previewed ? operation.preview : operation.execute;
+		const unit: Unit = {
+			itemIndexes: [itemIndex],
+			run: async () => new Map([[itemIndex, await runItem.call(run.ctx, run.client, itemIndex)]]),
+		};
+		return previewed ? previewedUnit(unit) : unit;
 	};
-	// With a guard option set, items start as the client's window allows (not all at once under
-	// Auto).
-	const each = (entries: Plan['single']) =>
-		guard.active
-			? startEach(entries, () => Math.min(itemsInFlight, client.window), run)
-			: mapLimited(entries, itemsInFlight, run);
-	if (!guard.mayStart()) return;
-	await each(single.filter((entry) => guard.isCanary(entry.itemIndex)));
-	if (!guard.mayStart()) return;
-	await each(single.filter((entry) => !guard.isCanary(entry.itemIndex)));
 }
 
 /**
- * The output in item order, each item paired to its input. A failed item goes to the error output
- * under Continue On Fail; without it, the first failed item (in item order) fails the run.
+ * Each batch operation plans its units (`previewPlan` under Preview if it writes). Items it refuses
+ * before anything is sent end here (without Continue On Fail that starts nothing else); a plan that
+ * fails fails each of its items.
  */
-function output(
-	ctx: IExecuteFunctions,
-	itemCount: number,
-	outcomes: Outcomes,
-	continueOnFail: boolean,
-	guard: RolloutGuard,
-): INodeExecutionData[] {
-	const notAttempted = itemCount - outcomes.size;
-	// With a guard option set, its message fails the node: why it stopped, and the counts.
-	if (notAttempted > 0 && guard.active && !continueOnFail)
-		throw stoppedRun(ctx, guard, notAttempted, itemCount, outcomes);
-	const returnData: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		const outcome = outcomes.get(itemIndex);
-		if (outcome !== undefined) {
-			returnData.push(...itemOutput(ctx, outcome, itemIndex, outcomes, continueOnFail));
-		} else if (continueOnFail) {
-			// Never started (the guard stopped the run): reported under Continue On Fail. Without it
-			// the first failure is thrown (or stoppedRun was).
-			const error = guard.notAttemptedError(ctx.getNode(), itemIndex, notAttempted);
-			returnData.push(notAttemptedItem(ctx.getNode(), error));
+async function planBatches(run: RunContext, batched: Map<BatchOperation, number[]>) {
+	const { ctx, client, guard, preview } = run;
+	const context: PlanContext = {
+		preview,
+		guarded: guard.active,
+		inFlight: async (entries, task) =>
+			await mapLimited(entries, run.itemsInFlight, async (entry) => {
+				await task(entry);
+				return true;
+			}),
+	};
+	const batches: Batch[] = [];
+	for (const [operation, itemIndexes] of batched) {
+		const previewed = preview && operation.effect === 'write';
+		const planItems = previewed ? operation.previewPlan : operation.plan;
+		try {
+			const plan = await planItems.call(ctx, client, itemIndexes, context);
+			batches.push({ plan: previewed ? previewedPlan(plan) : plan, itemIndexes });
+			record(run, plan.failed ?? new Map());
+		} catch (error) {
+			record(run, new Map(itemIndexes.map((itemIndex) => [itemIndex, error as Error])));
 		}
 	}
-	return returnData;
+	return batches;
 }
 
 /**
- * One started item's output: its data and reports, or its error (thrown without Continue On Fail).
+ * What completes a batch, once every unit has ended. If it fails, so does each of the batch's items
+ * that has no result yet.
  */
-function itemOutput(
-	ctx: IExecuteFunctions,
-	outcome: OperationResult | Error,
-	itemIndex: number,
-	outcomes: Outcomes,
-	continueOnFail: boolean,
-): INodeExecutionData[] {
-	if (outcome instanceof Reported) {
-		const items = successItems(ctx, outcome.result, itemIndex);
-		for (const report of outcome.reports) {
-			if (!continueOnFail) throw runFailure(ctx, report, itemIndex, outcomes);
-			items.push(errorItem(ctx.getNode(), report, itemIndex));
+async function finishBatch(run: RunContext, { plan, itemIndexes }: Batch): Promise<void> {
+	if (!plan.finish) return;
+	try {
+		record(run, await plan.finish());
+	} catch (error) {
+		const open = itemIndexes.filter((itemIndex) => !run.results.has(itemIndex));
+		record(run, new Map(open.map((itemIndex) => [itemIndex, error as Error])));
+	}
+}
+
+/** Under Preview: the same unit, its results marked `preview: true`. */
+function previewedUnit(unit: Unit): Unit {
+	return { itemIndexes: unit.itemIndexes, run: async () => markPreview(await unit.run()) };
+}
+
+function previewedPlan(plan: BatchPlan): BatchPlan {
+	const { finish } = plan;
+	return {
+		units: plan.units.map(previewedUnit),
+		failed: plan.failed,
+		finish: finish && (async () => markPreview(await finish())),
+	};
+}
+
+/**
+ * `preview: true` on every result object: each one of a list; a result with reports, and each
+ * report's details (its error item then says it was found in Preview).
+ */
+function markPreview(answers: ItemResults): ItemResults {
+	const mark = (data: IDataObject) => Object.assign(data, { preview: true });
+	const markResult = (result: OperationResult | Error) => {
+		if (result instanceof Error) return;
+		if (Array.isArray(result)) result.forEach(mark);
+		else if (!(result instanceof Reported)) mark(result);
+		else {
+			mark(result.result);
+			for (const report of result.reports) {
+				const { details } = report as Error & { details?: IDataObject };
+				if (details) mark(details);
+			}
 		}
-		return items;
-	}
-	if (!(outcome instanceof Error)) return successItems(ctx, outcome, itemIndex);
-	if (continueOnFail) return [errorItem(ctx.getNode(), outcome, itemIndex)];
-	throw runFailure(ctx, outcome, itemIndex, outcomes);
-}
-
-function successItems(
-	ctx: IExecuteFunctions,
-	result: IDataObject | IDataObject[],
-	itemIndex: number,
-): INodeExecutionData[] {
-	return ctx.helpers.constructExecutionMetaData(ctx.helpers.returnJsonArray(result), {
-		itemData: { item: itemIndex },
-	});
-}
-
-/**
- * The rollout guard stopped the run without Continue On Fail: its message, and the first failure.
- */
-function stoppedRun(
-	ctx: IExecuteFunctions,
-	guard: RolloutGuard,
-	notAttempted: number,
-	itemCount: number,
-	outcomes: Outcomes,
-): NodeOperationError {
-	const firstFailed = [...outcomes]
-		.filter(([, outcome]) => outcome instanceof Error)
-		.sort(([a], [b]) => a - b)[0];
-	const skipped = Array.from({ length: itemCount }, (_item, index) => index).filter(
-		(index) => !outcomes.has(index),
-	);
-	const first = firstFailed
-		? `The first failure: item ${firstFailed[0]}: ${(firstFailed[1] as Error).message}. `
-		: '';
-	return new NodeOperationError(ctx.getNode(), guard.notAttemptedMessage(notAttempted), {
-		itemIndex: firstFailed?.[0] ?? skipped[0],
-		description: `${first}Items not attempted (nothing sent for them): ${skipped.join(', ')}. Items that completed are not in the output; running the workflow again over the same items writes nothing for those already done (Installation → Ensure; Start and Pause with Skip If Already in Status).`,
-	});
-}
-
-/**
- * The error that fails the run, with its item index. Items in flight may have completed after this
- * one (in item order they would not have run): their output is lost with the thrown error, so the
- * error names them.
- */
-function runFailure(
-	ctx: IExecuteFunctions,
-	error: Error,
-	itemIndex: number,
-	outcomes: Outcomes,
-): NodeOperationError | NodeApiError {
-	const later = [...outcomes]
-		.filter(([index, other]) => index > itemIndex && !(other instanceof Error))
-		.map(([index]) => index)
-		.sort((a, b) => a - b);
-	if (later.length) {
-		const items = `Item${later.length > 1 ? 's' : ''} ${later.join(', ')}`;
-		const lost = `${items} had already completed (Items in Flight): their output is lost with this error, and running the workflow again repeats them.`;
-		return withSentence(ctx.getNode(), error, lost, itemIndex);
-	}
-	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
-	return new NodeOperationError(ctx.getNode(), error, { itemIndex });
+	};
+	answers.forEach(markResult);
+	return answers;
 }

@@ -146,6 +146,11 @@ export class AlbatoApiError extends NodeApiError {
 		return this.lost !== undefined || this.answer === 'unreadable' || this.answer === 'declined';
 	}
 
+	/** A 2xx that said `success: false`: the service declined the request in its own words. */
+	get declined(): boolean {
+		return this.answer === 'declined';
+	}
+
 	/** A 400 or 422: the service rejected the values sent (not auth, not a missing resource). */
 	get rejectsValues(): boolean {
 		return this.status === 400 || this.status === 422;

@@ -3,15 +3,16 @@
  * credential: the service is read as usual, no write reaches it (the request log), its state is
  * unchanged, and the output is the real run's (made next, from the same state) plus
  * `preview: true`, except what only the write itself makes (a new ID, a link). Unknown targets fail
- * as they would in a real run. The table must name every operation of the node.
+ * as they would in a real run. Every writing operation (test/support/operations.ts, its effect
+ * read from the node) is run.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
 import { forTests } from '../../../nodes/AlbatoSolutions/actions';
 import { setStatus } from '../../../nodes/shared/api/installation';
 import type { AlbatoClient } from '../../../nodes/shared/transport/client';
 import { addUsers, installFor, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
+import { nodeOperations, OPERATIONS, prepare, runOperation } from '../../support/operations';
 import { byId, type NodeRun, runNode } from '../../support/setup';
 import { ensureParams, stateOf, withoutPreview, writesIn } from './fleetSetup';
 
@@ -20,177 +21,7 @@ const { resources } = forTests;
 const ctx = usePartnerEmulator();
 const PREVIEW = { requestOptions: { preview: true } };
 
-interface Case {
-	params: INodeParameters;
-	/** Runs before the preview (e.g. a link to renew); may give parameters. */
-	setup?: () => Promise<INodeParameters> | INodeParameters;
-	partner?: boolean;
-	inputItems?: IDataObject[];
-	/** Output keys whose values only the write makes (IDs, links, the service's own dates); '*': and keys only the answer has. */
-	madeByWrite?: string[];
-}
-
-const link = async () => {
-	const made = await runNode(ctx.emu, {
-		resource: 'credential',
-		operation: 'createLink',
-		linkPartnerId: 201,
-		linkTitle: 'CRM',
-	});
-	return { sharingId: made.json[0].sharingId as number };
-};
-
-const WRITING: Record<string, Case> = {
-	'installation.start': {
-		params: { installationId: byId('id', 5002) },
-		madeByWrite: ['dateUpdated'],
-	},
-	'installation.pause': {
-		params: { installationId: byId('id', 5001) },
-		madeByWrite: ['dateUpdated'],
-	},
-	'installation.create': {
-		params: {
-			solutionId: byId('id', 102),
-			title: 'Preview create',
-			connectionSettingsMode: 'json',
-			credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[102]),
-			templateIds: [1021],
-		},
-		// The new installation's other keys (appId, version, dates, settings) only the service knows.
-		madeByWrite: ['id', 'status', '*'],
-	},
-	'installation.ensure': {
-		params: ensureParams('New subject'),
-		inputItems: [{ title: 'Leads for ACME' }],
-	},
-	'bundleData.update': {
-		params: {
-			installationId: byId('id', 5002),
-			bundleId: 7003,
-			stepId: 9006,
-			fieldValuesMode: 'json',
-			fieldValues: '{"subject": "Previewed"}',
-		},
-	},
-	'credential.create': {
-		params: {
-			partnerId: 202,
-			connectionName: 'Chat',
-			fieldsMode: 'json',
-			fields: '{"token": "t0k3n-value"}',
-		},
-		madeByWrite: ['id', 'dateCreated'],
-	},
-	'credential.createLink': {
-		params: { linkPartnerId: 201, linkTitle: 'CRM' },
-		madeByWrite: ['sharingId', 'link', 'dateCreated', 'expiresAt', 'expiresAtNote', 'status'],
-	},
-	'credential.renewLink': {
-		params: {},
-		setup: link,
-		madeByWrite: ['link', 'dateCreated', 'expiresAt', 'expiresAtNote'],
-	},
-	'credential.deleteLink': {
-		params: { confirmDeleteLink: true },
-		setup: async () => link(),
-	},
-	'credential.refreshUserData': {
-		params: { connectionPartnerId: 201 },
-		setup: async () => {
-			const { sharingId } = await link();
-			return { connectionId: ctx.emu.links.complete(sharingId).id };
-		},
-		madeByWrite: ['updateStatus', 'updateStatusName', 'updated', 'requests'],
-	},
-	'endUser.create': {
-		params: {},
-		partner: true,
-		inputItems: [{ customer: 'preview-new' }],
-		madeByWrite: [
-			'albatoUserId',
-			'email',
-			'language',
-			'timezoneOffset',
-			'planId',
-			'trxLimit',
-			'tokenValidUntil',
-		],
-	},
-	'endUser.setPlan': {
-		params: { planId: 23 },
-		partner: true,
-		setup: async () => {
-			await addUsers(ctx.emu, ['cust-1']);
-			return {};
-		},
-	},
-	'endUser.delete': {
-		params: { confirmDelete: true },
-		partner: true,
-		setup: async () => {
-			await addUsers(ctx.emu, ['cust-1']);
-			return {};
-		},
-	},
-	'endUser.block': {
-		params: { confirmBlock: true },
-		partner: true,
-		setup: async () => {
-			await addUsers(ctx.emu, ['cust-1']);
-			return {};
-		},
-	},
-	'endUser.addTransactions': {
-		params: { transactionCount: 500, confirmAddTransactions: true },
-		partner: true,
-		setup: async () => {
-			await addUsers(ctx.emu, ['cust-1']);
-			await runPartner(ctx.emu, { resource: 'endUser', operation: 'setPlan', planId: 23 });
-			return {};
-		},
-	},
-	'endUser.setOwnConnection': {
-		params: { ownFieldsMode: 'json', ownFields: '{"userId": 87}' },
-		setup: () => ({ ownPartnerName: ctx.emu.partner.name }),
-		madeByWrite: ['webhookUrl', 'title', 'id', 'dateCreated', 'dateUpdated'],
-	},
-};
-
-/** Operations that only read: Preview changes nothing about them. */
-const READING = [
-	'bundleData.getAll',
-	'credential.getLinkStatus',
-	'credential.getSchema',
-	'endUser.get',
-	'endUser.getPlans',
-	'endUser.getOwnConnection',
-	'endUser.getOwnConnectionFields',
-	'endUser.getToken',
-	'installation.get',
-	'installation.getAll',
-	'installation.getSnapshot',
-	'run.getAll',
-	'run.getNew',
-	'run.getStep',
-	'solution.getAll',
-	'solution.getConnectionSettings',
-	'solution.getTemplates',
-];
-
-async function run(name: string, testCase: Case, extra: INodeParameters, preview: boolean) {
-	const [resource, operation] = name.split('.');
-	const parameters = {
-		resource,
-		operation,
-		...testCase.params,
-		...extra,
-		...(preview ? PREVIEW : {}),
-	};
-	return testCase.partner
-		? await runPartner(ctx.emu, parameters, { inputItems: testCase.inputItems })
-		: await runNode(ctx.emu, parameters, { inputItems: testCase.inputItems });
-}
+const WRITING = OPERATIONS.filter((row) => row.effect === 'write');
 
 function expectSameOutput(previewed: NodeRun, real: NodeRun, madeByWrite: string[] = []) {
 	expect(real.error).toBeUndefined();
@@ -220,25 +51,23 @@ function expectSameOutput(previewed: NodeRun, real: NodeRun, madeByWrite: string
 }
 
 describe('Preview (Request Options)', () => {
-	it('names every operation of the node as writing or reading', () => {
-		const all = Object.entries(resources).flatMap(([resource, ops]) =>
-			Object.keys(ops).map((op) => `${resource}.${op}`),
-		);
-		expect([...Object.keys(WRITING), ...READING].sort()).toEqual(all.sort());
+	it('knows of every operation of the node whether it writes (its effect)', () => {
+		expect(OPERATIONS.map((row) => row.key).sort()).toEqual(nodeOperations().sort());
+		expect(WRITING.length).toBeGreaterThan(10);
 	});
 
-	it.each(Object.entries(WRITING))(
+	it.each(WRITING.map((row) => [row.key, row] as const))(
 		'%s: no write, state unchanged, the real run’s output',
-		async (name, testCase) => {
-			const extra = (await testCase.setup?.()) ?? {};
+		async (_key, row) => {
+			const made = await prepare(ctx.emu, row);
 			const before = stateOf(ctx.emu);
-			const previewed = await run(name, testCase, extra, true);
+			const previewed = await runOperation(ctx.emu, row, made, PREVIEW);
 			expect(previewed.error).toBeUndefined();
 			expect(writesIn(previewed.calls)).toEqual([]);
 			expect(stateOf(ctx.emu)).toBe(before);
-			const real = await run(name, testCase, extra, false);
+			const real = await runOperation(ctx.emu, row, made);
 			expect(writesIn(real.calls).length).toBeGreaterThan(0);
-			expectSameOutput(previewed, real, testCase.madeByWrite);
+			expectSameOutput(previewed, real, row.madeByWrite);
 		},
 	);
 });
@@ -360,7 +189,7 @@ describe('Preview: the transport’s safety net', () => {
 		const original = resources.installation.start;
 		operations.start = {
 			...original,
-			execute: async (client: AlbatoClient, itemIndex: number) =>
+			preview: async (client: AlbatoClient, itemIndex: number) =>
 				await setStatus(client, 5002, 'PLAY', itemIndex),
 		};
 		try {

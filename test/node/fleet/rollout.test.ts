@@ -1,7 +1,7 @@
 /**
  * The rollout guard (Request Options → Canary Items, Stop After Failures) through n8n-core against the
  * emulator: canary items end before any other item starts (the request log's times), a failing canary
- * starts nothing else, the stop holds its counts exactly, items in flight finish (a paused installation
+ * starts nothing else (nor does any failure in a unit that holds a canary item), the stop holds its counts exactly, items in flight finish (a paused installation
  * is started again), never-started items are paired and reported in each Continue On Fail mode, and
  * bad values are refused before anything is sent.
  */
@@ -201,6 +201,41 @@ describe('Stop After Failures', () => {
 			result.failed.filter((item) => (item.json.details as IDataObject | undefined)?.notAttempted),
 		).toHaveLength(40 - sent);
 		expect(ids(result.failed)).toEqual(Array.from({ length: 40 }, (_x, item) => ({ item })));
+	});
+});
+
+describe('Canary Items with Bundle Data → Update (a canary unit)', () => {
+	it('a failure anywhere in the canary installation’s unit starts no other installation', async () => {
+		// Canary Items 1: item 0 is the canary; item 1 is in the same installation, so the same unit.
+		const result = await run(
+			{
+				resource: 'bundleData',
+				operation: 'update',
+				installationId: byId('id', '={{ $json.installation }}'),
+				bundleId: '={{ $json.bundle }}',
+				stepId: '={{ $json.step }}',
+				fieldValuesMode: 'json',
+				fieldValues: '={{ JSON.stringify($json.values) }}',
+				ifActive: 'pauseAndResume',
+				requestOptions: { canaryItems: 1 },
+			},
+			[
+				{ installation: 5001, bundle: 7001, step: 9002, values: { subject: 'Canary' } },
+				{ installation: 5001, bundle: 7001, step: 9001, values: { noSuchField: 'x' } },
+				{ installation: 5002, bundle: 7003, step: 9006, values: { subject: 'Never' } },
+			],
+			'continueErrorOutput',
+		);
+		const calls = result.requests.map((r) => `${r.method} ${r.path}`);
+		expect(calls.filter((call) => /\/(5002|9006)$/.test(call))).toEqual([]);
+		expect(ctx.emu.state.installations.get(5001)!.status).toBe(1);
+		expect(ids(result.success)).toEqual([{ item: 0 }]);
+		expect(ids(result.failed)).toEqual([{ item: 1 }, { item: 2 }]);
+		expect(result.failed[1].json).toMatchObject({
+			details: { notAttempted: true, canaryItems: 1 },
+			error:
+				'Not attempted: item 1 failed, run together with canary item 0 (Canary Items 1). 1 done, 1 failed, 1 not attempted',
+		});
 	});
 });
 

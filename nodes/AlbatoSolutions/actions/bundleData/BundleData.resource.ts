@@ -1,4 +1,5 @@
 import { describeResource } from '../describeResource';
+import type { Operation } from '../types';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
@@ -6,6 +7,6 @@ import * as update from './update.operation';
  * The one place an operation is named: its key is its value in the Operation menu. The order is
  * the order of the operations' fields in the description (the menu itself is sorted by name).
  */
-export const operations = { getAll, update };
+export const operations = { getAll, update } satisfies Record<string, Operation>;
 
 export const description = describeResource('bundleData', operations, 'getAll');

@@ -17,6 +17,8 @@ export const option = {
 		'Current field values of the steps of one automation, or of every automation of an installation',
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [
 	installationLocator,
 	{

@@ -1,24 +1,22 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { idParameter, toId } from '../params';
-import { itemsAtOnce } from '../../../shared/transport/limiter';
-import { mapLimited } from '../../../shared/transport/mapLimited';
-import { readRequestOptions } from '../requestOptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import {
 	bundleSelect,
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
-import { fieldLabels, fieldValuesParameter } from './fieldValues';
 import {
+	type FieldUpdateBatch,
 	newFieldUpdateBatch,
 	updateDirect,
 	updateGuarded,
 	type UpdateJob,
 } from '../pausedUpdate/pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
-import { type RolloutGuard, startEach } from '../rolloutGuard';
-import { previewUpdates } from './updatePreview';
+import type { BatchPlan, PlanContext } from '../types';
+import { readJobs, unitsOf } from './updateUnits';
+
+export { previewPlan } from './updatePreview';
 
 export const option = {
 	name: 'Update',
@@ -26,6 +24,8 @@ export const option = {
 	description:
 		'Change field values of a step (the installation must be paused, or let the node pause it)',
 };
+
+export const effect = 'write';
 
 export const description: INodeProperties[] = [
 	installationLocator,
@@ -85,79 +85,35 @@ export const description: INodeProperties[] = [
  * PUT /bundle/data/{stepId} for each item. With "Pause, Update, Then Start Again", the items are
  * grouped per installation: one read, one PAUSE, the updates, and one PLAY, so the installation
  * ends in the status it had; pauseAndResume.ts holds the rules for half-failures and overlapping
- * executions.
+ * executions. Each installation is a unit the router schedules; so is each step in "Fail" mode
+ * under the rollout guard (otherwise all of that mode's items are one unit).
  */
-export async function executeBatch(
+export async function plan(
 	this: IExecuteFunctions,
 	client: AlbatoClient,
 	itemIndexes: number[],
-	guard?: RolloutGuard,
-) {
-	const { concurrency } = readRequestOptions(this);
-	// With the rollout guard, each installation (and, in "Fail" mode, each step) is a unit: it runs
-	// whole, and the guard is asked before the next one starts.
-	const units = guard?.active === true;
+	{ guarded }: PlanContext,
+): Promise<BatchPlan> {
+	const { jobs, failed } = readJobs(this, itemIndexes);
 	const run = newFieldUpdateBatch(this, client, this.continueOnFail());
-	const groups = new Map<string, UpdateJob[]>();
-	for (const itemIndex of itemIndexes) {
-		try {
-			const job = readJob(this, itemIndex);
-			// Preview reads per installation, whatever the mode.
-			const key =
-				job.pauseAndResume || client.preview
-					? `guarded:${job.installationId}`
-					: units
-						? `direct:${job.stepId}`
-						: 'direct';
-			const group = groups.get(key);
-			if (group) group.push(job);
-			else groups.set(key, [job]);
-		} catch (error) {
-			run.results.set(itemIndex, error as Error);
-			// Bad input stops the run before anything is sent.
-			if (!run.continueOnFail) return run.results;
-		}
-	}
-	// Installations at once, up to Items in Flight; the client keeps all their requests within it
-	// too.
-	const runGroup = async (jobs: UpdateJob[]) => {
-		if (client.preview) await previewUpdates(run, jobs);
-		else if (jobs[0].pauseAndResume) await updateGuarded(run, jobs);
-		else await updateDirect(run, jobs);
-		for (const job of jobs)
-			if (run.results.has(job.key))
-				guard?.ended(run.results.get(job.key) instanceof Error, job.itemIndex);
-		return !run.stopped && (guard?.mayStart() ?? true);
-	};
-	const all = [...groups.values()];
-	const isCanary = (jobs: UpdateJob[]) => jobs.some((job) => guard?.isCanary(job.itemIndex));
-	// The units holding canary items first, all to the end; then the others, if the guard allows
-	// (with the guard on, as many at once as the client's window: see startEach).
-	const each = (entries: UpdateJob[][]) =>
-		units
-			? startEach(entries, () => Math.min(itemsAtOnce(concurrency), client.window), runGroup)
-			: mapLimited(entries, itemsAtOnce(concurrency), runGroup);
-	await each(all.filter(isCanary));
-	if (!run.stopped && (guard?.mayStart() ?? true))
-		await each(all.filter((jobs) => !isCanary(jobs)));
-	if (!run.continueOnFail && run.restartFailures.length) throw run.restartFailures[0];
-	return run.results;
-}
-
-function readJob(ctx: IExecuteFunctions, itemIndex: number): UpdateJob {
+	const unitKey = (job: UpdateJob) =>
+		job.pauseAndResume
+			? `guarded:${job.installationId}`
+			: guarded
+				? `direct:${job.stepId}`
+				: 'direct';
+	const task = async (updateRun: FieldUpdateBatch, group: UpdateJob[]) =>
+		group[0].pauseAndResume
+			? await updateGuarded(updateRun, group)
+			: await updateDirect(updateRun, group);
 	return {
-		itemIndex,
-		key: itemIndex,
-		installationId: idParameter(ctx, 'installationId', 'Installation', itemIndex),
-		bundleId: toId(
-			ctx,
-			ctx.getNodeParameter('bundleId', itemIndex, ''),
-			'Automation (Bundle)',
-			itemIndex,
-		),
-		stepId: toId(ctx, ctx.getNodeParameter('stepId', itemIndex, ''), 'Step', itemIndex),
-		data: fieldValuesParameter(ctx, itemIndex),
-		labels: fieldLabels(ctx, itemIndex),
-		pauseAndResume: ctx.getNodeParameter('ifActive', itemIndex, 'fail') === 'pauseAndResume',
+		units: unitsOf(run, jobs, unitKey, task),
+		failed,
+		// Without Continue On Fail, a restart that failed fails every item once every installation
+		// has finished (rule 5).
+		finish: async () =>
+			run.continueOnFail || !run.restartFailures.length
+				? new Map()
+				: new Map(itemIndexes.map((itemIndex) => [itemIndex, run.restartFailures[0]])),
 	};
 }

@@ -1,4 +1,5 @@
 import { describeResource } from '../describeResource';
+import type { Operation } from '../types';
 import * as create from './create.operation';
 import * as createLink from './createLink.operation';
 import * as deleteLink from './deleteLink.operation';
@@ -19,6 +20,6 @@ export const operations = {
 	renewLink,
 	deleteLink,
 	refreshUserData,
-};
+} satisfies Record<string, Operation>;
 
 export const description = describeResource('credential', operations, 'getSchema');

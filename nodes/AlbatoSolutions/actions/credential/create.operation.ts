@@ -18,6 +18,8 @@ export const option = {
 	description: "Create the end user's connection to an app, from the fields it needs",
 };
 
+export const effect = 'write';
+
 const connectionName: INodeProperties = {
 	displayName: 'Connection Name',
 	name: 'connectionName',
@@ -92,59 +94,24 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
+/** What one item asks for, each value checked before anything is sent. */
+interface NewConnection {
+	partnerId: number;
+	title: string;
+	values: IDataObject;
+	nameField: string;
+	bodyLayout: BodyLayout;
+}
+
 /**
  * POST /credentials/{partnerId}: the values are first checked against the partner's schema
  * (GET /credentials/{partnerId}/meta), and secret values never appear in the output.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partnerId = appIdParameter(this, 'partnerId', itemIndex);
-	const saved = names(this);
-	const title = textParameter(this, saved.name, 'Connection Name', itemIndex);
-	const values = mappedOrJson(
-		this,
-		itemIndex,
-		{ mode: 'fieldsMode', mapper: saved.mapper, json: 'fields' },
-		'Connection Fields',
-	);
-	const options = this.getNodeParameter('options', itemIndex, {}) as {
-		nameField?: string;
-		bodyLayout?: unknown;
-	};
-	const nameField = options.nameField ?? 'title';
-	const bodyLayout = oneOf<BodyLayout>(
-		this,
-		options.bodyLayout,
-		'Options → Body Layout',
-		{ allowed: ['flat', 'fields'], fallback: 'flat' },
-		itemIndex,
-	);
-	if (unsafeKeyPath({ [nameField]: true })) {
-		throw new NodeOperationError(this.getNode(), `Options → Name Field cannot be "${nameField}"`, {
-			itemIndex,
-			description:
-				'The keys __proto__, constructor and prototype are refused: they change JavaScript objects instead of being plain data.',
-		});
-	}
-
-	const schema = await partnerSchema(client, partnerId, itemIndex);
-	const problems = checkValues(schema, values);
-	if (problems.length > 0) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Connection Fields do not fit app ${partnerId}: ${problems[0]}`,
-			{
-				itemIndex,
-				description: `Nothing was created. ${problems.join('. ')}.`,
-			},
-		);
-	}
-	const name = { [nameField || 'title']: title };
-	const secrets = new Set(schema.filter((field) => field.secret).map((field) => field.id));
-	if (client.preview) {
-		// Checked against the schema as above; nothing created (no ID yet).
-		const shown = maskSecrets(values, secrets) as IDataObject;
-		return { id: null, partnerId, title, values: shown, preview: true };
-	}
+	const input = readNewConnection(this, itemIndex);
+	const { partnerId, values, bodyLayout } = input;
+	const secrets = await checkedSecrets(this, client, input, itemIndex);
+	const name = { [input.nameField || 'title']: input.title };
 	let created: unknown;
 	try {
 		created = await createCredential(
@@ -160,6 +127,68 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		throw layoutHint(this, error, bodyLayout, itemIndex);
 	}
 	return withNumericIds(maskSecrets(created ?? {}, secrets) as IDataObject, ['id', 'partnerId']);
+}
+
+/** Checked against the schema as a real run is; nothing created (no ID yet). */
+export async function preview(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const input = readNewConnection(this, itemIndex);
+	const secrets = await checkedSecrets(this, client, input, itemIndex);
+	const { partnerId, title } = input;
+	return { id: null, partnerId, title, values: maskSecrets(input.values, secrets) as IDataObject };
+}
+
+function readNewConnection(ctx: IExecuteFunctions, itemIndex: number): NewConnection {
+	const partnerId = appIdParameter(ctx, 'partnerId', itemIndex);
+	const saved = names(ctx);
+	const title = textParameter(ctx, saved.name, 'Connection Name', itemIndex);
+	const values = mappedOrJson(
+		ctx,
+		itemIndex,
+		{ mode: 'fieldsMode', mapper: saved.mapper, json: 'fields' },
+		'Connection Fields',
+	);
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as {
+		nameField?: string;
+		bodyLayout?: unknown;
+	};
+	const nameField = options.nameField ?? 'title';
+	const bodyLayout = oneOf<BodyLayout>(
+		ctx,
+		options.bodyLayout,
+		'Options → Body Layout',
+		{ allowed: ['flat', 'fields'], fallback: 'flat' },
+		itemIndex,
+	);
+	if (unsafeKeyPath({ [nameField]: true })) {
+		throw new NodeOperationError(ctx.getNode(), `Options → Name Field cannot be "${nameField}"`, {
+			itemIndex,
+			description:
+				'The keys __proto__, constructor and prototype are refused: they change JavaScript objects instead of being plain data.',
+		});
+	}
+	return { partnerId, title, values, nameField, bodyLayout };
+}
+
+/** The values checked against the partner's schema; answers which of its fields are secret. */
+async function checkedSecrets(
+	ctx: IExecuteFunctions,
+	client: AlbatoClient,
+	{ partnerId, values }: NewConnection,
+	itemIndex: number,
+): Promise<Set<string>> {
+	const schema = await partnerSchema(client, partnerId, itemIndex);
+	const problems = checkValues(schema, values);
+	if (problems.length > 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Connection Fields do not fit app ${partnerId}: ${problems[0]}`,
+			{
+				itemIndex,
+				description: `Nothing was created. ${problems.join('. ')}.`,
+			},
+		);
+	}
+	return new Set(schema.filter((field) => field.secret).map((field) => field.id));
 }
 
 type BodyLayout = 'flat' | 'fields';

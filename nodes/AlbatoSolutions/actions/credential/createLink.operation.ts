@@ -14,6 +14,8 @@ export const option = {
 		'Create a one-time link (valid 48 h) that the customer opens to connect an app, e.g. with OAuth',
 };
 
+export const effect = 'write';
+
 export const description: INodeProperties[] = [
 	appIdProperty('linkPartnerId', 'The app the customer connects through the link'),
 	{
@@ -34,22 +36,21 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partnerId = appIdParameter(this, 'linkPartnerId', itemIndex);
 	const title = textParameter(this, 'linkTitle', 'Connection Name', itemIndex);
-	if (client.preview) {
-		// No sharing yet: no ID, no link.
-		const sharing = {
-			...sharingOf({ partnerId, title, status: 0 }),
-			id: undefined,
-			state: 'waiting' as const,
-		};
-		return {
-			...sharingOutput(this, sharing, itemIndex, { withLink: false }),
-			link: null,
-			preview: true,
-		};
-	}
 	const sharing = sharingOf(await createLink(client, partnerId, title, itemIndex));
 	return {
 		...sharingOutput(this, sharing, itemIndex, { withLink: true }),
 		...freshExpiry(sharing),
 	};
+}
+
+/** No sharing yet: no ID, no link. */
+export async function preview(this: IExecuteFunctions, _client: AlbatoClient, itemIndex: number) {
+	const partnerId = appIdParameter(this, 'linkPartnerId', itemIndex);
+	const title = textParameter(this, 'linkTitle', 'Connection Name', itemIndex);
+	const sharing = {
+		...sharingOf({ partnerId, title, status: 0 }),
+		id: undefined,
+		state: 'waiting' as const,
+	};
+	return { ...sharingOutput(this, sharing, itemIndex, { withLink: false }), link: null };
 }

@@ -17,6 +17,8 @@ export const option = {
 	description: 'Revoke a connection link; a connection already made with it stays',
 };
 
+export const effect = 'write';
+
 const confirmDeleteLink: Confirmation = {
 	name: 'confirmDeleteLink',
 	displayName: 'Confirm Delete Link',
@@ -34,16 +36,31 @@ export const description: INodeProperties[] = [
  * deleted.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const sharingId = sharingIdParameter(this, itemIndex);
-	requireConfirmation(this, confirmDeleteLink, itemIndex);
+	return await removeLink(this, itemIndex, async (sharingId) => {
+		await deleteLink(client, sharingId, itemIndex);
+	});
+}
+
+/** Reads the link instead: an unknown one fails as the delete would. */
+export async function preview(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	return await removeLink(this, itemIndex, async (sharingId) => {
+		await getLink(client, sharingId, itemIndex);
+	});
+}
+
+async function removeLink(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	send: (sharingId: number) => Promise<void>,
+) {
+	const sharingId = sharingIdParameter(ctx, itemIndex);
+	requireConfirmation(ctx, confirmDeleteLink, itemIndex);
 	try {
-		// Preview reads the link instead: an unknown one fails as the delete would.
-		if (client.preview) await getLink(client, sharingId, itemIndex);
-		else await deleteLink(client, sharingId, itemIndex);
+		await send(sharingId);
 	} catch (error) {
 		if (outcomeOf(error) !== 'notFound') throw error as Error;
 		throw new NodeOperationError(
-			this.getNode(),
+			ctx.getNode(),
 			`Link ${sharingId} does not exist (already deleted?): nothing was deleted`,
 			{
 				itemIndex,
@@ -52,5 +69,5 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			},
 		);
 	}
-	return { sharingId, deleted: true, ...(client.preview ? { preview: true } : {}) };
+	return { sharingId, deleted: true };
 }

@@ -11,6 +11,8 @@ export const option = {
 	description: 'Whether the customer has connected, and the connection (credentialId) made',
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [sharingIdProperty];
 
 /**

@@ -11,6 +11,8 @@ export const option = {
 	description: 'The fields a connection to the app needs',
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [appIdProperty('partnerId')];
 
 /** GET /credentials/{partnerId}/meta — the fields a connection to that app needs. */

@@ -9,9 +9,10 @@ import {
 	UPDATED,
 	updateStatusOf,
 } from '../../../shared/readers/links';
+import type { SendAs } from '../../../shared/transport/callOptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { appIdProperty, optionsCollection } from '../../../shared/descriptions/common.descriptions';
-import { appIdParameter, numberInRange, oneOf, toId } from '../params';
+import { appIdParameter, numberInRange, type NumberRange, oneOf, toId } from '../params';
 
 const MAX_WAIT = { fallback: 60, min: 1, max: 600, unit: 'seconds', fromText: true };
 /** At least 1 s between two POSTs: each one asks the service to queue a refresh. */
@@ -22,6 +23,8 @@ export const option = {
 	action: 'Refresh the user data of a connection',
 	description: "Ask Albato to update a connection's user data, optionally until it is done",
 };
+
+export const effect = 'write';
 
 export const description: INodeProperties[] = [
 	appIdProperty('connectionPartnerId', 'The app of the connection'),
@@ -89,52 +92,77 @@ interface Options {
 	pollInterval?: unknown;
 }
 
+/** What one item asks for, each value checked before anything is sent. */
+interface Refresh {
+	partnerId: number;
+	connectionId: number;
+	wait: boolean;
+	maxWait: number;
+	interval: number;
+	/** The master token as Bearer (Albato's page), or the end user's token. */
+	sendAs: SendAs;
+}
+
 /**
  * POST /credentials/{partnerId}/{credentialId}/update-user-data. Albato documents no read call, so
  * the wait sends the same POST again ("if updateStatus is 1 or 2, wait and retry until it becomes
  * 3").
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partnerId = appIdParameter(this, 'connectionPartnerId', itemIndex);
+	const refresh = readRefresh(this, client, itemIndex);
+	const { partnerId, connectionId, wait } = refresh;
+	const { status, requests } = await refreshUntilDone(client, refresh, itemIndex);
+	if (wait && status !== UPDATED) throw notUpdated(this, refresh, { status, requests }, itemIndex);
+	return {
+		partnerId,
+		connectionId,
+		updateStatus: status ?? null,
+		updateStatusName: status === undefined ? null : (UPDATE_STATUS[status] ?? null),
+		updated: status === UPDATED,
+		requests,
+	};
+}
+
+/** update-user-data is itself the only way to learn the status: nothing is sent. */
+export async function preview(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const { partnerId, connectionId } = readRefresh(this, client, itemIndex);
+	const none = { updateStatus: null, updateStatusName: null, updated: false, requests: 0 };
+	return { partnerId, connectionId, ...none };
+}
+
+function readRefresh(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex: number): Refresh {
+	const partnerId = appIdParameter(ctx, 'connectionPartnerId', itemIndex);
 	const connectionId = toId(
-		this,
-		this.getNodeParameter('connectionId', itemIndex, ''),
+		ctx,
+		ctx.getNodeParameter('connectionId', itemIndex, ''),
 		'Connection ID',
 		itemIndex,
 	);
-	const wait = this.getNodeParameter('waitUntilUpdated', itemIndex, false) === true;
-	const options = this.getNodeParameter('options', itemIndex, {}) as Options;
-	const maxWait = numberInRange(
-		this,
-		options.maxWait,
-		'Options → Max Wait (Seconds)',
-		MAX_WAIT,
-		itemIndex,
-	);
-	const interval = numberInRange(
-		this,
-		options.pollInterval,
-		'Options → Poll Interval (Seconds)',
-		INTERVAL,
-		itemIndex,
-	);
+	const wait = ctx.getNodeParameter('waitUntilUpdated', itemIndex, false) === true;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as Options;
+	const option = (value: unknown, label: string, range: NumberRange) =>
+		numberInRange(ctx, value, `Options → ${label}`, range, itemIndex);
+	const maxWait = option(options.maxWait, 'Max Wait (Seconds)', MAX_WAIT);
+	const interval = option(options.pollInterval, 'Poll Interval (Seconds)', INTERVAL);
 	const authorizeAs = oneOf(
-		this,
+		ctx,
 		options.authorizeAs,
 		'Options → Authorize As',
 		{ allowed: ['master', 'endUser'], fallback: 'master' },
 		itemIndex,
 	);
-	const sendAs =
+	const sendAs: SendAs =
 		client.partner !== undefined && authorizeAs !== 'endUser' ? 'masterBearer' : 'endUser';
+	return { partnerId, connectionId, wait, maxWait, interval, sendAs };
+}
 
-	// Bounded by the time passed (slow answers count), the last request at the bound at the latest.
-	if (client.preview) {
-		// update-user-data is itself the only way to learn the status: nothing is sent.
-		const none = { updateStatus: null, updateStatusName: null, updated: false, requests: 0 };
-		return { partnerId, connectionId, ...none, preview: true };
-	}
-	const deadline = Date.now() + maxWait * 1000;
+/**
+ * The POST, and with Wait Until Updated the same POST again until updated. Bounded by the time
+ * passed (slow answers count), the last request at the bound at the latest.
+ */
+async function refreshUntilDone(client: AlbatoClient, refresh: Refresh, itemIndex: number) {
+	const { partnerId, connectionId, sendAs, wait, interval } = refresh;
+	const deadline = Date.now() + refresh.maxWait * 1000;
 	let status: number | undefined;
 	let requests = 0;
 	for (;;) {
@@ -146,26 +174,25 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		if (!wait || status === UPDATED || left <= 0) break;
 		await sleep(Math.min(interval * 1000, left));
 	}
-	if (wait && status !== UPDATED) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`Connection ${connectionId} was not updated within ${maxWait} s: the last updateStatus was ${describeUpdateStatus(status)}`,
-			{
-				itemIndex,
-				description: `${requests} requests, ${interval} s apart at most. ${
-					status === 4
-						? 'Status 4 means re-queued: Albato asks to retry later.'
-						: 'Raise Options → Max Wait (Seconds), or run this item again later.'
-				}`,
-			},
-		);
-	}
-	return {
-		partnerId,
-		connectionId,
-		updateStatus: status ?? null,
-		updateStatusName: status === undefined ? null : (UPDATE_STATUS[status] ?? null),
-		updated: status === UPDATED,
-		requests,
-	};
+	return { status, requests };
+}
+
+function notUpdated(
+	ctx: IExecuteFunctions,
+	{ connectionId, maxWait, interval }: Refresh,
+	{ status, requests }: { status: number | undefined; requests: number },
+	itemIndex: number,
+) {
+	return new NodeOperationError(
+		ctx.getNode(),
+		`Connection ${connectionId} was not updated within ${maxWait} s: the last updateStatus was ${describeUpdateStatus(status)}`,
+		{
+			itemIndex,
+			description: `${requests} requests, ${interval} s apart at most. ${
+				status === 4
+					? 'Status 4 means re-queued: Albato asks to retry later.'
+					: 'Raise Options → Max Wait (Seconds), or run this item again later.'
+			}`,
+		},
+	);
 }

@@ -13,6 +13,8 @@ export const option = {
 		"A new link (new token, 48 h again) for a link not used yet. The customer's current link stops working at once.",
 };
 
+export const effect = 'write';
+
 export const description: INodeProperties[] = [sharingIdProperty];
 
 /**
@@ -21,15 +23,6 @@ export const description: INodeProperties[] = [sharingIdProperty];
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const sharingId = sharingIdParameter(this, itemIndex);
-	if (client.preview) {
-		// Read, not renewed: an unknown link fails as the renewal would; the new link is not known yet.
-		const current = sharingOf(await getLink(client, sharingId, itemIndex));
-		return {
-			...sharingOutput(this, current, itemIndex, { withLink: false, sentId: sharingId }),
-			link: null,
-			preview: true,
-		};
-	}
 	let sharing = sharingOf(await renewLink(client, sharingId, itemIndex));
 	if (sharing.token === undefined) sharing = sharingOf(await getLink(client, sharingId, itemIndex));
 	if (sharing.token === undefined) {
@@ -46,5 +39,16 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	return {
 		...sharingOutput(this, sharing, itemIndex, { withLink: true, sentId: sharingId }),
 		...freshExpiry(sharing),
+	};
+}
+
+/** Reads the link, not renewed: an unknown link fails as the renewal would. */
+export async function preview(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const sharingId = sharingIdParameter(this, itemIndex);
+	const current = sharingOf(await getLink(client, sharingId, itemIndex));
+	// The new link is not known yet.
+	return {
+		...sharingOutput(this, current, itemIndex, { withLink: false, sentId: sharingId }),
+		link: null,
 	};
 }

@@ -1,4 +1,5 @@
 import { describeResource } from '../describeResource';
+import type { Operation } from '../types';
 import * as create from './create.operation';
 import * as deleteOperation from './delete.operation';
 import * as get from './get.operation';
@@ -29,6 +30,6 @@ export const operations = {
 	getPlans,
 	addTransactions,
 	block,
-};
+} satisfies Record<string, Operation>;
 
 export const description = describeResource('endUser', operations, 'create');

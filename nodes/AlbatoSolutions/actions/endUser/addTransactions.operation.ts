@@ -7,6 +7,7 @@ import {
 	confirmProperty,
 } from '../../../shared/descriptions/common.descriptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
+import type { PartnerSession } from '../../../shared/transport/partnerSession';
 import { AlbatoApiError, outcomeOf, retold } from '../../../shared/transport/errors';
 import { numberInRange, requireConfirmation } from '../params';
 import { partnerOf } from './needsPartner';
@@ -17,6 +18,8 @@ export const option = {
 	description:
 		"Top up the end user's billing plan with paid extra transactions (a multiple of 100; needs confirmation)",
 };
+
+export const effect = 'write';
 
 const confirmAddTransactions: Confirmation = {
 	name: 'confirmAddTransactions',
@@ -53,43 +56,63 @@ export const description: INodeProperties[] = [
  * spends money).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partner = partnerOf(this, client, itemIndex);
+	return await addTransactions(this, client, itemIndex, async (partner, endUserId, count) => {
+		await addUserPlanTransactions(client, partner, endUserId, count, itemIndex);
+	});
+}
+
+/** Reads the profile instead: an unknown end user fails as the top-up would. */
+export async function preview(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	return await addTransactions(this, client, itemIndex, async (partner, endUserId) => {
+		await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
+	});
+}
+
+async function addTransactions(
+	ctx: IExecuteFunctions,
+	client: AlbatoClient,
+	itemIndex: number,
+	send: (partner: PartnerSession, endUserId: string, count: number) => Promise<void>,
+) {
+	const partner = partnerOf(ctx, client, itemIndex);
 	const endUserId = partner.endUserId(itemIndex);
-	const count = transactionCount(this, itemIndex);
+	const count = transactionCount(ctx, itemIndex);
 	requireConfirmation(
-		this,
+		ctx,
 		confirmAddTransactions,
 		itemIndex,
 		`no transactions were added for end user "${endUserId}"`,
 	);
 	try {
-		// Preview reads the profile instead: an unknown end user fails as the top-up would.
-		if (client.preview)
-			await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
-		else await addUserPlanTransactions(client, partner, endUserId, count, itemIndex);
+		await send(partner, endUserId, count);
 	} catch (error) {
-		if (outcomeOf(error) === 'notFound') {
-			throw new NodeOperationError(
-				this.getNode(),
-				`End user "${endUserId}" does not exist: no transactions were added`,
-				{
-					itemIndex,
-					description:
-						'The service answered 404 for this End User ID (never created, or deleted). Check End User ID.',
-				},
-			);
-		}
-		if (error instanceof AlbatoApiError && error.rejectsValues) {
-			throw retold(this.getNode(), error, {
-				message: error.message,
-				description:
-					`${error.description ?? ''} Albato adds transactions only to a user with an active billing plan: put the user on a plan first (End User → Set Plan). A blocked user has no active plan.`.trim(),
-				itemIndex,
-			});
-		}
-		throw error as Error;
+		throw explained(ctx, error, endUserId, itemIndex);
 	}
-	return { endUserId, transactionsAdded: count, ...(client.preview ? { preview: true } : {}) };
+	return { endUserId, transactionsAdded: count };
+}
+
+/** A 404: no such end user; a refused count: the user has no active plan. */
+function explained(ctx: IExecuteFunctions, error: unknown, endUserId: string, itemIndex: number) {
+	if (outcomeOf(error) === 'notFound') {
+		return new NodeOperationError(
+			ctx.getNode(),
+			`End user "${endUserId}" does not exist: no transactions were added`,
+			{
+				itemIndex,
+				description:
+					'The service answered 404 for this End User ID (never created, or deleted). Check End User ID.',
+			},
+		);
+	}
+	if (error instanceof AlbatoApiError && error.rejectsValues) {
+		return retold(ctx.getNode(), error, {
+			message: error.message,
+			description:
+				`${error.description ?? ''} Albato adds transactions only to a user with an active billing plan: put the user on a plan first (End User → Set Plan). A blocked user has no active plan.`.trim(),
+			itemIndex,
+		});
+	}
+	return error as Error;
 }
 
 /** Transactions to Add: a positive multiple of 100, or an error saying why, before any request. */

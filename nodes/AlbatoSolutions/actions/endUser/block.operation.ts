@@ -7,6 +7,7 @@ import {
 	confirmProperty,
 } from '../../../shared/descriptions/common.descriptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
+import type { PartnerSession } from '../../../shared/transport/partnerSession';
 import { outcomeOf } from '../../../shared/transport/errors';
 import { requireConfirmation } from '../params';
 import { partnerOf } from './needsPartner';
@@ -17,6 +18,8 @@ export const option = {
 	description:
 		"Block the end user's billing plan: Albato pauses all their integrations and no new ones can start (needs confirmation)",
 };
+
+export const effect = 'write';
 
 const confirmBlock: Confirmation = {
 	name: 'confirmBlock',
@@ -33,18 +36,33 @@ export const description: INodeProperties[] = [confirmProperty(confirmBlock)];
  * all user integrations are paused and no new integrations can be started."
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partner = partnerOf(this, client, itemIndex);
+	return await block(this, client, itemIndex, async (partner, endUserId) => {
+		await blockUserPlan(client, partner, endUserId, itemIndex);
+	});
+}
+
+/** Reads the profile instead: an unknown end user fails as the block would. */
+export async function preview(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	return await block(this, client, itemIndex, async (partner, endUserId) => {
+		await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
+	});
+}
+
+async function block(
+	ctx: IExecuteFunctions,
+	client: AlbatoClient,
+	itemIndex: number,
+	send: (partner: PartnerSession, endUserId: string) => Promise<void>,
+) {
+	const partner = partnerOf(ctx, client, itemIndex);
 	const endUserId = partner.endUserId(itemIndex);
-	requireConfirmation(this, confirmBlock, itemIndex, `end user "${endUserId}" was not blocked`);
+	requireConfirmation(ctx, confirmBlock, itemIndex, `end user "${endUserId}" was not blocked`);
 	try {
-		// Preview reads the profile instead: an unknown end user fails as the block would.
-		if (client.preview)
-			await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
-		else await blockUserPlan(client, partner, endUserId, itemIndex);
+		await send(partner, endUserId);
 	} catch (error) {
 		if (outcomeOf(error) !== 'notFound') throw error as Error;
 		throw new NodeOperationError(
-			this.getNode(),
+			ctx.getNode(),
 			`End user "${endUserId}" does not exist: nothing was blocked`,
 			{
 				itemIndex,
@@ -53,5 +71,5 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			},
 		);
 	}
-	return { endUserId, blocked: true, ...(client.preview ? { preview: true } : {}) };
+	return { endUserId, blocked: true };
 }

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { addUser, getUserProfile } from '../../../shared/api/endUser';
 import { tokenFromResponse } from '../../../shared/readers/mintedToken';
 import type { AlbatoClient } from '../../../shared/transport/client';
+import type { PartnerSession } from '../../../shared/transport/partnerSession';
 import { AlbatoApiError, retold } from '../../../shared/transport/errors';
 import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { numberInRange, UTC_OFFSET_MINUTES } from '../params';
@@ -16,6 +17,8 @@ export const option = {
 	action: 'Create an end user',
 	description: 'Create an Albato end user for one of your customers (End User ID)',
 };
+
+export const effect = 'write';
 
 export const description: INodeProperties[] = [
 	optionsCollection([
@@ -62,19 +65,84 @@ interface Options {
 	timezoneOffset?: number;
 }
 
+/** What one item asks for: the end user, its options, and the add-user body. */
+interface Creation {
+	partner: PartnerSession;
+	endUserId: string;
+	options: Options;
+	body: IDataObject;
+	itemIndex: number;
+}
+
 /**
  * POST /wl/{partner}/add-user with End User ID as the partner's own id. The token the service may
  * return is kept for the next nodes (no token call follows), and left out of the output unless
  * asked.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partner = partnerOf(this, client, itemIndex);
+	const creation = readCreation(this, client, itemIndex);
+	const { partner, endUserId, options } = creation;
+	let data: unknown;
+	try {
+		data = await addUser(client, partner, creation.body, itemIndex);
+	} catch (error) {
+		return await existingUser(this, client, creation, error);
+	}
+	partner.remember(endUserId, data);
+	const minted = tokenFromResponse(data);
+	return endUserItem({
+		endUserId,
+		created: true,
+		data,
+		expiresAt: minted?.expiresAt,
+		token: options.includeToken ? (minted?.token ?? null) : undefined,
+	});
+}
+
+/**
+ * add-user is not sent; a token call (it changes nothing) tells whether the user exists. An
+ * existing user is what the real run reports with "Continue With the Existing User", and otherwise
+ * refused as add-user would refuse it.
+ */
+export async function preview(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const { partner, endUserId, options } = readCreation(this, client, itemIndex);
+	const token = await tokenIfExists(partner, endUserId, itemIndex);
+	if (token !== undefined && options.ifExists !== 'useExisting') {
+		throw new NodeOperationError(
+			this.getNode(),
+			`End user "${endUserId}" already exists: add-user would be refused`,
+			{
+				itemIndex,
+				description:
+					'Preview: nothing was sent. If this customer may already exist, set Options → If the User Exists to "Continue With the Existing User".',
+			},
+		);
+	}
+	if (token !== undefined)
+		return endUserItem({
+			endUserId,
+			created: false,
+			expiresAt: partner.expiresAt(endUserId),
+			token: options.includeToken ? token : undefined,
+		});
+	return endUserItem({
+		endUserId,
+		created: true,
+		data: {},
+		expiresAt: undefined,
+		token: options.includeToken ? null : undefined,
+	});
+}
+
+/** The end user, the options, and the body, each value checked before anything is sent. */
+function readCreation(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex: number): Creation {
+	const partner = partnerOf(ctx, client, itemIndex);
 	const endUserId = partner.endUserId(itemIndex);
-	const options = this.getNodeParameter('options', itemIndex, {}) as Options;
+	const options = ctx.getNodeParameter('options', itemIndex, {}) as Options;
 	const body: IDataObject = { id: endUserId };
 	if (options.timezoneOffset !== undefined) {
 		body.timezoneOffset = numberInRange(
-			this,
+			ctx,
 			options.timezoneOffset,
 			'Options → Timezone Offset (Minutes)',
 			UTC_OFFSET_MINUTES,
@@ -85,55 +153,53 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		const language = options.language.trim();
 		if (!/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})?$/.test(language)) {
 			throw new NodeOperationError(
-				this.getNode(),
+				ctx.getNode(),
 				`Options → Language must be a language code such as "en", got "${language}"`,
 				{ itemIndex },
 			);
 		}
 		body.language = language;
 	}
-	if (client.preview) return await previewCreate(this, partner, endUserId, options, itemIndex);
-	const added = await addUser(client, partner, body, itemIndex).then(
-		(data) => ({ data }),
-		(error: unknown) => ({ error }),
-	);
-	if ('error' in added) {
-		if (!refusedAsExisting(added.error)) throw added.error;
-		if (options.ifExists !== 'useExisting')
-			throw added.error.outcome === 'refused' || added.error.answer === 'declined'
-				? existsHint(this, added.error, itemIndex)
-				: added.error;
-		// Refused: if the service has a token for this id, the user exists (e.g. a webhook delivered
-		// twice).
-		const token = await partner.token(endUserId, { itemIndex }).then(
-			(value) => value,
-			() => undefined,
-		);
-		if (token === undefined) throw added.error;
-		// The profile fills what add-user would have said (albatoUserId, email, plan, limit), so the
-		// next node reads the same fields for a new and an existing customer.
-		const profile = await getUserProfile(client, partner, endUserId, {
-			transactions: false,
-			itemIndex,
-		});
-		return endUserItem({
-			endUserId,
-			created: false,
-			data: profileFieldsOf(profile),
-			expiresAt: partner.expiresAt(endUserId),
-			token: options.includeToken ? token : undefined,
-		});
-	}
-	const data = added.data;
-	partner.remember(endUserId, data);
-	const minted = tokenFromResponse(data);
+	return { partner, endUserId, options, body, itemIndex };
+}
+
+/**
+ * add-user failed. Refused, the user may exist (e.g. a webhook delivered twice): with "Continue With
+ * the Existing User" and a token for this id, the user's profile fills what add-user would have
+ * said (albatoUserId, email, plan, limit), so the next node reads the same fields for a new and an
+ * existing customer.
+ */
+async function existingUser(
+	ctx: IExecuteFunctions,
+	client: AlbatoClient,
+	{ partner, endUserId, options, itemIndex }: Creation,
+	error: unknown,
+) {
+	if (!refusedAsExisting(error)) throw error;
+	if (options.ifExists !== 'useExisting')
+		throw error.outcome === 'refused' || error.declined ? existsHint(ctx, error, itemIndex) : error;
+	const token = await tokenIfExists(partner, endUserId, itemIndex);
+	if (token === undefined) throw error;
+	const profile = await getUserProfile(client, partner, endUserId, {
+		transactions: false,
+		itemIndex,
+	});
 	return endUserItem({
 		endUserId,
-		created: true,
-		data,
-		expiresAt: minted?.expiresAt,
-		token: options.includeToken ? (minted?.token ?? null) : undefined,
+		created: false,
+		data: profileFieldsOf(profile),
+		expiresAt: partner.expiresAt(endUserId),
+		token: options.includeToken ? token : undefined,
 	});
+}
+
+/** The user's token, if the service has one for this id (then the user exists). */
+async function tokenIfExists(partner: PartnerSession, endUserId: string, itemIndex: number) {
+	try {
+		return await partner.token(endUserId, { itemIndex });
+	} catch {
+		return undefined;
+	}
 }
 
 /** A refused add-user may be a duplicate id: point at the option that continues with that user. */
@@ -152,50 +218,5 @@ function existsHint(ctx: IExecuteFunctions, error: AlbatoApiError, itemIndex: nu
  */
 function refusedAsExisting(error: unknown): error is AlbatoApiError {
 	if (!(error instanceof AlbatoApiError) || error.deniedAccess) return false;
-	return error.outcome === 'refused' || error.outcome === 'notFound' || error.answer === 'declined';
-}
-
-/**
- * Preview: add-user is not sent; a token call (it changes nothing) tells whether the user exists.
- * An existing user is what the real run reports with "Continue With the Existing User", and
- * otherwise refused as add-user would refuse it.
- */
-async function previewCreate(
-	ctx: IExecuteFunctions,
-	partner: ReturnType<typeof partnerOf>,
-	endUserId: string,
-	options: Options,
-	itemIndex: number,
-) {
-	const token = await partner.token(endUserId, { itemIndex }).then(
-		(value) => value,
-		() => undefined,
-	);
-	if (token !== undefined && options.ifExists !== 'useExisting') {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`End user "${endUserId}" already exists: add-user would be refused`,
-			{
-				itemIndex,
-				description:
-					'Preview: nothing was sent. If this customer may already exist, set Options → If the User Exists to "Continue With the Existing User".',
-			},
-		);
-	}
-	const item =
-		token === undefined
-			? endUserItem({
-					endUserId,
-					created: true,
-					data: {},
-					expiresAt: undefined,
-					token: options.includeToken ? null : undefined,
-				})
-			: endUserItem({
-					endUserId,
-					created: false,
-					expiresAt: partner.expiresAt(endUserId),
-					token: options.includeToken ? token : undefined,
-				});
-	return { ...item, preview: true };
+	return error.outcome === 'refused' || error.outcome === 'notFound' || error.declined;
 }

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { deleteUser, getUserProfile } from '../../../shared/api/endUser';
 import type { AlbatoClient } from '../../../shared/transport/client';
+import type { PartnerSession } from '../../../shared/transport/partnerSession';
 import { outcomeOf } from '../../../shared/transport/errors';
 import {
 	type Confirmation,
@@ -18,6 +19,8 @@ export const option = {
 		'Delete the end user with their installations and tokens (irreversible; needs confirmation)',
 };
 
+export const effect = 'write';
+
 const confirmDelete: Confirmation = {
 	name: 'confirmDelete',
 	displayName: 'Confirm: Delete Permanently',
@@ -32,20 +35,37 @@ export const description: INodeProperties[] = [confirmProperty(confirmDelete)];
  * the user is forgotten, so no later call (of this or another execution in this process) sends one.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partner = partnerOf(this, client, itemIndex);
-	const endUserId = partner.endUserId(itemIndex);
-	requireConfirmation(this, confirmDelete, itemIndex);
-	try {
-		if (client.preview) {
-			// Read, not deleted: an unknown end user fails as the delete would.
-			await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
-			return { endUserId, deleted: true, preview: true };
+	return await deleteEndUser(this, client, itemIndex, async (partner, endUserId) => {
+		try {
+			await deleteUser(client, partner, endUserId, itemIndex);
+		} finally {
+			partner.forget(endUserId);
 		}
-		await deleteUser(client, partner, endUserId, itemIndex);
+	});
+}
+
+/** Reads the profile instead: an unknown end user fails as the delete would. */
+export async function preview(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	return await deleteEndUser(this, client, itemIndex, async (partner, endUserId) => {
+		await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
+	});
+}
+
+async function deleteEndUser(
+	ctx: IExecuteFunctions,
+	client: AlbatoClient,
+	itemIndex: number,
+	send: (partner: PartnerSession, endUserId: string) => Promise<void>,
+) {
+	const partner = partnerOf(ctx, client, itemIndex);
+	const endUserId = partner.endUserId(itemIndex);
+	requireConfirmation(ctx, confirmDelete, itemIndex);
+	try {
+		await send(partner, endUserId);
 	} catch (error) {
 		if (outcomeOf(error) !== 'notFound') throw error as Error;
 		throw new NodeOperationError(
-			this.getNode(),
+			ctx.getNode(),
 			`End user "${endUserId}" does not exist: nothing was deleted`,
 			{
 				itemIndex,
@@ -53,8 +73,6 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 					'The service answered 404 for this End User ID (never created, or already deleted, e.g. by an earlier delivery of the same webhook).',
 			},
 		);
-	} finally {
-		if (!client.preview) partner.forget(endUserId);
 	}
 	return { endUserId, deleted: true };
 }

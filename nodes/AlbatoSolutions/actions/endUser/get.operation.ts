@@ -15,6 +15,8 @@ export const option = {
 	description: "Get the end user's profile: Albato ID, e-mail, language, time zone, plan",
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [
 	optionsCollection([
 		{

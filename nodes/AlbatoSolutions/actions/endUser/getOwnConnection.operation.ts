@@ -11,6 +11,8 @@ export const option = {
 	description: "The end user's connection to your own app (secrets masked, listed in maskedFields)",
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [ownPartnerNameProperty];
 
 /**

@@ -11,6 +11,8 @@ export const option = {
 	description: 'The fields a connection to your own app takes',
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [ownPartnerNameProperty];
 
 /**

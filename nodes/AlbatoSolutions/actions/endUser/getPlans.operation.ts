@@ -12,6 +12,8 @@ export const option = {
 		"List your partner account's billing plans with their monthly transactions (End User ID is not used)",
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [];
 
 /**

@@ -14,6 +14,8 @@ export const option = {
 	description: "Get the end user's token, for nodes that need it",
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [
 	optionsCollection([
 		includeTokenOption,

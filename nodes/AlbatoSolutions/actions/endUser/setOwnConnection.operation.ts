@@ -22,6 +22,8 @@ export const option = {
 		"Create or update the end user's connection to your own app (one of them at random if there are several). The values sent overwrite the stored ones.",
 };
 
+export const effect = 'write';
+
 export const description: INodeProperties[] = [
 	ownPartnerNameProperty,
 	...mapperOrJson({
@@ -51,10 +53,32 @@ export const description: INodeProperties[] = [
  * before the request; no error names a value, only its field.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partnerName = ownPartnerName(this, client, itemIndex);
-	refuseUnreadableJson(this, itemIndex);
+	const { partnerName, fields } = readOwnFields(this, client, itemIndex);
+	return ownConnectionOutput(await upsertOwnCredential(client, partnerName, fields, itemIndex));
+}
+
+/** The connection as it would be: what it holds now with these fields, secrets masked. */
+export async function preview(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const { partnerName, fields } = readOwnFields(this, client, itemIndex);
+	const schema = normalizeSchema(await ownCredentialMetadata(client, partnerName, itemIndex));
+	const secret = new Set(schema.filter((field) => field.secret).map((field) => field.id));
+	// None yet (404): the upsert would create it.
+	const current = await getOwnCredential(client, partnerName, itemIndex).catch((error) => {
+		if (outcomeOf(error) === 'notFound') return {};
+		throw error as Error;
+	});
+	const shown = Object.fromEntries(
+		Object.entries(fields).map(([key, value]) => [key, secret.has(key) ? '[hidden]' : value]),
+	);
+	return ownConnectionOutput({ ...(current as IDataObject), ...shown });
+}
+
+/** The own app's name and the fields to send, each checked. */
+function readOwnFields(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const partnerName = ownPartnerName(ctx, client, itemIndex);
+	refuseUnreadableJson(ctx, itemIndex);
 	const fields = mappedOrJson(
-		this,
+		ctx,
 		itemIndex,
 		{ mode: 'ownFieldsMode', mapper: 'ownFieldMapper', json: 'ownFields' },
 		'Own Connection Fields',
@@ -63,7 +87,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	for (const [key, value] of Object.entries(fields)) {
 		if (isMasked(value)) {
 			throw new NodeOperationError(
-				this.getNode(),
+				ctx.getNode(),
 				`Own Connection Fields → "${key}" is a masked value, not the real one: nothing was sent`,
 				{
 					itemIndex,
@@ -74,27 +98,13 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		}
 		if (value !== null && (isObject(value) || Array.isArray(value))) {
 			throw new NodeOperationError(
-				this.getNode(),
+				ctx.getNode(),
 				`Own Connection Fields → "${key}" must be a text, a number or a boolean, got ${Array.isArray(value) ? 'a list' : 'an object'}`,
 				{ itemIndex },
 			);
 		}
 	}
-	if (client.preview) {
-		// The connection as it would be: what it holds now with these fields, secrets masked.
-		const schema = normalizeSchema(await ownCredentialMetadata(client, partnerName, itemIndex));
-		const secret = new Set(schema.filter((field) => field.secret).map((field) => field.id));
-		// None yet (404): the upsert would create it.
-		const current = await getOwnCredential(client, partnerName, itemIndex).catch((error) => {
-			if (outcomeOf(error) === 'notFound') return {};
-			throw error as Error;
-		});
-		const shown = Object.fromEntries(
-			Object.entries(fields).map(([key, value]) => [key, secret.has(key) ? '[hidden]' : value]),
-		);
-		return { ...ownConnectionOutput({ ...(current as IDataObject), ...shown }), preview: true };
-	}
-	return ownConnectionOutput(await upsertOwnCredential(client, partnerName, fields, itemIndex));
+	return { partnerName, fields };
 }
 
 /** JSON's own error quotes the text (which holds secrets): say only where it fails. */

@@ -13,6 +13,8 @@ export const option = {
 	description: 'Put the end user on one of your billing plans',
 };
 
+export const effect = 'write';
+
 export const description: INodeProperties[] = [
 	{
 		// Was a string field: saved values ("23", 23 or an expression) are read the same way.
@@ -33,14 +35,28 @@ export const description: INodeProperties[] = [
  * nothing.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const partner = partnerOf(this, client, itemIndex);
+	const { partner, endUserId, planId } = await readPlanChange(this, client, itemIndex);
+	await setUserPlan(client, partner, endUserId, planId, itemIndex);
+	return { endUserId, planId, planSet: true };
+}
+
+/** Reads the profile instead: an unknown end user fails here as set-user-plan would. */
+export async function preview(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const { partner, endUserId, planId } = await readPlanChange(this, client, itemIndex);
+	await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
+	return { endUserId, planId, planSet: true };
+}
+
+/** The end user and the plan, checked against the partner's plans. */
+async function readPlanChange(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
+	const partner = partnerOf(ctx, client, itemIndex);
 	const endUserId = partner.endUserId(itemIndex);
-	const planId = toId(this, this.getNodeParameter('planId', itemIndex, ''), 'Plan ID', itemIndex);
+	const planId = toId(ctx, ctx.getNodeParameter('planId', itemIndex, ''), 'Plan ID', itemIndex);
 	const plans = plansOf(await listPlans(client, partner, itemIndex));
 	if (!planById(plans, planId)) {
 		const known = plans.map((plan) => String(plan.id)).join(', ') || 'none';
 		throw new NodeOperationError(
-			this.getNode(),
+			ctx.getNode(),
 			`Plan ID ${planId} is not one of your billing plans (planId must be one of: ${known}); nothing was sent`,
 			{
 				itemIndex,
@@ -48,11 +64,5 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 			},
 		);
 	}
-	if (client.preview) {
-		// An unknown end user fails here as set-user-plan would.
-		await getUserProfile(client, partner, endUserId, { transactions: false, itemIndex });
-		return { endUserId, planId, planSet: true, preview: true };
-	}
-	await setUserPlan(client, partner, endUserId, planId, itemIndex);
-	return { endUserId, planId, planSet: true };
+	return { partner, endUserId, planId };
 }

@@ -1,4 +1,5 @@
 import { describeResource } from '../describeResource';
+import type { Operation } from '../types';
 import * as create from './create.operation';
 import * as ensure from './ensure.operation';
 import * as get from './get.operation';
@@ -11,6 +12,14 @@ import * as start from './start.operation';
  * The one place an operation is named: its key is its value in the Operation menu. The order is
  * the order of the operations' fields in the description (the menu itself is sorted by name).
  */
-export const operations = { create, ensure, get, getAll, pause, start, getSnapshot };
+export const operations = {
+	create,
+	ensure,
+	get,
+	getAll,
+	pause,
+	start,
+	getSnapshot,
+} satisfies Record<string, Operation>;
 
 export const description = describeResource('installation', operations, 'getAll');

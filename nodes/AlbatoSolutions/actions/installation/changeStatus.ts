@@ -29,16 +29,35 @@ export async function changeStatus(
 	method: StatusCall,
 	itemIndex: number,
 ): Promise<IDataObject> {
+	const { id, checked } = readChange(ctx, itemIndex);
+	if (!checked) return await setStatus(client, id, method, itemIndex);
+	const current = await getInstallation(client, id, { itemIndex });
+	const already = statusOf(current) === wantedStatus(method);
+	if (already) return { ...current, unchanged: already };
+	return { ...(await setStatus(client, id, method, itemIndex)), unchanged: already };
+}
+
+/**
+ * Preview: the installation as the change would leave it. Unknown or another user's installation
+ * fails here as the PLAY or PAUSE would.
+ */
+export async function previewStatus(
+	ctx: IExecuteFunctions,
+	client: AlbatoClient,
+	method: StatusCall,
+	itemIndex: number,
+): Promise<IDataObject> {
+	const { id, checked } = readChange(ctx, itemIndex);
+	const current = await getInstallation(client, id, { itemIndex });
+	const said = checked ? { unchanged: statusOf(current) === wantedStatus(method) } : {};
+	return { ...current, status: wantedStatus(method), ...said };
+}
+
+const wantedStatus = (method: StatusCall) => (method === 'PLAY' ? ACTIVE : PAUSED);
+
+/** The installation, and whether to read it first (Skip If Already …). */
+function readChange(ctx: IExecuteFunctions, itemIndex: number) {
 	const id = idParameter(ctx, 'installationId', 'Installation', itemIndex);
 	const skip = (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).skipIfAlready;
-	const checked = skip === true;
-	if (!checked && !client.preview) return await setStatus(client, id, method, itemIndex);
-	const wanted = method === 'PLAY' ? ACTIVE : PAUSED;
-	// Unknown or another user's installation: fails here as the PLAY or PAUSE would.
-	const current = await getInstallation(client, id, { itemIndex });
-	const already = statusOf(current) === wanted;
-	const said = checked ? { unchanged: already } : {};
-	if (client.preview) return { ...current, status: wanted, ...said, preview: true };
-	if (already) return { ...current, ...said };
-	return { ...(await setStatus(client, id, method, itemIndex)), ...said };
+	return { id, checked: skip === true };
 }

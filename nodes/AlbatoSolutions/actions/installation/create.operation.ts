@@ -47,7 +47,6 @@ export const description: INodeProperties[] = [
  * (installSafely).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	if (client.preview) return await preview.call(this, client, itemIndex); // bridge until the router calls preview
 	const input = readInstallInput(this, itemIndex);
 	const body = await installBody(this, client, input, itemIndex);
 	return await installSafely(this, client, {

@@ -121,7 +121,6 @@ export const description: INodeProperties[] = [
  * Safe to repeat, and to run twice at once: see docs/reliability.md (Installation → Ensure).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	if (client.preview) return await preview.call(this, client, itemIndex); // bridge until the router calls preview
 	const item = readEnsureItem(this, client, itemIndex, false);
 	const located = await locateOrInstall(item);
 	const differences = await fieldChanges(item, located.id);

@@ -24,6 +24,8 @@ export const option = {
 	description: "List the end user's installations",
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [
 	...returnAllOrLimit(),
 	filtersCollection([

@@ -31,6 +31,8 @@ export const option = {
 		'Runs of the automations of an installation (or of one automation), with their steps',
 };
 
+export const effect = 'read';
+
 const runsOf: INodeProperties = {
 	displayName: 'Runs Of',
 	name: 'runsOf',

@@ -6,16 +6,13 @@ import {
 	optionsCollection,
 } from '../../../shared/descriptions/common.descriptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { itemsAtOnce } from '../../../shared/transport/limiter';
-import { mapLimited } from '../../../shared/transport/mapLimited';
-import { readRequestOptions } from '../requestOptions';
-import type { OperationResult } from '../types';
+import type { BatchPlan, ItemResults, PlanContext, Unit } from '../types';
 import { type Read, readCustomer } from './customerRead';
 import { passGate } from './gate';
 import { type Job, readJob } from './newRunsJob';
 import { boundMemory, memoryOf } from './runMemory';
 import { dateOffsetOption, runStatusFilter } from './runFilters';
-import { answer, gateKeys, nameAutomations as nameBundles } from './sweepAnswer';
+import { answer, gateKeys, nameAutomations } from './sweepAnswer';
 
 export const option = {
 	name: 'Get New',
@@ -23,6 +20,8 @@ export const option = {
 	description:
 		'Runs that ended since this node last returned runs, each once across executions, per end user',
 };
+
+export const effect = 'read';
 
 /** Where the memory lives in the workflow's static data (this node's part of it). */
 export const MEMORY_KEY = 'getNewRuns';
@@ -110,76 +109,98 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
+/** One execution's sweep: the customers read so far, and the memory they are compared with. */
+interface Sweep {
+	client: AlbatoClient;
+	/** Manual executions and Preview neither read nor write the memory: they show a first sweep. */
+	manual: boolean;
+	staticData?: IDataObject;
+	memory: ReturnType<typeof memoryOf>;
+	reads: Read[];
+	/** A customer failed without Continue On Fail: nothing is returned or remembered. */
+	stopped: boolean;
+}
+
 /**
- * Run → Get New: per customer item, the ended runs this node has not returned before. Every item is
- * read first (up to Items in Flight at once). Then one gate (gate.ts) records in n8n's
- * deduplication store what the execution is about to return: the new runs and, for incidents, each
- * customer's first-sweep marks and the reminders due; only what no other execution recorded before
- * is returned. Names are looked up for the customers with something to return, and the memory in
- * the workflow's static data is updated for the customers read. A customer that fails leaves its
- * memory as it was. See docs/runs.md "Watch every customer".
+ * Run → Get New: per customer item, the ended runs this node has not returned before. Each item is
+ * a unit that reads its customer (the router runs up to Items in Flight at once). Once all are
+ * read, one gate (gate.ts) records in n8n's deduplication store what the execution is about to
+ * return: the new runs and, for incidents, each customer's first-sweep marks and the reminders
+ * due; only what no other execution recorded before is returned. Names are looked up for the
+ * customers with something to return, and the memory in the workflow's static data is updated for
+ * the customers read. A customer that fails leaves its memory as it was. See docs/runs.md "Watch
+ * every customer".
  */
-export async function executeBatch(
+export async function plan(
 	this: IExecuteFunctions,
 	client: AlbatoClient,
 	itemIndexes: number[],
-): Promise<Map<number, OperationResult | Error>> {
-	const results = new Map<number, OperationResult | Error>();
-	const continueOnFail = this.continueOnFail();
+	context: PlanContext,
+): Promise<BatchPlan> {
+	const failed: ItemResults = new Map();
 	const jobs: Job[] = [];
 	for (const itemIndex of itemIndexes) {
 		try {
 			jobs.push(readJob(this, client, itemIndex));
 		} catch (error) {
-			results.set(itemIndex, error as Error);
-			if (!continueOnFail) return results;
+			failed.set(itemIndex, error as Error);
+			if (!this.continueOnFail()) return { units: [], failed };
 		}
 	}
-
-	// Manual executions and Preview neither read nor write the memory: they show a first sweep.
-	const { concurrency, preview } = readRequestOptions(this);
-	const manual = this.getMode() === 'manual' || preview;
+	const manual = this.getMode() === 'manual' || context.preview;
 	const staticData = manual ? undefined : this.getWorkflowStaticData('node');
 	const memory = memoryOf(staticData?.[MEMORY_KEY]);
-	const reads: Read[] = [];
-	let stopped = false;
-	await mapLimited(jobs, itemsAtOnce(concurrency), async (job) => {
-		if (stopped) return false;
-		try {
-			reads.push(await readCustomer(client, job, manual ? undefined : memory.customers[job.key]));
-		} catch (error) {
-			results.set(job.itemIndex, error as Error);
-			if (!continueOnFail) stopped = true;
-		}
-		return !stopped;
-	});
-	if (stopped) return results;
+	const sweep: Sweep = { client, manual, staticData, memory, reads: [], stopped: false };
+	const units = jobs.map(
+		(job): Unit => ({
+			itemIndexes: [job.itemIndex],
+			run: async () => {
+				try {
+					const known = manual ? undefined : memory.customers[job.key];
+					sweep.reads.push(await readCustomer(client, job, known));
+					return new Map();
+				} catch (error) {
+					sweep.stopped ||= !this.continueOnFail();
+					return new Map([[job.itemIndex, error as Error]]);
+				}
+			},
+		}),
+	);
+	return { units, failed, finish: async () => await finishSweep(this, sweep, context) };
+}
 
+/** The gate for every customer read, their answers with names, and the memory updated. */
+async function finishSweep(
+	ctx: IExecuteFunctions,
+	sweep: Sweep,
+	context: PlanContext,
+): Promise<ItemResults> {
+	const { client, manual, reads, memory } = sweep;
+	const results: ItemResults = new Map();
+	if (sweep.stopped) return results;
 	const now = Date.now();
 	const keys = reads.flatMap((read) => gateKeys(read, now));
 	const passed =
 		manual || keys.length === 0
 			? new Set(keys)
-			: await passGate(this, keys, Math.max(...reads.map(({ job }) => job.limits.total)));
-
-	await mapLimited(reads, itemsAtOnce(concurrency), async (read) => {
+			: await passGate(ctx, keys, Math.max(...reads.map(({ job }) => job.limits.total)));
+	await context.inFlight(reads, async (read) => {
 		let items = answer(read, passed, now);
 		if (items.length && read.job.scope === 'endUser') {
 			// The runs are recorded already: a failed lookup leaves the titles empty, it loses nothing.
-			const named = await nameBundles(client, read.job.itemIndex, read.names).then(
-				() => true,
-				() => false,
-			);
-			if (named) items = answer(read, passed, now);
+			try {
+				await nameAutomations(client, read.job.itemIndex, read.names);
+				items = answer(read, passed, now);
+			} catch {
+				// Unnamed, as read.
+			}
 		}
 		results.set(read.job.itemIndex, items);
-		return true;
 	});
-
 	if (!manual) {
 		for (const { job, next } of reads) memory.customers[job.key] = next;
 		if (reads.length) boundMemory(memory, reads[0].job.limits);
-		staticData![MEMORY_KEY] = memory as unknown as IDataObject;
+		sweep.staticData![MEMORY_KEY] = memory as unknown as IDataObject;
 	}
 	return results;
 }

@@ -13,6 +13,8 @@ export const option = {
 	description: 'The detail of one step of a run',
 };
 
+export const effect = 'read';
+
 const runStepId: INodeProperties = {
 	displayName: 'Step ID',
 	name: 'runStepId',

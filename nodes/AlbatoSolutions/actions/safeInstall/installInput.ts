@@ -222,5 +222,5 @@ function templateIdsParameter(ctx: IExecuteFunctions, itemIndex: number): number
 
 /** Preview: the installation an install would make, before the service gives it ID and status. */
 export function newInstallation(solutionId: number, title: string) {
-	return { id: null, title, solutionId, status: null, preview: true };
+	return { id: null, title, solutionId, status: null };
 }

@@ -11,6 +11,8 @@ export const option = {
 	description: 'Solutions available to the end user (latest published versions)',
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [...returnAllOrLimit()];
 
 /** GET /solution/apps — the latest published version of each solution. */

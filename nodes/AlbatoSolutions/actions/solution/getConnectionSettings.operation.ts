@@ -16,6 +16,8 @@ export const option = {
 	description: 'Steps to fill in before installing, nested levels included',
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [
 	solutionLocator,
 	{

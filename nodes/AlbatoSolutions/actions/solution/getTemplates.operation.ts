@@ -11,6 +11,8 @@ export const option = {
 	description: 'Templates (automations) that can be installed',
 };
 
+export const effect = 'read';
+
 export const description: INodeProperties[] = [solutionLocator];
 
 /** GET /solution/{id}/templates — one output item per template. */

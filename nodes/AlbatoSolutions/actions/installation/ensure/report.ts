@@ -1,5 +1,5 @@
 /**
- * Ensure's last step: the output (the same in Preview, plus `preview: true`), with the other active
+ * Ensure's last step: the output (the same in Preview; the router adds `preview: true`), with the other active
  * copies (same solution and title) reported beside it.
  */
 import type { IDataObject } from 'n8n-workflow';
@@ -16,7 +16,6 @@ export async function report(
 	item: EnsureItem,
 	{ id, created, listed, installation, changes, status }: Located & Converged,
 ) {
-	const { preview } = item;
 	const { title } = item.desired.input;
 	const { before, after } = status;
 	delete installation.bundles;
@@ -40,7 +39,6 @@ export async function report(
 		},
 		unchanged: !created && changes.length === 0 && !statusChanged,
 		...(others.length ? { notice: otherNotice(title, others), otherInstallations: others } : {}),
-		...(preview ? { preview: true } : {}),
 		installation,
 	} as IDataObject;
 	const copies = listed.activeCopies.filter((copy) => !sameId(copy.id, id));
@@ -53,10 +51,7 @@ export async function report(
  * yet (`from: null`).
  */
 export function previewNew({ desired }: EnsureItem): IDataObject {
-	const { preview, ...installation } = newInstallation(
-		desired.input.solutionId,
-		desired.input.title,
-	);
+	const installation = newInstallation(desired.input.solutionId, desired.input.title);
 	return {
 		created: true,
 		changed: {
@@ -72,7 +67,6 @@ export function previewNew({ desired }: EnsureItem): IDataObject {
 			status: desired.status === undefined ? null : { from: null, to: desired.status },
 		},
 		unchanged: false,
-		preview,
 		installation,
 	};
 }
