@@ -47,10 +47,14 @@ function readTransport(ctx: IExecuteFunctions, raw: IDataObject): TransportOptio
 
 /** Canary Items and Stop After Failures. */
 function readRollout(ctx: IExecuteFunctions, raw: IDataObject): RolloutSettings {
-	const canary = raw.canaryItems ?? 0;
-	if (typeof canary !== 'number' || !Number.isInteger(canary) || canary < 0)
-		throw optionError(ctx, 'Canary Items', 'a whole number from 0 up', canary);
-	return { canaryItems: canary, stopAfterFailures: readFailureLimit(ctx, raw.stopAfterFailures) };
+	const canaryItems = numberInRange(
+		ctx,
+		raw.canaryItems,
+		'Request Options → Canary Items',
+		{ min: 0, whole: true, fallback: 0, words: 'a whole number from 0 up' },
+		0,
+	);
+	return { canaryItems, stopAfterFailures: readFailureLimit(ctx, raw.stopAfterFailures) };
 }
 
 /** "3" (failures), "2%" or "2.5 %" (of the items finished), empty: off. */

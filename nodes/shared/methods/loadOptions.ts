@@ -12,7 +12,7 @@ import { getPlans } from './plans';
 
 export const loadOptions = {
 	...ensurePickers,
-	/** Billing plans with their monthly transactions (issue 31; methods/plans.ts). */
+	/** Billing plans with their monthly transactions (methods/plans.ts). */
 	getPlans,
 
 	/**

@@ -8,7 +8,7 @@ import * as getOwnConnectionFields from './getOwnConnectionFields.operation';
 import * as getToken from './getToken.operation';
 import * as setOwnConnection from './setOwnConnection.operation';
 import * as setPlan from './setPlan.operation';
-// Billing (issue 31)
+// Billing: plans, extra transactions, block
 import * as addTransactions from './addTransactions.operation';
 import * as block from './block.operation';
 import * as getPlans from './getPlans.operation';
@@ -26,7 +26,7 @@ export const operations = {
 	setOwnConnection,
 	getOwnConnection,
 	getOwnConnectionFields,
-	// Billing (issue 31)
+	// Billing: plans, extra transactions, block
 	getPlans,
 	addTransactions,
 	block,

@@ -59,7 +59,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 }
 
 /**
- * Billing (issue 31): the plan's `monthlyTrx` (list-plans, once per execution) and the share used,
+ * Billing: the plan's `monthlyTrx` (list-plans, once per execution) and the share used,
  * 1 − trxLimit / monthlyTrx, when the profile names a plan and both numbers are known (see
  * usedShareOf).
  */
