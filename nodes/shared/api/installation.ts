@@ -130,14 +130,28 @@ export async function setStatus(
 		const data = await client.request(method, path, { itemIndex, expect: AN_INSTALLATION, owed });
 		return installationOf(data);
 	} catch (error) {
-		if (!(error instanceof AlbatoApiError) || error.answer !== 'unreadable') throw error as Error;
-		const installation = await getInstallation(client, installationId, { itemIndex, owed }).catch(
-			() => undefined,
-		);
-		if (installation && statusOf(installation) === (method === 'PLAY' ? ACTIVE : PAUSED))
-			return installation;
-		throw error;
+		return await confirmedStatus(client, installationId, method, error, { itemIndex, owed });
 	}
+}
+
+/**
+ * PLAY or PAUSE failed: an unreadable 2xx counts as done when the installation now has the status
+ * asked for; any other failure, or another status, stands.
+ */
+async function confirmedStatus(
+	client: AlbatoClient,
+	installationId: number | string,
+	method: StatusCall,
+	error: unknown,
+	options: { itemIndex?: number; owed: boolean },
+): Promise<IDataObject> {
+	if (!(error instanceof AlbatoApiError) || !error.unreadable) throw error;
+	const installation = await getInstallation(client, installationId, options).catch(
+		() => undefined,
+	);
+	if (installation && statusOf(installation) === (method === 'PLAY' ? ACTIVE : PAUSED))
+		return installation;
+	throw error;
 }
 
 /**

@@ -151,6 +151,11 @@ export class AlbatoApiError extends NodeApiError {
 		return this.answer === 'declined';
 	}
 
+	/** A 2xx whose body could not be used (empty, another shape): the call may have been applied. */
+	get unreadable(): boolean {
+		return this.answer === 'unreadable';
+	}
+
 	/** A 400 or 422: the service rejected the values sent (not auth, not a missing resource). */
 	get rejectsValues(): boolean {
 		return this.status === 400 || this.status === 422;
