@@ -28,6 +28,7 @@ const UNIT = [
 	'node/requestOptions',
 	'node/structure',
 	'node/structure/layout',
+	'node/structure/limits',
 	'node/withSentence',
 	'scripts/(probe|probe\\.billing)',
 	'transport/(answers|baseUrl|baseUrl\\.edges|credentials|endUserId|errors)',
