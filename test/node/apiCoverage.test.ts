@@ -34,17 +34,17 @@ const SPEC = [
 	join(__dirname, '..', '..', '..', 'shared', 'spec', 'solution-installation-service.md'),
 ].find((file): file is string => !!file && existsSync(file));
 
-/** Outside the spec: the partner endpoints (Albato's public docs), with the Albato Partner API credential. */
+/**
+ * Outside the spec: the partner endpoints (Albato's public docs), with the Albato Partner API
+ * credential: the users' lifecycle, and the billing methods of the manifest's billing section.
+ */
 const PARTNER_ENDPOINTS = [
-	'GET /wl/{partner}/list-plans',
 	'POST /wl/{partner}/add-user',
-	'POST /wl/{partner}/add-user-plan-transactions',
-	'POST /wl/{partner}/block-user-plan',
 	'POST /wl/{partner}/delete-user',
 	'POST /wl/{partner}/get-user-profile',
 	'POST /wl/{partner}/get-user-session-token',
-	'POST /wl/{partner}/set-user-plan',
-];
+	...manifest.billing.endpoints.map((entry) => entry.call),
+].sort();
 
 /** Outside the spec: run history (docs.albato.com "Getting Solution History"). */
 const HISTORY_ENDPOINTS = ['GET /bundle/events', 'GET /bundle/events/steps/{id}'];
