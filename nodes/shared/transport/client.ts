@@ -1,20 +1,16 @@
-import { CREDENTIAL_TYPE, PARTNER_API } from '../constants';
-import { namedPrincipalOf, principalOf, redact, redactKeys } from '../readers/token';
-import { readAccessToken } from './accessToken';
+import { PARTNER_API } from '../constants';
+import { basicUsername, namedPrincipalOf, principalOf, redact, redactKeys } from '../readers/token';
+import { AccessCredential, readAccessToken } from './accessToken';
 import type { ErrorSource } from './answers';
-import type { ApiContext, CallOptions } from './callOptions';
+import type { ApiContext, CallOptions, SendAs } from './callOptions';
 import { AlbatoApiError, type ApiMethod } from './errors';
 import { exchange, type Line } from './exchange';
 import { InFlightLimiter, SharedCeiling } from './limiter';
 import { type ListOptions, readWholeList } from './pages';
-import {
-	authenticationOf,
-	decryptedOptions,
-	type PartnerCredential,
-	readPartnerCredential,
-} from './partnerCredential';
+import { authenticationOf, type PartnerCredential, readPartnerCredential } from './partnerCredential';
 import { PartnerSession, type TokenCall } from './partnerSession';
-import { type AccessCredential, Sender } from './sender';
+import { Sender } from './sender';
+import type { Trial } from './tokenForms';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from './settings';
 
 /** Shared by every client on Items in Flight Auto in this process: see SharedCeiling (limiter.ts). */
@@ -49,9 +45,9 @@ export class AlbatoClient {
 		credential: AccessCredential | PartnerCredential,
 	) {
 		this.signer =
-			'partnerName' in credential
-				? new PartnerSession(ctx, credential, async (call) => await this.mint(call))
-				: credential;
+			credential instanceof AccessCredential
+				? credential
+				: new PartnerSession(ctx, credential, async (call) => await this.mint(call));
 		this.partner = this.signer instanceof PartnerSession ? this.signer : undefined;
 		this.limiter = InFlightLimiter.forItemsInFlight(options.concurrency, autoCeiling);
 		const sender = new Sender(ctx, this.signer, this.limiter, options.timeout);
@@ -64,6 +60,7 @@ export class AlbatoClient {
 			partner: this.partner,
 			sender,
 			errorSourceFor: (options, sent) => this.errorSourceFor(options, sent),
+			trialFor: (sendAs, token) => this.trialFor(sendAs, token),
 		};
 	}
 
@@ -76,8 +73,8 @@ export class AlbatoClient {
 			return new AlbatoClient(ctx, settings, await readPartnerCredential(ctx));
 		}
 		const { baseUrl, token, credentials } = await readAccessToken(ctx);
-		const credentialOptions = decryptedOptions(ctx.getNode(), CREDENTIAL_TYPE, credentials);
-		return new AlbatoClient(ctx, settings, { baseUrl, token, credentialOptions });
+		const access = new AccessCredential(ctx.getNode(), baseUrl, token, credentials);
+		return new AlbatoClient(ctx, settings, access);
 	}
 
 	/**
@@ -167,6 +164,12 @@ export class AlbatoClient {
 		}
 	}
 
+	/** How a call puts its token in the header: the form learnt, or those to try (tokenForms.ts). */
+	private trialFor(sendAs: SendAs, token: string | undefined): Trial {
+		const signer = this.signer;
+		return signer instanceof PartnerSession ? signer.trial(sendAs, token) : signer.trial();
+	}
+
 	/**
 	 * The error source of one call: it hides the client's secrets (the access token; in partner mode
 	 * the master token and the tokens the session hides), the end-user tokens the call sent, its own
@@ -178,11 +181,14 @@ export class AlbatoClient {
 	): ErrorSource {
 		const signer = this.signer;
 		const own = () => (signer instanceof PartnerSession ? signer.secrets() : [signer.token]);
+		// Each token also as Basic sends it (base64 of "<token>:"): an echoed header must not show it.
+		const hidden = () =>
+			[...own(), ...sent, ...secrets].flatMap((secret) => [secret, basicUsername(secret)]);
 		return {
 			node: this.ctx.getNode(),
 			redact: (text) =>
 				redactKeys(
-					[...own(), ...sent, ...secrets].reduce((out, secret) => redact(out, secret), text),
+					hidden().reduce((out, secret) => redact(out, secret), text),
 					secretKeys,
 				),
 			timeout: this.options.timeout,

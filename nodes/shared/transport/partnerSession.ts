@@ -11,13 +11,14 @@
  */
 import type { IAdditionalCredentialOptions, INode } from 'n8n-workflow';
 
-import { PARTNER_CREDENTIAL_TYPE } from '../constants';
+import { CREDENTIAL_TYPE, PARTNER_CREDENTIAL_TYPE } from '../constants';
 import { fingerprint, type MintedToken, tokenFromResponse } from '../readers/mintedToken';
-import { basicUsername, masterAuthorization } from '../readers/token';
-import type { ApiContext } from './callOptions';
+import { authorizationIn, basicUsername, chosenForm, formsFor, type TokenForm } from '../readers/token';
+import type { ApiContext, SendAs } from './callOptions';
 import { checkedEndUserId } from './endUserId';
 import { readError } from './errors';
 import { decryptedOptions, parameter, type PartnerCredential } from './partnerCredential';
+import { Trial, type Way } from './tokenForms';
 import {
 	cachedExpiry,
 	cachedToken,
@@ -83,6 +84,9 @@ export class PartnerSession {
 
 	private readonly node: INode;
 
+	/** The partner credential per form of the master token, built once. */
+	private readonly masterForms = new Map<TokenForm, IAdditionalCredentialOptions>();
+
 	/** `credential`: read and checked by readPartnerCredential, before any request is sent. */
 	constructor(
 		private readonly ctx: ApiContext,
@@ -100,6 +104,7 @@ export class PartnerSession {
 			partnerName,
 			masterToken,
 			credentials.basicAuthStyle ?? '',
+			credentials.sendUserTokensAs ?? '',
 		]);
 		this.key = `${id ?? ''}\n${fingerprint(data)}`;
 		const executionId = 'getExecutionId' in ctx ? ctx.getExecutionId() : undefined;
@@ -132,32 +137,56 @@ export class PartnerSession {
 	}
 
 	/**
-	 * The n8n credential options that put `Bearer <token>` on an end-user call (the Access Token
-	 * credential's own `authenticate`).
+	 * How one call sends its token (see tokenForms.ts): the master token as Send Master Token As
+	 * says (the /wl calls); the master token as Bearer, or on Auto then the end user's token
+	 * (update-user-data); an end user's token as Send End-User Tokens As says.
 	 */
-	bearer(token: string, credentialType: string): IAdditionalCredentialOptions {
-		return {
-			credentialsDecrypted: {
-				id: '',
-				name: 'minted end-user token',
-				type: credentialType,
-				data: { baseUrl: this.baseUrl, accessToken: token },
-			},
-		};
-	}
-
-	/**
-	 * The master token as `Bearer` (update-user-data, as Albato's page shows it): the Access Token
-	 * credential's `authenticate`.
-	 */
-	masterBearer(credentialType: string): IAdditionalCredentialOptions {
-		return this.bearer(this.masterToken, credentialType);
-	}
-
-	/** The master token's Authorization header, as the credential sends it (for an owed call). */
-	masterAuthorization(): string {
+	trial(sendAs: SendAs, token: string | undefined): Trial {
 		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
-		return masterAuthorization(this.masterToken, data.basicAuthStyle);
+		const where = `the Albato Partner API credential${this.credentialName ? ` "${this.credentialName}"` : ''}`;
+		if (sendAs === 'partner') {
+			const ways = formsFor(this.masterToken, data.basicAuthStyle, 'basicRaw');
+			return new Trial(`${this.key}\nmaster`, ways, { where, option: 'Send Master Token As' });
+		}
+		if (sendAs === 'masterBearer') {
+			const ways: Way[] = chosenForm(data.basicAuthStyle) ? ['bearer'] : ['bearer', 'userToken'];
+			const pin = { where: 'this node', option: 'Options → Authorize As' };
+			return new Trial(`${this.key}\nupdate-user-data`, ways, pin);
+		}
+		const ways = formsFor(token ?? '', data.sendUserTokensAs, 'bearer');
+		return new Trial(`${this.key}\nuser`, ways, { where, option: 'Send End-User Tokens As' });
+	}
+
+	/** The credential n8n signs a call with, and the options it is handed, its token in `form`. */
+	signed(
+		sendAs: SendAs,
+		token: string | undefined,
+		form: TokenForm,
+	): [string, IAdditionalCredentialOptions] {
+		if (sendAs === 'partner') return [PARTNER_CREDENTIAL_TYPE, this.masterSigned(form)];
+		// The master token as Bearer (update-user-data, as Albato's page shows it), or the end user's.
+		const sent = sendAs === 'masterBearer' ? this.masterToken : (token ?? '');
+		const data = { baseUrl: this.baseUrl, accessToken: sent, sendTokenAs: form };
+		const name = 'minted end-user token';
+		return [CREDENTIAL_TYPE, { credentialsDecrypted: { id: '', name, type: CREDENTIAL_TYPE, data } }];
+	}
+
+	/** The master token's Authorization header in `form` (for an owed call). */
+	masterAuthorization(form: TokenForm): string {
+		return authorizationIn(this.masterToken, form);
+	}
+
+	/** The partner credential as n8n signs a /wl call with it, the master token in `form`. */
+	private masterSigned(form: TokenForm): IAdditionalCredentialOptions {
+		let options = this.masterForms.get(form);
+		if (!options) {
+			const { credentialsDecrypted } = this.credentialOptions;
+			const data = { ...credentialsDecrypted?.data, basicAuthStyle: form };
+			const base = { id: '', name: '', type: PARTNER_CREDENTIAL_TYPE, ...credentialsDecrypted };
+			options = { credentialsDecrypted: { ...base, data } };
+			this.masterForms.set(form, options);
+		}
+		return options;
 	}
 
 	/** The credential's name (never its data), for hints when a workflow has several. */

@@ -1,0 +1,96 @@
+/**
+ * Which form of a token the service accepts, found by the node: on Auto a token that is not a JWT
+ * goes first as Albato's pages document it (Basic username), and on a 401 once in the other form.
+ * A 401 applied nothing, so the second try is safe for every method. The form that worked is kept
+ * per credential and kind of token, in memory, for this n8n process: a fleet pays for the
+ * discovery once per worker, not once per call. Keys hold a fingerprint of the credential, never a
+ * token.
+ */
+import { FORM_NAMES, type TokenForm } from '../readers/token';
+
+/** What a call may send: a token in one form, or (update-user-data) the end user's own token. */
+export type Way = TokenForm | 'userToken';
+
+const known = new Map<string, Way>();
+
+/** Forms kept per process: one per credential and kind of token, so a few are plenty. */
+const MAX_KNOWN = 10_000;
+
+function learn(key: string, way: Way): void {
+	if (known.get(key) === way) return;
+	if (known.size >= MAX_KNOWN) known.delete(known.keys().next().value as string);
+	known.set(key, way);
+}
+
+/** What a trial says in messages: the option that pins the form, and where it is. */
+export interface Pin {
+	/** 'the Albato Partner API credential "Prod"' */
+	where: string;
+	/** 'Send Master Token As' */
+	option: string;
+}
+
+/** One call's way of sending one kind of token: the ways left to try, and those refused. */
+export class Trial {
+	private index = 0;
+
+	private readonly ways: readonly Way[];
+
+	/** Whether the way in use was learnt from an earlier call (a 401 then means a stale token). */
+	private readonly learnt: boolean;
+
+	constructor(
+		/** The credential's key (a fingerprint) and the kind of token. */
+		private readonly key: string,
+		ways: readonly Way[],
+		readonly pin: Pin,
+	) {
+		const kept = known.get(key);
+		this.learnt = ways.length > 1 && kept !== undefined && ways.includes(kept);
+		this.ways = this.learnt ? [kept as Way] : ways;
+	}
+
+	get way(): Way {
+		return this.ways[this.index];
+	}
+
+	/** After a 401: the next way, if one is left (each is tried once per call). */
+	next(): boolean {
+		if (this.index + 1 >= this.ways.length) return false;
+		this.index++;
+		return true;
+	}
+
+	/** The service took this way: later calls start with it. */
+	accepted(): void {
+		if (this.ways.length > 1 || this.learnt) learn(this.key, this.way);
+	}
+
+	/** Every way was refused: the next call finds out again. */
+	refused(): void {
+		known.delete(this.key);
+	}
+
+	/** The ways this call tried, in order. */
+	get tried(): readonly Way[] {
+		return this.ways.slice(0, this.index + 1);
+	}
+
+	/** The sentence a final 401 adds: each way tried, and the option that pins another. */
+	told(): string {
+		const names = this.tried.map((way) => WAY_NAMES[way]).join(', then as ');
+		return `The service refused the token sent as ${names} (401). Check the token, or set "${this.pin.option}" in ${this.pin.where} to the form your account takes.`;
+	}
+}
+
+const WAY_NAMES: Record<Way, string> = {
+	...FORM_NAMES,
+	userToken: "the end user's token (Options → Authorize As: End User)",
+};
+
+/** Only for tests: a new n8n process, and what it has learnt. */
+export const forTests = {
+	clear: () => known.clear(),
+	known: (fragment: string) =>
+		[...known].filter(([key]) => key.includes(fragment)).map(([, way]) => way),
+};
