@@ -76,7 +76,7 @@ export class AlbatoPartnerApi implements ICredentialType {
 					name: 'Auto',
 					value: 'auto',
 					description:
-						'Basic username first (as Albato\'s general page says); on a 401 once as Basic token; the form that works is remembered',
+						"Basic username first (as Albato's general page says); on a 401 once as Basic token; the form that works is remembered",
 				},
 				{
 					name: 'Basic Username (Token + Empty Password)',
@@ -88,7 +88,7 @@ export class AlbatoPartnerApi implements ICredentialType {
 					name: 'Basic Token',
 					value: 'raw',
 					description:
-						'Authorization: Basic <master token>, as the placeholder of Albato\'s partner quick start',
+						"Authorization: Basic <master token>, as the placeholder of Albato's partner quick start",
 				},
 				{
 					name: 'Bearer',
@@ -123,7 +123,7 @@ export class AlbatoPartnerApi implements ICredentialType {
 				},
 			],
 			description:
-				'How the end users\' tokens the service hands out (get-user-session-token, add-user) are sent',
+				"How the end users' tokens the service hands out (get-user-session-token, add-user) are sent",
 		},
 	];
 

@@ -240,8 +240,10 @@ describe('validation before any request', () => {
 	});
 
 	it("a wrong master token: the service's 401, with a hint naming the credential", async () => {
+		// One form chosen (on Auto both are tried: tokenForms.test.ts).
+		const wrong = { masterToken: 'wrong-master-token', basicAuthStyle: 'raw' };
 		const run = await runPartner(ctx.emu, getMany, {
-			credential: partnerCredential(ctx.emu, { masterToken: 'wrong-master-token' }),
+			credential: partnerCredential(ctx.emu, wrong),
 		});
 		expect(run.error?.httpCode).toBe('401');
 		expect(run.error?.message).toBe('Invalid master token');

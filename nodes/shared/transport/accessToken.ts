@@ -69,10 +69,10 @@ export class AccessCredential {
 	}
 
 	/** How one call sends the token: the form learnt, or those to try. */
-	trial(): Trial {
+	async trial(): Promise<Trial> {
 		const { name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? {};
 		const credential = `the Albato Solutions API credential${name ? ` "${name}"` : ''}`;
-		return new Trial(this.key, this.ways, { where: credential, option: 'Send Token As' });
+		return await Trial.start(this.key, this.ways, { where: credential, option: 'Send Token As' });
 	}
 
 	/** The credential as n8n signs a request with it, its token in `form`. */

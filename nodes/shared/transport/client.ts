@@ -7,7 +7,11 @@ import { AlbatoApiError, type ApiMethod } from './errors';
 import { exchange, type Line } from './exchange';
 import { InFlightLimiter, SharedCeiling } from './limiter';
 import { type ListOptions, readWholeList } from './pages';
-import { authenticationOf, type PartnerCredential, readPartnerCredential } from './partnerCredential';
+import {
+	authenticationOf,
+	type PartnerCredential,
+	readPartnerCredential,
+} from './partnerCredential';
 import { PartnerSession, type TokenCall } from './partnerSession';
 import { Sender } from './sender';
 import type { Trial } from './tokenForms';
@@ -60,7 +64,7 @@ export class AlbatoClient {
 			partner: this.partner,
 			sender,
 			errorSourceFor: (options, sent) => this.errorSourceFor(options, sent),
-			trialFor: (sendAs, token) => this.trialFor(sendAs, token),
+			trialFor: async (sendAs, token) => await this.trialFor(sendAs, token),
 		};
 	}
 
@@ -165,9 +169,11 @@ export class AlbatoClient {
 	}
 
 	/** How a call puts its token in the header: the form learnt, or those to try (tokenForms.ts). */
-	private trialFor(sendAs: SendAs, token: string | undefined): Trial {
+	private async trialFor(sendAs: SendAs, token: string | undefined): Promise<Trial> {
 		const signer = this.signer;
-		return signer instanceof PartnerSession ? signer.trial(sendAs, token) : signer.trial();
+		return signer instanceof PartnerSession
+			? await signer.trial(sendAs, token)
+			: await signer.trial();
 	}
 
 	/**

@@ -33,7 +33,7 @@ export interface Line {
 	/** The error source of one call, hiding the end-user tokens it sent (`sent` grows on a 401). */
 	errorSourceFor(options: CallOptions, sent: readonly string[]): ErrorSource;
 	/** How a call sent as `sendAs` puts its token in the header (see tokenForms.ts). */
-	trialFor(sendAs: SendAs, token: string | undefined): Trial;
+	trialFor(sendAs: SendAs, token: string | undefined): Promise<Trial>;
 }
 
 /** The answer's headers, its parsed body, and the data inside its envelope. */
@@ -88,13 +88,18 @@ export async function exchange(
 	options: CallOptions,
 ): Promise<Exchanged> {
 	const prepared = await prepare(line, method, path, options);
-	for (let attempt = 0; ; attempt++) {
-		const next = nextAfter(prepared, await attemptOnce(prepared, attempt), attempt);
-		if (next === 'freshToken') await freshToken(prepared);
-		else if (next === 'otherForm') await otherForm(prepared);
-		else if ('wait' in next) await sleep(next.wait);
-		else if ('fail' in next) throw next.fail;
-		else return answered(prepared, next.done);
+	try {
+		for (let attempt = 0; ; attempt++) {
+			const next = nextAfter(prepared, await attemptOnce(prepared, attempt), attempt);
+			if (next === 'freshToken') await freshToken(prepared);
+			else if (next === 'otherForm') await otherForm(prepared);
+			else if ('wait' in next) await sleep(next.wait);
+			else if ('fail' in next) throw next.fail;
+			else return answered(prepared, next.done);
+		}
+	} finally {
+		// Calls waiting to learn a form from this one go, whatever became of it.
+		for (const trial of prepared.trials) trial.done();
 	}
 }
 
@@ -115,7 +120,7 @@ async function prepare(
 	const { maxRetries, retryBudget } = line.settings;
 	const retries = new RetryBudget(call.safe, maxRetries, retryBudget);
 	const source = line.errorSourceFor(options, sent);
-	const trials = [line.trialFor(sendAs, endUser?.token)];
+	const trials = [await line.trialFor(sendAs, endUser?.token)];
 	const at = { line, method, url, options, call, sendAs, trials, refusals: 0 };
 	return { ...at, endUser, sent, source, retries };
 }
@@ -187,10 +192,13 @@ function afterRefusal(prepared: Prepared): 'otherForm' | 'freshToken' | undefine
 	return endUser && !endUser.refreshed ? 'freshToken' : undefined;
 }
 
-/** Every form was refused: the next call finds out again; the sentence naming each form tried. */
-function refusedEverywhere({ trials }: Prepared): string {
+/**
+ * Every form was refused: the next call finds out again. When more than one was tried, the
+ * sentence naming each (else the usual hint, which names the option).
+ */
+function refusedEverywhere({ trials }: Prepared): string | undefined {
 	for (const trial of trials) trial.refused();
-	return trials[0].told();
+	return trials.length > 1 || trials[0].tried.length > 1 ? trials[0].told() : undefined;
 }
 
 /** The next form: update-user-data's fallback to the end user's own token mints it first. */
@@ -201,7 +209,7 @@ async function otherForm(prepared: Prepared): Promise<void> {
 	prepared.endUser = await endUserOf(line, 'endUser', options);
 	if (!prepared.endUser) return;
 	prepared.sent.push(prepared.endUser.token);
-	trials.push(line.trialFor('endUser', prepared.endUser.token));
+	trials.push(await line.trialFor('endUser', prepared.endUser.token));
 }
 
 /** The wait before retrying a 429 or a 502–504, within the budget; none once cancelled. */

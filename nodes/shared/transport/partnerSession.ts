@@ -13,7 +13,13 @@ import type { IAdditionalCredentialOptions, INode } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, PARTNER_CREDENTIAL_TYPE } from '../constants';
 import { fingerprint, type MintedToken, tokenFromResponse } from '../readers/mintedToken';
-import { authorizationIn, basicUsername, chosenForm, formsFor, type TokenForm } from '../readers/token';
+import {
+	authorizationIn,
+	basicUsername,
+	chosenForm,
+	formsFor,
+	type TokenForm,
+} from '../readers/token';
 import type { ApiContext, SendAs } from './callOptions';
 import { checkedEndUserId } from './endUserId';
 import { readError } from './errors';
@@ -141,20 +147,24 @@ export class PartnerSession {
 	 * says (the /wl calls); the master token as Bearer, or on Auto then the end user's token
 	 * (update-user-data); an end user's token as Send End-User Tokens As says.
 	 */
-	trial(sendAs: SendAs, token: string | undefined): Trial {
+	async trial(sendAs: SendAs, token: string | undefined): Promise<Trial> {
 		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
 		const where = `the Albato Partner API credential${this.credentialName ? ` "${this.credentialName}"` : ''}`;
 		if (sendAs === 'partner') {
 			const ways = formsFor(this.masterToken, data.basicAuthStyle, 'basicRaw');
-			return new Trial(`${this.key}\nmaster`, ways, { where, option: 'Send Master Token As' });
+			return await Trial.start(`${this.key}\nmaster`, ways, {
+				where,
+				option: 'Send Master Token As',
+			});
 		}
 		if (sendAs === 'masterBearer') {
 			const ways: Way[] = chosenForm(data.basicAuthStyle) ? ['bearer'] : ['bearer', 'userToken'];
 			const pin = { where: 'this node', option: 'Options → Authorize As' };
-			return new Trial(`${this.key}\nupdate-user-data`, ways, pin);
+			return await Trial.start(`${this.key}\nupdate-user-data`, ways, pin);
 		}
 		const ways = formsFor(token ?? '', data.sendUserTokensAs, 'bearer');
-		return new Trial(`${this.key}\nuser`, ways, { where, option: 'Send End-User Tokens As' });
+		const pin = { where, option: 'Send End-User Tokens As' };
+		return await Trial.start(`${this.key}\nuser`, ways, pin);
 	}
 
 	/** The credential n8n signs a call with, and the options it is handed, its token in `form`. */
@@ -168,7 +178,10 @@ export class PartnerSession {
 		const sent = sendAs === 'masterBearer' ? this.masterToken : (token ?? '');
 		const data = { baseUrl: this.baseUrl, accessToken: sent, sendTokenAs: form };
 		const name = 'minted end-user token';
-		return [CREDENTIAL_TYPE, { credentialsDecrypted: { id: '', name, type: CREDENTIAL_TYPE, data } }];
+		return [
+			CREDENTIAL_TYPE,
+			{ credentialsDecrypted: { id: '', name, type: CREDENTIAL_TYPE, data } },
+		];
 	}
 
 	/** The master token's Authorization header in `form` (for an owed call). */

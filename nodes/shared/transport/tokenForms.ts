@@ -13,6 +13,12 @@ export type Way = TokenForm | 'userToken';
 
 const known = new Map<string, Way>();
 
+/**
+ * Keys being found out right now, with what resolves when they are: concurrent calls of a form not
+ * yet known wait for the first, so a fleet's thousand items cost one extra request, not a thousand.
+ */
+const finding = new Map<string, Promise<void>>();
+
 /** Forms kept per process: one per credential and kind of token, so a few are plenty. */
 const MAX_KNOWN = 10_000;
 
@@ -39,6 +45,9 @@ export class Trial {
 	/** Whether the way in use was learnt from an earlier call (a 401 then means a stale token). */
 	private readonly learnt: boolean;
 
+	/** Set while this call is the one finding the form out: lets the calls waiting on it go. */
+	private release: (() => void) | undefined;
+
 	constructor(
 		/** The credential's key (a fingerprint) and the kind of token. */
 		private readonly key: string,
@@ -48,6 +57,32 @@ export class Trial {
 		const kept = known.get(key);
 		this.learnt = ways.length > 1 && kept !== undefined && ways.includes(kept);
 		this.ways = this.learnt ? [kept as Way] : ways;
+	}
+
+	/**
+	 * A call's trial, once no other call is finding the same form out: it starts with what that one
+	 * learnt, or (it learnt nothing) finds out itself while the next ones wait.
+	 */
+	static async start(key: string, ways: readonly Way[], pin: Pin): Promise<Trial> {
+		if (ways.length < 2) return new Trial(key, ways, pin);
+		for (;;) {
+			const pending = finding.get(key);
+			if (!pending) break;
+			await pending;
+		}
+		const trial = new Trial(key, ways, pin);
+		if (!trial.learnt) {
+			finding.set(key, new Promise<void>((resolve) => (trial.release = resolve)));
+		}
+		return trial;
+	}
+
+	/** The call is over (answered, failed or stopped): the calls waiting on it go. */
+	done(): void {
+		if (!this.release) return;
+		finding.delete(this.key);
+		this.release();
+		this.release = undefined;
 	}
 
 	get way(): Way {
@@ -64,11 +99,13 @@ export class Trial {
 	/** The service took this way: later calls start with it. */
 	accepted(): void {
 		if (this.ways.length > 1 || this.learnt) learn(this.key, this.way);
+		this.done();
 	}
 
 	/** Every way was refused: the next call finds out again. */
 	refused(): void {
 		known.delete(this.key);
+		this.done();
 	}
 
 	/** The ways this call tried, in order. */
@@ -90,7 +127,10 @@ const WAY_NAMES: Record<Way, string> = {
 
 /** Only for tests: a new n8n process, and what it has learnt. */
 export const forTests = {
-	clear: () => known.clear(),
+	clear: () => {
+		known.clear();
+		finding.clear();
+	},
 	known: (fragment: string) =>
 		[...known].filter(([key]) => key.includes(fragment)).map(([, way]) => way),
 };
