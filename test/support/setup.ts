@@ -48,6 +48,8 @@ export async function runNode(
 	options: {
 		inputItems?: IDataObject[];
 		token?: string;
+		/** The Access Token credential's Send Token As (absent: its default, Auto). */
+		sendTokenAs?: string;
 		continueOnFail?: boolean;
 		baseUrl?: string;
 		extra?: Partial<HarnessNode>;
@@ -65,6 +67,7 @@ export async function runNode(
 			albatoSolutionsApi: {
 				baseUrl: options.baseUrl ?? emu.baseUrl,
 				accessToken: options.token ?? emu.token(),
+				...(options.sendTokenAs ? { sendTokenAs: options.sendTokenAs } : {}),
 			},
 		},
 	);

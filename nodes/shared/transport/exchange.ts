@@ -122,7 +122,10 @@ async function prepare(
 	const source = line.errorSourceFor(options, sent);
 	const trials = [await line.trialFor(sendAs, endUser?.token)];
 	const at = { line, method, url, options, call, sendAs, trials, refusals: 0 };
-	return { ...at, endUser, sent, source, retries };
+	const prepared = { ...at, endUser, sent, source, retries };
+	// update-user-data, where this process learnt that the end user's token is the one taken.
+	await otherForm(prepared);
+	return prepared;
 }
 
 /** Partner mode, sent as the item's end user: who, and their token (minted before the call). */

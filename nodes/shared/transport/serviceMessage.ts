@@ -163,6 +163,13 @@ const withMasterToken = (call: PartnerCall) => call.withMasterToken === true;
 /** What to do about a failed call in partner mode, where it differs from the usual hint. */
 const PARTNER_HINTS = [
 	{
+		// Albato's page says "Bearer <master account token>"; which token it means is open.
+		status: 401,
+		endpoint: 'update-user-data',
+		hint: () =>
+			'The service refused this token for update-user-data: set Options → Authorize As to the other token (Master Token or End User).',
+	},
+	{
 		status: 401,
 		when: withMasterToken,
 		hint: (credential) =>
