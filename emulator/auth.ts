@@ -80,6 +80,11 @@ function endUserToken(
 	const { token, form } = bearer
 		? { token: bearer[1], form: 'bearer' as const }
 		: basicToken((basic as RegExpExecArray)[1]);
+	// Basic carries a token (a permanent one, or a JWT), not a user and a password.
+	if (basic && !permanentTokens?.has(token) && token.split('.').length !== 3)
+		throw unauthorized(
+			'Authorization header must be "Bearer <token>" (or Basic with the token as the username)',
+		);
 	const refusal = strictRefusal(strict, form, permanentTokens?.has(token) === true);
 	if (refusal) throw unauthorized(refusal);
 	return token;
