@@ -277,7 +277,8 @@ export function authenticateUpdateUserData(header: string | undefined, env: Auth
 /** Also used by get-own-credential-metadata: Bearer end-user token or Basic master token (`ownMetadataAuth`). */
 export function authenticateUserOrMaster(header: string | undefined, env: AuthEnv): string {
 	const mode = env.variants.ownMetadataAuth;
-	if (header && /^Basic\s/i.test(header)) {
+	// Basic with the master token; an end user's token may come as Basic too (its username).
+	if (header && /^Basic\s/i.test(header) && carriesMaster(header, env.partner.masterToken)) {
 		if (mode === 'user')
 			throw new ApiError(401, 'This call takes the end user\'s token ("Bearer <token>")');
 		return authenticatePartner(header, env.partner, env.segment, env.variants.strictAuth);
