@@ -12,7 +12,7 @@ import type {
 import { masterAuthorization } from '../nodes/shared/readers/token';
 
 const REFUSED =
-	'The service refused the master token (401) in the form this test sends (Send Master Token As; on Auto: Basic username, token + empty password). Check the token. With Auto, the node also tries Basic Token on its first call and keeps the form that works: run End User → Get Plans to see which. Or set Send Master Token As: Basic Token, or Bearer, and test again.';
+	'The service refused the master token (401) in the form this test sends (Send Master Token As; on Auto: Basic username, token + empty password). Check the token. With Auto, the node also tries Basic Token on its first call and keeps the form that works: run Solution → Check Connection to see which. Or set Send Master Token As: Basic Token, or Bearer, and test again.';
 
 const NOT_ALBATO =
 	'Base URL did not answer like Albato\'s partner API (no JSON "success" indicator, e.g. a 404 page or an empty body). Check Base URL (e.g. https://api.albato.com) and Partner Name.';

@@ -101,7 +101,7 @@ export class AlbatoSolutionsApi implements ICredentialType {
 				properties: {
 					value: 401,
 					message:
-						'The service refused the token (401) in the form this test sends (Send Token As; on Auto: a JWT as Bearer, any other token as Basic username). Check the token. With Auto, the node also tries Bearer on its first call and keeps the form that works. Or set Send Token As: Bearer, and test again.',
+						'The service refused the token (401) in the form this test sends (Send Token As; on Auto: a JWT as Bearer, any other token as Basic username). Check the token. With Auto, the node also tries Bearer on its first call and keeps the form that works: run Solution → Check Connection to see which. Or set Send Token As: Bearer, and test again.',
 				},
 			},
 		],

@@ -33,6 +33,7 @@ const READINGS: Array<[StrictAuth, Variants['partnerTokens']]> = [
 
 /** One operation of each resource, as the table of operations gives it. */
 const ACCESS_TOKEN_KEYS = [
+	'solution.checkConnection',
 	'solution.getAll',
 	'bundleData.getAll',
 	'run.getAll',

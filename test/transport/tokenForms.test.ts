@@ -128,6 +128,35 @@ describe('the Partner API credential', () => {
 	});
 });
 
+describe('Solution → Check Connection says how each token was accepted', () => {
+	const check: INodeParameters = { resource: 'solution', operation: 'checkConnection' };
+
+	it('an Access Token found out as Bearer', async () => {
+		ctx.emu.setVariants({ strictAuth: 'noBasicUsername' });
+		const token = await permanentToken('p-1');
+		const run = await runNode(ctx.emu, check, { token });
+		expect(run.json[0]).toEqual({
+			connected: true,
+			solutions: expect.any(Number),
+			accessToken: 'Bearer',
+			accessTokenKind: 'permanent token',
+		});
+		expect(run.serialized).not.toContain(token);
+	});
+
+	it('partner mode: the master token found out as Basic token, the session token as Bearer', async () => {
+		await addUsers(ctx.emu, ['c-1']);
+		ctx.emu.partner.set({ acceptStyles: 'raw' });
+		const run = await runPartner(ctx.emu, check, { inputItems: [{ customer: 'c-1' }] });
+		expect(run.json[0]).toMatchObject({
+			connected: true,
+			masterToken: 'Basic token (Basic <token>)',
+			endUserToken: 'Bearer',
+			endUserTokenKind: 'session token (JWT)',
+		});
+	});
+});
+
 describe('permanent end-user tokens in partner mode', () => {
 	const customers = Array.from({ length: 20 }, (_, i) => `f-${i}`);
 	beforeEach(async () => {

@@ -9,7 +9,7 @@ import { CREDENTIAL_TYPE } from '../constants';
 import { fingerprint } from '../readers/mintedToken';
 import { formsFor, tokenExpiry, type TokenForm } from '../readers/token';
 import { decryptedOptions } from './partnerCredential';
-import { Trial } from './tokenForms';
+import { Trial, wayIn, wayName } from './tokenForms';
 import type { ApiContext } from './callOptions';
 import { baseUrlOf, baseUrlProblem } from './baseUrl';
 
@@ -73,6 +73,11 @@ export class AccessCredential {
 		const { name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? {};
 		const credential = `the Albato Solutions API credential${name ? ` "${name}"` : ''}`;
 		return await Trial.start(this.key, this.ways, { where: credential, option: 'Send Token As' });
+	}
+
+	/** How the token goes now (learnt by a call, or the only form), named. */
+	get sentAs(): string {
+		return wayName(wayIn(this.key, this.ways));
 	}
 
 	/** The credential as n8n signs a request with it, its token in `form`. */

@@ -1,5 +1,12 @@
 import { PARTNER_API } from '../constants';
-import { basicUsername, namedPrincipalOf, principalOf, redact, redactKeys } from '../readers/token';
+import {
+	basicUsername,
+	looksLikeJwt,
+	namedPrincipalOf,
+	principalOf,
+	redact,
+	redactKeys,
+} from '../readers/token';
 import { AccessCredential, readAccessToken } from './accessToken';
 import type { ErrorSource } from './answers';
 import type { ApiContext, CallOptions, SendAs } from './callOptions';
@@ -110,6 +117,19 @@ export class AlbatoClient {
 	namedPrincipal(itemIndex: number | undefined): string | undefined {
 		if (this.signer instanceof PartnerSession) return this.signer.principal(itemIndex);
 		return namedPrincipalOf(this.signer.baseUrl, this.signer.token);
+	}
+
+	/**
+	 * How each token this client sends goes now (Auto's finding, or the form chosen), named; in
+	 * partner mode for the item's end user. Never a token.
+	 */
+	sentAs(itemIndex: number): Record<string, string> {
+		const signer = this.signer;
+		if (!(signer instanceof PartnerSession)) {
+			const kind = looksLikeJwt(signer.token) ? 'session token (JWT)' : 'permanent token';
+			return { accessToken: signer.sentAs, accessTokenKind: kind };
+		}
+		return signer.sentAs(signer.endUserId(itemIndex));
 	}
 
 	/** The node this client works for, for errors raised outside the transport. */

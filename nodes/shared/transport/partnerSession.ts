@@ -18,13 +18,14 @@ import {
 	basicUsername,
 	chosenForm,
 	formsFor,
+	looksLikeJwt,
 	type TokenForm,
 } from '../readers/token';
 import type { ApiContext, SendAs } from './callOptions';
 import { checkedEndUserId } from './endUserId';
 import { readError } from './errors';
 import { decryptedOptions, parameter, type PartnerCredential } from './partnerCredential';
-import { Trial, type Way } from './tokenForms';
+import { Trial, type Way, wayIn, wayName } from './tokenForms';
 import {
 	cachedExpiry,
 	cachedToken,
@@ -165,6 +166,26 @@ export class PartnerSession {
 		const ways = formsFor(token ?? '', data.sendUserTokensAs, 'bearer');
 		const pin = { where, option: 'Send End-User Tokens As' };
 		return await Trial.start(`${this.key}\nuser`, ways, pin);
+	}
+
+	/**
+	 * How the master token and this end user's token go now (learnt by a call, or the only form),
+	 * named; and which kind of token the service handed out.
+	 */
+	sentAs(userId: string): { masterToken: string; endUserToken: string; endUserTokenKind: string } {
+		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
+		const master = formsFor(this.masterToken, data.basicAuthStyle, 'basicRaw');
+		const token = this.local(userId) ?? cachedToken(`${this.key}\n${userId}`) ?? '';
+		const user = formsFor(token, data.sendUserTokensAs, 'bearer');
+		return {
+			masterToken: wayName(wayIn(`${this.key}\nmaster`, master)),
+			endUserToken: token ? wayName(wayIn(`${this.key}\nuser`, user)) : wayName(undefined),
+			endUserTokenKind: !token
+				? 'none yet'
+				: looksLikeJwt(token)
+					? 'session token (JWT)'
+					: 'permanent token',
+		};
 	}
 
 	/** The credential n8n signs a call with, and the options it is handed, its token in `form`. */

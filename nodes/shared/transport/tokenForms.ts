@@ -28,6 +28,17 @@ function learn(key: string, way: Way): void {
 	known.set(key, way);
 }
 
+/** The way a credential's token goes now: the one learnt, or the only one; undefined: not yet known. */
+export function wayIn(key: string, ways: readonly Way[]): Way | undefined {
+	const kept = known.get(key);
+	if (kept !== undefined && ways.includes(kept)) return kept;
+	return ways.length === 1 ? ways[0] : undefined;
+}
+
+/** A way as messages and outputs name it. */
+export const wayName = (way: Way | undefined): string =>
+	way === undefined ? 'not found out yet' : WAY_NAMES[way];
+
 /** What a trial says in messages: the option that pins the form, and where it is. */
 export interface Pin {
 	/** 'the Albato Partner API credential "Prod"' */
