@@ -5,9 +5,9 @@
  * Minted tokens are kept in memory, per (credential, end user): the credential's id plus a
  * fingerprint of its data, so two credentials (or one credential before and after an edit) never
  * share a token. A token with an expiry is reused by later executions until shortly before it
- * expires; one without is kept for the current execution only (every node of it; forgotten after
- * 10 minutes unused; pickers and polls: for the one call). Concurrent requests for the same
- * user wait for one mint. The cache itself is tokenCache.ts.
+ * expires; one without (a permanent token) for UNDATED_KEEP, so both kinds cost one token call per
+ * customer per worker. Concurrent requests for the same user wait for one mint. The cache itself
+ * is tokenCache.ts.
  */
 import type { IAdditionalCredentialOptions, INode } from 'n8n-workflow';
 
@@ -30,11 +30,8 @@ import {
 	cachedExpiry,
 	cachedToken,
 	dropCached,
-	dropLocal,
 	dropUser,
 	forItem,
-	keepLocal,
-	localToken,
 	sharedMint,
 	storeToken,
 } from './tokenCache';
@@ -60,8 +57,6 @@ interface TokenRequest {
 	stale?: string;
 }
 
-let sessions = 0;
-
 /** What a client in partner mode needs: the credential, the current end user, and the tokens. */
 export class PartnerSession {
 	readonly baseUrl: string;
@@ -74,12 +69,6 @@ export class PartnerSession {
 	private readonly key: string;
 
 	private readonly masterToken: string;
-
-	/**
-	 * Keys this session's tokens without an expiry: the execution (pickers, polls: the session
-	 * itself).
-	 */
-	private readonly scope: string;
 
 	/**
 	 * Tokens seen outside the cache (looked up by e-mail), redacted from every error of this
@@ -114,8 +103,6 @@ export class PartnerSession {
 			credentials.sendUserTokensAs ?? '',
 		]);
 		this.key = `${id ?? ''}\n${fingerprint(data)}`;
-		const executionId = 'getExecutionId' in ctx ? ctx.getExecutionId() : undefined;
-		this.scope = `${executionId ? `execution ${executionId}` : `session ${++sessions}`}\n${this.key}`;
 	}
 
 	/**
@@ -175,7 +162,7 @@ export class PartnerSession {
 	sentAs(userId: string): { masterToken: string; endUserToken: string; endUserTokenKind: string } {
 		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
 		const master = formsFor(this.masterToken, data.basicAuthStyle, 'basicRaw');
-		const token = this.local(userId) ?? cachedToken(`${this.key}\n${userId}`) ?? '';
+		const token = cachedToken(`${this.key}\n${userId}`) ?? '';
 		const user = formsFor(token, data.sendUserTokensAs, 'bearer');
 		return {
 			masterToken: wayName(wayIn(`${this.key}\nmaster`, master)),
@@ -244,12 +231,7 @@ export class PartnerSession {
 		{ itemIndex, owed = false, stale }: TokenRequest = {},
 	): Promise<string> {
 		const key = `${this.key}\n${userId}`;
-		if (stale !== undefined) {
-			dropCached(key, stale);
-			if (this.local(userId) === stale) dropLocal(`${this.scope}\n${userId}`);
-		}
-		const local = this.local(userId);
-		if (local) return local;
+		if (stale !== undefined) dropCached(key, stale);
 		const cached = cachedToken(key);
 		if (cached) return cached;
 
@@ -259,7 +241,6 @@ export class PartnerSession {
 		} catch (error) {
 			throw forItem(error, itemIndex);
 		}
-		if (minted.expiresAt === undefined) this.keepLocal(userId, minted.token);
 		return minted.token;
 	}
 
@@ -270,7 +251,7 @@ export class PartnerSession {
 
 	/** When the cached token of this end user expires (epoch ms), if known. */
 	expiresAt(userId: string): number | undefined {
-		return this.local(userId) !== undefined ? undefined : cachedExpiry(`${this.key}\n${userId}`);
+		return cachedExpiry(`${this.key}\n${userId}`);
 	}
 
 	/** Forgets every token of this end user (after delete-user): none is sent again. */
@@ -281,7 +262,7 @@ export class PartnerSession {
 	/** Keeps a token the service handed out with a new user (add-user), so no token call follows. */
 	remember(userId: string, data: unknown): void {
 		const minted = tokenFromResponse(data);
-		if (minted) this.store(`${this.key}\n${userId}`, userId, minted);
+		if (minted) this.store(`${this.key}\n${userId}`, minted);
 	}
 
 	private async mintNow(
@@ -303,25 +284,11 @@ export class PartnerSession {
 				`POST ${path} for End User ID "${userId}" returned neither sessionToken, token nor permanentToken. Check that the end user exists (End User → Create) and your partner settings.`,
 			);
 		}
-		this.store(key, userId, minted);
+		this.store(key, minted);
 		return minted;
 	}
 
-	private store(key: string, userId: string, minted: MintedToken): void {
-		if (minted.expiresAt === undefined) {
-			this.keepLocal(userId, minted.token);
-			return;
-		}
+	private store(key: string, minted: MintedToken): void {
 		storeToken(key, minted.token, minted.expiresAt);
-	}
-
-	/** This execution's token of the user that has no expiry, if any (kept while used). */
-	private local(userId: string): string | undefined {
-		return localToken(`${this.scope}\n${userId}`);
-	}
-
-	/** Keeps a token without an expiry for this execution. */
-	private keepLocal(userId: string, token: string): void {
-		keepLocal(`${this.scope}\n${userId}`, token);
 	}
 }

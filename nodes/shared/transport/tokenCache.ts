@@ -9,7 +9,16 @@ interface CacheEntry {
 	token: string;
 	mintedAt: number;
 	expiresAt: number;
+	/** The service said no expiry (a permanent token): `expiresAt` is only how long it is kept. */
+	undated: boolean;
 }
+
+/**
+ * How long a token the service gave no expiry (a permanent token) is kept by the process: as long
+ * as a session token usually lives, so a fleet of permanent tokens costs one token call per
+ * customer per worker too. One that was revoked costs a 401 and one fresh token.
+ */
+export const UNDATED_KEEP = 60 * 60_000;
 
 const cache = new Map<string, CacheEntry>();
 const minting = new Map<string, Promise<MintedToken>>();
@@ -40,7 +49,8 @@ export function cachedToken(key: string): string | undefined {
 
 /** When the cached token under `key` expires (epoch ms), if known. */
 export function cachedExpiry(key: string): number | undefined {
-	return cache.get(key)?.expiresAt;
+	const cached = cache.get(key);
+	return cached?.undated ? undefined : cached?.expiresAt;
 }
 
 /** Drops the token under `key` if it is `stale` (the one the service just refused). */
@@ -59,14 +69,19 @@ export function dropUser(key: string): void {
 		if (local.endsWith(`\n${key}`)) perExecution.delete(local);
 }
 
-/** Keeps a token with an expiry; drops expired entries, then the oldest, to stay bounded. */
-export function storeToken(key: string, token: string, expiresAt: number): void {
+/**
+ * Keeps a token until `expiresAt` (undefined: a token without expiry, for UNDATED_KEEP); drops
+ * expired entries, then the oldest, to stay bounded.
+ */
+export function storeToken(key: string, token: string, expiresAt: number | undefined): void {
 	if (cache.size >= MAX_ENTRIES) {
 		const now = Date.now();
 		for (const [old, entry] of cache) if (entry.expiresAt <= now) cache.delete(old);
 		while (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
 	}
-	cache.set(key, { token, mintedAt: Date.now(), expiresAt });
+	const now = Date.now();
+	const undated = expiresAt === undefined;
+	cache.set(key, { token, mintedAt: now, expiresAt: expiresAt ?? now + UNDATED_KEEP, undated });
 }
 
 /** An execution's token without an expiry (kept while used), under `key`. */
