@@ -4,20 +4,25 @@
  * credential tests pass; with the wrong explicit choice the node fails naming the option to change.
  * Representatives, not every suite per reading: npm test stays within its time.
  */
+import { join } from 'path';
 import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
 
 import { AlbatoPartnerApi } from '../../credentials/AlbatoPartnerApi.credentials';
 import { AlbatoSolutionsApi } from '../../credentials/AlbatoSolutionsApi.credentials';
 import type { StrictAuth, Variants } from '../../emulator/types';
 import { pollContext, testCredentials } from '../../harness';
+import { readExample, runExample } from '../../harness/examples';
+import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { forTests as tokenCache } from '../../nodes/shared/transport/tokenCache';
 import { forTests as tokenForms } from '../../nodes/shared/transport/tokenForms';
 import { CUSTOMER, type Made, OPERATIONS, prepare } from '../support/operations';
 import { partnerCredential, runPartner, usePartnerEmulator } from '../support/partnerSetup';
 import { type NodeRun, runNode } from '../support/setup';
+import { useShortWaits } from '../support/waits';
 
 const ctx = usePartnerEmulator();
+useShortWaits(50); // the journey's waits (re-reads, polls), not what this file is about
 
 /** A permanent token of the fixtures' user-1 (opaque, as /wl hands them out). */
 const PERMANENT = 'perm_strictAuthMatrixUser1Token0123456789';
@@ -110,6 +115,23 @@ describe.each(READINGS)(
 				'credential.refreshUserData',
 			);
 		});
+
+		// The readings of update-user-data leave the Access Token's calls as they are.
+		const journey = tokens === 'permanent' ? it : it.skip;
+		journey(
+			"the demo's journey (examples/customer-onboarding) with a permanent Access Token",
+			async () => {
+				const workflow = readExample(
+					join(__dirname, '..', '..', 'examples', 'customer-onboarding.workflow.json'),
+				);
+				const result = await runExample(workflow, [new AlbatoSolutions()], {
+					albatoSolutionsApi: { baseUrl: ctx.emu.baseUrl, accessToken: PERMANENT },
+				});
+				for (const node of workflow.nodes)
+					expect([node.name, result.error(node.name)?.message]).toEqual([node.name, undefined]);
+				expect(JSON.stringify(result.run)).not.toContain(PERMANENT);
+			},
+		);
 
 		it('the trigger in partner mode', async () => {
 			await prepare(ctx.emu, row('endUser.getPlans')); // makes the end user
