@@ -101,7 +101,7 @@ export class AlbatoPartnerApi implements ICredentialType {
 		},
 		{
 			displayName: 'Send End-User Tokens As',
-			name: 'sendUserTokensAs',
+			name: 'endUserHeaderForm',
 			type: 'options',
 			default: 'auto',
 			options: [

@@ -43,7 +43,7 @@ export class AlbatoSolutionsApi implements ICredentialType {
 		},
 		{
 			displayName: 'Send Token As',
-			name: 'sendTokenAs',
+			name: 'headerForm',
 			type: 'options',
 			default: 'auto',
 			options: [
@@ -82,7 +82,7 @@ export class AlbatoSolutionsApi implements ICredentialType {
 				...requestOptions.headers,
 				Authorization: bearerAuthorization(
 					String(credentials.accessToken ?? ''),
-					credentials.sendTokenAs ?? 'auto',
+					credentials.headerForm ?? 'auto',
 				),
 			},
 		};

@@ -66,7 +66,7 @@ beforeEach(() => {
 
 // A token that is not a JWT goes as Basic username on Auto: Bearer pinned, as these tests check it.
 const credentials = () => ({
-	albatoSolutionsApi: { baseUrl, accessToken: 'tok-123', sendTokenAs: 'bearer' },
+	albatoSolutionsApi: { baseUrl, accessToken: 'tok-123', headerForm: 'bearer' },
 });
 
 // --- Tiny test nodes -----------------------------------------------------------------------------
@@ -302,7 +302,7 @@ describe('testCredentials', () => {
 			testCredentials(new AlbatoSolutionsApi(), {
 				baseUrl: `${baseUrl}//`,
 				accessToken: 't',
-				sendTokenAs: 'bearer',
+				headerForm: 'bearer',
 			}),
 		).resolves.toEqual({
 			status: 'OK',

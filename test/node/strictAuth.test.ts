@@ -203,7 +203,7 @@ const WRONG: Array<
 		'noBearerPermanent',
 		'permanent',
 		'Send End-User Tokens As: Bearer',
-		() => asCustomer(listInstallations, pinned({ sendUserTokensAs: 'bearer' })),
+		() => asCustomer(listInstallations, pinned({ endUserHeaderForm: 'bearer' })),
 		/Send End-User Tokens As/,
 	],
 	[
@@ -239,7 +239,7 @@ const listInstallations: INodeParameters = {
 	returnAll: true,
 };
 const pinned = (extra: ICredentialDataDecryptedObject) => partnerCredential(ctx.emu, extra);
-const accessPinned = (sendTokenAs: string) => ({ sendTokenAs });
+const accessPinned = (headerForm: string) => ({ headerForm });
 
 describe('update-user-data where only a session token is taken', () => {
 	useReading('sessionToken', 'both');

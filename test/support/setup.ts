@@ -49,7 +49,7 @@ export async function runNode(
 		inputItems?: IDataObject[];
 		token?: string;
 		/** The Access Token credential's Send Token As (absent: its default, Auto). */
-		sendTokenAs?: string;
+		headerForm?: string;
 		continueOnFail?: boolean;
 		baseUrl?: string;
 		extra?: Partial<HarnessNode>;
@@ -67,7 +67,7 @@ export async function runNode(
 			albatoSolutionsApi: {
 				baseUrl: options.baseUrl ?? emu.baseUrl,
 				accessToken: options.token ?? emu.token(),
-				...(options.sendTokenAs ? { sendTokenAs: options.sendTokenAs } : {}),
+				...(options.headerForm ? { headerForm: options.headerForm } : {}),
 			},
 		},
 	);

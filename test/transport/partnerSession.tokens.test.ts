@@ -84,7 +84,7 @@ describe('a refused token', () => {
 		ctx.emu.setVariants({ partnerTokens: 'permanent' });
 		ctx.emu.faults.add({ method: 'GET', path: LIST, status: 401 });
 		// Pinned: on Auto the 401 would first be read as the wrong form (tested in tokenForms).
-		const credential = partnerCredential(ctx.emu, { sendUserTokensAs: 'bearer' });
+		const credential = partnerCredential(ctx.emu, { endUserHeaderForm: 'bearer' });
 		const run = await asC1(getMany, { credential });
 		expect(run.error).toBeUndefined();
 		expect(run.calls).toEqual([

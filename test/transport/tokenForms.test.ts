@@ -83,7 +83,7 @@ describe('the Access Token credential', () => {
 		const refused = await testCredentials(new AlbatoSolutionsApi(), data);
 		expect(refused.status).toBe('Error');
 		expect(refused.message).toMatch(/Send Token As: Bearer/);
-		const pinned = { ...data, sendTokenAs: 'bearer' };
+		const pinned = { ...data, headerForm: 'bearer' };
 		expect((await testCredentials(new AlbatoSolutionsApi(), pinned)).status).toBe('OK');
 	});
 });

@@ -65,7 +65,7 @@ export class AccessCredential {
 	) {
 		const { id } = node.credentials?.[CREDENTIAL_TYPE] ?? {};
 		this.key = `access\n${id ?? ''}\n${fingerprint(JSON.stringify([baseUrl, token]))}`;
-		this.ways = formsFor(token, credentials.sendTokenAs, 'bearer');
+		this.ways = formsFor(token, credentials.headerForm, 'bearer');
 	}
 
 	/** How one call sends the token: the form learnt, or those to try. */
@@ -84,7 +84,7 @@ export class AccessCredential {
 	options(form: TokenForm): IAdditionalCredentialOptions {
 		let options = this.signed.get(form);
 		if (!options) {
-			const data = { ...this.credentials, sendTokenAs: form };
+			const data = { ...this.credentials, headerForm: form };
 			options = decryptedOptions(this.node, CREDENTIAL_TYPE, data);
 			this.signed.set(form, options);
 		}

@@ -100,7 +100,7 @@ export class PartnerSession {
 			partnerName,
 			masterToken,
 			credentials.basicAuthStyle ?? '',
-			credentials.sendUserTokensAs ?? '',
+			credentials.endUserHeaderForm ?? '',
 		]);
 		this.key = `${id ?? ''}\n${fingerprint(data)}`;
 	}
@@ -150,7 +150,7 @@ export class PartnerSession {
 			const pin = { where: 'this node', option: 'Options → Authorize As' };
 			return await Trial.start(`${this.key}\nupdate-user-data`, ways, pin);
 		}
-		const ways = formsFor(token ?? '', data.sendUserTokensAs, 'bearer');
+		const ways = formsFor(token ?? '', data.endUserHeaderForm, 'bearer');
 		const pin = { where, option: 'Send End-User Tokens As' };
 		return await Trial.start(`${this.key}\nuser`, ways, pin);
 	}
@@ -163,7 +163,7 @@ export class PartnerSession {
 		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
 		const master = formsFor(this.masterToken, data.basicAuthStyle, 'basicRaw');
 		const token = cachedToken(`${this.key}\n${userId}`) ?? '';
-		const user = formsFor(token, data.sendUserTokensAs, 'bearer');
+		const user = formsFor(token, data.endUserHeaderForm, 'bearer');
 		return {
 			masterToken: wayName(wayIn(`${this.key}\nmaster`, master)),
 			endUserToken: token ? wayName(wayIn(`${this.key}\nuser`, user)) : wayName(undefined),
@@ -184,7 +184,7 @@ export class PartnerSession {
 		if (sendAs === 'partner') return [PARTNER_CREDENTIAL_TYPE, this.masterSigned(form)];
 		// The master token as Bearer (update-user-data, as Albato's page shows it), or the end user's.
 		const sent = sendAs === 'masterBearer' ? this.masterToken : (token ?? '');
-		const data = { baseUrl: this.baseUrl, accessToken: sent, sendTokenAs: form };
+		const data = { baseUrl: this.baseUrl, accessToken: sent, headerForm: form };
 		const name = 'minted end-user token';
 		return [
 			CREDENTIAL_TYPE,
