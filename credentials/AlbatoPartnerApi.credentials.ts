@@ -11,6 +11,9 @@ import type {
 
 import { masterAuthorization } from '../nodes/shared/readers/token';
 
+const REFUSED =
+	'The service refused the master token (401) in the form this test sends (Send Master Token As; on Auto: Basic username, token + empty password). Check the token. With Auto, the node also tries Basic Token on its first call and keeps the form that works: run Solution → Check Connection to see which. Or set Send Master Token As: Basic Token, or Bearer, and test again.';
+
 const NOT_ALBATO =
 	'Base URL did not answer like Albato\'s partner API (no JSON "success" indicator, e.g. a 404 page or an empty body). Check Base URL (e.g. https://api.albato.com) and Partner Name.';
 
@@ -66,23 +69,61 @@ export class AlbatoPartnerApi implements ICredentialType {
 			displayName: 'Send Master Token As',
 			name: 'basicAuthStyle',
 			type: 'options',
-			default: 'raw',
+			// A credential saved before Auto existed keeps the value it was saved with (Basic Token).
+			default: 'auto',
 			options: [
 				{
-					name: 'Basic Token (Albato Examples)',
-					value: 'raw',
+					name: 'Auto',
+					value: 'auto',
 					description:
-						"Authorization: Basic <master token>, as in the curl examples of Albato's docs",
+						"Basic username first (as Albato's general page says); on a 401 once as Basic token; the form that works is remembered",
 				},
 				{
 					name: 'Basic Username (Token + Empty Password)',
 					value: 'usernamePassword',
 					description:
-						'Authorization: Basic base64("<master token>:"), standard HTTP Basic with the token as the username',
+						'Authorization: Basic base64("<master token>:"): "enter its permanent token as the username for the Basic authorization (the password is empty)"',
+				},
+				{
+					name: 'Basic Token',
+					value: 'raw',
+					description:
+						"Authorization: Basic <master token>, as the placeholder of Albato's partner quick start",
+				},
+				{
+					name: 'Bearer',
+					value: 'bearer',
+					description: 'Authorization: Bearer <master token>',
 				},
 			],
 			description:
-				'How the master token is put in the Authorization header. Keep the default unless the service answers 401 with a valid token.',
+				'How the master token is put in the Authorization header of the partner calls. Auto finds out; pick one only if the test or the node says so.',
+		},
+		{
+			displayName: 'Send End-User Tokens As',
+			name: 'endUserHeaderForm',
+			type: 'options',
+			default: 'auto',
+			options: [
+				{
+					name: 'Auto',
+					value: 'auto',
+					description:
+						'A session token (JWT) as Bearer; a permanent token as Basic username, then (on a 401) as Bearer, remembered',
+				},
+				{
+					name: 'Bearer',
+					value: 'bearer',
+					description: 'Authorization: Bearer <token>',
+				},
+				{
+					name: 'Basic Username (Token + Empty Password)',
+					value: 'basicUsername',
+					description: 'Authorization: Basic base64("<token>:")',
+				},
+			],
+			description:
+				"How the end users' tokens the service hands out (get-user-session-token, add-user) are sent",
 		},
 	];
 
@@ -123,8 +164,7 @@ export class AlbatoPartnerApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 401,
-					message:
-						'The service rejected the master token (401). Check it, or switch "Send Master Token As".',
+					message: REFUSED,
 				},
 			},
 			{

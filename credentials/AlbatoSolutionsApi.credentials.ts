@@ -37,8 +37,36 @@ export class AlbatoSolutionsApi implements ICredentialType {
 			type: 'string',
 			typeOptions: { password: true },
 			default: '',
-			description: "The end user's token (a JWT), sent as a Bearer token on every call",
+			description:
+				"The end user's token: a session token (a JWT) or a permanent token, sent as Send Token As says",
 			required: true,
+		},
+		{
+			displayName: 'Send Token As',
+			name: 'headerForm',
+			type: 'options',
+			default: 'auto',
+			options: [
+				{
+					name: 'Auto',
+					value: 'auto',
+					description:
+						'A session token (JWT) as Bearer; any other token as Basic username, then (on a 401) as Bearer, remembered',
+				},
+				{
+					name: 'Bearer',
+					value: 'bearer',
+					description: 'Authorization: Bearer <token>, as Albato shows session tokens',
+				},
+				{
+					name: 'Basic Username (Token + Empty Password)',
+					value: 'basicUsername',
+					description:
+						'Authorization: Basic base64("<token>:"), as Albato says for a permanent token',
+				},
+			],
+			description:
+				'How the token is put in the Authorization header. Auto finds out; pick one only if the test or the node says so.',
 		},
 	];
 
@@ -52,7 +80,10 @@ export class AlbatoSolutionsApi implements ICredentialType {
 			...requestOptions,
 			headers: {
 				...requestOptions.headers,
-				Authorization: bearerAuthorization(String(credentials.accessToken ?? '')),
+				Authorization: bearerAuthorization(
+					String(credentials.accessToken ?? ''),
+					credentials.headerForm ?? 'auto',
+				),
 			},
 		};
 	}
@@ -64,5 +95,15 @@ export class AlbatoSolutionsApi implements ICredentialType {
 			url: '/solution/apps',
 			method: 'GET',
 		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The service refused the token (401) in the form this test sends (Send Token As; on Auto: a JWT as Bearer, any other token as Basic username). Check the token. With Auto, the node also tries Bearer on its first call and keeps the form that works: run Solution → Check Connection to see which. Or set Send Token As: Bearer, and test again.',
+				},
+			},
+		],
 	};
 }

@@ -3,7 +3,7 @@ import { RequestSummary } from './fleetControl';
 import type http from 'http';
 import qs from 'qs';
 
-import { authenticate, signToken } from './auth';
+import { authenticate, authFormOf, signToken } from './auth';
 import { authenticatePartner } from './handlers/partner';
 import { runsOf } from './handlers/runs';
 import { assertNotDeleted, lifecycleOf } from './handlers/userLifecycle';
@@ -223,6 +223,7 @@ export class EmulatorCore {
 			user: null,
 			status: 0,
 			at: new Date(started).toISOString(),
+			auth: authFormOf(req.headers.authorization),
 		};
 		if (this.keepLog) this.requests.push(entry);
 		const finish = (status: number) => {
@@ -348,10 +349,20 @@ export class EmulatorCore {
 						}),
 					)
 				: route.partner
-					? authenticatePartner(headers.authorization, this.partner, route.segment)
+					? authenticatePartner(
+							headers.authorization,
+							this.partner,
+							route.segment,
+							this.variants.strictAuth,
+						)
 					: assertNotDeleted(
 							this.state,
-							authenticate(headers.authorization, this.secret, this.state.permanentTokens),
+							authenticate(
+								headers.authorization,
+								this.secret,
+								this.state.permanentTokens,
+								this.variants.strictAuth,
+							),
 						);
 			entry.user = user;
 			const body = route.readsBody ? parseJsonObject(rawBody, headers['content-type']) : undefined;

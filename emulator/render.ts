@@ -42,6 +42,7 @@ export const DEFAULT_VARIANTS: Variants = {
 	updateUserDataAuth: 'either',
 	ownMetadataAuth: 'either',
 	connectionExtraFields: false,
+	strictAuth: 'lenient',
 };
 
 /** Every value each variant may take (validated by setVariants; the probe test walks them all). */
@@ -86,6 +87,14 @@ export const VARIANT_CHOICES: { [K in keyof Variants]: ReadonlyArray<Variants[K]
 	updateUserDataAuth: ['either', 'master', 'user'],
 	ownMetadataAuth: ['either', 'user', 'master'],
 	connectionExtraFields: [false, true],
+	strictAuth: [
+		'lenient',
+		'noRawBasic',
+		'noBasicUsername',
+		'noBearerPermanent',
+		'panelToken',
+		'sessionToken',
+	],
 };
 
 /** The envelope's `success` flag as the variant renders it: true/false, "true"/"false", or 1/0. */

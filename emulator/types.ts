@@ -83,7 +83,12 @@ export interface RequestLogEntry {
 	at: string;
 	/** The fault applied to this call, if any (e.g. 'status:503', 'reset:after'). */
 	fault?: string;
+	/** How the Authorization header carried its token (never the token). */
+	auth: AuthForm;
 }
+
+/** How a request's Authorization header carried its token: `Bearer`, Basic username, raw Basic. */
+export type AuthForm = 'bearer' | 'basicUsername' | 'basicRaw' | 'none' | 'other';
 
 export interface FaultRule {
 	/** Case-insensitive; any method when absent. PLAY/PAUSE match as such. */
@@ -223,7 +228,22 @@ export interface Variants {
 	ownMetadataAuth: 'either' | 'user' | 'master';
 	/** Unknown extra fields in the sharing, update-user-data and own-connection answers. */
 	connectionExtraFields: boolean;
+	/**
+	 * One strict reading of how Albato takes a token (default 'lenient': every form). 'noRawBasic':
+	 * no `Basic <token>`; 'noBasicUsername': no `Basic base64("<token>:")`; 'noBearerPermanent': a
+	 * permanent token only as Basic username; 'panelToken' / 'sessionToken': update-user-data takes
+	 * only the master (panel) token as Bearer / only an end user's session token.
+	 */
+	strictAuth: StrictAuth;
 }
+
+export type StrictAuth =
+	| 'lenient'
+	| 'noRawBasic'
+	| 'noBasicUsername'
+	| 'noBearerPermanent'
+	| 'panelToken'
+	| 'sessionToken';
 
 /** A field of a bundle step; `type` is internal (used to validate updates), never rendered. */
 export interface FieldRecord {

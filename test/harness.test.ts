@@ -64,7 +64,10 @@ beforeEach(() => {
 	events = [];
 });
 
-const credentials = () => ({ albatoSolutionsApi: { baseUrl, accessToken: 'tok-123' } });
+// A token that is not a JWT goes as Basic username on Auto: Bearer pinned, as these tests check it.
+const credentials = () => ({
+	albatoSolutionsApi: { baseUrl, accessToken: 'tok-123', headerForm: 'bearer' },
+});
 
 // --- Tiny test nodes -----------------------------------------------------------------------------
 
@@ -296,7 +299,11 @@ describe('runWorkflow', () => {
 describe('testCredentials', () => {
 	it("sends the credential class's test request with its authenticate applied", async () => {
 		await expect(
-			testCredentials(new AlbatoSolutionsApi(), { baseUrl: `${baseUrl}//`, accessToken: 't' }),
+			testCredentials(new AlbatoSolutionsApi(), {
+				baseUrl: `${baseUrl}//`,
+				accessToken: 't',
+				headerForm: 'bearer',
+			}),
 		).resolves.toEqual({
 			status: 'OK',
 			message: expect.any(String),

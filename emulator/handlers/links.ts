@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'crypto';
 
-import { authenticate } from '../auth';
+import { authenticate, basicToken } from '../auth';
 import { connectionsOf } from '../connections';
 import type { CompleteLinkOptions, LinkRecord } from '../connectionTypes';
 import { ApiError, notFound, type FieldError } from '../errors';
@@ -242,14 +242,21 @@ interface AuthEnv {
  * 'master' only the master token; 'user' only end-user tokens. Basic is refused.
  */
 export function authenticateUpdateUserData(header: string | undefined, env: AuthEnv): string {
-	const mode = env.variants.updateUserDataAuth;
+	const { strictAuth } = env.variants;
+	// The strict readings of "the master account token": the panel's master token, or a session token.
+	const mode =
+		strictAuth === 'panelToken'
+			? 'master'
+			: strictAuth === 'sessionToken'
+				? 'user'
+				: env.variants.updateUserDataAuth;
 	const bearer = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
 	if (bearer && bearer[1] === env.partner.masterToken) {
 		if (mode === 'user')
 			throw new ApiError(401, 'This call takes the end user\'s token ("Bearer <token>")');
 		return `partner:${env.partner.name}`;
 	}
-	if (header && /^Basic\s/i.test(header))
+	if (header && /^Basic\s/i.test(header) && carriesMaster(header, env.partner.masterToken))
 		throw new ApiError(
 			401,
 			'Send the master account token as "Authorization: Bearer <master token>", not Basic',
@@ -261,16 +268,20 @@ export function authenticateUpdateUserData(header: string | undefined, env: Auth
 				? 'This call takes the master account token: "Authorization: Bearer <master token>"'
 				: 'Missing Authorization header: send "Authorization: Bearer <master token>"',
 		);
-	return authenticate(header, env.secret, env.permanentTokens);
+	const user = authenticate(header, env.secret, env.permanentTokens, strictAuth);
+	if (strictAuth === 'sessionToken' && header && permanentOf(header, env.permanentTokens))
+		throw new ApiError(401, 'This call takes a session token, not a permanent token');
+	return user;
 }
 
 /** Also used by get-own-credential-metadata: Bearer end-user token or Basic master token (`ownMetadataAuth`). */
 export function authenticateUserOrMaster(header: string | undefined, env: AuthEnv): string {
 	const mode = env.variants.ownMetadataAuth;
-	if (header && /^Basic\s/i.test(header)) {
+	// Basic with the master token; an end user's token may come as Basic too (its username).
+	if (header && /^Basic\s/i.test(header) && carriesMaster(header, env.partner.masterToken)) {
 		if (mode === 'user')
 			throw new ApiError(401, 'This call takes the end user\'s token ("Bearer <token>")');
-		return authenticatePartner(header, env.partner, env.segment);
+		return authenticatePartner(header, env.partner, env.segment, env.variants.strictAuth);
 	}
 	if (mode === 'master')
 		throw new ApiError(
@@ -278,7 +289,20 @@ export function authenticateUserOrMaster(header: string | undefined, env: AuthEn
 			'This call takes the master token: "Authorization: Basic <master token>"',
 			{ 'WWW-Authenticate': 'Basic realm="partner"' },
 		);
-	return authenticate(header, env.secret, env.permanentTokens);
+	return authenticate(header, env.secret, env.permanentTokens, env.variants.strictAuth);
+}
+
+/** Whether a Basic header carries the master token (raw or as the username). */
+function carriesMaster(header: string, masterToken: string): boolean {
+	const value = header.trim().split(/\s+/)[1] ?? '';
+	return basicToken(value).token === masterToken;
+}
+
+/** Whether a header carries a permanent token (in any form). */
+function permanentOf(header: string, permanentTokens: Map<string, string>): boolean {
+	const [scheme, value = ''] = header.trim().split(/\s+/);
+	const token = /^basic$/i.test(scheme) ? basicToken(value).token : value;
+	return permanentTokens.has(token);
 }
 
 /** POST /credentials/{partnerId}/{credentialId}/update-user-data (no body) → {updateStatus}; successive calls step through the rule. */

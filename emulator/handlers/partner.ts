@@ -7,9 +7,9 @@
  */
 import { randomBytes } from 'crypto';
 
-import { signToken } from '../auth';
+import { basicUsername, signToken, strictRefusal } from '../auth';
 import { ApiError } from '../errors';
-import type { EndUserRecord, PartnerSettings } from '../types';
+import type { EndUserRecord, PartnerSettings, StrictAuth } from '../types';
 import { isPlainObject, nowIso, type Handler, type HandlerContext } from './context';
 
 /** Checks the master token and the partner name; returns the request log's user (`partner:<name>`). */
@@ -17,6 +17,7 @@ export function authenticatePartner(
 	header: string | undefined,
 	settings: PartnerSettings,
 	partnerName: string,
+	strict?: StrictAuth,
 ): string {
 	const unauthorized = (message: string) =>
 		new ApiError(401, message, { 'WWW-Authenticate': 'Basic realm="partner"' });
@@ -25,8 +26,7 @@ export function authenticatePartner(
 	const match = /^Basic\s+(\S+)\s*$/i.exec(header);
 	if (!match) throw unauthorized('Authorization header must be "Basic <master token>"');
 	const raw = match[1] === settings.masterToken;
-	const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-	const usernamePassword = decoded === `${settings.masterToken}:`;
+	const usernamePassword = match[1] === basicUsername(settings.masterToken);
 	const accepted =
 		(raw && settings.acceptStyles !== 'usernamePassword') ||
 		(usernamePassword && settings.acceptStyles !== 'raw');
@@ -38,6 +38,8 @@ export function authenticatePartner(
 				: 'Invalid master token',
 		);
 	}
+	const refusal = strictRefusal(strict, raw ? 'raw' : 'username', false);
+	if (refusal) throw unauthorized(refusal);
 	if (partnerName !== settings.name)
 		throw new ApiError(403, `The master token is not valid for partner "${partnerName}"`);
 	return `partner:${partnerName}`;

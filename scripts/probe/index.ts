@@ -7,6 +7,8 @@
 import type { ErrorStyle, Variants } from '../../emulator/types';
 import { pagingStyleOf } from '../../nodes/shared/readers/pagination';
 import { successFlagOf, unwrapEnvelope } from '../../nodes/shared/readers/shapes';
+import { authorizationIn, basicUsername } from '../../nodes/shared/readers/token';
+import { probeForms } from './forms';
 import { probePlans } from './plans';
 import { probeRuns } from './runs';
 
@@ -47,13 +49,23 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 	const base = options.baseUrl.replace(/\/+$/, '');
 	const doFetch = options.fetchImpl ?? fetch;
 	const report: ProbeReport = { baseUrl: base, variants: {}, lines: [], unknown: [], calls: [] };
+	// Each token also as Basic sends it: base64 of "<token>:".
+	const secrets = [options.token, options.masterToken]
+		.filter((secret): secret is string => Boolean(secret))
+		.flatMap((secret) => [secret, basicUsername(secret)]);
 	const redact = (text: string) =>
-		[options.token, options.masterToken].reduce<string>(
-			(out, secret) => (secret ? out.split(secret).join('[token]') : out),
-			text,
-		);
+		secrets.reduce<string>((out, secret) => out.split(secret).join('[token]'), text);
 	const say = (shape: string, what: string) => report.lines.push(`${shape}: ${redact(what)}`);
 	const unknown = (shape: string, what: string) => report.unknown.push(`${shape}: ${redact(what)}`);
+
+	// 0. Which form each token is taken in: the reads below send the end-user token in that one.
+	const { userForm, masterForm, strictAuth } = await probeForms(
+		{ ...options, baseUrl: base, fetchImpl: doFetch, calls: report.calls },
+		say,
+		unknown,
+	);
+	if (strictAuth) report.variants.strictAuth = strictAuth;
+	const authorization = authorizationIn(options.token, userForm);
 
 	async function get(path: string): Promise<{
 		status: number;
@@ -63,7 +75,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 		headers: Record<string, string>;
 	}> {
 		const response = await doFetch(base + path, {
-			headers: { Authorization: `Bearer ${options.token}`, Accept: 'application/json' },
+			headers: { Authorization: authorization, Accept: 'application/json' },
 		});
 		const text = await response.text();
 		let body: Json = text;
@@ -377,7 +389,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 			{
 				baseUrl: base,
 				partner: options.partner,
-				masterToken: options.masterToken,
+				authorization: authorizationIn(options.masterToken, masterForm),
 				fetchImpl: doFetch,
 				calls: report.calls,
 			},

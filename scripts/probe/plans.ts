@@ -12,7 +12,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 export interface PlansProbe {
 	baseUrl: string;
 	partner: string;
-	masterToken: string;
+	/** The master token's Authorization header, in the form the service took. */
+	authorization: string;
 	fetchImpl: typeof fetch;
 	calls: string[];
 }
@@ -22,7 +23,7 @@ async function listPlans(probe: PlansProbe, method: 'GET' | 'POST') {
 	const response = await probe.fetchImpl(probe.baseUrl + path, {
 		method,
 		headers: {
-			Authorization: `Basic ${probe.masterToken}`,
+			Authorization: probe.authorization,
 			Accept: 'application/json',
 			'Content-Type': 'application/json',
 		},

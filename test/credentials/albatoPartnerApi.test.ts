@@ -42,9 +42,19 @@ describe("the credential's test request", () => {
 		expect((await test()).status).toBe('Error');
 	});
 
-	it('passes with the username style when the service takes only that', async () => {
+	it('passes with the username style when the service takes only that, as on Auto', async () => {
 		ctx.emu.partner.set({ acceptStyles: 'usernamePassword' });
 		expect((await test({ basicAuthStyle: 'usernamePassword' })).status).toBe('OK');
-		expect((await test()).status).toBe('Error');
+		expect((await test()).status).toBe('OK');
+		expect((await test({ basicAuthStyle: 'raw' })).status).toBe('Error');
+	});
+
+	it('on Auto, refused as Basic username: says what the node tries next and which option pins it', async () => {
+		ctx.emu.partner.set({ acceptStyles: 'raw' });
+		const refused = await test();
+		expect(refused.status).toBe('Error');
+		expect(refused.message).toMatch(/tries Basic Token on its first call/);
+		expect(refused.message).toMatch(/Send Master Token As: Basic Token/);
+		expect((await test({ basicAuthStyle: 'raw' })).status).toBe('OK');
 	});
 });

@@ -37,9 +37,18 @@ describe('the probe reports the billing plans', () => {
 		const billing = emu.requests.filter((r) => r.path.startsWith('/wl/'));
 		expect(
 			billing.map((r) => `${r.method} ${r.path.split('/').pop()}`).filter((c) => /plan/.test(c)),
-		).toEqual(['GET list-plans', 'POST list-plans']);
+			// Three GETs first: the master token in each form (Bearer, Basic username, Basic token).
+		).toEqual([
+			'GET list-plans',
+			'GET list-plans',
+			'GET list-plans',
+			'GET list-plans',
+			'POST list-plans',
+		]);
 		const printed = formatReport(report, { probeVersion: 'test', node: 'test', date: 'test' });
 		expect(printed + JSON.stringify(report)).not.toContain(emu.partner.masterToken);
+		const encoded = Buffer.from(`${emu.partner.masterToken}:`).toString('base64');
+		expect(printed + JSON.stringify(report)).not.toContain(encoded);
 	});
 
 	it('ids as strings are reported as such', async () => {

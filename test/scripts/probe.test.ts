@@ -128,8 +128,53 @@ describe('the report', () => {
 
 	it("an expired token: the service's refusal is reported, not thrown", async () => {
 		const report = await runProbe({ baseUrl: emu.baseUrl, token: emu.token({ exp: 1 }) });
-		expect(report.unknown[0]).toMatch(/GET \/solution\/apps: status 401: Token expired/);
+		expect(report.unknown[0]).toMatch(/end-user token \(a JWT\) forms: none taken: Bearer 401/);
+		expect(report.unknown[1]).toMatch(/GET \/solution\/apps: status 401: Token expired/);
 	});
+});
+
+describe('the token forms', () => {
+	const PERMANENT = 'perm_probeFormsUser1Token0123456789abcdef';
+	const withMaster = (token = emu.token()) =>
+		runProbe({
+			baseUrl: emu.baseUrl,
+			token,
+			partner: emu.partner.name,
+			masterToken: emu.partner.masterToken,
+		});
+	beforeEach(() => emu.state.permanentTokens.set(PERMANENT, 'user-1'));
+
+	it('reports the form each token is taken in, and no token in any form', async () => {
+		const report = await withMaster(PERMANENT);
+		const text = formatReport(report, { probeVersion: '0', node: 'v20', date: 'now' });
+		expect(report.lines).toContain(
+			'end-user token (not a JWT: a permanent token) forms: Bearer 200; Basic username (token + empty password) 200; Basic token (Basic <token>) 200',
+		);
+		expect(report.lines.join('\n')).toMatch(
+			/master token forms: Bearer 401; Basic username .* 200; Basic token .* 200/,
+		);
+		for (const secret of [PERMANENT, emu.partner.masterToken]) {
+			expect(text).not.toContain(secret);
+			expect(text).not.toContain(Buffer.from(`${secret}:`).toString('base64'));
+		}
+		expect(emu.requests.every((r) => r.method === 'GET' || r.path.endsWith('/list-plans'))).toBe(
+			true,
+		);
+	});
+
+	it.each([
+		['noRawBasic', PERMANENT],
+		['noBasicUsername', PERMANENT],
+		['noBearerPermanent', PERMANENT],
+	] as const)(
+		'names the strict reading %s, and reads the rest in the form taken',
+		async (strict, token) => {
+			emu.setVariants({ strictAuth: strict });
+			const report = await withMaster(token);
+			expect(report.variants.strictAuth).toBe(strict);
+			expect(report.unknown).toEqual([]);
+		},
+	);
 });
 
 describe('arguments', () => {

@@ -55,6 +55,12 @@ const ROWS: Row[] = [
 		calls: ['GET /solution/apps'],
 	},
 	{
+		key: 'solution.checkConnection',
+		credential: 'solutions',
+		params: {},
+		calls: ['GET /solution/apps'],
+	},
+	{
 		key: 'solution.getConnectionSettings',
 		credential: 'solutions',
 		params: { solutionId: byId('id', 101), credentialData: '{"crm": "pipedrive"}' },

@@ -65,15 +65,21 @@ export async function runPartner(
  * would).
  */
 export async function addUsers(emu: Emulator, ids: string[]): Promise<void> {
-	for (const id of ids) {
-		const response = await fetch(`${emu.baseUrl}/wl/${emu.partner.name}/add-user`, {
+	const { masterToken } = emu.partner;
+	// Whichever form the emulator takes (its strict readings refuse one of them).
+	const forms = [
+		`Basic ${masterToken}`,
+		`Basic ${Buffer.from(`${masterToken}:`).toString('base64')}`,
+	];
+	const add = async (id: string, authorization: string) =>
+		await fetch(`${emu.baseUrl}/wl/${emu.partner.name}/add-user`, {
 			method: 'POST',
-			headers: {
-				Authorization: `Basic ${emu.partner.masterToken}`,
-				'Content-Type': 'application/json',
-			},
+			headers: { Authorization: authorization, 'Content-Type': 'application/json' },
 			body: JSON.stringify({ id }),
 		});
+	for (const id of ids) {
+		let response = await add(id, forms[0]);
+		if (response.status === 401) response = await add(id, forms[1]);
 		if (response.status !== 200)
 			throw new Error(`add-user ${id}: ${response.status} ${await response.text()}`);
 	}

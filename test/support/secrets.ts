@@ -81,15 +81,17 @@ export function captureConsole(options: { stdout?: boolean } = {}): string[] {
 }
 
 /**
- * Neither the master token (plain or as Basic base64), an end user's permanent token nor any
- * session JWT is in `text`.
+ * Neither the master token nor an end user's permanent token, each plain or as Basic base64 of
+ * "<token>:", nor any session JWT (plain or in base64) is in `text`.
  */
 export function expectNoPartnerSecret(emu: Emulator, text: string) {
 	for (const secret of [
 		emu.partner.masterToken,
 		...[...emu.state.endUsers.values()].map((user) => user.permanentToken),
-	])
+	]) {
 		expect(text).not.toContain(secret);
+		expect(text).not.toContain(Buffer.from(`${secret}:`).toString('base64'));
+	}
 	expect(text).not.toMatch(/eyJhbGci[\w-]*\.[\w-]+/); // any session JWT
-	expect(text).not.toContain(Buffer.from(`${emu.partner.masterToken}:`).toString('base64'));
+	expect(text).not.toContain('ZXlKaGJHY2lPaU'); // base64 of "eyJhbGciOi", a JWT sent as Basic
 }

@@ -8,6 +8,7 @@ import { startEmulator, type Emulator } from '../../emulator';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { forTests } from '../../nodes/AlbatoSolutions/actions/safeInstall/installLedger';
+import { forTests as tokenForms } from '../../nodes/shared/transport/tokenForms';
 import { runWorkflow, type HarnessNode, type RunWorkflowOptions } from '../../harness';
 
 const { forgetClaims } = forTests;
@@ -35,6 +36,7 @@ export function useEmulator() {
 	beforeEach(() => {
 		context.emu.reset();
 		forgetClaims(); // the reset emulator hands out the same installation ids again
+		tokenForms.clear(); // each test starts as a new n8n process: no form of a token learnt
 		context.token = context.emu.token();
 	});
 	return context;
@@ -46,6 +48,8 @@ export async function runNode(
 	options: {
 		inputItems?: IDataObject[];
 		token?: string;
+		/** The Access Token credential's Send Token As (absent: its default, Auto). */
+		headerForm?: string;
 		continueOnFail?: boolean;
 		baseUrl?: string;
 		extra?: Partial<HarnessNode>;
@@ -63,6 +67,7 @@ export async function runNode(
 			albatoSolutionsApi: {
 				baseUrl: options.baseUrl ?? emu.baseUrl,
 				accessToken: options.token ?? emu.token(),
+				...(options.headerForm ? { headerForm: options.headerForm } : {}),
 			},
 		},
 	);

@@ -1,6 +1,6 @@
 /**
  * The partner session's token call under failures: shared by waiting items and executions, retried
- * like a read, and permanent tokens kept for the execution.
+ * like a read, and permanent tokens kept like session tokens.
  */
 import type { INodeParameters } from 'n8n-workflow';
 
@@ -174,12 +174,11 @@ describe('a token without expiry is kept for the execution, not only for one nod
 		return ctx.emu.requests.slice(before).map((entry) => `${entry.method} ${entry.path}`);
 	};
 
-	it('permanent tokens: the token add-user answered serves the next node; the next execution asks again', async () => {
+	it('permanent tokens: the token add-user answered serves the next node and the next execution', async () => {
 		ctx.emu.setVariants({ partnerTokens: 'permanent' });
 		expect(await onboard()).toEqual(['POST /wl/acme-saas/add-user', 'GET /solution/installation']); // was: a token call in between
 		expect(await onboard()).toEqual([
 			'POST /wl/acme-saas/add-user',
-			'POST /wl/acme-saas/get-user-session-token',
 			// An existing user's profile fills Create's output (issue 33, point 13).
 			'POST /wl/acme-saas/get-user-profile',
 			'GET /solution/installation',

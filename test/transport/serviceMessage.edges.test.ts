@@ -156,15 +156,17 @@ describe('partnerHint: partner mode only', () => {
 			'The service refused the master token. Check Master Token, Partner Name and Send Master Token As in the Albato Partner API credential "Prod".',
 		);
 		expect(partnerHint('', 401, '/solution/installation', endUser)).toBe(
-			"The service refused the end user's token even after one fresh token. Check the Albato Partner API credential and that the end user exists.",
+			"The service refused the end user's token even after one fresh token. Check the Albato Partner API credential (Send End-User Tokens As) and that the end user exists.",
 		);
-		// get-own-credential is a /wl call with the end user's token; update-user-data the reverse.
+		// get-own-credential is a /wl call with the end user's token; update-user-data names the
+		// option that picks its token, whichever was sent.
 		expect(partnerHint('P', 401, '/wl/acme/get-own-credential', endUser)).toMatch(
 			/end user's token/,
 		);
-		expect(partnerHint('P', 401, '/credentials/7/9/update-user-data', master)).toMatch(
-			/refused the master token/,
-		);
+		for (const sent of [master, endUser])
+			expect(partnerHint('P', 401, '/credentials/7/9/update-user-data', sent)).toMatch(
+				/Options → Authorize As/,
+			);
 	});
 
 	it('403 with the master token; a 404 by what the call is about', () => {

@@ -1,17 +1,15 @@
 /**
- * The in-memory cache of minted end-user tokens: refresh margin, bounds, idle executions, shared
- * mints.
+ * The in-memory cache of minted end-user tokens: refresh margin, bounds, tokens without an
+ * expiry, shared mints.
  */
 import {
 	MAX_ENTRIES,
+	UNDATED_KEEP,
 	cachedExpiry,
 	cachedToken,
 	dropCached,
-	dropLocal,
 	forItem,
 	forTests,
-	keepLocal,
-	localToken,
 	sharedMint,
 	storeToken,
 } from '../../nodes/shared/transport/tokenCache';
@@ -77,57 +75,14 @@ describe('cached tokens with an expiry', () => {
 	});
 });
 
-describe("an execution's tokens without an expiry", () => {
-	it('are kept while used; ten idle minutes forget them', () => {
-		keepLocal('run', 'R');
-		now = T0 + 600_000;
-		expect(localToken('run')).toBe('R');
-		now = T0 + 1_200_000;
-		expect(localToken('run')).toBe('R');
-		now = T0 + 1_800_001;
-		expect(localToken('run')).toBeUndefined();
-		now = T0 + 1_200_000;
-		expect(localToken('run')).toBeUndefined();
-		expect(localToken('never')).toBeUndefined();
-	});
-
-	it('dropLocal forgets one', () => {
-		keepLocal('run', 'R');
-		dropLocal('run');
-		expect(localToken('run')).toBeUndefined();
-	});
-
-	it('keeping one forgets those of executions idle too long', () => {
-		keepLocal('idle', 'I');
-		keepLocal('edge', 'E');
-		now = T0 + 600_001;
-		keepLocal('new', 'N');
-		// Back in time: only the sweep in keepLocal can have dropped them.
-		now = T0;
-		expect(localToken('idle')).toBeUndefined();
-		expect(localToken('new')).toBe('N');
-	});
-
-	it('an entry idle exactly ten minutes is still kept', () => {
-		keepLocal('edge', 'E');
-		now = T0 + 600_000;
-		keepLocal('new', 'N');
-		now = T0;
-		expect(localToken('edge')).toBe('E');
-	});
-
-	it('stay bounded: the oldest goes first', () => {
-		for (let i = 0; i < MAX_ENTRIES; i++) keepLocal(`r${i}`, 't');
-		keepLocal('over', 'O');
-		expect(localToken('r0')).toBeUndefined();
-		expect(localToken('r1')).toBe('t');
-		expect(localToken('over')).toBe('O');
-	});
-
-	it('are not evicted below the bound', () => {
-		for (let i = 0; i < MAX_ENTRIES - 1; i++) keepLocal(`r${i}`, 't');
-		keepLocal('last', 'L');
-		expect(localToken('r0')).toBe('t');
+describe('tokens without an expiry (permanent tokens)', () => {
+	it('are kept for UNDATED_KEEP, with no expiry said', () => {
+		storeToken('perm', 'P', undefined);
+		expect(cachedExpiry('perm')).toBeUndefined();
+		now = T0 + UNDATED_KEEP - 60_001;
+		expect(cachedToken('perm')).toBe('P');
+		now = T0 + UNDATED_KEEP - 60_000;
+		expect(cachedToken('perm')).toBeUndefined();
 	});
 });
 
@@ -190,14 +145,12 @@ describe('forItem', () => {
 });
 
 describe('clearEndUserTokenCache ("a new n8n process")', () => {
-	it('forgets cached tokens, execution tokens and token calls under way', async () => {
+	it('forgets cached tokens and token calls under way', async () => {
 		storeToken('k', 'T', T0 + 3_600_000);
-		keepLocal('run', 'R');
 		let release: (token: { token: string }) => void = () => {};
 		const first = sharedMint('m', () => new Promise((resolve) => (release = resolve)));
 		clearEndUserTokenCache();
 		expect(cachedToken('k')).toBeUndefined();
-		expect(localToken('run')).toBeUndefined();
 		expect((await sharedMint('m', async () => ({ token: 'fresh' }))).token).toBe('fresh');
 		release({ token: 'old' });
 		expect((await first).token).toBe('old');

@@ -30,19 +30,74 @@ export function basicUsername(token: string): string {
 	return Buffer.from(`${token}:`, 'utf8').toString('base64');
 }
 
-/** The Authorization header of an end-user token: the Access Token credential's. */
-export function bearerAuthorization(token: string): string {
-	return `Bearer ${token.trim()}`;
+/**
+ * The ways a token can be put in the Authorization header: `Bearer <token>`, HTTP Basic with the
+ * token as the username and an empty password (`Basic base64("<token>:")`, the form Albato's pages
+ * give for a permanent token), or `Basic <token>` (the placeholder of the partner quick start).
+ */
+export type TokenForm = 'bearer' | 'basicUsername' | 'basicRaw';
+
+/** What each form is called in messages (never with the token). */
+export const FORM_NAMES: Record<TokenForm, string> = {
+	bearer: 'Bearer',
+	basicUsername: 'Basic username (token + empty password)',
+	basicRaw: 'Basic token (Basic <token>)',
+};
+
+/** Whether a token is shaped like a JWT: three dot-separated parts whose second is a JSON object. */
+export function looksLikeJwt(token: string): boolean {
+	return token.trim().split('.').length === 3 && claimsOf(token.trim()) !== undefined;
 }
 
 /**
- * The Authorization header of the partner's master token, as the Partner API credential sends it:
- * `Basic <token>` (Albato's curl examples) or, with Send Master Token As: Basic Username,
- * `Basic base64(token:)`.
+ * A credential's choice as a form: the Partner API credential's Send Master Token As (`raw`,
+ * `usernamePassword`, `bearer`) and the Access Token credential's Send Token As (`basicUsername`,
+ * `bearer`). Anything else (`auto`) is undefined: the node finds the form.
+ */
+export function chosenForm(choice: unknown): TokenForm | undefined {
+	if (choice === 'raw' || choice === 'basicRaw') return 'basicRaw';
+	if (choice === 'usernamePassword' || choice === 'basicUsername') return 'basicUsername';
+	if (choice === 'bearer') return 'bearer';
+	return undefined;
+}
+
+/**
+ * The forms to try for a token, in order: the chosen one alone; on Auto, `Bearer` for a JWT, else
+ * the documented Basic username first and then `other` (the form the rest of Albato's pages show
+ * for this kind of token).
+ */
+export function formsFor(
+	token: string,
+	choice: unknown,
+	other: 'bearer' | 'basicRaw',
+): TokenForm[] {
+	const chosen = chosenForm(choice);
+	if (chosen) return [chosen];
+	if (looksLikeJwt(token)) return ['bearer'];
+	return ['basicUsername', other];
+}
+
+/** The Authorization header of a token in one form. */
+export function authorizationIn(token: string, form: TokenForm): string {
+	const trimmed = token.trim();
+	if (form === 'bearer') return `Bearer ${trimmed}`;
+	return form === 'basicRaw' ? `Basic ${trimmed}` : `Basic ${basicUsername(trimmed)}`;
+}
+
+/**
+ * The Authorization header of an end-user token, as the Access Token credential sends it: its
+ * choice, or on Auto the first form Auto tries (the node tries the next on a 401).
+ */
+export function bearerAuthorization(token: string, choice: unknown = 'bearer'): string {
+	return authorizationIn(token, formsFor(token, choice, 'bearer')[0]);
+}
+
+/**
+ * The Authorization header of the partner's master token, as the Partner API credential sends it
+ * (Send Master Token As; on Auto the first form Auto tries).
  */
 export function masterAuthorization(masterToken: string, basicAuthStyle: unknown): string {
-	const token = masterToken.trim();
-	return basicAuthStyle === 'usernamePassword' ? `Basic ${basicUsername(token)}` : `Basic ${token}`;
+	return authorizationIn(masterToken, formsFor(masterToken, basicAuthStyle, 'basicRaw')[0]);
 }
 
 /** Fragments of a token this long or longer are recognised wherever they appear. */

@@ -1,8 +1,15 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import type {
+	IAdditionalCredentialOptions,
+	ICredentialDataDecryptedObject,
+	INode,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants';
-import { tokenExpiry } from '../readers/token';
+import { fingerprint } from '../readers/mintedToken';
+import { formsFor, tokenExpiry, type TokenForm } from '../readers/token';
+import { decryptedOptions } from './partnerCredential';
+import { Trial, wayIn, wayName } from './tokenForms';
 import type { ApiContext } from './callOptions';
 import { baseUrlOf, baseUrlProblem } from './baseUrl';
 
@@ -36,4 +43,51 @@ export async function readAccessToken(
 		);
 	}
 	return { baseUrl, token, credentials: credentials as ICredentialDataDecryptedObject };
+}
+
+/**
+ * The Access Token credential, read once: what a client without a partner session signs with, and
+ * the form its token goes in (Send Token As; on Auto found out, see tokenForms.ts).
+ */
+export class AccessCredential {
+	/** Per form: what n8n's request helper is handed, built once (the hot path allocates nothing). */
+	private readonly signed = new Map<TokenForm, IAdditionalCredentialOptions>();
+
+	private readonly key: string;
+
+	private readonly ways: TokenForm[];
+
+	constructor(
+		private readonly node: INode,
+		readonly baseUrl: string,
+		readonly token: string,
+		private readonly credentials: ICredentialDataDecryptedObject,
+	) {
+		const { id } = node.credentials?.[CREDENTIAL_TYPE] ?? {};
+		this.key = `access\n${id ?? ''}\n${fingerprint(JSON.stringify([baseUrl, token]))}`;
+		this.ways = formsFor(token, credentials.headerForm, 'bearer');
+	}
+
+	/** How one call sends the token: the form learnt, or those to try. */
+	async trial(): Promise<Trial> {
+		const { name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? {};
+		const credential = `the Albato Solutions API credential${name ? ` "${name}"` : ''}`;
+		return await Trial.start(this.key, this.ways, { where: credential, option: 'Send Token As' });
+	}
+
+	/** How the token goes now (learnt by a call, or the only form), named. */
+	get sentAs(): string {
+		return wayName(wayIn(this.key, this.ways));
+	}
+
+	/** The credential as n8n signs a request with it, its token in `form`. */
+	options(form: TokenForm): IAdditionalCredentialOptions {
+		let options = this.signed.get(form);
+		if (!options) {
+			const data = { ...this.credentials, headerForm: form };
+			options = decryptedOptions(this.node, CREDENTIAL_TYPE, data);
+			this.signed.set(form, options);
+		}
+		return options;
+	}
 }

@@ -80,6 +80,8 @@ interface Failing {
 	retries?: number;
 	/** A 2xx whose body cannot be used (probably applied). */
 	unreadable?: boolean;
+	/** A 401 after the token was sent in every form to try: which, and the option that pins one. */
+	refusedAs?: string;
 }
 
 /** The status of an answer as an error. */
@@ -88,7 +90,7 @@ export function statusError(
 	status: number,
 	body: unknown,
 	call: Call,
-	{ retries = 0, unreadable = false }: Failing = {},
+	{ retries = 0, unreadable = false, refusedAs }: Failing = {},
 ): AlbatoApiError {
 	const { method, path, itemIndex } = call;
 	// Redacted before serviceMessage cuts a text body short: a cut could split the token.
@@ -98,6 +100,7 @@ export function statusError(
 	const answer: FailedAnswer = { status, unreadable, call };
 	const outcome = OUTCOME_RULES.find((rule) => rule.when(answer))?.outcome ?? 'failed';
 	const advice =
+		refusedAs ??
 		ADVICE_RULES.find((rule) => rule.when(answer))?.advice(answer) ??
 		partnerHint(source.partnerCredential, status, call) ??
 		hint(status, message);

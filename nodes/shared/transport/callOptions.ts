@@ -15,7 +15,8 @@ export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFuncti
  * user's):
  * - `endUser`: the item's end user, with a token minted for them;
  * - `partner`: the master token, as the partner credential sends it (the /wl calls);
- * - `masterBearer`: the master token as `Bearer` (update-user-data, as Albato's page shows).
+ * - `masterBearer`: the master token as `Bearer` (update-user-data, as Albato's page shows); with
+ *   Send Master Token As on Auto, after a 401 the end user's token once (tokenForms.ts).
  */
 export type SendAs = 'endUser' | 'partner' | 'masterBearer';
 

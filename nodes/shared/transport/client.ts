@@ -1,20 +1,27 @@
-import { CREDENTIAL_TYPE, PARTNER_API } from '../constants';
-import { namedPrincipalOf, principalOf, redact, redactKeys } from '../readers/token';
-import { readAccessToken } from './accessToken';
+import { PARTNER_API } from '../constants';
+import {
+	basicUsername,
+	looksLikeJwt,
+	namedPrincipalOf,
+	principalOf,
+	redact,
+	redactKeys,
+} from '../readers/token';
+import { AccessCredential, readAccessToken } from './accessToken';
 import type { ErrorSource } from './answers';
-import type { ApiContext, CallOptions } from './callOptions';
+import type { ApiContext, CallOptions, SendAs } from './callOptions';
 import { AlbatoApiError, type ApiMethod } from './errors';
 import { exchange, type Line } from './exchange';
 import { InFlightLimiter, SharedCeiling } from './limiter';
 import { type ListOptions, readWholeList } from './pages';
 import {
 	authenticationOf,
-	decryptedOptions,
 	type PartnerCredential,
 	readPartnerCredential,
 } from './partnerCredential';
 import { PartnerSession, type TokenCall } from './partnerSession';
-import { type AccessCredential, Sender } from './sender';
+import { Sender } from './sender';
+import type { Trial } from './tokenForms';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from './settings';
 
 /** Shared by every client on Items in Flight Auto in this process: see SharedCeiling (limiter.ts). */
@@ -49,9 +56,9 @@ export class AlbatoClient {
 		credential: AccessCredential | PartnerCredential,
 	) {
 		this.signer =
-			'partnerName' in credential
-				? new PartnerSession(ctx, credential, async (call) => await this.mint(call))
-				: credential;
+			credential instanceof AccessCredential
+				? credential
+				: new PartnerSession(ctx, credential, async (call) => await this.mint(call));
 		this.partner = this.signer instanceof PartnerSession ? this.signer : undefined;
 		this.limiter = InFlightLimiter.forItemsInFlight(options.concurrency, autoCeiling);
 		const sender = new Sender(ctx, this.signer, this.limiter, options.timeout);
@@ -64,6 +71,7 @@ export class AlbatoClient {
 			partner: this.partner,
 			sender,
 			errorSourceFor: (options, sent) => this.errorSourceFor(options, sent),
+			trialFor: async (sendAs, token) => await this.trialFor(sendAs, token),
 		};
 	}
 
@@ -76,8 +84,8 @@ export class AlbatoClient {
 			return new AlbatoClient(ctx, settings, await readPartnerCredential(ctx));
 		}
 		const { baseUrl, token, credentials } = await readAccessToken(ctx);
-		const credentialOptions = decryptedOptions(ctx.getNode(), CREDENTIAL_TYPE, credentials);
-		return new AlbatoClient(ctx, settings, { baseUrl, token, credentialOptions });
+		const access = new AccessCredential(ctx.getNode(), baseUrl, token, credentials);
+		return new AlbatoClient(ctx, settings, access);
 	}
 
 	/**
@@ -109,6 +117,19 @@ export class AlbatoClient {
 	namedPrincipal(itemIndex: number | undefined): string | undefined {
 		if (this.signer instanceof PartnerSession) return this.signer.principal(itemIndex);
 		return namedPrincipalOf(this.signer.baseUrl, this.signer.token);
+	}
+
+	/**
+	 * How each token this client sends goes now (Auto's finding, or the form chosen), named; in
+	 * partner mode for the item's end user. Never a token.
+	 */
+	sentAs(itemIndex: number): Record<string, string> {
+		const signer = this.signer;
+		if (!(signer instanceof PartnerSession)) {
+			const kind = looksLikeJwt(signer.token) ? 'session token (JWT)' : 'permanent token';
+			return { accessToken: signer.sentAs, accessTokenKind: kind };
+		}
+		return signer.sentAs(signer.endUserId(itemIndex));
 	}
 
 	/** The node this client works for, for errors raised outside the transport. */
@@ -167,6 +188,14 @@ export class AlbatoClient {
 		}
 	}
 
+	/** How a call puts its token in the header: the form learnt, or those to try (tokenForms.ts). */
+	private async trialFor(sendAs: SendAs, token: string | undefined): Promise<Trial> {
+		const signer = this.signer;
+		return signer instanceof PartnerSession
+			? await signer.trial(sendAs, token)
+			: await signer.trial();
+	}
+
 	/**
 	 * The error source of one call: it hides the client's secrets (the access token; in partner mode
 	 * the master token and the tokens the session hides), the end-user tokens the call sent, its own
@@ -178,11 +207,14 @@ export class AlbatoClient {
 	): ErrorSource {
 		const signer = this.signer;
 		const own = () => (signer instanceof PartnerSession ? signer.secrets() : [signer.token]);
+		// Each token also as Basic sends it (base64 of "<token>:"): an echoed header must not show it.
+		const hidden = () =>
+			[...own(), ...sent, ...secrets].flatMap((secret) => [secret, basicUsername(secret)]);
 		return {
 			node: this.ctx.getNode(),
 			redact: (text) =>
 				redactKeys(
-					[...own(), ...sent, ...secrets].reduce((out, secret) => redact(out, secret), text),
+					hidden().reduce((out, secret) => redact(out, secret), text),
 					secretKeys,
 				),
 			timeout: this.options.timeout,

@@ -5,28 +5,33 @@
  * Minted tokens are kept in memory, per (credential, end user): the credential's id plus a
  * fingerprint of its data, so two credentials (or one credential before and after an edit) never
  * share a token. A token with an expiry is reused by later executions until shortly before it
- * expires; one without is kept for the current execution only (every node of it; forgotten after
- * 10 minutes unused; pickers and polls: for the one call). Concurrent requests for the same
- * user wait for one mint. The cache itself is tokenCache.ts.
+ * expires; one without (a permanent token) for UNDATED_KEEP, so both kinds cost one token call per
+ * customer per worker. Concurrent requests for the same user wait for one mint. The cache itself
+ * is tokenCache.ts.
  */
 import type { IAdditionalCredentialOptions, INode } from 'n8n-workflow';
 
-import { PARTNER_CREDENTIAL_TYPE } from '../constants';
+import { CREDENTIAL_TYPE, PARTNER_CREDENTIAL_TYPE } from '../constants';
 import { fingerprint, type MintedToken, tokenFromResponse } from '../readers/mintedToken';
-import { basicUsername, masterAuthorization } from '../readers/token';
-import type { ApiContext } from './callOptions';
+import {
+	authorizationIn,
+	basicUsername,
+	chosenForm,
+	formsFor,
+	looksLikeJwt,
+	type TokenForm,
+} from '../readers/token';
+import type { ApiContext, SendAs } from './callOptions';
 import { checkedEndUserId } from './endUserId';
 import { readError } from './errors';
 import { decryptedOptions, parameter, type PartnerCredential } from './partnerCredential';
+import { Trial, type Way, wayIn, wayName } from './tokenForms';
 import {
 	cachedExpiry,
 	cachedToken,
 	dropCached,
-	dropLocal,
 	dropUser,
 	forItem,
-	keepLocal,
-	localToken,
 	sharedMint,
 	storeToken,
 } from './tokenCache';
@@ -52,8 +57,6 @@ interface TokenRequest {
 	stale?: string;
 }
 
-let sessions = 0;
-
 /** What a client in partner mode needs: the credential, the current end user, and the tokens. */
 export class PartnerSession {
 	readonly baseUrl: string;
@@ -68,12 +71,6 @@ export class PartnerSession {
 	private readonly masterToken: string;
 
 	/**
-	 * Keys this session's tokens without an expiry: the execution (pickers, polls: the session
-	 * itself).
-	 */
-	private readonly scope: string;
-
-	/**
 	 * Tokens seen outside the cache (looked up by e-mail), redacted from every error of this
 	 * session. A call's own token is redacted by the call (client.ts): the service can only echo
 	 * what it was sent, and one list of every customer's token would cost each error of a fleet
@@ -82,6 +79,9 @@ export class PartnerSession {
 	private readonly hidden = new Set<string>();
 
 	private readonly node: INode;
+
+	/** The partner credential per form of the master token, built once. */
+	private readonly masterForms = new Map<TokenForm, IAdditionalCredentialOptions>();
 
 	/** `credential`: read and checked by readPartnerCredential, before any request is sent. */
 	constructor(
@@ -100,10 +100,9 @@ export class PartnerSession {
 			partnerName,
 			masterToken,
 			credentials.basicAuthStyle ?? '',
+			credentials.endUserHeaderForm ?? '',
 		]);
 		this.key = `${id ?? ''}\n${fingerprint(data)}`;
-		const executionId = 'getExecutionId' in ctx ? ctx.getExecutionId() : undefined;
-		this.scope = `${executionId ? `execution ${executionId}` : `session ${++sessions}`}\n${this.key}`;
 	}
 
 	/**
@@ -132,32 +131,83 @@ export class PartnerSession {
 	}
 
 	/**
-	 * The n8n credential options that put `Bearer <token>` on an end-user call (the Access Token
-	 * credential's own `authenticate`).
+	 * How one call sends its token (see tokenForms.ts): the master token as Send Master Token As
+	 * says (the /wl calls); the master token as Bearer, or on Auto then the end user's token
+	 * (update-user-data); an end user's token as Send End-User Tokens As says.
 	 */
-	bearer(token: string, credentialType: string): IAdditionalCredentialOptions {
-		return {
-			credentialsDecrypted: {
-				id: '',
-				name: 'minted end-user token',
-				type: credentialType,
-				data: { baseUrl: this.baseUrl, accessToken: token },
-			},
-		};
+	async trial(sendAs: SendAs, token: string | undefined): Promise<Trial> {
+		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
+		const where = `the Albato Partner API credential${this.credentialName ? ` "${this.credentialName}"` : ''}`;
+		if (sendAs === 'partner') {
+			const ways = formsFor(this.masterToken, data.basicAuthStyle, 'basicRaw');
+			return await Trial.start(`${this.key}\nmaster`, ways, {
+				where,
+				option: 'Send Master Token As',
+			});
+		}
+		if (sendAs === 'masterBearer') {
+			const ways: Way[] = chosenForm(data.basicAuthStyle) ? ['bearer'] : ['bearer', 'userToken'];
+			const pin = { where: 'this node', option: 'Options → Authorize As' };
+			return await Trial.start(`${this.key}\nupdate-user-data`, ways, pin);
+		}
+		const ways = formsFor(token ?? '', data.endUserHeaderForm, 'bearer');
+		const pin = { where, option: 'Send End-User Tokens As' };
+		return await Trial.start(`${this.key}\nuser`, ways, pin);
 	}
 
 	/**
-	 * The master token as `Bearer` (update-user-data, as Albato's page shows it): the Access Token
-	 * credential's `authenticate`.
+	 * How the master token and this end user's token go now (learnt by a call, or the only form),
+	 * named; and which kind of token the service handed out.
 	 */
-	masterBearer(credentialType: string): IAdditionalCredentialOptions {
-		return this.bearer(this.masterToken, credentialType);
+	sentAs(userId: string): { masterToken: string; endUserToken: string; endUserTokenKind: string } {
+		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
+		const master = formsFor(this.masterToken, data.basicAuthStyle, 'basicRaw');
+		const token = cachedToken(`${this.key}\n${userId}`) ?? '';
+		const user = formsFor(token, data.endUserHeaderForm, 'bearer');
+		return {
+			masterToken: wayName(wayIn(`${this.key}\nmaster`, master)),
+			endUserToken: token ? wayName(wayIn(`${this.key}\nuser`, user)) : wayName(undefined),
+			endUserTokenKind: !token
+				? 'none yet'
+				: looksLikeJwt(token)
+					? 'session token (JWT)'
+					: 'permanent token',
+		};
 	}
 
-	/** The master token's Authorization header, as the credential sends it (for an owed call). */
-	masterAuthorization(): string {
-		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
-		return masterAuthorization(this.masterToken, data.basicAuthStyle);
+	/** The credential n8n signs a call with, and the options it is handed, its token in `form`. */
+	signed(
+		sendAs: SendAs,
+		token: string | undefined,
+		form: TokenForm,
+	): [string, IAdditionalCredentialOptions] {
+		if (sendAs === 'partner') return [PARTNER_CREDENTIAL_TYPE, this.masterSigned(form)];
+		// The master token as Bearer (update-user-data, as Albato's page shows it), or the end user's.
+		const sent = sendAs === 'masterBearer' ? this.masterToken : (token ?? '');
+		const data = { baseUrl: this.baseUrl, accessToken: sent, headerForm: form };
+		const name = 'minted end-user token';
+		return [
+			CREDENTIAL_TYPE,
+			{ credentialsDecrypted: { id: '', name, type: CREDENTIAL_TYPE, data } },
+		];
+	}
+
+	/** The master token's Authorization header in `form` (for an owed call). */
+	masterAuthorization(form: TokenForm): string {
+		return authorizationIn(this.masterToken, form);
+	}
+
+	/** The partner credential as n8n signs a /wl call with it, the master token in `form`. */
+	private masterSigned(form: TokenForm): IAdditionalCredentialOptions {
+		let options = this.masterForms.get(form);
+		if (!options) {
+			const { credentialsDecrypted } = this.credentialOptions;
+			const data = { ...credentialsDecrypted?.data, basicAuthStyle: form };
+			const base = { id: '', name: '', type: PARTNER_CREDENTIAL_TYPE, ...credentialsDecrypted };
+			options = { credentialsDecrypted: { ...base, data } };
+			this.masterForms.set(form, options);
+		}
+		return options;
 	}
 
 	/** The credential's name (never its data), for hints when a workflow has several. */
@@ -181,12 +231,7 @@ export class PartnerSession {
 		{ itemIndex, owed = false, stale }: TokenRequest = {},
 	): Promise<string> {
 		const key = `${this.key}\n${userId}`;
-		if (stale !== undefined) {
-			dropCached(key, stale);
-			if (this.local(userId) === stale) dropLocal(`${this.scope}\n${userId}`);
-		}
-		const local = this.local(userId);
-		if (local) return local;
+		if (stale !== undefined) dropCached(key, stale);
 		const cached = cachedToken(key);
 		if (cached) return cached;
 
@@ -196,7 +241,6 @@ export class PartnerSession {
 		} catch (error) {
 			throw forItem(error, itemIndex);
 		}
-		if (minted.expiresAt === undefined) this.keepLocal(userId, minted.token);
 		return minted.token;
 	}
 
@@ -207,7 +251,7 @@ export class PartnerSession {
 
 	/** When the cached token of this end user expires (epoch ms), if known. */
 	expiresAt(userId: string): number | undefined {
-		return this.local(userId) !== undefined ? undefined : cachedExpiry(`${this.key}\n${userId}`);
+		return cachedExpiry(`${this.key}\n${userId}`);
 	}
 
 	/** Forgets every token of this end user (after delete-user): none is sent again. */
@@ -218,7 +262,7 @@ export class PartnerSession {
 	/** Keeps a token the service handed out with a new user (add-user), so no token call follows. */
 	remember(userId: string, data: unknown): void {
 		const minted = tokenFromResponse(data);
-		if (minted) this.store(`${this.key}\n${userId}`, userId, minted);
+		if (minted) this.store(`${this.key}\n${userId}`, minted);
 	}
 
 	private async mintNow(
@@ -240,25 +284,11 @@ export class PartnerSession {
 				`POST ${path} for End User ID "${userId}" returned neither sessionToken, token nor permanentToken. Check that the end user exists (End User → Create) and your partner settings.`,
 			);
 		}
-		this.store(key, userId, minted);
+		this.store(key, minted);
 		return minted;
 	}
 
-	private store(key: string, userId: string, minted: MintedToken): void {
-		if (minted.expiresAt === undefined) {
-			this.keepLocal(userId, minted.token);
-			return;
-		}
+	private store(key: string, minted: MintedToken): void {
 		storeToken(key, minted.token, minted.expiresAt);
-	}
-
-	/** This execution's token of the user that has no expiry, if any (kept while used). */
-	private local(userId: string): string | undefined {
-		return localToken(`${this.scope}\n${userId}`);
-	}
-
-	/** Keeps a token without an expiry for this execution. */
-	private keepLocal(userId: string, token: string): void {
-		keepLocal(`${this.scope}\n${userId}`, token);
 	}
 }

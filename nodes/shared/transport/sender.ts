@@ -10,8 +10,9 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE, PARTNER_CREDENTIAL_TYPE } from '../constants';
-import { bearerAuthorization } from '../readers/token';
+import { CREDENTIAL_TYPE } from '../constants';
+import { authorizationIn, type TokenForm } from '../readers/token';
+import type { AccessCredential } from './accessToken';
 import type { ApiContext, SendAs } from './callOptions';
 import {
 	type ApiMethod,
@@ -22,14 +23,6 @@ import {
 import type { InFlightLimiter } from './limiter';
 import { PartnerSession } from './partnerSession';
 
-/** The Access Token credential, read once: what a client without a partner session signs with. */
-export interface AccessCredential {
-	baseUrl: string;
-	token: string;
-	/** Handed to every request: built once, so the hot path allocates nothing for it. */
-	credentialOptions: IAdditionalCredentialOptions;
-}
-
 /** What one attempt sends. */
 interface Outgoing {
 	method: ApiMethod;
@@ -38,6 +31,8 @@ interface Outgoing {
 	sendAs: SendAs;
 	/** The end user's minted token (partner mode, sent as the end user). */
 	token: string | undefined;
+	/** The form the token goes in on this attempt (see tokenForms.ts). */
+	form: TokenForm;
 	owed: boolean;
 }
 
@@ -114,26 +109,23 @@ export class Sender {
 	}
 
 	/** The credential n8n signs the request with, and the options it is handed. */
-	private credentialOf({ sendAs, token }: Outgoing): [string, IAdditionalCredentialOptions] {
+	private credentialOf({ sendAs, token, form }: Outgoing): [string, IAdditionalCredentialOptions] {
 		const signer = this.signer;
-		if (!(signer instanceof PartnerSession)) return [CREDENTIAL_TYPE, signer.credentialOptions];
-		if (sendAs === 'partner') return [PARTNER_CREDENTIAL_TYPE, signer.credentialOptions];
-		if (sendAs === 'masterBearer') return [CREDENTIAL_TYPE, signer.masterBearer(CREDENTIAL_TYPE)];
-		return [CREDENTIAL_TYPE, signer.bearer(token ?? '', CREDENTIAL_TYPE)];
+		if (!(signer instanceof PartnerSession)) return [CREDENTIAL_TYPE, signer.options(form)];
+		return signer.signed(sendAs, token, form);
 	}
 
 	/**
 	 * The Authorization header an owed call carries when n8n would abort the authenticated request:
-	 * the one the credential adds (the partner's master token as its credential sends it, or an
-	 * end-user token as Bearer).
+	 * the one the credential adds, in the attempt's form.
 	 */
-	private owedAuthorization({ sendAs, token }: Outgoing): string | undefined {
+	private owedAuthorization({ sendAs, token, form }: Outgoing): string | undefined {
 		const signer = this.signer;
-		if (!(signer instanceof PartnerSession)) return bearerAuthorization(signer.token);
-		if (sendAs === 'partner') return signer.masterAuthorization();
+		if (!(signer instanceof PartnerSession)) return authorizationIn(signer.token, form);
+		if (sendAs === 'partner') return signer.masterAuthorization(form);
 		// Nothing owed is sent with the master token as Bearer (update-user-data).
 		if (sendAs === 'masterBearer' || token === undefined) return undefined;
-		return bearerAuthorization(token);
+		return authorizationIn(token, form);
 	}
 
 	/**

@@ -110,7 +110,7 @@ interface Hint {
 const HINTS = [
 	{
 		when: (status) => status === 401,
-		hint: 'Check the Access Token of the Albato Solutions API credential: it may be expired or invalid.',
+		hint: 'Check the Access Token of the Albato Solutions API credential: it may be expired or invalid, or sent in a form the service does not take (Send Token As).',
 	},
 	{ when: (status) => status === 403, hint: 'The end user of this token may not do this.' },
 	{
@@ -163,6 +163,13 @@ const withMasterToken = (call: PartnerCall) => call.withMasterToken === true;
 /** What to do about a failed call in partner mode, where it differs from the usual hint. */
 const PARTNER_HINTS = [
 	{
+		// Albato's page says "Bearer <master account token>"; which token it means is open.
+		status: 401,
+		endpoint: 'update-user-data',
+		hint: () =>
+			'The service refused this token for update-user-data: set Options → Authorize As to the other token (Master Token or End User).',
+	},
+	{
 		status: 401,
 		when: withMasterToken,
 		hint: (credential) =>
@@ -171,7 +178,7 @@ const PARTNER_HINTS = [
 	{
 		status: 401,
 		hint: (credential) =>
-			`The service refused the end user's token even after one fresh token. Check ${credential} and that the end user exists.`,
+			`The service refused the end user's token even after one fresh token. Check ${credential} (Send End-User Tokens As) and that the end user exists.`,
 	},
 	{
 		status: 403,

@@ -9,15 +9,21 @@ interface CacheEntry {
 	token: string;
 	mintedAt: number;
 	expiresAt: number;
+	/** The service said no expiry (a permanent token): `expiresAt` is only how long it is kept. */
+	undated: boolean;
 }
+
+/**
+ * How long a token the service gave no expiry (a permanent token) is kept by the process: as long
+ * as a session token usually lives, so a fleet of permanent tokens costs one token call per
+ * customer per worker too. One that was revoked costs a 401 and one fresh token.
+ */
+export const UNDATED_KEEP = 60 * 60_000;
 
 const cache = new Map<string, CacheEntry>();
 const minting = new Map<string, Promise<MintedToken>>();
-/** Tokens without an expiry, by execution (every node of it): dropped after this long unused. */
-const perExecution = new Map<string, { token: string; usedAt: number }>();
-const EXECUTION_IDLE = 10 * 60_000;
 /**
- * Tokens kept per n8n process (each map). Above a fleet's size: at 5,000, a job of 10,000 customers
+ * Tokens kept per n8n process. Above a fleet's size: at 5,000, a job of 10,000 customers
  * on one worker evicted every token before its next node needed it (2 token calls per customer,
  * measured by bench:fleet). 50,000 tokens take about 25 MB.
  */
@@ -27,7 +33,6 @@ export const MAX_ENTRIES = 50_000;
 function clearEndUserTokenCache(): void {
 	cache.clear();
 	minting.clear();
-	perExecution.clear();
 }
 
 /** The cached token under `key` while it is not due for a refresh. */
@@ -40,7 +45,8 @@ export function cachedToken(key: string): string | undefined {
 
 /** When the cached token under `key` expires (epoch ms), if known. */
 export function cachedExpiry(key: string): number | undefined {
-	return cache.get(key)?.expiresAt;
+	const cached = cache.get(key);
+	return cached?.undated ? undefined : cached?.expiresAt;
 }
 
 /** Drops the token under `key` if it is `stale` (the one the service just refused). */
@@ -49,60 +55,27 @@ export function dropCached(key: string, stale: string): void {
 }
 
 /**
- * Forgets every token of one user (`key`: credential key + user), cached or kept by any execution:
- * after the user is deleted none of them may be sent again.
+ * Forgets the token of one user (`key`: credential key + user), and a token call under way: after
+ * the user is deleted it may not be sent again.
  */
 export function dropUser(key: string): void {
 	cache.delete(key);
 	minting.delete(key);
-	for (const local of [...perExecution.keys()])
-		if (local.endsWith(`\n${key}`)) perExecution.delete(local);
 }
 
-/** Keeps a token with an expiry; drops expired entries, then the oldest, to stay bounded. */
-export function storeToken(key: string, token: string, expiresAt: number): void {
+/**
+ * Keeps a token until `expiresAt` (undefined: a token without expiry, for UNDATED_KEEP); drops
+ * expired entries, then the oldest, to stay bounded.
+ */
+export function storeToken(key: string, token: string, expiresAt: number | undefined): void {
 	if (cache.size >= MAX_ENTRIES) {
 		const now = Date.now();
 		for (const [old, entry] of cache) if (entry.expiresAt <= now) cache.delete(old);
 		while (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
 	}
-	cache.set(key, { token, mintedAt: Date.now(), expiresAt });
-}
-
-/** An execution's token without an expiry (kept while used), under `key`. */
-export function localToken(key: string): string | undefined {
-	const entry = perExecution.get(key);
-	if (!entry) return undefined;
 	const now = Date.now();
-	if (now - entry.usedAt > EXECUTION_IDLE) {
-		perExecution.delete(key);
-		return undefined;
-	}
-	// Re-inserted so the map stays in order of use: the idle sweep and the bound read from its front.
-	perExecution.delete(key);
-	perExecution.set(key, { token: entry.token, usedAt: now });
-	return entry.token;
-}
-
-export function dropLocal(key: string): void {
-	perExecution.delete(key);
-}
-
-/**
- * Keeps a token without an expiry for an execution; forgets those of executions idle too long. The
- * map is in order of use, so the sweep stops at the first entry still in use: a fleet's worth of
- * tokens costs no full pass per token kept.
- */
-export function keepLocal(key: string, token: string): void {
-	const now = Date.now();
-	for (const [old, entry] of perExecution) {
-		if (now - entry.usedAt <= EXECUTION_IDLE) break;
-		perExecution.delete(old);
-	}
-	perExecution.delete(key);
-	while (perExecution.size >= MAX_ENTRIES)
-		perExecution.delete(perExecution.keys().next().value as string);
-	perExecution.set(key, { token, usedAt: now });
+	const undated = expiresAt === undefined;
+	cache.set(key, { token, mintedAt: now, expiresAt: expiresAt ?? now + UNDATED_KEEP, undated });
 }
 
 /**

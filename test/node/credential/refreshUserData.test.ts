@@ -2,7 +2,12 @@
  * Credential → Refresh User Data: POST …/update-user-data, optionally repeated until updateStatus
  * is 3, bounded; the master token as Bearer in partner mode (Albato's page), else the end user's.
  */
-import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
+import {
+	addUsers,
+	partnerCredential,
+	runPartner,
+	usePartnerEmulator,
+} from '../../support/partnerSetup';
 import { runNode } from '../../support/setup';
 import { useShortWaits } from '../../support/waits';
 import { linkMade } from './linkSetup';
@@ -159,8 +164,12 @@ describe('partner mode', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.calls.at(-1)).toBe(`POST /credentials/201/${id}/update-user-data`);
 		expect(ctx.emu.requests.at(-1)?.user).toMatch(/cust-1$/);
-		const refused = await runPartner(ctx.emu, refresh(id));
+		// The master token pinned: a credential that chose its form finds out nothing (on Auto the end
+		// user's token follows the master token's 401: strictAuth.test.ts).
+		const credential = partnerCredential(ctx.emu, { basicAuthStyle: 'usernamePassword' });
+		const refused = await runPartner(ctx.emu, refresh(id), { credential });
 		expect(refused.error?.message).toBeDefined();
+		expect(refused.error?.description).toMatch(/Authorize As/);
 	});
 
 	it('refuses a bad Authorize As before any request', async () => {

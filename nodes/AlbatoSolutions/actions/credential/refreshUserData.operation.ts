@@ -63,7 +63,8 @@ export const description: INodeProperties[] = [
 				{
 					name: 'Master Token (Documented)',
 					value: 'master',
-					description: "The credential's master token as Bearer, as Albato's page shows",
+					description:
+						"The credential's master token as Bearer, as Albato's page shows; with Send Master Token As: Auto, on a 401 the End User ID's token once, remembered",
 				},
 			],
 		},
