@@ -138,6 +138,10 @@ describe('examples/fleet-change.workflow.json', () => {
 		expect(first.json.filter((json) => json.installation).map((json) => json.created)).toEqual(
 			Array(6).fill(true),
 		);
+		// Each item names its customer (partner mode), as End User and Run outputs do.
+		expect(first.json.slice(0, 6).map((json) => json.endUserId)).toEqual(
+			customers.slice(0, 6).map((c) => c.customerId),
+		);
 		expect(first.json[6].error).toBeDefined();
 		expect(notAttempted).toHaveLength(5);
 		expect(notAttempted[0].error).toBe(
