@@ -169,6 +169,25 @@ describe('examples/fleet-change.workflow.json', () => {
 		expect(writesForDone()).toEqual([]);
 		expect(writesIn(second.calls).length).toBeGreaterThan(0);
 	});
+
+	it('a stop names the item as a person counts it, and its customer', async () => {
+		const customers = ['fleet-01', 'fleet-02', 'fleet-03', 'fleet-04', 'fleet-05', 'fleet-06'];
+		await addUsers(
+			ctx.emu,
+			customers.filter((id) => id !== 'fleet-05'),
+		);
+		const run = await runPartner(
+			ctx.emu,
+			{
+				...ensureNode.parameters,
+				requestOptions: { canaryItems: 5, concurrency: 1 },
+			} as INodeParameters,
+			{ inputItems: customers.map((customerId) => ({ customerId })), continueOnFail: true },
+		);
+		expect(run.json[5].error).toBe(
+			'Not attempted: canary item 5 (fleet-05) failed (Canary Items 5). 4 done, 1 failed, 1 not attempted',
+		);
+	});
 });
 
 /** The example as n8n-core runs it here: without its sticky notes, with a node's JSON replaced. */
