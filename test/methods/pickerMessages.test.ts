@@ -147,7 +147,7 @@ describe('a saved value whose list cannot load shows as itself', () => {
 			code: [['subject (saved; list not loaded)', 'subject']],
 		});
 		expect(shown.step[0].description).toMatch(
-			/^The saved value, kept as it is\. The list could not load: End User ID has no value here/,
+			/^The list could not load: End User ID has no value here .*\. The saved value is kept as it is\.$/,
 		);
 	});
 

@@ -37,12 +37,14 @@ export async function keepingSaved(
 		return await list();
 	} catch (error) {
 		const saved = savedValues(ctx, parameter);
-		if (saved.length === 0) throw error;
-		const why = (error as Error).message;
+		// load() gives a NodeOperationError or NodeApiError, as the editor shows it.
+		if (saved.length === 0) throw error as Error;
+		const why = (error as Error).message.replace(/\.?$/, '.');
+		const description = `The list could not load: ${why} The saved value is kept as it is.`;
 		return saved.map((value) => ({
 			name: `${label(value)} (saved; list not loaded)`,
 			value,
-			description: `The saved value, kept as it is. The list could not load: ${why}`,
+			description,
 		}));
 	}
 }
