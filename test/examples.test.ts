@@ -78,3 +78,30 @@ it.each([
 	expect(fed.length).toBeGreaterThanOrEqual(albato.length);
 	for (const node of fed) expect(targets).toContain(node.name);
 });
+
+describe('the fleet and usage examples open with a note for a new partner', () => {
+	const noteOf = (file: string) =>
+		readExample(join(__dirname, '..', 'examples', file))
+			.nodes.filter((node) => node.type === 'n8n-nodes-base.stickyNote')
+			.map((node) => String(node.parameters?.content ?? ''))
+			.join('\n');
+
+	it.each([
+		[
+			'fleet-change.workflow.json',
+			[
+				/Replace|Customers to change/,
+				/Ensure new subject\*\* → \*Request Options\* → turn on \*Preview\*/,
+			],
+		],
+		['fleet-restore.workflow.json', [/snapshots\.executionId/, /stops the run/]],
+		['fleet-watch.workflow.json', [/Replace \*\*Customers\*\*/, /\*\*Publish\*\*/]],
+		[
+			'usage-topup.workflow.json',
+			[/Replace \*\*Customer list\*\*/, /\*\*Publish\*\*/, /every night they stay low/, /bills/],
+		],
+	])('%s', (file, says) => {
+		const note = noteOf(file);
+		for (const words of says) expect([file, words.test(note)]).toEqual([file, true]);
+	});
+});

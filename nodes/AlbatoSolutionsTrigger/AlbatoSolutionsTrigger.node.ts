@@ -28,6 +28,11 @@ const EVENT_OPTIONS: INodePropertyOptions[] = KINDS.flatMap((kind) => kind.optio
 /**
  * Installation ID (Run Events): text at version 1, a picker from version 2 (same name and value).
  */
+/** The events the Solution filter narrows (installations, runs, automations): all but usage. */
+const SOLUTION_EVENTS = EVENT_OPTIONS.map((option) => String(option.value)).filter(
+	(event) => !usageKind.events.includes(event),
+);
+
 const RUN_INSTALLATION = {
 	displayName: 'Installation ID (Run Events)',
 	name: 'runInstallationId',
@@ -106,6 +111,8 @@ export class AlbatoSolutionsTrigger implements INodeType {
 				required: false,
 				description:
 					'Only installations of this solution, and only runs of their automations. Leave empty to watch everything of the end user.',
+				// Usage events are the end user's, not a solution's: shown only where it filters.
+				displayOptions: { show: { events: SOLUTION_EVENTS } },
 			},
 		],
 	};

@@ -16,7 +16,9 @@
 //  2. fix (create fleet-08) and run it again: nothing is written for the customers done in run 1;
 //     every customer ends active with the new subject; the report has no failure; run 2 added its
 //     own rows and left run 1's as they were
-//  3. restore fleet-02 (changed by run 1) and fleet-20 (changed by run 2) from run 1's rows with the
+//  3. the restore example with an empty and with an unknown execution ID fails before any write,
+//     naming both customers and where the right ID is (the change report's snapshots.executionId);
+//     then restore fleet-02 (changed by run 1) and fleet-20 (changed by run 2) from run 1's rows with the
 //     restore example: each installation has exactly the field values and the status of before,
 //     and nothing was written for anyone else; the same restore again writes nothing
 //
@@ -97,23 +99,29 @@ const setJson = (workflow, nodeName, value) => {
 
 const finished = (e) => e.status !== 'running' && e.status !== 'new' && e.stoppedAt;
 
-/** One run through the webhook: `{ id, status, runData, error }` once the execution finished. */
+/** One run through the webhook, once the execution finished: `{ id, status, runData, error }`. */
+async function runToEnd(n8n, target, label) {
+	const before = new Set((await n8n.executions(target.id)).map((e) => String(e.id)));
+	const answer = await callWebhook(n8n, target.webhookPath, {});
+	if (answer.status !== 200) throw new Error(`${answer.status} ${answer.text.slice(0, 300)}`);
+	const summary = await waitFor(
+		`${label} to finish`,
+		async () =>
+			(await n8n.executions(target.id)).find((e) => !before.has(String(e.id)) && finished(e)),
+		{ timeoutMs: 240_000, intervalMs: 1000 },
+	);
+	const execution = await n8n.execution(summary.id);
+	const { runData, error } = execution.data.resultData;
+	return { id: String(summary.id), status: execution.status, runData, error };
+}
+
+/** One run that must succeed: `{ id, runData }`. */
 async function runOnce(checks, n8n, target, label) {
 	return await checks.step(`the webhook runs ${label}`, async () => {
-		const before = new Set((await n8n.executions(target.id)).map((e) => String(e.id)));
-		const answer = await callWebhook(n8n, target.webhookPath, {});
-		if (answer.status !== 200) throw new Error(`${answer.status} ${answer.text.slice(0, 300)}`);
-		const summary = await waitFor(
-			`${label} to finish`,
-			async () =>
-				(await n8n.executions(target.id)).find((e) => !before.has(String(e.id)) && finished(e)),
-			{ timeoutMs: 240_000, intervalMs: 1000 },
-		);
-		const execution = await n8n.execution(summary.id);
-		const { runData, error } = execution.data.resultData;
-		if (execution.status !== 'success')
-			throw new Error(`execution ${summary.id}: ${execution.status} ${JSON.stringify(error)}`);
-		return { id: String(summary.id), runData };
+		const run = await runToEnd(n8n, target, label);
+		if (run.status !== 'success')
+			throw new Error(`execution ${run.id}: ${run.status} ${JSON.stringify(run.error)}`);
+		return { id: run.id, runData: run.runData };
 	});
 }
 
@@ -340,7 +348,7 @@ export async function checkFleetChange(checks, n8n, emulator, repoRoot) {
 			report1.json.notAttempted.length === notAttempted.length &&
 			/Stop After Failures/.test(report1.json.stoppedBecause ?? '') &&
 			JSON.stringify(report1.json.snapshots) ===
-				JSON.stringify({ executionId: first.id, kept: 18, noSnapshot: [MISSING] }),
+				JSON.stringify({ executionId: first.id, kept: 18, noSnapshot: [FRESH, MISSING] }),
 		JSON.stringify(report1?.json),
 	);
 
@@ -408,6 +416,32 @@ export async function checkFleetChange(checks, n8n, emulator, repoRoot) {
 			.filter((row) => doneBefore.has(row.customerId))
 			.every((row) => snapshotView(row).fields['Send welcome email → subject'] === NEW_SUBJECT),
 	);
+
+	// ---- 3. (a) a restore with no snapshot to read stops, naming the customers and where the ID is
+	for (const executionId of ['', '999999']) {
+		const wrong = await withWebhook(repoRoot, RESTORE, (w) =>
+			setJson(w, 'Customers to restore', { executionId, customerIds: RESTORED }),
+		);
+		await checks.step(`import:workflow (fleet restore, executionId '${executionId}')`, () =>
+			n8n.importWorkflow(wrong),
+		);
+		await checks.step('the fleet restore workflow is active', () =>
+			activateWorkflow(n8n, RESTORE.id),
+		);
+		await emulator.control('DELETE', '/requests');
+		const stopped = await runToEnd(n8n, RESTORE, `the restore with executionId '${executionId}'`);
+		checks.ok(
+			`restore with executionId '${executionId}': fails in Match the customers, naming both customers and snapshots.executionId, before any write`,
+			stopped.status === 'error' &&
+				String(stopped.error?.message).startsWith(
+					`no snapshot of ${RESTORED.join(', ')} in execution '${executionId}'`,
+				) &&
+				String(stopped.error?.message).includes('snapshots.executionId') &&
+				(await emulator.requests()).filter(isWrite).length === 0,
+			JSON.stringify([stopped.status, stopped.error?.message]),
+		);
+		await deactivateWorkflow(n8n, RESTORE.id);
+	}
 
 	// ---- 3. (b) restore two customers from run 1's snapshots
 	const restore = await withWebhook(repoRoot, RESTORE, (w) =>

@@ -149,7 +149,7 @@ describe.each(credentials)('Ensure → Field Values pickers ($name)', ({ own, se
 
 	it('with no installation of the solution at all: says where the steps can come from', async () => {
 		await expect(pick('getEnsureSteps', 'Anything', { automation: 1021 }, 102)).rejects.toThrow(
-			'No installation of solution 102 with automation 1021 to read its steps from',
+			'No installation of solution 102 has automation 1021 yet, so its steps and fields cannot be listed (Albato shows them only in an installation). Type them instead: switch Step to Expression',
 		);
 	});
 });

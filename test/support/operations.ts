@@ -224,7 +224,8 @@ const ROWS: Row[] = [
 		key: 'endUser.create',
 		credential: 'partner',
 		params: {},
-		calls: [`POST ${WL}/add-user`],
+		// add-user's answer has no language or offset: the profile gives them, as on a repeat.
+		calls: [`POST ${WL}/add-user`, `POST ${WL}/get-user-profile`],
 		madeByWrite: [
 			'albatoUserId',
 			'email',

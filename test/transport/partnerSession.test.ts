@@ -176,7 +176,12 @@ describe('a token without expiry is kept for the execution, not only for one nod
 
 	it('permanent tokens: the token add-user answered serves the next node and the next execution', async () => {
 		ctx.emu.setVariants({ partnerTokens: 'permanent' });
-		expect(await onboard()).toEqual(['POST /wl/acme-saas/add-user', 'GET /solution/installation']); // was: a token call in between
+		// No token call in between: the profile read (language, offset) uses add-user's token too.
+		expect(await onboard()).toEqual([
+			'POST /wl/acme-saas/add-user',
+			'POST /wl/acme-saas/get-user-profile',
+			'GET /solution/installation',
+		]);
 		expect(await onboard()).toEqual([
 			'POST /wl/acme-saas/add-user',
 			// An existing user's profile fills Create's output (issue 33, point 13).

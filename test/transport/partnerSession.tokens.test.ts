@@ -135,7 +135,11 @@ describe('a session token handed out by add-user', () => {
 	it('serves the next execution: no token call', async () => {
 		ctx.emu.setVariants({ partnerTokens: 'session' });
 		const created = await asC1({ resource: 'endUser', operation: 'create' });
-		expect(created.calls).toEqual(['POST /wl/acme-saas/add-user']);
+		// The profile read (language, offset) uses add-user's token: no token call.
+		expect(created.calls).toEqual([
+			'POST /wl/acme-saas/add-user',
+			'POST /wl/acme-saas/get-user-profile',
+		]);
 		const listed = await asC1(getMany);
 		expect(listed.calls).toEqual(['GET /solution/installation']);
 		expect(listedAs()).toEqual(['acme-saas:c-1']);

@@ -1,5 +1,5 @@
 /** The trigger's description follows n8n's trigger conventions (and its lint). */
-import type { INodePropertyOptions } from 'n8n-workflow';
+import { NodeHelpers, type INodePropertyOptions } from 'n8n-workflow';
 
 import { INCIDENT_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/incidentPoll';
 import { USAGE_EVENTS } from '../../nodes/AlbatoSolutionsTrigger/usagePoll';
@@ -33,5 +33,27 @@ describe('trigger description', () => {
 		);
 		const names = options.map((option) => option.name);
 		expect(names).toEqual([...names].sort());
+	});
+});
+
+describe('fields shown only for the events they act on', () => {
+	const shown = (name: string, events: string[]) => {
+		const property = description.properties.find((p) => p.name === name)!;
+		return NodeHelpers.displayParameter({ events }, property, { typeVersion: 2 }, description);
+	};
+
+	it('Solution: for installation, run and automation events, not for usage events alone', () => {
+		expect(shown('solutionId', [USAGE_EVENTS[0]])).toBe(false);
+		expect(shown('solutionId', [...USAGE_EVENTS])).toBe(false);
+		for (const event of [EVENTS[0], RUN_EVENTS[0], INCIDENT_EVENTS[0]])
+			expect([event, shown('solutionId', [event])]).toEqual([event, true]);
+		expect(shown('solutionId', [USAGE_EVENTS[0], RUN_EVENTS[0]])).toBe(true);
+	});
+
+	it('Running Low Below: for usage events only; Installation ID (Run Events): for run and automation events', () => {
+		expect(shown('runningLowBelow', [EVENTS[0]])).toBe(false);
+		expect(shown('runningLowBelow', [USAGE_EVENTS[0]])).toBe(true);
+		expect(shown('runInstallationId', [USAGE_EVENTS[0]])).toBe(false);
+		expect(shown('runInstallationId', [EVENTS[0]])).toBe(false);
 	});
 });

@@ -33,7 +33,12 @@ const described = [
  */
 export const resourceDescriptions = [
 	...described.filter((property) => property.name === 'operation'),
-	endUserIdProperty,
+	{
+		...endUserIdProperty,
+		// Get Plans reads the partner's plans with the master token: no end user to name. A value
+		// saved there before is not read.
+		displayOptions: { ...endUserIdProperty.displayOptions, hide: { operation: ['getPlans'] } },
+	},
 	...described.filter((property) => property.name !== 'operation'),
 ];
 

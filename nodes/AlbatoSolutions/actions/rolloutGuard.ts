@@ -38,10 +38,21 @@ export class RolloutGuard {
 	/** Why no further item starts, once that is so. */
 	private reason: string | undefined;
 
+	/**
+	 * `customerOf`: the customer an item acts for (End User ID in partner mode), to name it in a
+	 * reason; undefined when it has none.
+	 */
 	constructor(
 		readonly settings: RolloutSettings,
 		private readonly continueOnFail: boolean,
+		private readonly customerOf: (itemIndex: number) => string | undefined = () => undefined,
 	) {}
+
+	/** An item as a person counts it (the 5th is "item 5"), with its customer when it has one. */
+	private named(itemIndex: number): string {
+		const customer = this.customerOf(itemIndex);
+		return `item ${itemIndex + 1}${customer === undefined ? '' : ` (${customer})`}`;
+	}
 
 	/** Whether any of the guard's options is set (otherwise only Continue On Fail decides). */
 	get active(): boolean {
@@ -67,15 +78,15 @@ export class RolloutGuard {
 		if (canary !== undefined) {
 			this.reason =
 				canary === itemIndex
-					? `canary item ${itemIndex} failed ${canaryItems}`
-					: `item ${itemIndex} failed, run together with canary item ${canary} ${canaryItems}`;
+					? `canary ${this.named(itemIndex)} failed ${canaryItems}`
+					: `${this.named(itemIndex)} failed, run together with canary ${this.named(canary)} ${canaryItems}`;
 			return;
 		}
 		const limit = this.settings.stopAfterFailures;
 		if (limit && this.exceeded(limit)) {
 			this.reason = `Stop After Failures (${describeCountOrPercent(limit)}) was exceeded`;
 		} else if (!this.continueOnFail) {
-			this.reason = `item ${itemIndex} failed (no Continue On Fail)`;
+			this.reason = `${this.named(itemIndex)} failed (no Continue On Fail)`;
 		}
 	}
 

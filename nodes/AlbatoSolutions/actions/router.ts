@@ -59,15 +59,25 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 async function connect(ctx: IExecuteFunctions): Promise<RunContext> {
 	const { transport, rollout } = readRequestOptions(ctx);
 	const continueOnFail = ctx.continueOnFail();
+	const client = await AlbatoClient.create(ctx, transport);
 	return {
 		ctx,
-		client: await AlbatoClient.create(ctx, transport),
+		client,
 		continueOnFail,
 		preview: transport.preview,
 		itemsInFlight: itemsAtOnce(transport.concurrency),
-		guard: new RolloutGuard(rollout, continueOnFail),
+		guard: new RolloutGuard(rollout, continueOnFail, (itemIndex) => customerOf(client, itemIndex)),
 		results: new Map(),
 	};
+}
+
+/** The End User ID an item acts for (partner mode), to name it in a stop reason; else undefined. */
+function customerOf(client: AlbatoClient, itemIndex: number): string | undefined {
+	try {
+		return client.partner?.endUserId(itemIndex);
+	} catch {
+		return undefined;
+	}
 }
 
 /**

@@ -65,7 +65,7 @@ export const bundleSelect: INodeProperties = {
 	type: 'options',
 	typeOptions: {
 		loadOptionsMethod: 'getBundles',
-		loadOptionsDependsOn: ['installationId.value', 'endUserId'],
+		loadOptionsDependsOn: ['installationId.value'],
 	},
 	default: '',
 	required: true,

@@ -9,11 +9,14 @@ import type { DisplayCondition, INode, INodeProperties } from 'n8n-workflow';
  *    first `title`, `fieldMapper`, `scope`, `stepId`; then `connectionName`,
  *    `connectionFieldMapper`, `runsOf`, `runStepId`): it reads both (`renamedIn2`).
  *  - 2: parameter names that never carry a value over between resources.
+ *  - 3: Installation → Ensure gives each of `otherInstallations` its `status` as
+ *    `installation.status` gives it (1 active, 0 paused); versions 1 and 2 keep the words
+ *    ("active", "paused") a saved workflow may compare with.
  *
  * Both names saved at version 1: the first name is read when it holds a value, the new name otherwise.
  */
-export const NODE_VERSIONS = [1, 2];
-export const CURRENT_NODE_VERSION = 2;
+export const NODE_VERSIONS = [1, 2, 3];
+export const CURRENT_NODE_VERSION = 3;
 
 function withVersion(
 	properties: INodeProperties[],

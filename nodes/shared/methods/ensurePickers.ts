@@ -25,6 +25,7 @@ import {
 	solutionIdOf,
 } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
+import { keepingSaved } from './keepSaved';
 import { load } from './load';
 import { parentId } from './parent';
 
@@ -163,12 +164,13 @@ async function sourceOf(
 				steps: found.steps,
 			};
 	}
+	// n8n shows only the message of an option list's error: what to type, and where, is in it.
 	throw new NodeOperationError(
 		ctx.getNode(),
-		`No installation of solution ${solutionId} with automation ${automation} to read its steps from`,
+		`No installation of solution ${solutionId} has automation ${automation} yet, so its steps and fields cannot be listed (Albato shows them only in an installation). Type them instead: switch Step to Expression and type the step's title as your automation in Albato names it, and Field to Expression and type the field's label as the step shows it (or its code). If one is wrong, Ensure's error after it installed names the steps or fields there are, and these lists fill once the installation exists.`,
 		{
 			description:
-				"The service shows an automation's steps and fields only in an installation, and this template's parameters do not list them. Give the step's title and the field code with an expression (Bundle Data → Get Many shows them once an installation exists), or install first and open the list again.",
+				"The service shows an automation's steps and fields only in an installation, and this template's parameters do not list them.",
 		},
 	);
 }
@@ -181,14 +183,16 @@ export const ensurePickers = {
 		const solutionId = parentId(this, 'solutionId');
 		const automation = current(this, '&automation');
 		if (!solutionId || !automation) return [];
-		return await load(this, 'the steps', async (client) => {
-			const source = await sourceOf(this, client, solutionId, automation);
-			return source.steps.map((step) => ({
-				name: step.title || `Step ${step.key}`,
-				value: step.key,
-				description: `Fields: ${step.fields.map((field) => field.label).join(', ') || 'none'}. From ${source.from}.`,
-			}));
-		});
+		const list = async () =>
+			await load(this, 'the steps', async (client) => {
+				const source = await sourceOf(this, client, solutionId, automation);
+				return source.steps.map((step) => ({
+					name: step.title || `Step ${step.key}`,
+					value: step.key,
+					description: `Fields: ${step.fields.map((field) => field.label).join(', ') || 'none'}. From ${source.from}.`,
+				}));
+			});
+		return await keepingSaved(this, '&step', list);
 	},
 
 	/**
@@ -200,22 +204,24 @@ export const ensurePickers = {
 		const automation = current(this, '&automation');
 		const stepKey = current(this, '&step');
 		if (!solutionId || !automation || !stepKey) return [];
-		return await load(this, 'the fields', async (client) => {
-			const source = await sourceOf(this, client, solutionId, automation);
-			const step = source.steps.find(
-				(candidate) => candidate.key === stepKey || candidate.title === stepKey,
-			);
-			if (!step)
-				throw new NodeOperationError(
-					this.getNode(),
-					`No step "${stepKey}" in automation ${automation} (read from ${source.from})`,
-					{ description: `Its steps: ${source.steps.map((other) => other.key).join(', ')}` },
+		const list = async () =>
+			await load(this, 'the fields', async (client) => {
+				const source = await sourceOf(this, client, solutionId, automation);
+				const step = source.steps.find(
+					(candidate) => candidate.key === stepKey || candidate.title === stepKey,
 				);
-			return step.fields.map((field) => ({
-				name: field.label === field.name ? field.name : `${field.label} (${field.name})`,
-				value: field.name,
-				description: `Now ${short(field.value)} in ${source.from}`,
-			}));
-		});
+				if (!step)
+					throw new NodeOperationError(
+						this.getNode(),
+						`No step "${stepKey}" in automation ${automation} (read from ${source.from})`,
+						{ description: `Its steps: ${source.steps.map((other) => other.key).join(', ')}` },
+					);
+				return step.fields.map((field) => ({
+					name: field.label === field.name ? field.name : `${field.label} (${field.name})`,
+					value: field.name,
+					description: `Now ${short(field.value)} in ${source.from}`,
+				}));
+			});
+		return await keepingSaved(this, '&code', list);
 	},
 };

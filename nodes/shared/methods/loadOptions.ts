@@ -6,6 +6,7 @@ import { bundlesOf, stepsOf } from '../readers/bundles';
 import { solutionTemplates } from '../api/solution';
 import { idOf, isObject, sameId } from '../readers/shapes';
 import { ensurePickers } from './ensurePickers';
+import { keepingSaved } from './keepSaved';
 import { load } from './load';
 import { parentId } from './parent';
 import { getPlans } from './plans';
@@ -20,40 +21,30 @@ export const loadOptions = {
 	 * request.
 	 */
 	async getTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		const solutionId = parentId(this, 'solutionId');
-		if (!solutionId) return [];
-		return await load(this, 'the templates', async (client) => {
-			const templates = await solutionTemplates(client, solutionId);
-			return templates.map((template) => {
-				const parent = isObject(template.parentAutomation) ? template.parentAutomation : undefined;
-				const title = String(template.title ?? template.name ?? `Template ${String(template.id)}`);
-				// "Title (ID)" as the solutions; the automation it installs named once, in the description.
-				const parentName = parent ? String(parent.title ?? 'Automation') : '';
-				return {
-					name: `${title} (${String(idOf(template.id) ?? template.id)})`,
-					value: idOf(template.id) as number,
-					description: parent
-						? `Parent automation: ${parentName}${parent.id !== undefined ? ` (${String(parent.id)})` : ''}`
-						: undefined,
-				};
-			});
-		});
+		return await keepingSaved(this, 'templateIds', async () => await templatesOf(this));
+	},
+
+	/** Ensure → Field Values → Automation: the same templates, for one entry. */
+	async getEnsureTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+		return await keepingSaved(this, '&automation', async () => await templatesOf(this));
 	},
 
 	/** Automations (bundles) of the chosen installation. One request. */
 	async getBundles(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 		const installationId = parentId(this, 'installationId');
 		if (!installationId) return [];
-		return await load(this, 'the automations', async (client) => {
-			const installation = await getInstallation(client, installationId, {
-				withBundles: true,
-				withStatus: false,
+		const list = async () =>
+			await load(this, 'the automations', async (client) => {
+				const installation = await getInstallation(client, installationId, {
+					withBundles: true,
+					withStatus: false,
+				});
+				return bundlesOf(installation).map((bundle) => ({
+					name: `${String(bundle.title ?? 'Automation')} (${String(bundle.id)})`,
+					value: idOf(bundle.id) as number,
+				}));
 			});
-			return bundlesOf(installation).map((bundle) => ({
-				name: `${String(bundle.title ?? 'Automation')} (${String(bundle.id)})`,
-				value: idOf(bundle.id) as number,
-			}));
-		});
+		return await keepingSaved(this, 'bundleId', list);
 	},
 
 	/**
@@ -65,37 +56,61 @@ export const loadOptions = {
 		const bundleId = parentId(this, 'bundleId');
 		if (!bundleId) return [];
 		const installationId = parentId(this, 'installationId');
-		return await load(this, 'the steps', async (client) => {
-			// Both settle before an error is reported: no request is left running behind the picker.
-			const [recordsResult, installationResult] = await Promise.allSettled([
-				bundleData(client, bundleId),
-				installationId
-					? getInstallation(client, installationId, { withBundles: true, withStatus: false })
-					: Promise.resolve(undefined),
-			]);
-			if (recordsResult.status === 'rejected') throw recordsResult.reason;
-			if (installationResult.status === 'rejected') throw installationResult.reason;
-			const [records, installation] = [recordsResult.value, installationResult.value];
-			const bundle = installation
-				? bundlesOf(installation).find((candidate) => sameId(candidate.id, bundleId))
-				: undefined;
-			const titles = new Map(
-				(bundle ? stepsOf(bundle) : []).map((step) => [
-					String(idOf(step.id)),
-					String(step.title ?? ''),
-				]),
-			);
-			return records.map((record) => {
-				const fields = Array.isArray(record.data) ? record.data.filter(isObject) : [];
-				const title =
-					titles.get(String(idOf(record.id))) ||
-					(record.title ? String(record.title) : `Step ${String(record.id)}`);
-				return {
-					name: `${title} (${String(record.id)})`,
-					value: idOf(record.id) as number,
-					description: fields.map((field) => String(field.label ?? field.name)).join(', '),
-				};
+		const list = async () =>
+			await load(this, 'the steps', async (client) => {
+				// Both settle before an error is reported: no request is left running behind the picker.
+				const [recordsResult, installationResult] = await Promise.allSettled([
+					bundleData(client, bundleId),
+					installationId
+						? getInstallation(client, installationId, { withBundles: true, withStatus: false })
+						: Promise.resolve(undefined),
+				]);
+				if (recordsResult.status === 'rejected') throw recordsResult.reason;
+				if (installationResult.status === 'rejected') throw installationResult.reason;
+				const [records, installation] = [recordsResult.value, installationResult.value];
+				const bundle = installation
+					? bundlesOf(installation).find((candidate) => sameId(candidate.id, bundleId))
+					: undefined;
+				const titles = new Map(
+					(bundle ? stepsOf(bundle) : []).map((step) => [
+						String(idOf(step.id)),
+						String(step.title ?? ''),
+					]),
+				);
+				return records.map((record) => {
+					const fields = Array.isArray(record.data) ? record.data.filter(isObject) : [];
+					const title =
+						titles.get(String(idOf(record.id))) ||
+						(record.title ? String(record.title) : `Step ${String(record.id)}`);
+					return {
+						name: `${title} (${String(record.id)})`,
+						value: idOf(record.id) as number,
+						description: fields.map((field) => String(field.label ?? field.name)).join(', '),
+					};
+				});
 			});
-		});
+		return await keepingSaved(this, 'stepId', list);
 	},
 };
+
+/** Templates of the chosen solution as "Title (ID)", with the automation each one installs. */
+async function templatesOf(ctx: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const solutionId = parentId(ctx, 'solutionId');
+	if (!solutionId) return [];
+	return await load(ctx, 'the templates', async (client) => {
+		const templates = await solutionTemplates(client, solutionId);
+		return templates.map((template) => {
+			const parent = isObject(template.parentAutomation) ? template.parentAutomation : undefined;
+			const title = String(template.title ?? template.name ?? `Template ${String(template.id)}`);
+			// "Title (ID)" as the solutions; the automation it installs named once, in the description.
+			const parentName = parent ? String(parent.title ?? 'Automation') : '';
+			return {
+				name: `${title} (${String(idOf(template.id) ?? template.id)})`,
+				value: idOf(template.id) as number,
+				description: parent
+					? `Parent automation: ${parentName}${parent.id !== undefined ? ` (${String(parent.id)})` : ''}`
+					: undefined,
+			};
+		});
+	});
+}

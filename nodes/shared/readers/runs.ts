@@ -230,7 +230,8 @@ export function stepItem(step: IDataObject, offsetMinutes = 0, titles?: StepTitl
 	return {
 		...rest,
 		id: idOf(step.id) ?? step.id ?? null,
-		...(titles ? { title: title ?? step.title ?? null } : {}),
+		// Always present (null when not known), so every run has one shape wherever it comes from.
+		title: title ?? step.title ?? null,
 		...Object.fromEntries(
 			['triggerActionId', 'eventId', 'bundleId']
 				.filter((key) => step[key] !== undefined)

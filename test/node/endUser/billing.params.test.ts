@@ -29,7 +29,7 @@ const cases: Array<[string, INodeParameters, IDataObject, RegExp]> = [
 		'a plan ID that is not a number',
 		{ resource: 'endUser', operation: 'setPlan', planId: '={{ $json.plan }}' },
 		{ customer: 'mary', plan: 'gold' },
-		/^Plan ID must be a positive whole number, got "gold"/,
+		/^Plan "gold" is not a plan ID: Albato's plans have no names\. Pick it from the list/,
 	],
 	[
 		'a count of 150',

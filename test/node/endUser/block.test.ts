@@ -4,6 +4,7 @@
  * → Start and Create fail saying the user is blocked. Unknown users, the Access Token credential
  * and a missing End User ID are said so; both Basic styles and the answer variants work.
  */
+import { AlbatoSolutions } from '../../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
 import {
 	addUsers,
@@ -160,5 +161,18 @@ describe('End User → Block', () => {
 		const run = await runNode(ctx.emu, block(true));
 		expect(run.error?.message).toMatch(/End User needs the Albato Partner API credential/);
 		expect(run.calls).toEqual([]);
+	});
+});
+
+describe('what the editor says about Block', () => {
+	it('names the one thing that matters, with no pointer to a README the editor cannot open', () => {
+		const texts = JSON.stringify(new AlbatoSolutions().description.properties);
+		expect(texts).not.toMatch(/README/);
+		const confirm = new AlbatoSolutions().description.properties.find(
+			(p) => p.name === 'confirmBlock',
+		)!;
+		expect(JSON.stringify(confirm)).toContain(
+			'Albato documents no unblock call (End User → Delete is not an undo: it removes the user and their installations)',
+		);
 	});
 });

@@ -2,7 +2,7 @@
  * End User → Create: add-user with the partner's id, the token opt-in, an existing user, the
  * credential needed.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
 import {
@@ -127,8 +127,28 @@ describe('End User → Create', () => {
 			'POST /wl/acme-saas/get-user-session-token',
 			'POST /wl/acme-saas/get-user-profile',
 			'POST /wl/acme-saas/add-user',
+			// add-user sends no language or offset: read once, as the repeat reads them.
+			'POST /wl/acme-saas/get-user-profile',
 		]);
 		expect(run.serialized).not.toMatch(/eyJhbGci|perm_/);
+	});
+
+	it('a new user and a repeat delivery give the same fields with the same values', async () => {
+		const create = async () =>
+			await runPartner(
+				ctx.emu,
+				{ resource: 'endUser', operation: 'create', options: { ifExists: 'useExisting' } },
+				{ inputItems: items('c-9') },
+			);
+		const profile = (json: IDataObject) => {
+			const { created, tokenValidUntil, ...rest } = json;
+			return [typeof created, typeof tokenValidUntil, rest];
+		};
+		const first = await create();
+		const repeat = await create();
+		expect(first.json[0]).toMatchObject({ created: true, language: 'en', timezoneOffset: 0 });
+		expect(repeat.json[0].created).toBe(false);
+		expect(profile(first.json[0])).toEqual(profile(repeat.json[0]));
 	});
 
 	it('a duplicate refused with a 200 and `success: false` is handled as a 4xx refusal is', async () => {

@@ -2,7 +2,10 @@
  * End User → Get Plans (issue 31): list-plans by GET, or POST after a 405; answer variants; Basic
  * styles; partner credential only.
  */
+import { NodeHelpers } from 'n8n-workflow';
+
 import { PLANS } from '../../../emulator/fixtures';
+import { AlbatoSolutions } from '../../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import {
 	addUsers,
 	partnerCredential,
@@ -27,7 +30,26 @@ describe('End User → Get Plans', () => {
 		expect(run.pairedItems).toEqual(documented.map(() => ({ item: 0 })));
 	});
 
-	it('End User ID is not used: any value (here no such user) gives the partner’s plans, no token call', async () => {
+	it('End User ID is not shown for Get Plans (shown for the other End User operations)', () => {
+		const { description } = new AlbatoSolutions();
+		const property = description.properties.find((p) => p.name === 'endUserId')!;
+		const shown = (operation: string) =>
+			NodeHelpers.displayParameter(
+				{ authentication: 'partnerApi', resource: 'endUser', operation },
+				property,
+				{ typeVersion: 3 },
+				description,
+			);
+		expect([shown('getPlans'), shown('setPlan'), shown('get')]).toEqual([false, true, true]);
+	});
+
+	it('without End User ID (as saved now) it lists the plans', async () => {
+		const run = await runPartner(ctx.emu, { ...getPlans, endUserId: undefined } as never);
+		expect(run.error).toBeUndefined();
+		expect(run.json).toEqual(documented);
+	});
+
+	it('End User ID is not used: any value saved before (here no such user) gives the partner’s plans, no token call', async () => {
 		const run = await runPartner(ctx.emu, { ...getPlans, endUserId: 'no-such-user' });
 		expect(run.error).toBeUndefined();
 		expect(run.json).toEqual(documented);

@@ -40,11 +40,20 @@ describe('End User → Set Plan', () => {
 	it.each([
 		['zero', 0],
 		['a fraction', 1.5],
-		['text', '={{ "pro" }}'],
 	])('a plan ID that is %s is refused before any request', async (_name, planId) => {
 		const run = await runPartner(ctx.emu, setPlan(planId), { inputItems: [{ customer: 'john' }] });
 		expect(run.error?.message).toMatch(/Plan ID must be a positive whole number/);
 		expect(callsTo(run, SET_PLAN_PATH)).toBe(0);
+		expect(run.calls).toEqual([]);
+	});
+
+	it('a plan given by name is refused pointing at the list and at Get Plans', async () => {
+		const run = await runPartner(ctx.emu, setPlan('={{ "Pro" }}'), {
+			inputItems: [{ customer: 'john' }],
+		});
+		expect(run.error?.message).toBe(
+			'Plan "Pro" is not a plan ID: Albato\'s plans have no names. Pick it from the list in Plan Name or ID (each shows its ID and monthly transactions), or list them with End User → Get Plans (planId)',
+		);
 		expect(run.calls).toEqual([]);
 	});
 });

@@ -98,9 +98,9 @@ describe('examples/fleet-change.workflow.json', () => {
 			dataTableId: { mode: 'name', value: TABLE },
 		});
 		expect(Object.keys((keep.columns as { value: IDataObject }).value)).toEqual(columns);
-		expect(named(restoreWorkflow, 'Kept snapshot').parameters).toMatchObject({
-			operation: 'get',
-			dataTableId: { mode: 'name', value: TABLE },
+		expect(named(restoreWorkflow, 'Kept snapshots')).toMatchObject({
+			alwaysOutputData: true,
+			parameters: { operation: 'get', dataTableId: { mode: 'name', value: TABLE } },
 		});
 		expect(named(restoreWorkflow, 'Restore')).toMatchObject({
 			onError: 'continueErrorOutput',
@@ -138,6 +138,10 @@ describe('examples/fleet-change.workflow.json', () => {
 		expect(first.json.filter((json) => json.installation).map((json) => json.created)).toEqual(
 			Array(6).fill(true),
 		);
+		// Each item names its customer (partner mode), as End User and Run outputs do.
+		expect(first.json.slice(0, 6).map((json) => json.endUserId)).toEqual(
+			customers.slice(0, 6).map((c) => c.customerId),
+		);
 		expect(first.json[6].error).toBeDefined();
 		expect(notAttempted).toHaveLength(5);
 		expect(notAttempted[0].error).toBe(
@@ -164,6 +168,25 @@ describe('examples/fleet-change.workflow.json', () => {
 		]);
 		expect(writesForDone()).toEqual([]);
 		expect(writesIn(second.calls).length).toBeGreaterThan(0);
+	});
+
+	it('a stop names the item as a person counts it, and its customer', async () => {
+		const customers = ['fleet-01', 'fleet-02', 'fleet-03', 'fleet-04', 'fleet-05', 'fleet-06'];
+		await addUsers(
+			ctx.emu,
+			customers.filter((id) => id !== 'fleet-05'),
+		);
+		const run = await runPartner(
+			ctx.emu,
+			{
+				...ensureNode.parameters,
+				requestOptions: { canaryItems: 5, concurrency: 1 },
+			} as INodeParameters,
+			{ inputItems: customers.map((customerId) => ({ customerId })), continueOnFail: true },
+		);
+		expect(run.json[5].error).toBe(
+			'Not attempted: canary item 5 (fleet-05) failed (Canary Items 5). 4 done, 1 failed, 1 not attempted',
+		);
 	});
 });
 
@@ -247,21 +270,62 @@ describe("the fleet examples whole, in n8n-core with stand-ins for n8n's nodes",
 		}
 		expect(change.output('No snapshot').map((item) => item.json.customerId)).toEqual(['fleet-07']);
 		const [report] = change.output('Report').map((item) => item.json);
-		expect(report.snapshots).toEqual({ executionId, kept: 10, noSnapshot: ['fleet-07'] });
+		// fleet-03 had no installation to keep, fleet-07 could not be read: both named.
+		expect(report.snapshots).toEqual({
+			executionId,
+			kept: 10,
+			noSnapshot: ['fleet-03', 'fleet-07'],
+		});
 		expect((report.failed as IDataObject[]).map((f) => f.customer)).toEqual(['fleet-07']);
 		expect(report.changed).toEqual(expect.arrayContaining(['fleet-01', 'fleet-02', 'fleet-03']));
 		expect((report.changed as string[]).length + (report.notAttempted as string[]).length).toBe(11);
 		expect(installationOf(ctx.emu, 'fleet-02')!.status).toBe(1);
 
-		const restore = await runExample(
-			runnable(restoreWorkflow, 'Customers to restore', { executionId, customerIds: ['fleet-02'] }),
-			nodeTypes,
-			credentials,
+		// Nothing to restore stops the run before any write, naming each customer and where the ID is.
+		const where = `Set executionId in "Customers to restore" to the fleet change's first run: snapshots.executionId in the output of its Report node, or that run's ID in the Executions list.`;
+		const restoreWith = async (request: IDataObject) =>
+			await runExample(
+				runnable(restoreWorkflow, 'Customers to restore', request),
+				nodeTypes,
+				credentials,
+			);
+		const requests = ctx.emu.requests.length;
+		for (const [given, why] of [
+			['', 'executionId is empty'],
+			['999999', `the Data Table "${TABLE}" has no row of execution '999999'`],
+		]) {
+			const stopped = await restoreWith({
+				executionId: given,
+				customerIds: ['fleet-02', 'fleet-05'],
+			});
+			expect(stopped.error('Match the customers')?.message).toBe(
+				`no snapshot of fleet-02, fleet-05 in execution '${given}': ${why}. ${where}`,
+			);
+			expect(stopped.output('Restore')).toEqual([]);
+		}
+		const nobody = await restoreWith({ executionId, customerIds: ['fleet-03'] });
+		expect(nobody.error('Match the customers')?.message).toMatch(
+			new RegExp(`^no snapshot of fleet-03 in execution '${executionId}': that run kept 10 rows`),
 		);
+		expect(ctx.emu.requests.length).toBe(requests);
+
+		const restore = await restoreWith({ executionId, customerIds: ['fleet-02', 'fleet-03'] });
 		for (const node of restoreWorkflow.nodes)
 			expect([node.name, restore.error(node.name)]).toEqual([node.name, undefined]);
 		expect(restore.outputAt('Restore', 1)).toEqual([]);
 		expect(restore.output('Restore').map((item) => item.json.unchanged)).toEqual([false]);
+		expect(restore.output('Report').map((item) => item.json)).toEqual([
+			{
+				executionId,
+				preview: false,
+				restored: ['fleet-02'],
+				unchanged: [],
+				failed: [],
+				notAttempted: [],
+				noSnapshot: ['fleet-03'],
+				notes: [`no snapshot of fleet-03 in execution '${executionId}': left as it is`],
+			},
+		]);
 		expect(installationOf(ctx.emu, 'fleet-02')).toEqual(before['fleet-02']);
 		expect(installationOf(ctx.emu, 'fleet-01')!.fields['Send welcome email → subject']).toBe(
 			'Welcome to the new plan',

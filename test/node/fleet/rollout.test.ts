@@ -95,7 +95,7 @@ describe('Canary Items', () => {
 		expect(ids(result.success)).toEqual([{ item: 1 }]);
 		expect(ids(result.failed)).toEqual([{ item: 0 }, { item: 2 }, { item: 3 }]);
 		const message =
-			'Not attempted: canary item 0 failed (Canary Items 2). 1 done, 1 failed, 2 not attempted';
+			'Not attempted: canary item 1 failed (Canary Items 2). 1 done, 1 failed, 2 not attempted';
 		for (const item of result.failed.slice(1))
 			expect(item.json).toMatchObject({
 				error: message,
@@ -161,7 +161,7 @@ describe('Stop After Failures', () => {
 		const result = await run(getById(options), items, 'stopWorkflow');
 		expect(result.requests).toHaveLength(2);
 		expect(result.error?.message).toBe(
-			'Not attempted: item 1 failed (no Continue On Fail). 1 done, 1 failed, 8 not attempted',
+			'Not attempted: item 2 failed (no Continue On Fail). 1 done, 1 failed, 8 not attempted',
 		);
 		expect(result.error?.description).toMatch(/^The first failure: item 1: /);
 		expect(result.error?.description).toContain(
@@ -234,7 +234,7 @@ describe('Canary Items with Bundle Data → Update (a canary unit)', () => {
 		expect(result.failed[1].json).toMatchObject({
 			details: { notAttempted: true, canaryItems: 1 },
 			error:
-				'Not attempted: item 1 failed, run together with canary item 0 (Canary Items 1). 1 done, 1 failed, 1 not attempted',
+				'Not attempted: item 2 failed, run together with canary item 1 (Canary Items 1). 1 done, 1 failed, 1 not attempted',
 		});
 	});
 });

@@ -23,7 +23,7 @@ describe('Installation → Ensure, description', () => {
 			default: '',
 			typeOptions: {
 				loadOptionsMethod: 'getEnsureSteps',
-				loadOptionsDependsOn: ['&automation', 'solutionId.value', 'title', 'endUserId'],
+				loadOptionsDependsOn: ['&automation', 'solutionId.value', 'title'],
 			},
 		});
 		expect(byName('code')).toMatchObject({
@@ -32,7 +32,7 @@ describe('Installation → Ensure, description', () => {
 			default: '',
 			typeOptions: {
 				loadOptionsMethod: 'getEnsureFields',
-				loadOptionsDependsOn: ['&automation', '&step', 'solutionId.value', 'title', 'endUserId'],
+				loadOptionsDependsOn: ['&automation', '&step', 'solutionId.value', 'title'],
 			},
 		});
 		expect(byName('value')).toMatchObject({ type: 'string', default: '' });

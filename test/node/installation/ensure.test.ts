@@ -115,7 +115,7 @@ describe('Installation → Ensure, without faults', () => {
 			}),
 		);
 		expect(run.error?.message).toBe(
-			'Field Values: no step "No such step" in automation "1011" in installation 5001',
+			'Field Values: no step "No such step" in automation "1011" in installation 5001. Its steps: "New lead in CRM", "Send welcome email"',
 		);
 		expect(writes(run.calls)).toEqual([]);
 	});

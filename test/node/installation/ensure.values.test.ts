@@ -3,7 +3,7 @@
  * label typed where the code is expected, the fields listed when a code matches nothing, and Field
  * Values (JSON) keeping every JSON type. Under both credentials, through n8n-core and the emulator.
  */
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
 import {
@@ -162,11 +162,22 @@ describe('Installation → Ensure, the answer first and other installations name
 			'otherInstallations',
 			'installation',
 		]);
+		// The status as installation.status gives it (versions 1 and 2 keep the word: versions.ts).
 		expect(result.json[0].otherInstallations).toEqual([
-			{ id: 5002, title: 'Leads for Globex', status: 'paused' },
+			{ id: 5002, title: 'Leads for Globex', status: 0 },
 		]);
+		expect(typeof (result.json[0].installation as IDataObject).status).toBe('number');
 		expect(result.json[0].notice).toBe(
 			'The end user has 1 other installation of this solution: "Leads for Globex" (5002). Ensure found "Leads for ACME" by its exact title; if one of these was meant, use its exact title.',
+		);
+	});
+
+	it('says it found none and installed one when it installed, naming the others', async () => {
+		const result = await runNode(ctx.emu, ensure('Leads for Initech', {}));
+		expect(result.error).toBeUndefined();
+		expect(result.json[0].created).toBe(true);
+		expect(result.json[0].notice).toBe(
+			'Ensure found no installation titled "Leads for Initech" and installed one. The end user has 2 other installations of this solution: "Leads for ACME" (5001), "Leads for Globex" (5002); if one of these was meant, use its exact title (and remove the new one).',
 		);
 	});
 });

@@ -80,7 +80,23 @@ const RENAMED: Record<string, Expected> = {
 	'run-getStep-renamed.json': FIRST_NAMES['run-getStep.json'],
 };
 
-const EXPECTED: Record<string, Expected> = { ...FIRST_NAMES, ...RENAMED };
+// Saved at version 2: Ensure's otherInstallations give their status as words, as then (version 3
+// gives the number installation.status gives).
+const AT_VERSION_2: Record<string, Expected> = {
+	'installation-ensure-others-v2.json': {
+		calls: [
+			'GET /solution/installation',
+			'GET /solution/installation/5001',
+			'GET /solution/installation/5001',
+		],
+		output: {
+			unchanged: true,
+			otherInstallations: [{ id: 5002, title: 'Leads for Globex', status: 'paused' }],
+		},
+	},
+};
+
+const EXPECTED: Record<string, Expected> = { ...FIRST_NAMES, ...RENAMED, ...AT_VERSION_2 };
 
 const fixtures = readdirSync(FIXTURES).filter((file) => file.endsWith('.json'));
 

@@ -34,7 +34,7 @@ export const description: INodeProperties[] = [
 		displayName: 'Step Name or ID',
 		name: 'stepId',
 		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getSteps', loadOptionsDependsOn: ['bundleId', 'endUserId'] },
+		typeOptions: { loadOptionsMethod: 'getSteps', loadOptionsDependsOn: ['bundleId'] },
 		default: '',
 		required: true,
 		description:

@@ -8,7 +8,8 @@ import type { PartnerSession } from '../../../shared/transport/partnerSession';
 import { AlbatoApiError, retold } from '../../../shared/transport/errors';
 import { optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { numberInRange, UTC_OFFSET_MINUTES } from '../params';
-import { endUserItem, profileFieldsOf } from './endUserItem';
+import { isObject } from '../../../shared/readers/shapes';
+import { endUserItem, PROFILE_FIELDS, profileFieldsOf } from './endUserItem';
 import { partnerOf } from './needsPartner';
 import { includeTokenOption } from './tokenOutput';
 
@@ -93,7 +94,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 	return endUserItem({
 		endUserId,
 		created: true,
-		data,
+		data: await withProfile(client, creation, data),
 		expiresAt: minted?.expiresAt,
 		token: options.includeToken ? (minted?.token ?? null) : undefined,
 	});
@@ -191,6 +192,35 @@ async function existingUser(
 		expiresAt: partner.expiresAt(endUserId),
 		token: options.includeToken ? token : undefined,
 	});
+}
+
+/**
+ * add-user's answer with the profile fields it left out (Albato documents no language or offset in
+ * it) read from get-user-profile, so that a new user's item has the values a repeat shows. The user
+ * exists already: a failed read leaves those fields null rather than fail the item.
+ */
+async function withProfile(client: AlbatoClient, creation: Creation, data: unknown) {
+	// What was sent is what the user has (Language, Timezone Offset): no read for those.
+	const sent: IDataObject = { ...creation.body };
+	delete sent.id;
+	const answer = { ...sent, ...(isObject(data) ? data : {}) };
+	const fields = profileFieldsOf(answer);
+	const missing = (key: string) => fields[key] === undefined || fields[key] === null;
+	if (!PROFILE_FIELDS.some(missing)) return answer;
+	try {
+		const profile = profileFieldsOf(
+			await getUserProfile(client, creation.partner, creation.endUserId, {
+				transactions: false,
+				itemIndex: creation.itemIndex,
+			}),
+		);
+		return {
+			...answer,
+			...Object.fromEntries(Object.entries(profile).filter(([key]) => missing(key))),
+		};
+	} catch {
+		return answer;
+	}
 }
 
 /** The user's token, if the service has one for this id (then the user exists). */

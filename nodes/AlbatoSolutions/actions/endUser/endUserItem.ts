@@ -5,7 +5,13 @@ import { withoutTokens } from '../../../shared/readers/mintedToken';
 import { isoOrNull } from './tokenOutput';
 
 /** What the service says of the user (add-user's data); fields it did not send are null. */
-const PROFILE_FIELDS = ['email', 'language', 'timezoneOffset', 'planId', 'trxLimit'] as const;
+export const PROFILE_FIELDS = [
+	'email',
+	'language',
+	'timezoneOffset',
+	'planId',
+	'trxLimit',
+] as const;
 
 /**
  * What a repeat (the user existed) takes from get-user-profile: Albato's id and the profile fields,

@@ -9,7 +9,7 @@ export const option = {
 	name: 'Get Plans',
 	action: 'Get the billing plans',
 	description:
-		"List your partner account's billing plans with their monthly transactions (End User ID is not used)",
+		"List your partner account's billing plans with their monthly transactions (no end user needed)",
 };
 
 export const effect = 'read';

@@ -25,7 +25,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		default: '',
 		description:
-			'The billing plan to put the end user on, listed with its monthly transactions (list-plans). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+			'The billing plan to put the end user on. Albato\'s plans have no names: each is listed as "Plan 23: 10,000 transactions a month" (its ID and monthly transactions). Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 ];
 
@@ -47,11 +47,27 @@ export async function preview(this: IExecuteFunctions, client: AlbatoClient, ite
 	return { endUserId, planId, planSet: true };
 }
 
+/**
+ * The plan's ID. Albato's plans have no names (list-plans gives an ID and the monthly
+ * transactions), so a typed name is refused pointing at the list, and at Get Plans for an
+ * expression.
+ */
+function readPlanId(ctx: IExecuteFunctions, itemIndex: number): number {
+	const raw = ctx.getNodeParameter('planId', itemIndex, '');
+	if (typeof raw === 'string' && raw.trim() !== '' && !/^\s*-?[\d.]+\s*$/.test(raw))
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Plan "${raw.trim().slice(0, 40)}" is not a plan ID: Albato's plans have no names. Pick it from the list in Plan Name or ID (each shows its ID and monthly transactions), or list them with End User → Get Plans (planId)`,
+			{ itemIndex },
+		);
+	return toId(ctx, raw, 'Plan ID', itemIndex);
+}
+
 /** The end user and the plan, checked against the partner's plans. */
 async function readPlanChange(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const partner = partnerOf(ctx, client, itemIndex);
 	const endUserId = partner.endUserId(itemIndex);
-	const planId = toId(ctx, ctx.getNodeParameter('planId', itemIndex, ''), 'Plan ID', itemIndex);
+	const planId = readPlanId(ctx, itemIndex);
 	const plans = plansOf(await listPlans(client, partner, itemIndex));
 	if (!planById(plans, planId)) {
 		const known = plans.map((plan) => String(plan.id)).join(', ') || 'none';

@@ -29,7 +29,15 @@ export const effect = 'read';
 export const description: INodeProperties[] = [
 	...returnAllOrLimit(),
 	filtersCollection([
-		{ ...solutionLocator, required: false, description: 'Only installations of this solution' },
+		{
+			...solutionLocator,
+			required: false,
+			description: 'Only installations of this solution',
+			// n8n checks a collection's fields against the node's top-level values as well: with the
+			// By ID check here, a Solution typed as text elsewhere (Get Templates, Create) is reported
+			// twice. The filter's value is checked when the node runs.
+			modes: solutionLocator.modes!.map((mode) => ({ ...mode, validation: undefined })),
+		},
 		{
 			displayName: 'Status',
 			name: 'status',

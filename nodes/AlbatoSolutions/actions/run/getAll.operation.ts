@@ -113,6 +113,9 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		bundleId === undefined
 			? bundles
 			: [bundles.find((bundle) => sameId(bundle.id, bundleId)) ?? { id: bundleId }];
+	// In partner mode each run names its customer, as Run → Get New and the trigger do.
+	const endUserId = client.partner?.endUserId(itemIndex);
+	const customer = endUserId === undefined ? {} : { endUserId };
 	const runs: IDataObject[] = [];
 	for (const bundle of chosen) {
 		const titles = new Map(
@@ -120,10 +123,11 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		);
 		for (const run of await listRuns(client, { bundleId: String(bundle.id), itemIndex }))
 			runs.push({
-				...runItem(run, offset, titles),
-				bundleTitle: bundle.title ?? null,
-				installationTitle: installation.title ?? null,
+				...customer,
 				installationId,
+				installationTitle: installation.title ?? null,
+				bundleTitle: bundle.title ?? null,
+				...runItem(run, offset, titles),
 			});
 	}
 	return limited(newestFirst(runs.filter((run) => wanted(run, status, since, offset))), limit);

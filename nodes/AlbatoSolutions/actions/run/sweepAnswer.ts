@@ -9,6 +9,7 @@ import { automationNames, automationOf, type Automations } from '../../../shared
 import { dueReminders, incidentEvents } from '../../../shared/readers/incidents';
 import { reminderGateKey, runGateKey, sweptGateKey } from '../../../shared/readers/runKeys';
 import type { AlbatoClient } from '../../../shared/transport/client';
+import { runItem } from '../../../shared/readers/runs';
 import type { Read } from './customerRead';
 import type { Job } from './newRunsJob';
 
@@ -34,7 +35,7 @@ const sweptMarks = (job: Job, now: number) =>
 /** What one customer's sweep returns, the gate having said which keys are this execution's. */
 export function answer(read: Read, passed: Set<string>, now: number): IDataObject[] {
 	const { job } = read;
-	const named = (run: IDataObject) => withNames(job, read.items.get(run)!, read.names);
+	const named = (run: IDataObject) => withNames(job, run, read.names);
 	const owned = read.fresh.filter((run) => passed.has(runGateKey(job.key, run.id))).map(named);
 	if (!job.incidents)
 		return owned.filter((run) => job.status === 'any' || run.outcome === job.status);
@@ -57,9 +58,13 @@ export function answer(read: Read, passed: Set<string>, now: number): IDataObjec
 	return items;
 }
 
-/** An output item of a run with its installation and automation names (as far as known). */
-function withNames(job: Job, item: IDataObject, names: Automations): IDataObject {
-	const found = automationOf(names, item.bundleId);
+/**
+ * A run as an output item with its installation, automation and step names (as far as known): the
+ * shape Run → Get Many and the trigger give.
+ */
+function withNames(job: Job, run: IDataObject, names: Automations): IDataObject {
+	const found = automationOf(names, run.bundleId);
+	const item = runItem(run, job.offset, found?.stepTitles);
 	return {
 		...(job.endUserId === undefined ? {} : { endUserId: job.endUserId }),
 		installationId: found?.installationId ?? job.installationId ?? null,

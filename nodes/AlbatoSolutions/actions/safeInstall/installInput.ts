@@ -60,7 +60,7 @@ export const installFields: INodeProperties[] = [
 		type: 'multiOptions',
 		typeOptions: {
 			loadOptionsMethod: 'getTemplates',
-			loadOptionsDependsOn: ['solutionId.value', 'endUserId'],
+			loadOptionsDependsOn: ['solutionId.value'],
 		},
 		default: [],
 		required: true,

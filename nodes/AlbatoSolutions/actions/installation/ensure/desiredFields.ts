@@ -29,8 +29,8 @@ const fieldValuesProperty: INodeProperties = {
 					name: 'automation',
 					type: 'options',
 					typeOptions: {
-						loadOptionsMethod: 'getTemplates',
-						loadOptionsDependsOn: ['solutionId.value', 'endUserId'],
+						loadOptionsMethod: 'getEnsureTemplates',
+						loadOptionsDependsOn: ['solutionId.value'],
 					},
 					default: '',
 					description:
@@ -42,7 +42,7 @@ const fieldValuesProperty: INodeProperties = {
 					type: 'options',
 					typeOptions: {
 						loadOptionsMethod: 'getEnsureSteps',
-						loadOptionsDependsOn: ['&automation', 'solutionId.value', 'title', 'endUserId'],
+						loadOptionsDependsOn: ['&automation', 'solutionId.value', 'title'],
 					},
 					default: '',
 					description:
@@ -54,13 +54,7 @@ const fieldValuesProperty: INodeProperties = {
 					type: 'options',
 					typeOptions: {
 						loadOptionsMethod: 'getEnsureFields',
-						loadOptionsDependsOn: [
-							'&automation',
-							'&step',
-							'solutionId.value',
-							'title',
-							'endUserId',
-						],
+						loadOptionsDependsOn: ['&automation', '&step', 'solutionId.value', 'title'],
 					},
 					default: '',
 					description:

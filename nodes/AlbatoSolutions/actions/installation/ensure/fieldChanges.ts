@@ -74,9 +74,16 @@ function locate(resolving: Resolving, field: DesiredField) {
 		named(candidate, field.automation, 'templateId', 'id'),
 	);
 	if (!bundle) throw notFound(resolving, field, `no automation "${field.automation}"`);
-	const step = stepsOf(bundle).find((candidate) => named(candidate, field.step, 'id'));
+	const steps = stepsOf(bundle);
+	const step = steps.find((candidate) => named(candidate, field.step, 'id'));
+	const titles = steps.map((candidate) => `"${String(candidate.title ?? candidate.id)}"`);
 	if (!step)
-		throw notFound(resolving, field, `no step "${field.step}" in automation "${field.automation}"`);
+		throw notFound(
+			resolving,
+			field,
+			`no step "${field.step}" in automation "${field.automation}"`,
+			titles.length ? `. Its steps: ${titles.join(', ')}` : '. It has no steps',
+		);
 	return { field, bundleId: Number(bundle.id), stepId: Number(step.id) };
 }
 

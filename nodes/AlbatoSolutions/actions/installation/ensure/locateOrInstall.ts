@@ -6,7 +6,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { listInstallations } from '../../../../shared/api/installation';
-import { ACTIVE, PAUSED, sameId, solutionIdOf, statusOf } from '../../../../shared/readers/shapes';
+import { ACTIVE, sameId, solutionIdOf, statusOf } from '../../../../shared/readers/shapes';
 import { installBody } from '../../safeInstall/installInput';
 import { installSafely, TitleTakenError } from '../../safeInstall/installSafely';
 import type { EnsureItem } from './desiredState';
@@ -89,14 +89,14 @@ async function existing({ client, itemIndex, desired }: EnsureItem): Promise<Lis
 			(solutionIdOf(installation) === undefined || ofSolution(installation)),
 	);
 	const ids = matches.map((installation) => Number(installation.id)).filter(Number.isFinite);
-	const others = installations.filter(ofSolution).map((installation) => {
-		const status = statusOf(installation);
-		return {
-			id: installation.id,
-			title: installation.title,
-			status: status === ACTIVE ? 'active' : status === PAUSED ? 'paused' : null,
-		} as IDataObject;
-	});
+	const others = installations.filter(ofSolution).map(
+		(installation) =>
+			({
+				id: installation.id,
+				title: installation.title,
+				status: statusOf(installation) ?? null,
+			}) as IDataObject,
+	);
 	const id = ids.length ? Math.min(...ids) : undefined;
 	const activeCopies = matches.filter(
 		(installation) => Number(installation.id) !== id && statusOf(installation) === ACTIVE,

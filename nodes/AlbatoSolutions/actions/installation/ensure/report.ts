@@ -4,7 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { sameId } from '../../../../shared/readers/shapes';
+import { ACTIVE, PAUSED, sameId } from '../../../../shared/readers/shapes';
 import { newInstallation } from '../../safeInstall/installInput';
 import { reportDuplicates } from '../../safeInstall/reportDuplicates';
 import { Reported } from '../../types';
@@ -22,8 +22,12 @@ export async function report(
 	installation.status = after ?? installation.status ?? null;
 	const statusChanged = before !== undefined && after !== undefined && before !== after;
 	// The answer first, the large installation last (n8n shows keys in this order).
-	const others = listed.others.filter((other) => !sameId(other.id, id));
+	const others = otherInstallations(
+		item,
+		listed.others.filter((other) => !sameId(other.id, id)),
+	);
 	const output = {
+		...customerOf(item),
 		created,
 		changed: {
 			fields: changes.map(({ automation, step, code, from, value, bundleId, stepId }) => ({
@@ -38,7 +42,9 @@ export async function report(
 			status: statusChanged ? { from: before, to: after } : null,
 		},
 		unchanged: !created && changes.length === 0 && !statusChanged,
-		...(others.length ? { notice: otherNotice(title, others), otherInstallations: others } : {}),
+		...(others.length
+			? { notice: otherNotice(title, others, created), otherInstallations: others }
+			: {}),
 		installation,
 	} as IDataObject;
 	const copies = listed.activeCopies.filter((copy) => !sameId(copy.id, id));
@@ -50,9 +56,11 @@ export async function report(
  * Preview of an installation Ensure would create: its field values' current values are not known
  * yet (`from: null`).
  */
-export function previewNew({ desired }: EnsureItem): IDataObject {
+export function previewNew(item: EnsureItem): IDataObject {
+	const { desired } = item;
 	const installation = newInstallation(desired.input.solutionId, desired.input.title);
 	return {
+		...customerOf(item),
 		created: true,
 		changed: {
 			fields: desired.fields.map(({ automation, step, code, value }) => ({
@@ -71,11 +79,31 @@ export function previewNew({ desired }: EnsureItem): IDataObject {
 	};
 }
 
+/** In partner mode, whose installation it is (End User ID), as End User and Run outputs say. */
+function customerOf({ client, itemIndex }: EnsureItem): IDataObject {
+	const endUserId = client.partner?.endUserId(itemIndex);
+	return endUserId === undefined ? {} : { endUserId };
+}
+
+/**
+ * The other installations with their status as `installation.status` gives it (1 active, 0
+ * paused); versions 1 and 2 of the node gave the words, and keep them (versions.ts).
+ */
+function otherInstallations({ ctx }: EnsureItem, others: IDataObject[]): IDataObject[] {
+	if (ctx.getNode().typeVersion >= 3) return others;
+	const word = (status: unknown) =>
+		status === ACTIVE ? 'active' : status === PAUSED ? 'paused' : null;
+	return others.map((other) => ({ ...other, status: word(other.status) }));
+}
+
 /**
  * Says that the end user has other installations of the solution (legitimate, but a changed title
  * makes one).
  */
-function otherNotice(title: string, others: IDataObject[]): string {
+function otherNotice(title: string, others: IDataObject[], created: boolean): string {
 	const names = others.map((other) => `"${String(other.title)}" (${String(other.id)})`).join(', ');
-	return `The end user has ${others.length} other installation${others.length > 1 ? 's' : ''} of this solution: ${names}. Ensure found "${title}" by its exact title; if one of these was meant, use its exact title.`;
+	const count = `${others.length} other installation${others.length > 1 ? 's' : ''}`;
+	return created
+		? `Ensure found no installation titled "${title}" and installed one. The end user has ${count} of this solution: ${names}; if one of these was meant, use its exact title (and remove the new one).`
+		: `The end user has ${count} of this solution: ${names}. Ensure found "${title}" by its exact title; if one of these was meant, use its exact title.`;
 }
