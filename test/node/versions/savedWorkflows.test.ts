@@ -1,6 +1,6 @@
 /**
  * Workflows saved at an earlier version of the node still run unchanged: each fixture is a workflow
- * as n8n stored it (only the parameters that differ from their defaults, typeVersion 1), run through
+ * as n8n stored it (only the parameters that differ from their defaults, typeVersion 1 or 2), run through
  * n8n-core against the emulator. Version 1 was saved under two sets of names (the first
  * descriptions', and the renamed ones, `*-renamed.json`): both give the same result. A fixture
  * without an expectation below fails the test.
@@ -80,7 +80,16 @@ const RENAMED: Record<string, Expected> = {
 	'run-getStep-renamed.json': FIRST_NAMES['run-getStep.json'],
 };
 
-const EXPECTED: Record<string, Expected> = { ...FIRST_NAMES, ...RENAMED };
+// Saved at version 2, whose error items under "Continue (using error output)" keep `details`
+// (test/node/errorOutputRouting.test.ts: which n8n routes them where).
+const AT_VERSION_2: Record<string, Expected> = {
+	'installation-get-errorOutput.json': {
+		calls: ['GET /solution/installation/5001'],
+		output: { id: 5001 },
+	},
+};
+
+const EXPECTED: Record<string, Expected> = { ...FIRST_NAMES, ...RENAMED, ...AT_VERSION_2 };
 
 const fixtures = readdirSync(FIXTURES).filter((file) => file.endsWith('.json'));
 
