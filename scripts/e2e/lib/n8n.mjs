@@ -280,11 +280,14 @@ export class N8nInstance {
 	/** Activate a workflow in the running n8n, as the editor's toggle does. */
 	async activate(workflowId) {
 		let { versionId, ...workflow } = await this.rest('GET', `/workflows/${workflowId}`);
-		// Saved once, as the editor would, so that the version to publish exists.
+		// Saved once, as the editor would, so that the version to publish exists (n8n 2.0 saves a
+		// version only when the nodes or connections changed: the first node moves 20 px).
+		const [first, ...others] = workflow.nodes ?? [];
+		const moved = first && { ...first, position: [first.position[0] + 20, first.position[1]] };
 		if (this.importMakesNoVersion)
 			({ versionId } = await this.rest('PATCH', `/workflows/${workflowId}`, {
 				name: workflow.name,
-				nodes: workflow.nodes,
+				nodes: [moved, ...others],
 				connections: workflow.connections,
 				settings: workflow.settings,
 				versionId,
