@@ -182,12 +182,7 @@ export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
 	);
 
 	// ---- onboarding: an active webhook workflow, 3 customers at once
-	await checks.step('activate the onboarding workflow (REST)', async () => {
-		const { versionId } = await n8n.rest('GET', `/workflows/${ONBOARDING.id}`);
-		const activated = await n8n.rest('POST', `/workflows/${ONBOARDING.id}/activate`, { versionId });
-		if (!activated.active)
-			throw new Error(`not active after activation: ${JSON.stringify(activated).slice(0, 500)}`);
-	});
+	await checks.step('activate the onboarding workflow (REST)', () => n8n.activate(ONBOARDING.id));
 	const webhookPath = onboarding.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')
 		.parameters.path;
 	const customers = [
@@ -329,5 +324,5 @@ export async function checkPartnerMode(checks, n8n, emulator, repoRoot) {
 		'no master token and no end-user token in the stored executions',
 		!holdsToken(text, partner.masterToken),
 	);
-	await n8n.rest('POST', `/workflows/${ONBOARDING.id}/deactivate`, {});
+	await n8n.deactivate(ONBOARDING.id);
 }

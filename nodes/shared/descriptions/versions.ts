@@ -10,8 +10,11 @@ import type { DisplayCondition, INode, INodeProperties } from 'n8n-workflow';
  *    `connectionFieldMapper`, `runsOf`, `runStepId`): it reads both (`renamedIn2`).
  *  - 2: parameter names that never carry a value over between resources.
  *  - 3: Installation → Ensure gives each of `otherInstallations` its `status` as
- *    `installation.status` gives it (1 active, 0 paused); versions 1 and 2 keep the words
- *    ("active", "paused") a saved workflow may compare with.
+ *    `installation.status` gives it (1 active, 0 paused), where versions 1 and 2 keep the words
+ *    ("active", "paused") a saved workflow may compare with; and under "Continue (using error
+ *    output)" an error item is `{ error, message }` only (what every n8n routes to the error
+ *    output: `errorItemKeepsDetails`), where versions 1 and 2 add `details`, which n8n before
+ *    2.36 sends to the success output.
  *
  * Both names saved at version 1: the first name is read when it holds a value, the new name otherwise.
  */
@@ -86,4 +89,15 @@ export function versionedName(ctx: { getNode(): INode }, names: Renamed): string
 	if (node.typeVersion >= 2) return names[2];
 	const first = node.parameters[names[1]];
 	return first === undefined || first === null || first === '' ? names[2] : names[1];
+}
+
+/**
+ * Whether an error item carries `details` beside `error` and `message`. n8n sends an item to the
+ * error output when its json holds only `error` (and `message`); since n8n 2.36 `details` too.
+ * Setting the item's own `error` instead is no way out: every version then replaces the json with
+ * the bare message. So from version 3 the error output gets `{ error, message }` on any n8n, and
+ * `details` stay where nothing routes by them (plain Continue) or where they were saved (1, 2).
+ */
+export function errorItemKeepsDetails(node: INode): boolean {
+	return node.onError !== 'continueErrorOutput' || node.typeVersion < 3;
 }

@@ -1,6 +1,7 @@
 // One n8n instance: a throw-away user folder with our package in it, its CLI, its server and
 // its REST API (cookie login as the owner).
 
+import { randomUUID } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,7 +36,7 @@ async function installPackage(userFolder, packageRoot) {
 }
 
 /** Settings that keep n8n on loopback and quiet; see scripts/e2e/README.md for why each is there. */
-function baseEnv(userFolder, port) {
+function baseEnv(userFolder, port, disabledModules) {
 	const env = { ...process.env };
 	// Our npm/ts-node variables must not leak into n8n's own npm calls.
 	for (const key of Object.keys(env)) if (key.startsWith('npm_')) delete env[key];
@@ -54,8 +55,9 @@ function baseEnv(userFolder, port) {
 		N8N_PERSONALIZATION_ENABLED: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
-		// The MCP server registry module fetches a catalogue from n8n's servers every start.
-		N8N_DISABLED_MODULES: 'mcp-registry',
+		// Per version (lib/install.mjs): 2.41's MCP registry module fetches a catalogue from n8n's
+		// servers every start; older versions refuse an unknown module name.
+		...(disabledModules ? { N8N_DISABLED_MODULES: disabledModules } : {}),
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_LOG_LEVEL: 'info',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
@@ -94,7 +96,7 @@ export class N8nInstance {
 	/** Each n8n process gets its own task-broker port, so a CLI run can overlap the server. */
 	async env(extra = {}) {
 		return {
-			...baseEnv(this.userFolder, this.port),
+			...baseEnv(this.userFolder, this.port, this.install.disabledModules),
 			N8N_RUNNERS_BROKER_PORT: String(await freePort()),
 			...this.extraEnv,
 			...extra,
@@ -128,7 +130,26 @@ export class N8nInstance {
 	}
 
 	async importWorkflow(workflow) {
-		const file = await this.writeJson(`workflow-${workflow.id}.import.json`, workflow);
+		return this.importWorkflows([workflow], `workflow-${workflow.id}.import.json`);
+	}
+
+	/**
+	 * `import:workflow` of several workflows in one CLI call. On n8n 2.0 each gets `active` and a
+	 * `versionId` when it has none: it refuses a workflow without them (NOT NULL columns); 1.x and
+	 * later 2.x fill them in (a version with its history entry, which publishing needs).
+	 */
+	async importWorkflows(workflows, name = 'workflows.import.json') {
+		const fillIn = this.importMakesNoVersion;
+		const versioned = workflows.map((workflow) =>
+			fillIn
+				? {
+						...workflow,
+						active: workflow.active ?? false,
+						versionId: workflow.versionId ?? randomUUID(),
+					}
+				: workflow,
+		);
+		const file = await this.writeJson(name, versioned);
 		return this.cli(['import:workflow', `--input=${file}`]);
 	}
 
@@ -144,6 +165,17 @@ export class N8nInstance {
 		});
 		const output = result.stdout + result.stderr;
 		return { code: result.code, run: parseRunJson(result.stdout), output, ms: result.ms };
+	}
+
+	/**
+	 * Whether an `execute` result ran to success. n8n 2.0's CLI prints the run before it records
+	 * its end (status "running", `stoppedAt` set); measured there with every node's data in place.
+	 */
+	succeeded({ code, run }) {
+		if (code !== 0 || !run || run.data?.resultData?.error) return false;
+		if (run.status === 'success') return true;
+		const v20 = String(this.install.version ?? '').startsWith('2.0.');
+		return v20 && run.status === 'running' && Boolean(run.stoppedAt);
 	}
 
 	/** Start `n8n start` and wait until its REST API answers. */
@@ -224,6 +256,53 @@ export class N8nInstance {
 			throw new Error(`${method} /rest${urlPath}: ${response.status} ${text.slice(0, 500)}`);
 		const json = text ? JSON.parse(text) : {};
 		return json.data ?? json;
+	}
+
+	/** n8n 1.x: activation is a flag of the workflow; 2.x publishes a version of it. */
+	get isV1() {
+		return String(this.install.version ?? '').startsWith('1.');
+	}
+
+	/** Activate a workflow with the CLI (before `start`): 2.x `publish:workflow`, 1.x `update:workflow`. */
+	publishCli(workflowId) {
+		return this.cli(
+			this.isV1
+				? ['update:workflow', `--id=${workflowId}`, '--active=true']
+				: ['publish:workflow', `--id=${workflowId}`],
+		);
+	}
+
+	/** n8n 2.0: `import:workflow` leaves no saved version (history entry) to publish. */
+	get importMakesNoVersion() {
+		return String(this.install.version ?? '').startsWith('2.0.');
+	}
+
+	/** Activate a workflow in the running n8n, as the editor's toggle does. */
+	async activate(workflowId) {
+		let { versionId, ...workflow } = await this.rest('GET', `/workflows/${workflowId}`);
+		// Saved once, as the editor would, so that the version to publish exists (n8n 2.0 saves a
+		// version only when the nodes or connections changed: the first node moves 20 px).
+		const [first, ...others] = workflow.nodes ?? [];
+		const moved = first && { ...first, position: [first.position[0] + 20, first.position[1]] };
+		if (this.importMakesNoVersion)
+			({ versionId } = await this.rest('PATCH', `/workflows/${workflowId}`, {
+				name: workflow.name,
+				nodes: [moved, ...others],
+				connections: workflow.connections,
+				settings: workflow.settings,
+				versionId,
+			}));
+		const activated = this.isV1
+			? await this.rest('PATCH', `/workflows/${workflowId}`, { active: true, versionId })
+			: await this.rest('POST', `/workflows/${workflowId}/activate`, { versionId });
+		if (!activated.active)
+			throw new Error(`${workflowId} not active: ${JSON.stringify(activated).slice(0, 500)}`);
+	}
+
+	async deactivate(workflowId) {
+		if (!this.isV1) return this.rest('POST', `/workflows/${workflowId}/deactivate`, {});
+		const { versionId } = await this.rest('GET', `/workflows/${workflowId}`);
+		return this.rest('PATCH', `/workflows/${workflowId}`, { active: false, versionId });
 	}
 
 	/** Executions of one workflow, newest first: `[{ id, status, mode, … }]`. */

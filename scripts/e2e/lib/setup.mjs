@@ -90,8 +90,7 @@ export async function importFixtures(n8n, repoRoot, emulator, log = console.log)
 	const workflows = {};
 	for (const key of Object.keys(WORKFLOWS)) workflows[key] = await readExample(repoRoot, key);
 	// One CLI call for all of them (each n8n start costs seconds).
-	const file = await n8n.writeJson('workflows.import.json', Object.values(workflows));
-	await n8n.cli(['import:workflow', `--input=${file}`]);
+	await n8n.importWorkflows(Object.values(workflows));
 	for (const workflow of Object.values(workflows))
 		log(`imported workflow ${workflow.id} "${workflow.name}"`);
 	return workflows;

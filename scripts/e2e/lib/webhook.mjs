@@ -4,16 +4,10 @@
 import { HEADER_CREDENTIAL } from './setup.mjs';
 import { waitFor } from './proc.mjs';
 
-/** Activate a workflow through n8n's REST API (as the editor's toggle does). */
-export async function activateWorkflow(n8n, workflowId) {
-	const { versionId } = await n8n.rest('GET', `/workflows/${workflowId}`);
-	const activated = await n8n.rest('POST', `/workflows/${workflowId}/activate`, { versionId });
-	if (!activated.active)
-		throw new Error(`${workflowId} not active: ${JSON.stringify(activated).slice(0, 500)}`);
-}
+/** Activate a workflow through n8n's REST API (as the editor's toggle does; per version). */
+export const activateWorkflow = (n8n, workflowId) => n8n.activate(workflowId);
 
-export const deactivateWorkflow = (n8n, workflowId) =>
-	n8n.rest('POST', `/workflows/${workflowId}/deactivate`, {});
+export const deactivateWorkflow = (n8n, workflowId) => n8n.deactivate(workflowId);
 
 /** The Header Auth header n8n expects (HEADER_CREDENTIAL). */
 export const SECRET_HEADER = { [HEADER_CREDENTIAL.data.name]: HEADER_CREDENTIAL.data.value };

@@ -33,14 +33,10 @@ async function run(
 		credentials: { albatoSolutionsApi: { baseUrl: ctx.emu.baseUrl, accessToken: ctx.token } },
 	});
 	const index = (item: INodeExecutionData) => (item.pairedItem as { item: number }).item;
-	const all = [...result.outputAt(NODE_NAME, 0), ...result.outputAt(NODE_NAME, 1)].sort(
-		(x, y) => index(x) - index(y),
-	);
-	// As n8n 2.41 routes them (error, message, details): see rollout.test.ts.
-	const isError = (item: INodeExecutionData) => item.json.error !== undefined;
+	const inOrder = (items: INodeExecutionData[]) => items.sort((x, y) => index(x) - index(y));
 	return {
-		success: all.filter((item) => !isError(item)),
-		failed: all.filter(isError),
+		success: inOrder(result.outputAt(NODE_NAME, 0)),
+		failed: inOrder(result.outputAt(NODE_NAME, 1)),
 		error: result.error(NODE_NAME),
 		calls: ctx.emu.requests.slice(before).map((r) => `${r.method} ${r.path}`),
 		requests: ctx.emu.requests.slice(before),
@@ -108,7 +104,7 @@ describe('a fleet change stopped halfway, fixed, and run again', () => {
 			[2, 3, 4, 5].map((item) => ({ item })),
 		);
 		expect(
-			first.failed.slice(1).every((item) => (item.json.details as IDataObject).notAttempted),
+			first.failed.slice(1).every((item) => String(item.json.error).startsWith('Not attempted:')),
 		).toBe(true);
 		for (const title of ['Customer 3', 'Customer 4', 'Customer 5'])
 			expect(first.requests.some((r) => JSON.stringify(r.body ?? '').includes(title))).toBe(false);
@@ -163,7 +159,7 @@ describe('Ensure reports the other active copies', () => {
 	const ensureTwin = (extra: INodeParameters = {}) =>
 		ensureParams('Twin subject', { title: 'Twin', desiredStatus: 'active', ...extra });
 
-	it('on the error output, paired, with details.duplicateOf; nothing paused by default', async () => {
+	it('on the error output, paired, naming both (details.duplicateOf on the success item); nothing paused by default', async () => {
 		const [older, younger] = await twins();
 		const result = await run(ensureTwin(), [{}]);
 		expect(result.success).toHaveLength(1);
@@ -175,9 +171,8 @@ describe('Ensure reports the other active copies', () => {
 		expect(result.failed[0].pairedItem).toEqual({ item: 0 });
 		expect(result.failed[0].json).toMatchObject({
 			error: `Installation ${younger} duplicates installation ${older} ("Twin"): both are active`,
-			details: { duplicateOf: older, installationId: younger, paused: false },
 		});
-		expect(Object.keys(result.failed[0].json).sort()).toEqual(['details', 'error', 'message']);
+		expect(Object.keys(result.failed[0].json).sort()).toEqual(['error', 'message']);
 		expect(result.calls).not.toContain(`PAUSE /solution/installation/${younger}`);
 		expect(ctx.emu.state.installations.get(younger)!.status).toBe(1);
 	});
@@ -194,8 +189,8 @@ describe('Ensure reports the other active copies', () => {
 		expect(ctx.emu.state.installations.get(younger)!.status).toBe(0);
 		expect(result.failed[0].json).toMatchObject({
 			error: `Installation ${younger} duplicates installation ${older} ("Twin"): it is now paused`,
-			details: { paused: true },
 		});
+		expect(result.success[0].json.duplicates).toMatchObject([{ paused: true }]);
 		// The next run has nothing to report: the copy is paused.
 		const again = await run(ensureTwin(), [{}]);
 		expect(again.failed).toEqual([]);

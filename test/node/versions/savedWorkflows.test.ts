@@ -1,6 +1,6 @@
 /**
  * Workflows saved at an earlier version of the node still run unchanged: each fixture is a workflow
- * as n8n stored it (only the parameters that differ from their defaults, typeVersion 1), run through
+ * as n8n stored it (only the parameters that differ from their defaults, typeVersion 1 or 2), run through
  * n8n-core against the emulator. Version 1 was saved under two sets of names (the first
  * descriptions', and the renamed ones, `*-renamed.json`): both give the same result. A fixture
  * without an expectation below fails the test.
@@ -81,7 +81,8 @@ const RENAMED: Record<string, Expected> = {
 };
 
 // Saved at version 2: Ensure's otherInstallations give their status as words, as then (version 3
-// gives the number installation.status gives).
+// gives the number installation.status gives), and error items under "Continue (using error
+// output)" keep `details` (test/node/errorOutputRouting.test.ts: which n8n routes them where).
 const AT_VERSION_2: Record<string, Expected> = {
 	'installation-ensure-others-v2.json': {
 		calls: [
@@ -93,6 +94,10 @@ const AT_VERSION_2: Record<string, Expected> = {
 			unchanged: true,
 			otherInstallations: [{ id: 5002, title: 'Leads for Globex', status: 'paused' }],
 		},
+	},
+	'installation-get-errorOutput.json': {
+		calls: ['GET /solution/installation/5001'],
+		output: { id: 5001 },
 	},
 };
 
