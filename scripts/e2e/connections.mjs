@@ -38,6 +38,9 @@ function expectedCalls(partnerName, sharingId, installationId) {
 	const allowed = [
 		...once,
 		`POST /wl/${partnerName}/get-user-session-token`,
+		// End User → Create reads the new user's profile when add-user's answer lacks its language and
+		// offset, so a first delivery and a repeat give the same fields.
+		`POST /wl/${partnerName}/get-user-profile`,
 		`GET /credentials/grant-access-sharing/${sharingId}`,
 		'GET /solution/101/credentialists',
 		'GET /solution/installation',
