@@ -12,7 +12,7 @@ export const DEFAULT_PARTNER = 'acme-saas';
 export const DEFAULT_MASTER_TOKEN = 'emu-master-7f3a9c2e41d84b6f';
 const FIRST_END_USER = 70001;
 
-// ------------------------------------------------------- billing plans (issue 22)
+// ------------------------------------------------------- billing plans
 
 /** The partner's billing plans (set-user-plan's `planId`); `trxLimit` is transactions a month. */
 export const PLANS: PlanFixture[] = [

@@ -1,5 +1,5 @@
 /**
- * Fleets (issue 32): seeding thousands of partner end users in one control call, and a request
+ * Fleets: seeding thousands of partner end users in one control call, and a request
  * summary that stays small however many calls a fleet job sends. Kept apart from control.ts.
  *
  * `POST /__emulator/fleet` creates, per customer, what the partner's own calls would have made:

@@ -109,7 +109,7 @@ export const ROUTES: Route[] = [
 		withBody: ['POST'],
 		partner: true,
 	})),
-	// Billing (issue 31; handlers/billing.ts), master token like the lifecycle calls.
+	// Billing (handlers/billing.ts), master token like the lifecycle calls.
 	{
 		pattern: /^\/wl\/([^/]+)\/list-plans$/,
 		methods: { GET: listPlansBy('GET'), POST: listPlansBy('POST') },

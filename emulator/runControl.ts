@@ -1,4 +1,4 @@
-/** Control routes for run history and end-user usage (issue 22); kept apart from control.ts. */
+/** Control routes for run history and end-user usage; kept apart from control.ts. */
 import { clearPlan } from './handlers/billing';
 import { runsOf } from './handlers/runs';
 import { countTransaction, setTransactionsUsed } from './handlers/userLifecycle';

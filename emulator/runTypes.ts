@@ -1,5 +1,5 @@
 /**
- * Run history (issue 22): what a control call records, and what the emulator keeps. A run is
+ * Run history: what a control call records, and what the emulator keeps. A run is
  * Albato's "bundle event"; its steps are a list of levels, each level a list of step results
  * (docs.albato.com "Getting Solution History"). Kept in a file of its own, with no imports, so that
  * types.ts and the handlers can both use it without an import circle.

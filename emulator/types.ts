@@ -185,7 +185,7 @@ export interface Variants {
 	pagination: 'none' | 'headers' | 'link' | 'body' | 'meta';
 	/** The query parameter the pager reads: 'page' (Yii's default) or 'p' (a renamed pageParam; `page` is then ignored). */
 	pageParam: 'page' | 'p';
-	// Run history and user lifecycle (issue 22; emulator/README.md "Variants").
+	// Run history and user lifecycle (emulator/README.md "Variants").
 	/** GET /bundle/events?expand=steps: `steps` as levels (list of lists, as documented) or one flat list. */
 	runSteps: 'levels' | 'flat';
 	/** Run and step statuses as codes (default; 0 in progress, 1 succeeded, 2 failed) or as words ("processing", "success", "error"). */
@@ -195,7 +195,7 @@ export interface Variants {
 	/** GET /bundle/events/steps/{id}: the step as an object (default), or a list holding it alone. */
 	runStepAnswer: 'object' | 'list';
 	/**
-	 * GET /bundle/events order (issue 30; Albato documents none): 'newest' (date, then id, newest
+	 * GET /bundle/events order (Albato documents none): 'newest' (date, then id, newest
 	 * first; default), 'oldest' (the reverse), 'idDesc' (by id only, newest id first, whatever the
 	 * dates), 'shuffled' (a fixed pseudo-random order per list).
 	 */
@@ -204,7 +204,7 @@ export interface Variants {
 	profileShape: 'billing' | 'basic';
 	/** get-user-profile?expand=transactions: adds {transactions: {limit, used, left}} (default) or nothing. */
 	profileTransactions: 'object' | 'none';
-	// Billing (issue 31; emulator/README.md "Billing").
+	// Billing (emulator/README.md "Billing").
 	/** list-plans takes GET and POST (the page's "GET | POST"; default), or only one of them (the other: 405). */
 	listPlansMethod: 'both' | 'get' | 'post';
 	/** get-own-credential-metadata takes GET and POST (the page's "GET|POST"; default), or only one (the other: 405). */
@@ -363,9 +363,9 @@ export interface Emulator {
 	runs(): RunRecord[];
 	/** Sets an end user's transactions used this month (by the partner's own id of the user). */
 	setTransactionsUsed(id: string, used: number): void;
-	/** Billing (issue 31): take a user's plan away (no active plan), and whether a user is blocked. */
+	/** Billing: take a user's plan away (no active plan), and whether a user is blocked. */
 	billing: { clearPlan(id: string): void; isBlocked(id: string): boolean };
-	/** Connection by link (issue 21): the sharings, and the control call that completes one. */
+	/** Connection by link: the sharings, and the control call that completes one. */
 	links: {
 		/** As if the customer connected: creates the credential; throws (status 404/409) when unknown, expired or used. */
 		complete(id: number, options?: CompleteLinkOptions): CredentialRecord;

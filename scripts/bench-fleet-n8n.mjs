@@ -1,6 +1,6 @@
 // `npm run bench:watch [-- --customers 1000 --rtt 150 --sweeps 5 --out bench-fleet-n8n.json]`
 //
-// Issue 30's benchmark: one sweep of Run → Get New over 1,000 customers × 2 automations in the real
+// The sweep benchmark: one sweep of Run → Get New over 1,000 customers × 2 automations in the real
 // n8n 2.41 (the bench:n8n set-up: scripts/e2e/lib, HTTPS through the loopback delay proxy at a
 // 150 ms round trip, the Albato Partner API credential, the node at its defaults), and exactly once
 // over 5 sweeps while failed runs are injected between sweeps and during them.

@@ -1,4 +1,4 @@
-// `npm run bench:fleet [-- --customers 100,1000,10000 --out bench-fleet.json]` (issue 32)
+// `npm run bench:fleet [-- --customers 100,1000,10000 --out bench-fleet.json]`
 //
 // A partner's fleet jobs in the real n8n 2.41 in queue mode, at N customers:
 //  - set-up: Redis, PostgreSQL, n8n main, 2 workers (concurrency 5) and a webhook processor, started

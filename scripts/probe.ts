@@ -61,7 +61,7 @@ async function main() {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
 	const { version } = require('../package.json') as { version: string };
 	try {
-		// Optional (issue 31): the partner's master token, for list-plans; never printed.
+		// Optional: the partner's master token, for list-plans; never printed.
 		const masterToken = (process.env.ALBATO_MASTER_TOKEN ?? '').trim() || undefined;
 		const report = await runProbe({ ...options, token, masterToken });
 		console.log(

@@ -1,5 +1,5 @@
 /**
- * examples/fleet-watch.workflow.json (issue 30). Its schedule, Set and Split Out nodes are n8n's
+ * examples/fleet-watch.workflow.json. Its schedule, Set and Split Out nodes are n8n's
  * own (only real n8n has them: `npm run e2e:n8n` runs it there on its schedule). Here: the Albato
  * node as the example configures it, fed the example's customer items, over several sweeps.
  */

@@ -1,5 +1,5 @@
 /**
- * examples/usage-topup.workflow.json (issue 31) run in n8n-core with our node and small stand-ins
+ * examples/usage-topup.workflow.json run in n8n-core with our node and small stand-ins
  * for the n8n nodes it uses (Schedule/Manual Trigger, Set, Split Out, If: only the parameters the
  * example sets). The real nodes run it in `npm run e2e:n8n` (scripts/e2e/billing.mjs). Customers
  * under 10% left get Add Transactions or Set Plan as their rule says; the others are untouched; the

@@ -1,5 +1,5 @@
 /**
- * Billing (issue 31; wiki.albato.com Embedded API Documentation), authorised by the partner's
+ * Billing (wiki.albato.com Embedded API Documentation), authorised by the partner's
  * master token exactly as add-user is (see partner.ts):
  *   GET | POST /wl/{partner}/list-plans                         → [{id, monthlyTrx}]
  *   POST /wl/{partner}/block-user-plan             {id}          → []

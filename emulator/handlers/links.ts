@@ -1,5 +1,5 @@
 /**
- * Connection by link and refreshed user data (issue 21; outside the spec, from Albato's docs):
+ * Connection by link and refreshed user data (outside the spec, from Albato's docs):
  *   POST   /credentials/grant-access-sharing        {partnerId, title}   end-user token
  *   GET    /credentials/grant-access-sharing/{id}                        end-user token
  *   PUT    /credentials/grant-access-sharing/{id}   (renew; PATCH too)   end-user token

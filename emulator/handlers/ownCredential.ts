@@ -1,5 +1,5 @@
 /**
- * The connection to the partner's own system (issue 21; Albato's Embedded API pages), end-user token:
+ * The connection to the partner's own system (Albato's Embedded API pages), end-user token:
  *   POST     /wl/{partner}/upsert-own-credential        {fields: {...}}
  *   POST|GET /wl/{partner}/get-own-credential
  *   GET|POST /wl/{partner}/get-own-credential-metadata  (also the master token as Basic)

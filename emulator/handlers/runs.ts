@@ -1,5 +1,5 @@
 /**
- * Run history (issue 22; docs.albato.com "Getting Solution History"), with the end-user token:
+ * Run history (docs.albato.com "Getting Solution History"), with the end-user token:
  *   GET /bundle/events?expand=steps[&bundleId=N | &filter[bundleId]=N]   the runs, newest first
  *   GET /bundle/events/steps/{id}                                          one step's detail
  * Runs are recorded by the control surface (`emu.recordRun`, `POST /__emulator/runs`); a few

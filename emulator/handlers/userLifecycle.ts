@@ -1,5 +1,5 @@
 /**
- * End-user lifecycle (issue 22; wiki.albato.com Embedded API Documentation), authorised by the
+ * End-user lifecycle (wiki.albato.com Embedded API Documentation), authorised by the
  * partner's master token exactly as add-user is (see partner.ts):
  *   POST /wl/{partner}/get-user-profile[?expand=transactions]  {id}  → {id, email, language, timezoneOffset, planId?, trxLimit?}
  *   POST /wl/{partner}/set-user-plan                          {id, planId} → []

@@ -1,4 +1,4 @@
-// Issue 31 in real n8n (called while `n8n start` runs, after partner.mjs imported the Albato
+// In real n8n (called while `n8n start` runs, after partner.mjs imported the Albato
 // Partner API credential):
 //
 //  1. examples/usage-topup.workflow.json (`n8n execute`, "Run now"): of acme (50 of 1000 left),

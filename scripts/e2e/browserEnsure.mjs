@@ -1,4 +1,4 @@
-// The editor as a new partner meets it (issue 33), in partner mode with a customer on the emulator:
+// The editor as a new partner meets it, in partner mode with a customer on the emulator:
 //
 //  1. Installation → Ensure onboarding with pickers and plain typing only: Solution from its picker,
 //     Title typed, connection settings and templates picked, and a Field Values entry whose

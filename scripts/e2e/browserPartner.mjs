@@ -183,7 +183,7 @@ export async function runPartnerBrowserTest({
 			await panel.getByTestId('node-creator-search-bar').waitFor({ timeout: UI_TIMEOUT });
 			await page.keyboard.type('Albato Solutions');
 			// n8n lists a trigger under its node's name ("Albato Solutions"), with its own description
-			// (written to read for both nodes, issue 33).
+			// (written to read for both nodes).
 			await panel
 				.getByText(/^Manage the Albato solutions of your customers, and start a workflow/)
 				.first()

@@ -1,4 +1,4 @@
-// Issue 21 in real n8n (called while `n8n start` runs, after the partner checks imported the
+// In real n8n (called while `n8n start` runs, after the partner checks imported the
 // Albato Partner API credential): examples/connect-by-link.workflow.json, active.
 //
 //  1. its webhook without the Header Auth secret is refused by n8n, and nothing reaches the service

@@ -1,4 +1,4 @@
-// Issue 30 in real n8n: examples/fleet-watch.workflow.json, active, on its schedule (imported at
+// In real n8n: examples/fleet-watch.workflow.json, active, on its schedule (imported at
 // every 20 s instead of 5 min, lib/setup.mjs), over at least 4 sweeps of customers acme and globex.
 // Needs the Albato Partner API credential (imported by the partner checks).
 //

@@ -1,4 +1,4 @@
-// `npm run e2e:queue`, overlapping sweeps (issue 30): the fleet-watch example's Run → Get New over
+// `npm run e2e:queue`, overlapping sweeps: the fleet-watch example's Run → Get New over
 // QUEUE_E2E_WATCH_CUSTOMERS (20) customers, started twice at the same moment through the webhook
 // processor, so that two executions sweep the same customers at once on the workers. Runs are
 // injected before each pair (a failed and a successful run per customer), over 3 rounds; the list

@@ -321,7 +321,7 @@ async function main() {
 					console.log(`    screenshots: ${shots.join(', ')}`);
 				}),
 			);
-			// Needs the partner credential the partner-mode editor test made (issue 33).
+			// Needs the partner credential the partner-mode editor test made.
 			await checks.group(
 				'Editor: Ensure onboarding, Run Failed sample, reopened workflow (Chromium)',
 				() =>
@@ -341,7 +341,7 @@ async function main() {
 			await checks.group('Partner mode (webhook onboarding, nightly run)', () =>
 				timed('partner test (s)', () => checkPartnerMode(checks, n8n, emulator, repoRoot)),
 			);
-		// Billing (issue 31): needs the partner credential (imported above).
+		// Billing: needs the partner credential (imported above).
 		if (n8n.server)
 			await checks.group('Billing: usage top-up, plans, block (issue 31)', () =>
 				timed('billing (s)', () => checkBilling(checks, n8n, emulator, repoRoot)),

@@ -1,5 +1,5 @@
-// Issue 22 in real n8n (called while `n8n start` runs, after the partner checks imported the
-// Albato Partner API credential), with issue 21's connect-by-link inside the trigger's wait:
+// In real n8n (called while `n8n start` runs, after the partner checks imported the
+// Albato Partner API credential), with connect-by-link inside the trigger's wait:
 //
 //  1. customers acme and globex (one installation each) and e2e-leaving (two: started, paused)
 //  2. examples/failed-runs-alert.workflow.json, active: its first poll is the baseline; then acme

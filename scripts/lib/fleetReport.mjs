@@ -1,4 +1,4 @@
-// `npm run bench:fleet`'s results: the JSON document (`--out FILE`, issue 32's shape) and the table
+// `npm run bench:fleet`'s results: the JSON document (`--out FILE`, shape) and the table
 // it prints. Pure functions, so that a unit test can check them without n8n.
 
 /** Sizes from `--customers 100,1000`: whole numbers ≥ 1, sorted, without repeats. */

@@ -23,7 +23,7 @@ export interface ProbeOptions {
 	linkId?: number;
 	/** The {partner-name} whose own-connection GETs to read (get-own-credential-metadata, get-own-credential); skipped when absent. */
 	partner?: string;
-	/** The partner's master token: with `partner`, list-plans is read by GET and POST (issue 31); skipped when absent. */
+	/** The partner's master token: with `partner`, list-plans is read by GET and POST; skipped when absent. */
 	masterToken?: string;
 	fetchImpl?: typeof fetch;
 }
@@ -332,7 +332,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 	} else say('credential meta', 'not read (pass --partner-id N)');
 	say('credential create body', 'not probed: it is a write call (see Options → Body Layout)');
 
-	// 4b. Issue 21's GET endpoints (read-only: no link is created, no connection written).
+	// 4b. GET endpoints (read-only: no link is created, no connection written).
 	if (options.linkId !== undefined) {
 		const sharing = await get(`/credentials/grant-access-sharing/${options.linkId}`);
 		const body = data(sharing.body);
@@ -380,10 +380,10 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeReport> {
 		} else unknown('error bodies', `status ${missing.status}, ${describe(missing.body)}`);
 	} else unknown('error bodies', `GET /solution/installation/0 answered ${missing.status}`);
 
-	// 6. Run history (issue 22): steps as levels or flat, dates with or without a zone.
+	// 6. Run history: steps as levels or flat, dates with or without a zone.
 	await probeRuns(get, data, report.variants, say, unknown);
 
-	// 7. Billing plans (issue 31), with the master token and the partner name only.
+	// 7. Billing plans, with the master token and the partner name only.
 	if (options.masterToken && options.partner !== undefined)
 		await probePlans(
 			{

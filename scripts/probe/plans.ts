@@ -1,5 +1,5 @@
 /**
- * The probe's billing part (issue 31): with the partner's master token (ALBATO_MASTER_TOKEN) and
+ * The probe's billing part: with the partner's master token (ALBATO_MASTER_TOKEN) and
  * --partner, reads list-plans by GET and by POST (both reads) and reports `listPlansMethod`, the
  * plans' keys and id types (never values, never the token). block-user-plan and
  * add-user-plan-transactions change things: they are named as not probed.

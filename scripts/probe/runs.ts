@@ -1,5 +1,5 @@
 /**
- * The probe's run-history part (issue 22): one read of GET /bundle/events?expand=steps, reporting
+ * The probe's run-history part: one read of GET /bundle/events?expand=steps, reporting
  * the `runSteps` and `runDates` shapes (keys and types only, never values).
  */
 import type { Variants } from '../../emulator/types';

@@ -1,5 +1,5 @@
 /**
- * Billing (issue 31): /wl list-plans (GET | POST), block-user-plan and add-user-plan-transactions
+ * Billing: /wl list-plans (GET | POST), block-user-plan and add-user-plan-transactions
  * with the master token; a blocked user's installations paused, PLAY and install refused with words
  * that say the user is blocked; set-user-plan lifts the block (a choice: variant setPlanUnblocks).
  */

@@ -1,4 +1,4 @@
-/** Issue 21: connection by link, update-user-data and the partner's own connection. */
+/** Connection by link, update-user-data and the partner's own connection. */
 import axios from 'axios';
 
 import { LINK_LIFETIME_MS, startEmulator, type Emulator } from '../../emulator';

@@ -1,4 +1,4 @@
-/** Fleets (issue 32): seeding many end users in one control call, and the request summary. */
+/** Fleets: seeding many end users in one control call, and the request summary. */
 import axios from 'axios';
 
 import { startEmulator, type Emulator } from '../../emulator';

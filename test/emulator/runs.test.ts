@@ -1,5 +1,5 @@
 /**
- * Run history (issue 22): GET /bundle/events and /bundle/events/steps/{id}, recorded runs,
+ * Run history: GET /bundle/events and /bundle/events/steps/{id}, recorded runs,
  * variants, faults.
  */
 import { startEmulator, type Emulator, type RunRecord } from '../../emulator';

@@ -1,5 +1,5 @@
 /**
- * End-user lifecycle (issue 22): /wl get-user-profile, set-user-plan, delete-user with the master
+ * End-user lifecycle: /wl get-user-profile, set-user-plan, delete-user with the master
  * token.
  */
 import { startEmulator, type Emulator } from '../../emulator';

@@ -1,5 +1,5 @@
 /**
- * Installation → Ensure → Field Values: the Step and Field pickers (issue 33, point 2), through
+ * Installation → Ensure → Field Values: the Step and Field pickers, through
  * n8n-core's LoadOptionsContext against the emulator, under both credentials. They read the chosen
  * automation from the end user's installation with Ensure's title, else from another installation
  * of the solution, and say which; with neither, they say what to do.

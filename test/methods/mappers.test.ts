@@ -49,7 +49,7 @@ describe('getConnectionSettingsFields (Installation → Create, Connection Setti
 			connectionSettings: { mappingMode: 'defineBelow', value: chosen },
 		});
 
-	// Issue 33, point 8: after the one request that walks the choices, each value not chosen yet is
+	// After the one request that walks the choices, each value not chosen yet is
 	// probed once (what it opens), so the walk's request is the first of each refresh.
 	it('reveals the three nesting levels of solution 101 one refresh at a time: one walk request each, the choices as credentialData', async () => {
 		const first = await refresh({});

@@ -1,5 +1,5 @@
 /**
- * What the pickers say in the editor (issue 33): an end user with no installation (point 9), an End
+ * What the pickers say in the editor: an end user with no installation (point 9), an End
  * User ID with hyphens kept whole in n8n's locator error view (point 12), and the option lists that
  * reload once End User ID resolves (point 6).
  */

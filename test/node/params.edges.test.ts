@@ -24,7 +24,7 @@ async function refusal(parameters: INodeParameters) {
 	return { message: run.error?.message, description: run.error?.description };
 }
 
-// Issue 33, point 11: a Solution's own example, where to find one, and an empty value said empty.
+// A Solution's own example, where to find one, and an empty value said empty.
 const ID_HINT =
 	'Set "Solution" to its ID (e.g. 101): pick it from the list, or read it from Solution → Get Many';
 const idMessage = (got: string) =>

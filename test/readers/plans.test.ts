@@ -1,5 +1,5 @@
 /**
- * The billing readers (issue 31), pure: counts as the service may send them, plans in any listed
+ * The billing readers, pure: counts as the service may send them, plans in any listed
  * shape, a plan by id, and the share used, undefined wherever it cannot be told honestly.
  */
 import { countOf, planById, plansOf, usedShareOf } from '../../nodes/shared/readers/plans';

@@ -1,5 +1,5 @@
 /**
- * The probe's billing part (issue 31): list-plans by GET and POST with the master token, never
+ * The probe's billing part: list-plans by GET and POST with the master token, never
  * shown.
  */
 import { startEmulator, type Emulator } from '../../emulator';

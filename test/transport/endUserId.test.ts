@@ -23,7 +23,7 @@ describe('checkedEndUserId', () => {
 
 	it('in a node, empty is "empty" (the editor-only hint is for pickers)', () => {
 		expect(failure('', 'node').message).toBe('End User ID is empty');
-		// Issue 33, point 10: an empty field is said to be empty in a picker too.
+		// An empty field is said to be empty in a picker too.
 		expect(failure('', 'editor').message).toBe('End User ID is empty');
 	});
 });

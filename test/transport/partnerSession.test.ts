@@ -184,7 +184,7 @@ describe('a token without expiry is kept for the execution, not only for one nod
 		]);
 		expect(await onboard()).toEqual([
 			'POST /wl/acme-saas/add-user',
-			// An existing user's profile fills Create's output (issue 33, point 13).
+			// An existing user's profile fills Create's output.
 			'POST /wl/acme-saas/get-user-profile',
 			'GET /solution/installation',
 		]);

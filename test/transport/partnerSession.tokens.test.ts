@@ -196,7 +196,7 @@ describe('the token call answered without a token', () => {
 });
 
 describe('a picker in partner mode without End User ID', () => {
-	// Issue 33, point 10: the field left at its default (empty) is said to be empty.
+	// The field left at its default (empty) is said to be empty.
 	it('says the field is empty, sends nothing', async () => {
 		const node = new AlbatoSolutions();
 		const context = loadOptionsContext({

@@ -1,5 +1,5 @@
 /**
- * Automation Failing / Automation Recovered (issue 30, point 3): Run → Get New's Group Into Incidents
+ * Automation Failing / Automation Recovered: Run → Get New's Group Into Incidents
  * in the trigger, for one end user, through n8n-core's PollContext against the emulator. Opened
  * once, quiet while failing, recovered once with its duration and failed-run count; two automations
  * independently; the first poll reports the automations failing then (as Get New's first sweep

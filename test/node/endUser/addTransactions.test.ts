@@ -1,5 +1,5 @@
 /**
- * End User → Add Transactions (issue 31): the count is a positive multiple of 100 and the
+ * End User → Add Transactions: the count is a positive multiple of 100 and the
  * confirmation is on, both checked before any request; add-user-plan-transactions {id, count}; a
  * user without an active plan gets the service's refusal with a hint; never repeated; partner
  * credential only.

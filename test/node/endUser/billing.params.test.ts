@@ -1,5 +1,5 @@
 /**
- * Bad input to the billing operations (issue 31), one row per bad value: the second item carries
+ * Bad input to the billing operations, one row per bad value: the second item carries
  * it, the first is valid. The bad item fails naming the parameter, is paired to its own input, and
  * sends nothing: no write for it reaches the service, and nothing of its user changes.
  */

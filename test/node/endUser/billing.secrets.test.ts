@@ -1,5 +1,5 @@
 /**
- * No secret leaks from the billing calls (issue 31) under any fault kind: End User → Get Plans,
+ * No secret leaks from the billing calls under any fault kind: End User → Get Plans,
  * Block, Add Transactions, Set Plan (list-plans first) and Get with plan usage, with the master
  * token; outputs, errors and the console are searched for the master token and every end-user
  * token.

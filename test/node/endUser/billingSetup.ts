@@ -1,5 +1,5 @@
 /**
- * Helpers of the billing tests (issue 31): the /wl billing paths and a user owning an active
+ * Helpers of the billing tests: the /wl billing paths and a user owning an active
  * installation.
  */
 import type { Emulator } from '../../../emulator';

@@ -1,5 +1,5 @@
 /**
- * End User → Block (issue 31): nothing is sent without the confirmation; with it block-user-plan
+ * End User → Block: nothing is sent without the confirmation; with it block-user-plan
  * {id}, output {endUserId, blocked: true}, the user's installations paused; afterwards Installation
  * → Start and Create fail saying the user is blocked. Unknown users, the Access Token credential
  * and a missing End User ID are said so; both Basic styles and the answer variants work.

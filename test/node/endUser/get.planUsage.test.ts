@@ -1,5 +1,5 @@
 /**
- * End User → Get with Include Plan Usage (issue 31): monthlyTrx from list-plans and trxUsedShare,
+ * End User → Get with Include Plan Usage: monthlyTrx from list-plans and trxUsedShare,
  * or null when not computable.
  */
 import { addUsers, runPartner, usePartnerEmulator } from '../../support/partnerSetup';

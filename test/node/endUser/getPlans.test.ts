@@ -1,5 +1,5 @@
 /**
- * End User → Get Plans (issue 31): list-plans by GET, or POST after a 405; answer variants; Basic
+ * End User → Get Plans: list-plans by GET, or POST after a 405; answer variants; Basic
  * styles; partner credential only.
  */
 import { NodeHelpers } from 'n8n-workflow';

@@ -1,5 +1,5 @@
 /**
- * End User → Set Plan (issue 31): the plan picker (loadOptions getPlans, each plan with its monthly
+ * End User → Set Plan: the plan picker (loadOptions getPlans, each plan with its monthly
  * transactions) and the check against list-plans: an unknown plan from an expression sends nothing;
  * values saved by the old text field and expressions still work.
  */

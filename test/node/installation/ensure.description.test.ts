@@ -1,5 +1,5 @@
 /**
- * Installation → Ensure's description (issues 29 and 33): Field Values' Step and Field are pickers
+ * Installation → Ensure's description: Field Values' Step and Field are pickers
  * that follow their own entry's automation; the new inputs default to what saved workflows had
  * (Define Below), so a workflow saved before them runs as it did; Title says it is Ensure's key.
  */

@@ -1,5 +1,5 @@
 /**
- * Installation → Ensure's typed values (issues 29 and 33): text read as the field's current type, a
+ * Installation → Ensure's typed values: text read as the field's current type, a
  * label typed where the code is expected, the fields listed when a code matches nothing, and Field
  * Values (JSON) keeping every JSON type. Under both credentials, through n8n-core and the emulator.
  */

@@ -1,5 +1,5 @@
 /**
- * Installation → Get Snapshot and Ensure's Snapshot (JSON) input (issue 29, point 4): snapshot →
+ * Installation → Get Snapshot and Ensure's Snapshot (JSON) input: snapshot →
  * change → restore gives back every field value with its type (text, number, boolean, list
  * reference, list, object, null) and the status; a snapshot that does not fit is refused before any
  * request for that item. Under both credentials, through n8n-core and the emulator.

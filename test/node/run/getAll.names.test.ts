@@ -1,5 +1,5 @@
 /**
- * Run → Get Many names what a user reaches for first (issue 33, point 14): the failed step's title,
+ * Run → Get Many names what a user reaches for first: the failed step's title,
  * a statusName for every run (failed ones included), the automation's and installation's titles,
  * in both scopes.
  */

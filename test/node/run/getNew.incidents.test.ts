@@ -1,5 +1,5 @@
 /**
- * Run → Get New, Group Into Incidents (issue 30): per customer and automation, one item when an
+ * Run → Get New, Group Into Incidents: per customer and automation, one item when an
  * automation starts failing, none while it keeps failing (or a reminder), one when it recovers.
  */
 import { usePartnerEmulator } from '../../support/partnerSetup';

@@ -1,5 +1,5 @@
 /**
- * Run → Get New: where the memory lives and how big it grows (issue 30). The bounds per customer and
+ * Run → Get New: where the memory lives and how big it grows. The bounds per customer and
  * in total, manual executions that neither read nor write it, and two sweeps at once.
  */
 import { endRun } from '../../../emulator/handlers/runs';

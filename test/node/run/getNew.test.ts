@@ -1,5 +1,5 @@
 /**
- * Run → Get New: each ended run once across executions, per customer (issue 30), in partner mode
+ * Run → Get New: each ended run once across executions, per customer, in partner mode
  * with many customers; n8n's deduplication store and static data as n8n keeps them between sweeps.
  */
 import { endRun } from '../../../emulator/handlers/runs';

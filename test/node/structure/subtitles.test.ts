@@ -1,5 +1,5 @@
 /**
- * Canvas subtitles (issue 33, point 17) and the node descriptions (point 18), evaluated the way n8n's
+ * Canvas subtitles and the node descriptions (point 18), evaluated the way n8n's
  * editor does: the subtitle expression over the node's parameters, by n8n-workflow's Expression.
  */
 import type { INode, INodeParameters, INodeTypeDescription } from 'n8n-workflow';

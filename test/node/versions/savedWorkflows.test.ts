@@ -53,7 +53,7 @@ const FIRST_NAMES: Record<string, Expected> = {
 		output: { title: 'Initech CRM', partnerId: 201 },
 	},
 	// Version 1's Runs Of was `scope`: one automation reads the installation (for the automation's
-	// and the steps' titles, issue 33) and its runs.
+	// and the steps' titles) and its runs.
 	'run-getAll-oneAutomation.json': {
 		calls: ['GET /solution/installation/5001', 'GET /bundle/events'],
 		output: { bundleId: 7001, installationId: 5001 },
