@@ -291,9 +291,15 @@ export async function runPartnerBrowserTest({
 		);
 		shots.push(await shoot(page, 'n8n-partner-expression-hint.png'));
 		// Now an expression field: its text replaced by the plain ID (an expression of just text).
-		await page.getByTestId('parameter-input-endUserId').locator('.cm-content').first().click();
-		await page.keyboard.press('Control+A');
-		await page.keyboard.type(CUSTOMER);
+		// Keys pressed on the field itself (it takes the focus first): on a busy machine a click may not
+		// have focused the editor yet, and keys sent to the canvas close the node's panel.
+		const endUserField = page
+			.getByTestId('parameter-input-endUserId')
+			.locator('.cm-content')
+			.first();
+		await endUserField.click();
+		await endUserField.press('Control+A');
+		await endUserField.pressSequentially(CUSTOMER);
 		const solutions = await emulator.call('GET', '/solution/apps');
 		const solutionItems = await checks.step('Solution picker opens and loads', () =>
 			openLocatorList(page, 'solutionId'),
