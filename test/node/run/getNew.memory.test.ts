@@ -48,25 +48,32 @@ describe('Run → Get New: the memory', () => {
 		for (let i = 0; i < 60; i++)
 			for (const [n] of customers.entries())
 				emu.recordRun({ bundleId: bundles[n][i % 2], outcome: 'failed', dateCreated: at() });
-		const w = watcher(emu, {
-			partner: true,
-			parameters: { options: { maxRunsPerCustomer: 50, maxRunsTotal: 100 } },
-		});
+		const w = watcher(emu, { partner: true, parameters: { options: { maxRunsPerCustomer: 50 } } });
 		const items = customers.map((customer) => ({ customer }));
-		const first = await w.sweep(items);
+		const total = (maxRunsTotal: number) => ({
+			parameters: { options: { maxRunsPerCustomer: 50, maxRunsTotal } },
+		});
+		// A first sweep's runs have no other record than the store: it must hold them all.
+		const refused = await w.sweep(items, total(100));
+		expect(refused.json).toEqual([]);
+		expect(refused.errors.map((item) => item.error)).toEqual(
+			customers.map(() => expect.stringContaining('Max Remembered Runs in Total (100)')),
+		);
+		const first = await w.sweep(items, total(1000));
 		expect(first.json).toHaveLength(150); // 50 newest of each customer
+
+		// Remembered in static data, the memory keeps an equal share and the store may drop the oldest.
+		const later = customers.map((_, n) =>
+			emu.recordRun({ bundleId: bundles[n][0], outcome: 'failed', dateCreated: at() }),
+		);
+		const second = await w.sweep(items, total(100));
+		expect(idsOf(second.json).sort()).toEqual(later.map((run) => run.id).sort());
 		const remembered = Object.values(w.memory()!.customers).map((c) => c.ended.length);
 		expect(remembered).toEqual([33, 33, 33]);
 		const store = w.store();
 		const [row] = [...store.rows.entries()].filter(([key]) => key.startsWith(w.workflowId));
 		expect(row[1].data.length).toBeLessThanOrEqual(100);
-
-		const later = customers.map((_, n) =>
-			emu.recordRun({ bundleId: bundles[n][0], outcome: 'failed', dateCreated: at() }),
-		);
-		const second = await w.sweep(items);
-		expect(idsOf(second.json).sort()).toEqual(later.map((run) => run.id).sort());
-		expect((await w.sweep(items)).json).toEqual([]);
+		expect((await w.sweep(items, total(100))).json).toEqual([]);
 	});
 
 	it('a manual execution shows a first sweep and leaves the memory and the store as they were', async () => {

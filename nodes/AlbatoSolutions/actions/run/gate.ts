@@ -20,26 +20,70 @@ const FIRST_WRITE_ATTEMPTS = 3;
  * Run → Get New's gate in n8n's deduplication store: which of `keys` no other execution has
  * recorded. n8n's store reads a node's list and writes it back without a lock, so when two
  * executions' calls meet, the later write drops the earlier one's additions and both calls answer
- * the same keys as new. So the gate records the keys with a marker of its own, waits
- * GATE_SETTLE_MS, and looks for its marker: still there, its write held and its new keys are its
- * own; gone, its write was overwritten by a call that read before it wrote, and it asks again for
- * its keys, keeping only those nobody else recorded (and recording them). A key then comes out of
- * two executions only if a store call took longer than GATE_SETTLE_MS between its read and its
- * write (docs/runs.md, "Overlap guarantee").
+ * the same keys as new. So the gate records the keys with a marker of its own, waits (settle), and
+ * looks for its marker: still there, its write held and its new keys are its own; gone, its write was
+ * overwritten by a call that read before it wrote, and it asks again for its keys, keeping only
+ * those nobody else recorded (and recording them). The wait is GATE_SETTLE_MS, or twice the slowest
+ * of its own store calls when the store is slower (a large list): a key then comes out of two
+ * executions only if another execution's call took longer than that between its read and its write
+ * (docs/runs.md, "Overlap guarantee").
+ *
+ * `onlyRecord`: some keys stand for runs no execution's memory holds (queue mode, a first sweep),
+ * so the store is their only record. n8n drops a list's oldest records past `maxEntries`, and a run
+ * whose record was dropped would be returned again: the gate refuses, before recording anything, to
+ * fill the list past STORE_FILL_LIMIT of `maxEntries` (storeRoom).
  */
 export async function passGate(
 	ctx: IExecuteFunctions,
 	keys: string[],
-	maxEntries: number,
-	settleMs = GATE_SETTLE_MS,
+	{ maxEntries, onlyRecord, settleMs = GATE_SETTLE_MS }: GateOptions,
 ): Promise<Set<string>> {
-	const record = async (values: string[]) => await recordNew(ctx, values, maxEntries);
+	if (onlyRecord) await storeRoom(ctx, keys.length + 1, maxEntries);
+	let slowest = 0;
+	const record = async (values: string[]) => {
+		const started = Date.now();
+		const fresh = await recordNew(ctx, values, maxEntries);
+		slowest = Math.max(slowest, Date.now() - started);
+		return fresh;
+	};
 	const marker = `gate\n${ctx.getExecutionId()}\n${Date.now()}\n${Math.random()}`;
 	let fresh = (await record([...keys, marker])).filter((key) => key !== marker);
 	if (fresh.length === 0) return new Set();
-	await sleep(settleMs);
+	await sleep(Math.max(settleMs, 2 * slowest));
 	if ((await record([marker])).length > 0) fresh = await record(fresh);
 	return new Set(fresh);
+}
+
+export interface GateOptions {
+	/** The size of the node's list in the store (Options → Max Remembered Runs in Total). */
+	maxEntries: number;
+	/** Whether the store is the only record of some keys (see passGate). */
+	onlyRecord: boolean;
+	settleMs?: number;
+}
+
+/**
+ * How full the gate lets the store's list get when it is the only record of a run: the rest is room
+ * for the sweeps that check at the same moment (each checks, then records).
+ */
+export const STORE_FILL_LIMIT = 0.9;
+
+/**
+ * Refuses, before anything is recorded or returned, a recording that would take the node's list past
+ * STORE_FILL_LIMIT of Max Remembered Runs in Total: n8n would then drop its oldest records, and the
+ * runs they stand for would be returned again. The message names the option and a size to set.
+ */
+async function storeRoom(ctx: IExecuteFunctions, adding: number, maxEntries: number) {
+	const held = await ctx.helpers.getProcessedDataCount('node', { mode: 'entries' });
+	if (held + adding <= Math.floor(maxEntries * STORE_FILL_LIMIT)) return;
+	const atLeast = roundUp(2 * (held + adding));
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`Options → Max Remembered Runs in Total (${maxEntries}) is too small for these customers: set it to at least ${atLeast}`,
+		{
+			description: `n8n's deduplication store holds ${held} records of this node and this sweep adds up to ${adding}, past ${Math.round(STORE_FILL_LIMIT * 100)}% of the limit. Past the limit n8n forgets the oldest records, and the runs they stand for would be returned again, so nothing was returned or remembered: the next sweep returns these runs. Where the store is the only memory (queue mode) it holds about one record per run returned and, with Group Into Incidents, two per customer a week (docs/runs.md, "How big the store grows").`,
+		},
+	);
 }
 
 /** Records `values` in the node's list and answers those that were not in it. */
@@ -66,3 +110,9 @@ async function recordNew(
 		}
 	}
 }
+
+/** `n` rounded up to two significant digits (302 → 310, 1,234,567 → 1,300,000). */
+const roundUp = (n: number) => {
+	const step = 10 ** Math.max(0, Math.floor(Math.log10(n)) - 1);
+	return Math.ceil(n / step) * step;
+};

@@ -183,7 +183,11 @@ async function finishSweep(
 	const passed =
 		manual || keys.length === 0
 			? new Set(keys)
-			: await passGate(ctx, keys, Math.max(...reads.map(({ job }) => job.limits.total)));
+			: await passGate(ctx, keys, {
+					maxEntries: Math.max(...reads.map(({ job }) => job.limits.total)),
+					// A customer read without memory (queue mode, a first sweep): the store is its only record.
+					onlyRecord: reads.some((read) => read.previous === undefined),
+				});
 	await context.inFlight(reads, async (read) => {
 		let items = answer(read, passed, now);
 		if (items.length && read.job.scope === 'endUser') {

@@ -14,13 +14,18 @@ import type { Read } from './customerRead';
 import type { Job } from './newRunsJob';
 
 /**
- * A customer's gate keys: its new runs; with incidents also its first-sweep marks (one a week: a
- * customer with neither this week's nor last week's is on its first sweep) and the reminders due.
+ * A customer's gate keys: its new runs that this sweep can return (a run its Status filter leaves
+ * out is never returned, so the store need not hold it); with incidents every new run (each counts
+ * in an incident), its first-sweep marks (one a week: a customer with neither this week's nor last
+ * week's is on its first sweep) and the reminders due.
  */
 export function gateKeys(read: Read, now: number): string[] {
 	const { job } = read;
+	if (!job.incidents)
+		return read.fresh
+			.filter((run) => job.status === 'any' || read.items.get(run)?.outcome === job.status)
+			.map((run) => runGateKey(job.key, run.id));
 	const keys = read.fresh.map((run) => runGateKey(job.key, run.id));
-	if (!job.incidents) return keys;
 	keys.push(...sweptMarks(job, now));
 	const history = read.runs.map((run) => read.items.get(run)!);
 	for (const { key } of dueReminders(history, job.incidents.remindAfterMs, now, {}))

@@ -1,0 +1,149 @@
+/**
+ * Run → Get New at a fleet's size, small enough for the suite: what breaks when n8n's deduplication
+ * store is the only record of the runs returned (queue mode: every sweep starts without static
+ * data), and a store whose every call is slow (a list of hundreds of thousands of records).
+ */
+import { usePartnerEmulator } from '../../support/partnerSetup';
+import { customerWithTwoAutomations, runClock, watcher } from '../../support/sweeps';
+
+const ctx = usePartnerEmulator();
+
+const idsOf = (json: Array<{ id?: unknown }>) => json.map((run) => Number(run.id));
+const limit = (maxRunsTotal: number) => ({ parameters: { options: { maxRunsTotal } } });
+
+describe('Run → Get New: a store too small for the fleet', () => {
+	it('stops before the store would forget a run, names the option, and loses nothing', async () => {
+		const emu = ctx.emu;
+		const at = runClock();
+		const customers = Array.from({ length: 40 }, (_, n) => `fleet-${n}`);
+		const bundles = await Promise.all(
+			customers.map(async (id) => await customerWithTwoAutomations(emu, id)),
+		);
+		const recordEach = () =>
+			bundles.flatMap((pair) =>
+				pair.map((bundleId) => emu.recordRun({ bundleId, outcome: 'failed', dateCreated: at() })),
+			);
+		const items = customers.map((customer) => ({ customer }));
+		const w = watcher(emu, { partner: true, staticData: 'lost' });
+
+		const first = recordEach(); // 80 runs: 81 records with the gate's marker, within 90% of 100
+		expect(idsOf((await w.sweep(items, limit(100))).json).sort()).toEqual(
+			first.map((run) => run.id).sort(),
+		);
+
+		const second = recordEach(); // 80 more: past 90 records, so n8n would drop the oldest
+		const refused = await w.sweep(items, limit(100));
+		expect(refused.json).toEqual([]);
+		expect(refused.errors).toHaveLength(customers.length);
+		expect(refused.errors[0]).toMatchObject({
+			error: expect.stringMatching(/Max Remembered Runs in Total \(100\).*at least \d+/),
+			message: expect.stringContaining('nothing was returned or remembered'),
+		});
+
+		// Raised as the message says: the runs it held back come once, none of the first ones again.
+		const atLeast = Number(/at least (\d+)/.exec(String(refused.errors[0].error))![1]);
+		const raised = await w.sweep(items, limit(atLeast));
+		expect(idsOf(raised.json).sort()).toEqual(second.map((run) => run.id).sort());
+		expect((await w.sweep(items, limit(atLeast))).json).toEqual([]);
+	});
+
+	it('with Group Into Incidents, the first-sweep marks count too: no incident opens twice', async () => {
+		const emu = ctx.emu;
+		const at = runClock(Date.now() - 600000);
+		const customers = Array.from({ length: 20 }, (_, n) => `incident-${n}`);
+		const bundles = await Promise.all(
+			customers.map(async (id) => await customerWithTwoAutomations(emu, id)),
+		);
+		const items = customers.map((customer) => ({ customer }));
+		const w = watcher(emu, {
+			partner: true,
+			staticData: 'lost',
+			parameters: { groupIntoIncidents: true },
+		});
+		for (const [b1] of bundles)
+			emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
+		// 20 runs + 40 first-sweep marks + the marker: 61 of 100
+		const opened = await w.sweep(items, limit(100));
+		expect(opened.json.filter((item) => item.event === 'incidentOpened')).toHaveLength(20);
+		for (const [b1] of bundles)
+			emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
+		const refused = await w.sweep(items, limit(100)); // 40 runs and 40 marks: past 90
+		expect(refused.json).toEqual([]);
+		expect(refused.errors).toHaveLength(customers.length);
+		const again = await w.sweep(items, limit(1000));
+		expect(again.json).toEqual([]); // still failing: no incident opens twice, no run comes twice
+		expect(again.errors).toEqual([]);
+	});
+});
+
+describe('Run → Get New: what the store holds', () => {
+	it('with Status Failed, only the failed runs: a succeeded one is never returned, so never recorded', async () => {
+		const emu = ctx.emu;
+		const at = runClock();
+		const customers = ['status-1', 'status-2'];
+		const bundles = await Promise.all(
+			customers.map(async (id) => await customerWithTwoAutomations(emu, id)),
+		);
+		const failed = bundles.map(([b1, b2]) => {
+			emu.recordRun({ bundleId: b2, outcome: 'succeeded', dateCreated: at() });
+			emu.recordRun({ bundleId: b2, outcome: 'succeeded', dateCreated: at() });
+			return emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
+		});
+		const w = watcher(emu, {
+			partner: true,
+			staticData: 'lost',
+			parameters: { filters: { status: 'failed' } },
+		});
+		const items = customers.map((customer) => ({ customer }));
+		expect(idsOf((await w.sweep(items)).json).sort()).toEqual(failed.map((run) => run.id).sort());
+		const [row] = [...w.store().rows.entries()].filter(([key]) => key.startsWith(w.workflowId));
+		expect(row[1].data).toHaveLength(failed.length + 1); // and the gate's marker
+		expect((await w.sweep(items)).json).toEqual([]);
+	});
+});
+
+describe('Run → Get New: a store whose every call is slow', () => {
+	it('the gate waits twice its slowest call: a run still comes once', async () => {
+		const emu = ctx.emu;
+		const at = runClock();
+		const [b1] = await customerWithTwoAutomations(emu, 'slow');
+		emu.recordRun({ bundleId: b1, outcome: 'succeeded', dateCreated: at() });
+		const w = watcher(emu, { partner: true, staticData: 'lost' });
+		await w.sweep([{ customer: 'slow' }]); // the node's list exists
+		const run = emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
+		const store = w.store();
+		let calls = 0;
+		let arrived: () => void = () => {};
+		const secondArrived = new Promise<void>((resolve) => (arrived = resolve));
+		const wait = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+		// Every call takes 800 ms or more between its read and its write. The second sweep's first
+		// call reads before the first sweep's writes and writes 800 ms after it: later than a fixed
+		// 500 ms wait, sooner than twice the first sweep's own call.
+		store.betweenReadAndWrite = async () => {
+			calls++;
+			if (calls === 1) {
+				await secondArrived;
+				await wait(800);
+			} else if (calls === 2) {
+				arrived();
+				await wait(1600);
+			} else await wait(800);
+		};
+		try {
+			const [a, b] = await Promise.all(
+				[0, 1].map(
+					async () =>
+						await watcher(emu, {
+							partner: true,
+							staticData: 'lost',
+							workflowId: w.workflowId,
+						}).sweep([{ customer: 'slow' }]),
+				),
+			);
+			expect(calls).toBeGreaterThanOrEqual(4); // both first calls met, and the gate asked again
+			expect([...idsOf(a.json), ...idsOf(b.json)]).toEqual([run.id]);
+		} finally {
+			store.betweenReadAndWrite = undefined;
+		}
+	});
+});
