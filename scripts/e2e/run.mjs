@@ -31,6 +31,7 @@ import { checkFleetChange } from './fleet.mjs';
 import { checkFleetWatch } from './fleetWatch.mjs';
 import { checkPartnerMode } from './partner.mjs';
 import { checkRunsAndConnections } from './runs.mjs';
+import { checkStrictAuth } from './strictAuth.mjs';
 import { checkBilling } from './billing.mjs';
 import { Checks } from './lib/checks.mjs';
 import { Emulator } from './lib/emulator.mjs';
@@ -362,6 +363,10 @@ async function main() {
 		if (n8n.server)
 			await checks.group('Fleet watch: every customer, incidents (issue 30)', () =>
 				timed('fleet watch (s)', () => checkFleetWatch(checks, n8n, emulator)),
+			);
+		if (n8n.server)
+			await checks.group('Strict readings: credential test, Check Connection (issue 38)', () =>
+				timed('strict readings (s)', () => checkStrictAuth(checks, n8n, emulator)),
 			);
 	} catch (error) {
 		checks.ok('end-to-end run', false, error instanceof Error ? error.stack : String(error));

@@ -5,13 +5,13 @@
  * Representatives, not every suite per reading: npm test stays within its time.
  */
 import { join } from 'path';
-import type { ICredentialDataDecryptedObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { AlbatoPartnerApi } from '../../credentials/AlbatoPartnerApi.credentials';
 import { AlbatoSolutionsApi } from '../../credentials/AlbatoSolutionsApi.credentials';
 import type { StrictAuth, Variants } from '../../emulator/types';
 import { pollContext, testCredentials } from '../../harness';
-import { readExample, runExample } from '../../harness/examples';
+import { type ExampleWorkflow, readExample, runExample } from '../../harness/examples';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { forTests as tokenCache } from '../../nodes/shared/transport/tokenCache';
@@ -82,6 +82,16 @@ const refresh = (connectionId: number, options: INodeParameters = {}): INodePara
 	options,
 });
 
+const example = (name: string) =>
+	readExample(join(__dirname, '..', '..', 'examples', `${name}.workflow.json`));
+
+/** A node's parameters in an example, as saved there. */
+const stepOf = (workflow: ExampleWorkflow, name: string): INodeParameters => {
+	const node = workflow.nodes.find((candidate) => candidate.name === name);
+	if (!node) throw new Error(`No node "${name}" in ${workflow.name}`);
+	return node.parameters as INodeParameters;
+};
+
 const succeeded = (run: NodeRun, what: string) => {
 	if (run.error) throw new Error(`${what}: ${run.error.message} — ${run.error.description ?? ''}`);
 };
@@ -114,6 +124,62 @@ describe.each(READINGS)(
 				await asCustomer(refresh(await customerConnection())),
 				'credential.refreshUserData',
 			);
+		});
+
+		// The Albato nodes of the partner journeys (scripts/e2e/partner.mjs runs them whole in real
+		// n8n), with the parameters their example files save; the webhook, Split Out and If nodes
+		// are n8n's own, so the items they would hand on are given here.
+		it('the partner journeys: new-customer-onboarding, then nightly-pause-resume (pause, resume)', async () => {
+			const onboarding = example('new-customer-onboarding');
+			const nightly = example('nightly-pause-resume');
+			const customers = ['strict-northwind', 'strict-contoso'];
+			const arrivals = customers.map((id) => ({ body: { customerId: id, company: id } }));
+			const created = await runPartner(ctx.emu, stepOf(onboarding, 'Create end user'), {
+				inputItems: arrivals,
+			});
+			succeeded(created, 'Create end user');
+			expect(created.json.map((item) => item.endUserId)).toEqual(customers);
+			const ensured = await runPartner(
+				ctx.emu,
+				{
+					...stepOf(onboarding, 'Ensure lead sync'),
+					// In the example these read the webhook node's item.
+					endUserId: '={{ $json.body.customerId }}',
+					title: '={{ $json.body.company }} – lead sync',
+				},
+				{ inputItems: arrivals },
+			);
+			succeeded(ensured, 'Ensure lead sync');
+			expect(ensured.json.map((item) => (item.installation as IDataObject).status)).toEqual([1, 1]);
+
+			const nights: Array<[string, string, number]> = [
+				['pause', 'Pause', 0],
+				['resume', 'Start', 1],
+			];
+			for (const [action, stepName, status] of nights)
+				for (const customerId of customers) {
+					const found = await runPartner(ctx.emu, stepOf(nightly, 'Installations to change'), {
+						inputItems: [{ customerId, action }],
+					});
+					succeeded(found, `Installations to change (${action} ${customerId})`);
+					expect(found.json).toHaveLength(1);
+					const changed = await runPartner(
+						ctx.emu,
+						// In the example the End User ID reads the Split Out node's item.
+						{ ...stepOf(nightly, stepName), endUserId: '={{ $json.customer }}' },
+						{ inputItems: [{ customer: customerId, id: found.json[0].id }] },
+					);
+					succeeded(changed, `${stepName} (${customerId})`);
+					expect([customerId, stepName, changed.json[0].status]).toEqual([
+						customerId,
+						stepName,
+						status,
+					]);
+				}
+			const owned = [...ctx.emu.state.installations.values()].filter((installation) =>
+				customers.some((id) => installation.userId === `${ctx.emu.partner.name}:${id}`),
+			);
+			expect(owned.map((installation) => installation.status)).toEqual([1, 1]);
 		});
 
 		// The readings of update-user-data leave the Access Token's calls as they are.

@@ -131,6 +131,17 @@ describe('Credential → Refresh User Data', () => {
 	it("reports another user's or an unknown connection as not found", async () => {
 		const run = await runNode(ctx.emu, refresh(98765));
 		expect(run.error?.message).toMatch(/not found/i);
+		expect(run.error?.description ?? '').not.toMatch(/Partner API/);
+	});
+
+	it('where only the master token is taken (strict reading panelToken): says to use the Partner API', async () => {
+		const id = await linkedConnection();
+		ctx.emu.setVariants({ strictAuth: 'panelToken' });
+		const run = await runNode(ctx.emu, refresh(id));
+		expect(run.error?.httpCode).toBe('401');
+		expect(run.error?.description).toMatch(/Authentication: Partner API/);
+		expect(run.calls).toEqual([`POST /credentials/201/${id}/update-user-data`]);
+		expect(run.serialized).not.toContain(ctx.token);
 	});
 });
 

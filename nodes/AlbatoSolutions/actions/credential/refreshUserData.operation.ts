@@ -11,8 +11,10 @@ import {
 } from '../../../shared/readers/links';
 import type { SendAs } from '../../../shared/transport/callOptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
+import { AlbatoApiError } from '../../../shared/transport/errors';
 import { appIdProperty, optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { appIdParameter, numberInRange, type NumberRange, oneOf, toId } from '../params';
+import { withSentence } from '../withSentence';
 
 const MAX_WAIT = { fallback: 60, min: 1, max: 600, unit: 'seconds', fromText: true };
 /** At least 1 s between two POSTs: each one asks the service to queue a refresh. */
@@ -87,6 +89,10 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
+/** What a refused update-user-data adds when the node sent the end user's own token. */
+const MASTER_ONLY =
+	'update-user-data may take only the master account token ("Authorization: Bearer <master account token>" on Albato\'s page), which an Albato Solutions API credential does not hold: run this operation with Authentication: Partner API (Options → Authorize As: Master Token).';
+
 interface Options {
 	authorizeAs?: unknown;
 	maxWait?: unknown;
@@ -112,7 +118,16 @@ interface Refresh {
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const refresh = readRefresh(this, client, itemIndex);
 	const { partnerId, connectionId, wait } = refresh;
-	const { status, requests } = await refreshUntilDone(client, refresh, itemIndex);
+	let done: { status: number | undefined; requests: number };
+	try {
+		done = await refreshUntilDone(client, refresh, itemIndex);
+	} catch (error) {
+		// Albato's page asks for "the master account token", which an Access Token credential lacks.
+		if (client.partner === undefined && error instanceof AlbatoApiError && error.deniedAccess)
+			throw withSentence(this.getNode(), error, MASTER_ONLY, itemIndex);
+		throw error as Error;
+	}
+	const { status, requests } = done;
 	if (wait && status !== UPDATED) throw notUpdated(this, refresh, { status, requests }, itemIndex);
 	return {
 		partnerId,
