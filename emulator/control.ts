@@ -2,6 +2,7 @@
 import { CONNECTIONS_CONTROL_ROUTES, handleConnectionsControl } from './connectionsControl';
 import {
 	FLEET_CONTROL_ROUTES,
+	fleetStatus,
 	seedFleet,
 	type FleetSpec,
 	type RequestSummary,
@@ -129,6 +130,8 @@ export function handleControl(
 						body as FleetSpec,
 					),
 				};
+			case 'POST /__emulator/fleet/status':
+				return ok(fleetStatus(core.state, core.partner.name, body as Record<string, unknown>));
 			case 'GET /__emulator/faults':
 				return ok(core.faults.list().map(faultToJson));
 			case 'POST /__emulator/faults':

@@ -2,6 +2,7 @@
  * Fixtures: solutions, connection settings, templates, partner schemas and the
  * pre-existing installations. Exported so tests elsewhere can reference ids and values.
  */
+import { OwnerIndexedMap } from './indexedMap';
 import type { PlanFixture } from './runTypes';
 import type { BundleStepRecord, EmulatorState, FieldRecord, InstallationRecord } from './types';
 
@@ -535,10 +536,10 @@ export function addBundle(
 
 export function createState(): EmulatorState {
 	const state: EmulatorState = {
-		installations: new Map(),
+		installations: new OwnerIndexedMap(),
 		bundles: new Map(),
 		bundleData: new Map(),
-		credentials: new Map(),
+		credentials: new OwnerIndexedMap(),
 		endUsers: new Map(),
 		permanentTokens: new Map(),
 		nextIds: { installation: 0, bundle: 0, step: 0, credential: 0, endUser: 0 },

@@ -13,12 +13,20 @@ import { install } from './handlers/solutions';
 import type { HandlerContext } from './handlers/context';
 import { recordRun } from './runControl';
 import type { RunOutcome } from './runTypes';
-import type { EmulatorState, PartnerSettings, RequestLogEntry, Variants } from './types';
+import { recordsOf } from './indexedMap';
+import type {
+	EmulatorState,
+	InstallationRecord,
+	PartnerSettings,
+	RequestLogEntry,
+	Variants,
+} from './types';
 
 export const FLEET_CONTROL_ROUTES = [
 	'POST   /__emulator/fleet               {"count", "idPrefix"?, "solutionId"?, "templateIds"?, "credentialData"?, "title"?, "status"?, "runsPerBundle"?, "runOutcome"?} → {"customers": [{"id", "installationId", "bundleIds"}]}',
 	'GET    /__emulator/requests/summary    calls by kind ("METHOD /path" with ids as {id}), by status, 429s, token calls per end user',
 	'POST   /__emulator/requests/keep       {"keep": false}: count requests in the summary only (the log stays empty); true: log again',
+	'POST   /__emulator/fleet/status        {"idPrefix", "field"?}: per seeded customer of that prefix, its installations as [id, title, status, value of "field"] (what a fleet check reads instead of /state)',
 ];
 
 export interface FleetSpec {
@@ -103,6 +111,8 @@ export class RequestSummary {
 	rateLimited = 0;
 	total = 0;
 	tokenCallsByUser = new Map<string, number>();
+	/** By token kind (`master`: the /wl partner calls; `endUser`: the others), form and status. */
+	byAuth: Record<string, number> = {};
 
 	add(entry: RequestLogEntry): void {
 		this.total++;
@@ -111,7 +121,10 @@ export class RequestSummary {
 		const status = String(entry.status || 'reset');
 		this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
 		if (entry.status === 429) this.rateLimited++;
-		if (/\/get-user-session-token$/.test(entry.path)) {
+		const auth = `${tokenKindOf(entry.path)} ${entry.auth} ${status}`;
+		this.byAuth[auth] = (this.byAuth[auth] ?? 0) + 1;
+		// A refused call (401) issued no token: it is counted in byAuth, not as a token call.
+		if (/\/get-user-session-token$/.test(entry.path) && entry.status !== 401) {
 			const body = entry.body as { id?: unknown } | undefined;
 			const id = String(body?.id ?? body ?? '');
 			this.tokenCallsByUser.set(id, (this.tokenCallsByUser.get(id) ?? 0) + 1);
@@ -124,26 +137,74 @@ export class RequestSummary {
 		this.rateLimited = 0;
 		this.total = 0;
 		this.tokenCallsByUser.clear();
+		this.byAuth = {};
 	}
 
 	toJson() {
-		const perUser = [...this.tokenCallsByUser.values()];
+		// One pass, no spread: 100,000 users are more arguments than Math.max takes.
 		const histogram: Record<string, number> = {};
-		for (const calls of perUser) histogram[calls] = (histogram[calls] ?? 0) + 1;
+		let total = 0;
+		let max = 0;
+		for (const calls of this.tokenCallsByUser.values()) {
+			histogram[calls] = (histogram[calls] ?? 0) + 1;
+			total += calls;
+			if (calls > max) max = calls;
+		}
 		return {
 			total: this.total,
 			byKind: this.byKind,
 			byStatus: this.byStatus,
 			rateLimited: this.rateLimited,
+			unauthorized: this.byStatus['401'] ?? 0,
+			/** "<master|endUser> <bearer|basicUsername|basicRaw|none|other> <status>" → calls. */
+			byAuth: this.byAuth,
 			tokenCalls: {
-				users: perUser.length,
-				total: perUser.reduce((a, b) => a + b, 0),
-				maxPerUser: perUser.length ? Math.max(...perUser) : 0,
+				users: this.tokenCallsByUser.size,
+				total,
+				maxPerUser: max,
 				/** How many users had 1, 2, … token calls. */
 				histogram,
 			},
 		};
 	}
+}
+
+/** Which token a call carries: the master token on the partner (/wl) calls, else an end user's. */
+const tokenKindOf = (path: string) => (path.startsWith('/wl/') ? 'master' : 'endUser');
+
+/**
+ * Per customer of a seeded prefix: its installations as `[id, title, status, value]`, `value` being
+ * the first step field named `field` in the installation's bundles (null without one). A few MB at
+ * 100,000 customers, where GET /state would serialise every record of every seed.
+ */
+export function fleetStatus(
+	state: EmulatorState,
+	partner: string,
+	spec: { idPrefix?: unknown; field?: unknown },
+) {
+	if (typeof spec.idPrefix !== 'string' || spec.idPrefix === '')
+		throw new Error('fleet/status: idPrefix is required');
+	const field = typeof spec.field === 'string' ? spec.field : undefined;
+	const valueOf = (installation: InstallationRecord) => {
+		if (!field) return null;
+		for (const bundleId of installation.bundleIds)
+			for (const stepId of state.bundles.get(bundleId)?.stepIds ?? []) {
+				const found = state.bundleData.get(stepId)?.fields.find((f) => f.name === field);
+				if (found) return found.value;
+			}
+		return null;
+	};
+	const customers: Record<string, [number, string, number, unknown][]> = {};
+	for (const user of state.endUsers.values()) {
+		if (user.partner !== partner || !user.id.startsWith(spec.idPrefix)) continue;
+		customers[user.id] = recordsOf(state.installations, user.sub).map((i) => [
+			i.id,
+			i.title,
+			i.status,
+			valueOf(i),
+		]);
+	}
+	return { customers };
 }
 
 /** A path with its numeric segments as {id} and the partner segment of /wl as {partner}. */

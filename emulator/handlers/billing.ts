@@ -18,6 +18,7 @@
  */
 import { ApiError } from '../errors';
 import { PLANS } from '../fixtures';
+import { recordsOf } from '../indexedMap';
 import type { EmulatorState, EndUserRecord } from '../types';
 import { byMethodOnly, type Handler, type HandlerContext, isPlainObject, nowIso } from './context';
 import { bodyId, endUserKey, namedUser } from './endUserIds';
@@ -100,8 +101,8 @@ export const blockUserPlan: Handler = (ctx) => {
 	const user = userOf(ctx);
 	billingOf(ctx.state).blocked.add(user.sub);
 	const now = nowIso();
-	for (const inst of ctx.state.installations.values()) {
-		if (inst.userId !== user.sub || inst.status === 0) continue;
+	for (const inst of recordsOf(ctx.state.installations, user.sub)) {
+		if (inst.status === 0) continue;
 		inst.status = 0;
 		inst.dateUpdated = now;
 	}

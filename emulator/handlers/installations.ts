@@ -1,5 +1,6 @@
 /** Endpoints 5–8: start, pause, list, detail. */
 import { nowIso, ownInstallation, type Handler, type HandlerContext } from './context';
+import { recordsOf } from '../indexedMap';
 import { listLagOf } from '../listLag';
 import { assertNotBlocked } from './billing';
 import { wrapInstallation } from '../render';
@@ -23,8 +24,8 @@ function expandOf(ctx: HandlerContext): Set<string> {
 
 export const listInstallations: Handler = (ctx) => {
 	const lag = listLagOf(ctx.state);
-	const own = [...ctx.state.installations.values()]
-		.filter((i) => i.userId === ctx.user && lag.listed(i.id))
+	const own = recordsOf(ctx.state.installations, ctx.user)
+		.filter((i) => lag.listed(i.id))
 		.sort((a, b) => a.id - b.id);
 	return {
 		data: own.map((inst) =>

@@ -15,6 +15,7 @@ import { connectionsOf } from '../connections';
 import type { CompleteLinkOptions, LinkRecord } from '../connectionTypes';
 import { ApiError, notFound, type FieldError } from '../errors';
 import { PARTNERS, type StepFixture } from '../fixtures';
+import { recordsOf } from '../indexedMap';
 import type { CredentialRecord, EmulatorState, PartnerSettings, Variants } from '../types';
 import { isPlainObject, type Handler, type HandlerContext } from './context';
 import { renderCredential } from './credentials';
@@ -208,7 +209,7 @@ export function offerConnections(
 	state: EmulatorState,
 	user: string,
 ): StepFixture[] {
-	const own = [...state.credentials.values()].filter((c) => c.userId === user);
+	const own = recordsOf(state.credentials, user);
 	if (own.length === 0) return steps;
 	const walk = (level: StepFixture[]): StepFixture[] =>
 		level.map((step) => ({

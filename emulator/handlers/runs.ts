@@ -7,6 +7,7 @@
  * installations: a removed installation's runs disappear with it.
  */
 import { ApiError, notFound } from '../errors';
+import { recordsOf } from '../indexedMap';
 import type {
 	RunDateInput,
 	RunInput,
@@ -268,9 +269,7 @@ export const listRuns: Handler = (ctx) => {
 	const store = runsOf(ctx.state);
 	const bundleIds =
 		bundleId === undefined
-			? [...ctx.state.installations.values()]
-					.filter((i) => i.userId === ctx.user)
-					.flatMap((i) => i.bundleIds)
+			? recordsOf(ctx.state.installations, ctx.user).flatMap((i) => i.bundleIds)
 			: [bundleId];
 	const runs = bundleIds
 		.flatMap((id) => store.byBundle.get(id) ?? [])

@@ -9,6 +9,7 @@
  */
 import { ApiError } from '../errors';
 import { DEFAULT_PLAN_ID, PLANS } from '../fixtures';
+import { recordsOf } from '../indexedMap';
 import type { EmulatorState, EndUserRecord } from '../types';
 import { billingOf, planSet } from './billing';
 import { isPlainObject, type Handler, type HandlerContext } from './context';
@@ -120,8 +121,7 @@ export const deleteUser: Handler = (ctx) => {
 
 /** Removes an end user and everything of theirs; their tokens answer 401 from now on. */
 export function removeEndUser(state: EmulatorState, user: EndUserRecord): void {
-	for (const inst of [...state.installations.values()]) {
-		if (inst.userId !== user.sub) continue;
+	for (const inst of recordsOf(state.installations, user.sub)) {
 		for (const bundleId of inst.bundleIds) {
 			for (const stepId of state.bundles.get(bundleId)?.stepIds ?? [])
 				state.bundleData.delete(stepId);
@@ -129,8 +129,7 @@ export function removeEndUser(state: EmulatorState, user: EndUserRecord): void {
 		}
 		state.installations.delete(inst.id);
 	}
-	for (const cred of [...state.credentials.values()])
-		if (cred.userId === user.sub) state.credentials.delete(cred.id);
+	for (const cred of recordsOf(state.credentials, user.sub)) state.credentials.delete(cred.id);
 	state.endUsers.delete(endUserKey(user.partner, user.id));
 	state.permanentTokens.delete(user.permanentToken);
 	const store = lifecycleOf(state);

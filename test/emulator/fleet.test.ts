@@ -95,3 +95,62 @@ it('GET /requests/summary counts calls by kind, status, 429s and token calls per
 	await partnerCall('get-user-session-token', { id: 'nobody' });
 	expect(emu.requests).toHaveLength(1);
 });
+
+it('GET /requests/summary counts 401s and calls by token kind, form and status', async () => {
+	await control('POST', 'fleet', { count: 1, idPrefix: 'a-' });
+	await control('POST', 'variants', { strictAuth: 'noBasicUsername' });
+	const username = Buffer.from(`${emu.partner.masterToken}:`).toString('base64');
+	const refused = await axios.post(
+		`${emu.baseUrl}/wl/${emu.partner.name}/get-user-session-token`,
+		{ id: 'a-00000' },
+		{ headers: { authorization: `Basic ${username}` }, validateStatus: () => true },
+	);
+	expect(refused.status).toBe(401);
+	const token = await partnerCall('get-user-session-token', { id: 'a-00000' });
+	await axios.get(`${emu.baseUrl}/solution/installation`, {
+		headers: { authorization: `Bearer ${token.data.data.sessionToken}` },
+	});
+	const summary = (await control('GET', 'requests/summary')).data;
+	expect(summary.unauthorized).toBe(1);
+	// The refused call issued no token.
+	expect(summary.tokenCalls).toMatchObject({ total: 1, maxPerUser: 1 });
+	expect(summary.byAuth).toEqual({
+		'master basicUsername 401': 1,
+		'master basicRaw 200': 1,
+		'endUser bearer 200': 1,
+	});
+});
+
+it('POST /fleet/status: the installations of one seed per customer, with a field value; an owner index that follows changes', async () => {
+	const { customers } = (await control('POST', 'fleet', { count: 2, idPrefix: 's-' })).data;
+	await control('POST', 'fleet', { count: 1, idPrefix: 'other-' });
+	const status = (await control('POST', 'fleet/status', { idPrefix: 's-', field: 'subject' })).data
+		.customers;
+	expect(Object.keys(status)).toEqual(['s-00000', 's-00001']);
+	expect(status['s-00000']).toEqual([
+		[customers[0].installationId, 'Leads of s-00000', 1, expect.anything()],
+	]);
+	expect((await control('POST', 'fleet/status', {})).status).toBe(400);
+
+	// The list reads the owner index: an installation handed to another user, or removed, moves.
+	const [first, second] = customers.map((c: { installationId: number }) => c.installationId);
+	emu.state.installations.get(first)!.userId = `${emu.partner.name}:s-00001`;
+	emu.removeInstallation(second);
+	const token = await partnerCall('get-user-session-token', { id: 's-00001' });
+	const listOf = async (sessionToken: string) =>
+		(
+			await axios.get(`${emu.baseUrl}/solution/installation`, {
+				headers: { authorization: `Bearer ${sessionToken}` },
+			})
+		).data.data.map((i: { id: number }) => i.id);
+	expect(await listOf(token.data.data.sessionToken)).toEqual([first]);
+	const before = await partnerCall('get-user-session-token', { id: 's-00000' });
+	expect(await listOf(before.data.data.sessionToken)).toEqual([]);
+	emu.reset();
+	expect(await listOf(emu.token())).toEqual(
+		[...emu.state.installations.values()]
+			.filter((i) => i.userId === 'user-1')
+			.map((i) => i.id)
+			.sort((a, b) => a - b),
+	);
+});
