@@ -76,6 +76,52 @@ it('targets: time, cleanliness and growth at the largest size, the rate limit an
 	expect(out.faults.met).toBe(true);
 });
 
+it('targets at 100,000: their own times, 10,000 still checked, growth ≤ 11×, the emulator and the 401s stated', () => {
+	const big = {
+		customers: [10000, 100000],
+		jobs: {
+			nightlyPause: {
+				10000: figures(80),
+				100000: figures(850, { emulatorPeakRssMB: 900, peakWorkerRssMB: 1600 }),
+			},
+			fleetChange: {
+				10000: figures(190, { duplicateInstallations: 0, notConverged: 0 }),
+				100000: figures(1700, { duplicateInstallations: 0, notConverged: 0 }),
+			},
+			fleetSweep: {
+				10000: figures(50, { auth: { unauthorizedByTokenKind: { master: 2, endUser: 0 } } }),
+				100000: figures(620),
+			},
+		},
+		single: { nightlyPause: {} },
+		rateLimited: { nightlyPause: {} },
+		faults: { afterWorkerKill: { killed: 'worker-1' } },
+		setup: {
+			strictAuth: 'noBasicUsername',
+			queueMode: { workers: 2 },
+			seedSeconds: { 100000: 45 },
+			emulatorRssAfterSeedMB: { 100000: 730 },
+		},
+	};
+	const out = run(`return report.targets(${JSON.stringify(big)})`);
+	expect(out['nightlyPause@100000']).toMatchObject({ met: true });
+	expect(out['nightlyPause@100000'].target).toMatch(/≤ 900 s/);
+	expect(out['nightlyPause@100000 RSS']).toMatchObject({ value: '1600 MB', met: false });
+	expect(out['fleetChange@100000'].target).toMatch(/≤ 1800 s/);
+	expect(out['fleetSweep@100000']).toMatchObject({ value: '620 s', met: false });
+	expect(out['nightlyPause@10000']).toMatchObject({ value: '80 s', met: true });
+	expect(out['nightlyPause@10000'].target).toMatch(/≤ 300 s/);
+	expect(out['fleetChange growth']).toMatchObject({ value: '8.95×', met: true });
+	expect(out['fleetSweep growth']).toMatchObject({ value: '12.4×', met: false });
+	expect(out['emulator@100000'].value).toMatch(/peak 900 MB.*730 MB after a seed of 45 s/);
+	expect(out.auth).toMatchObject({ met: true });
+	expect(out.auth.value).toMatch(/master token 2, end-user tokens 0/);
+	const over = JSON.parse(JSON.stringify(big));
+	over.faults = null;
+	over.jobs.fleetChange[10000].auth = { unauthorizedByTokenKind: { master: 1, endUser: 0 } };
+	expect(run(`return report.targets(${JSON.stringify(over)})`).auth.met).toBe(false);
+});
+
 it('table: one markdown row per job and size', () => {
 	const text: string = run(`return report.table(${JSON.stringify(results)})`);
 	const lines = text.split('\n');
@@ -83,7 +129,7 @@ it('table: one markdown row per job and size', () => {
 	expect(lines[1]).toMatch(/^\| -+ \| -+ \|/);
 	expect(lines).toHaveLength(2 + 2 + 2 + 1 + 1);
 	expect(lines[2]).toMatch(
-		/^\| nightly pause +\| 1000 +\| 20 +\| 0 +\| 3000 +\| 0 +\| 1 +\| 300 \/ 400, 380 \/ 200 +\| 1.5 +\| 2 \+ 1 +\|$/,
+		/^\| nightly pause +\| 1000 +\| 20 +\| 0 +\| 3000 +\| 0 +\| +\| 1 +\| 300 \/ 400, 380 \/ 200 +\| +\| 1.5 +\| 2 \+ 1 +\|$/,
 	);
 	expect(lines.at(-1)).toMatch(/^\| nightly pause, rate-limited \| 1000 +\| 30 +\| 0 +\|/);
 });

@@ -1,0 +1,209 @@
+// `npm run bench:fleet`'s jobs: the nightly pause, the fleet change, the sweep with incidents, and the
+// faults (bad customers, a worker killed halfway). Each returns its figures (scripts/lib/fleetBench.mjs).
+
+import { readFile } from 'node:fs/promises';
+
+import { convergence, mapLimited } from './fleetBench.mjs';
+import { BATCH, JOBS } from './fleetOptions.mjs';
+
+const SWEEP_NODE = 'New failures, as incidents';
+
+/** The seed's id prefix: customer ids are `<prefix><5 digits>`. */
+const prefixOf = (seeded) => seeded[0].id.slice(0, -5);
+
+export async function nightlyPause(bench, n, prefix, options = {}) {
+	const seeded = await bench.seed(n, prefix);
+	const customers = seeded.map(({ id }) => ({ customerId: id }));
+	const { figures } = await bench.runJob('nightlyPause', customers, options);
+	const status = await bench.fleetStatus(prefix);
+	let leftActive = 0;
+	for (const { id } of seeded)
+		for (const [, , state] of status[id] ?? []) if (Number(state) === 1) leftActive++;
+	figures.leftActive = leftActive;
+	return figures;
+}
+
+export async function fleetChange(bench, seeded, subject, options = {}) {
+	const customers = (options.customers ?? seeded.map(({ id }) => id)).map((customerId) => ({
+		customerId,
+		subject,
+	}));
+	const result = await bench.runJob('fleetChange', customers, options);
+	const check = convergence(
+		await bench.fleetStatus(prefixOf(seeded)),
+		options.convergedOf ?? seeded.map(({ id }) => id),
+		subject,
+	);
+	Object.assign(result.figures, check);
+	return result;
+}
+
+export async function fleetSweep(bench, seeded) {
+	const injected = [];
+	const inject = async (customers, outcome) => {
+		await mapLimited(customers, 16, async (customer) => {
+			const run = await bench.emulator.control('POST', '/runs', {
+				bundleId: customer.bundleIds[0],
+				outcome,
+			});
+			if (outcome === 'failed') injected.push(String(run.id));
+		});
+	};
+	// Sweep 1: every 20th customer has a new failed run. Sweep 2: those recover (a succeeded run),
+	// and every 20th from the 10th on fails.
+	const first = seeded.filter((_, i) => i % 20 === 0);
+	const second = seeded.filter((_, i) => i % 20 === 10);
+	const customers = seeded.map(({ id }) => ({ customerId: id }));
+	const sweeps = [];
+	const opened = [];
+	let resolved = 0;
+	for (const [round, before] of [
+		[1, () => inject(first, 'failed')],
+		[
+			2,
+			async () => {
+				await inject(first, 'succeeded');
+				await inject(second, 'failed');
+			},
+		],
+	]) {
+		await before();
+		const events = {};
+		const { figures } = await bench.runJob('fleetSweep', customers, {
+			onRun: (runData) => {
+				for (const item of runData?.[SWEEP_NODE]?.[0]?.data?.main?.[0] ?? []) {
+					events[item.json.event] = (events[item.json.event] ?? 0) + 1;
+					if (item.json.event === 'incidentOpened')
+						opened.push(String(item.json.run?.id ?? item.json.firstFailedRunId));
+					if (item.json.event === 'incidentResolved') resolved++;
+				}
+			},
+		});
+		sweeps.push(figures);
+		const [[memoryBytes] = []] = await bench.postgres.psql(
+			`SELECT octet_length("staticData"::text) FROM workflow_entity WHERE id = '${JOBS.fleetSweep.batchId}'`,
+		);
+		figures.staticDataBytes = Number(memoryBytes ?? 0);
+		console.log(
+			`    sweep ${round}: ${figures.seconds} s, ${figures.calls.total} calls, ${figures.failedItems} failed, static data ${figures.staticDataBytes} bytes`,
+		);
+		if (process.env.BENCH_FLEET_DEBUG)
+			console.log(JSON.stringify({ byKind: figures.calls.byKind, events }));
+	}
+	const slowest = sweeps.reduce((a, b) => (b.seconds > a.seconds ? b : a));
+	// Sets, not indexOf: 10,000 incidents at 100,000 customers.
+	const seen = new Set(opened);
+	const twice = opened.length - seen.size;
+	const missed = injected.filter((id) => !seen.has(id)).length;
+	return {
+		...slowest,
+		seconds: slowest.seconds,
+		failedItems: sweeps.reduce((sum, s) => sum + s.failedItems, 0),
+		sweepsSeconds: sweeps.map((s) => s.seconds),
+		failedRunsInjected: injected.length,
+		incidentsOpened: opened.length,
+		incidentsResolved: resolved,
+		automationsRecovered: first.length,
+		runsReportedTwice: twice,
+		runsMissed: missed,
+	};
+}
+
+/** 1% invalid End User IDs, 1% whose calls fail; then a worker killed halfway through, and a rerun. */
+export async function faults(bench, n, restartWorker) {
+	const seeded = await bench.seed(n, `f${n}-`);
+	const bad = Math.max(1, Math.round(n / 100));
+	// Not among the canary items of a batch (the first 10): a failing canary stops its batch, as it should.
+	const spots = seeded.map((_, i) => i).filter((i) => i % BATCH >= 10);
+	const step = Math.floor(spots.length / (2 * bad));
+	const failing = Array.from({ length: bad }, (_, k) => seeded[spots[(2 * k + 1) * step]]);
+	const invalid = Array.from({ length: bad }, (_, k) => `no-such-customer-${k}`);
+	const customerIds = seeded.map(({ id }) => id);
+	for (const [k, id] of invalid.entries()) customerIds.splice(spots[2 * k * step] + k, 0, id);
+	const failingIds = new Set(failing.map((c) => c.id));
+	const half = Math.ceil(failing.length / 2);
+	const rule = (list) =>
+		`^/solution/installation/(${list.map((c) => c.installationId).join('|')})$`;
+	await bench.emulator.control('POST', '/faults', {
+		path: rule(failing.slice(0, half)),
+		regex: true,
+		status: 503,
+		times: 1e9,
+	});
+	if (failing.length > half)
+		await bench.emulator.control('POST', '/faults', {
+			path: rule(failing.slice(half)),
+			regex: true,
+			reset: 'before',
+			times: 1e9,
+		});
+	// Stop After Failures as a count above the bad customers a batch can hold (1% would stop them all).
+	const stopAfterFailures = String(Math.ceil(BATCH / 20));
+	const run = await fleetChange(bench, seeded, 'v2', {
+		customers: customerIds,
+		convergedOf: seeded.map(({ id }) => id).filter((id) => !failingIds.has(id)),
+		extra: { stopAfterFailures },
+	});
+	await bench.emulator.control('DELETE', '/faults');
+	const expected = new Set([...invalid, ...failingIds]);
+	const failedAlone =
+		run.failedCustomers.size === expected.size &&
+		[...expected].every((id) => run.failedCustomers.has(id));
+	console.log(
+		`    faults: ${run.figures.seconds} s, ${run.figures.failedItems} failed (${expected.size} bad), others not converged ${run.figures.notConverged}`,
+	);
+
+	// A worker killed halfway through the next change (one that runs a batch of it), then a rerun.
+	let worker;
+	let killedAt;
+	const goodIds = seeded.map(({ id }) => id);
+	const killRun = await fleetChange(bench, seeded, 'v3', {
+		customers: goodIds,
+		allowStuck: 60_000,
+		onTick: async (own) => {
+			if (killedAt) return;
+			const summary = await bench.emulator.control('GET', '/requests/summary');
+			const puts = summary.byKind['PUT /bundle/data/{id}'] ?? 0;
+			if (puts < n / 2) return;
+			const running = new Set(own.filter((e) => e.status === 'running').map((e) => String(e.id)));
+			for (const role of bench.roles.filter((r) => r.name.startsWith('worker'))) {
+				const log = await readFile(role.logFile, 'utf8').catch(() => '');
+				if ([...log.matchAll(/Worker started execution (\d+)/g)].some((m) => running.has(m[1]))) {
+					worker = role;
+					break;
+				}
+			}
+			if (!worker) return;
+			killedAt = { puts, at: Date.now() };
+			process.kill(worker.child.pid, 'SIGKILL');
+			console.log(
+				`    killed ${worker.name} (pid ${worker.child.pid}, kill -9) after ${puts} of ${n} PUTs`,
+			);
+		},
+	});
+	if (worker) await restartWorker(worker);
+	const rerun = await fleetChange(bench, seeded, 'v3', { customers: goodIds });
+	console.log(
+		`    after the kill: ${killRun.figures.notConverged} not converged; rerun ${rerun.figures.seconds} s: ${rerun.figures.notConverged} not converged, ${rerun.figures.duplicateInstallations} duplicates`,
+	);
+	return {
+		customers: n,
+		badCustomers: { invalidEndUserIds: invalid.length, failingCalls: failing.length },
+		stopAfterFailures,
+		failedItems: run.figures.failedItems,
+		failedAlone,
+		othersConverged: run.figures.notConverged === 0,
+		othersNotConverged: run.figures.notConverged,
+		seconds: run.figures.seconds,
+		afterWorkerKill: {
+			killed: worker?.name ?? null,
+			killedAfterPuts: killedAt?.puts ?? null,
+			executionsLeftRunning: killRun.figures.executionsLeftRunning ?? 0,
+			notConvergedBeforeRerun: killRun.figures.notConverged,
+			rerunSeconds: rerun.figures.seconds,
+			rerunFailedItems: rerun.figures.failedItems,
+			notConverged: rerun.figures.notConverged,
+			duplicateInstallations: rerun.figures.duplicateInstallations,
+		},
+	};
+}

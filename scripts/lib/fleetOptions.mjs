@@ -1,0 +1,64 @@
+// `npm run bench:fleet`'s options (see scripts/bench-fleet.mjs) and the names shared by its modules.
+
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { parseSizes } from './fleetReport.mjs';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const tsNode = path.join(repoRoot, 'node_modules', 'ts-node', 'dist', 'bin.js');
+
+function arg(name, fallback) {
+	const i = process.argv.indexOf(name);
+	return i === -1 ? fallback : process.argv[i + 1];
+}
+export const has = (name) => process.argv.includes(name);
+
+export const SIZES = parseSizes(arg('--customers', '100,1000,10000'));
+export const RTT = Number(arg('--rtt', 150));
+export const BATCH = Number(arg('--batch', 500));
+export const SINGLE =
+	arg('--single', '100,1000') === 'none' ? [] : parseSizes(arg('--single', '100,1000'));
+/** Items in Flight of every Albato node (0: Auto). */
+export const IN_FLIGHT = Number(arg('--in-flight', 0));
+/** The faults' size: the largest ≤ 1,000, else the smallest (10,000 of `--customers 10000,100000`). */
+export const FAULTS_AT = Number(
+	arg('--faults-at', [...SIZES].reverse().find((n) => n <= 1000) ?? SIZES[0]),
+);
+export const RATE_LIMIT = !has('--no-rate-limit');
+export const OUT = path.resolve(arg('--out', 'bench-fleet.json'));
+export const ONLY = arg('--jobs', 'nightlyPause,fleetChange,fleetSweep').split(',');
+
+/** The emulator's `strictAuth` variant (emulator/README.md), set after every reset. */
+export const STRICT_READINGS = [
+	'lenient',
+	'noRawBasic',
+	'noBasicUsername',
+	'noBearerPermanent',
+	'panelToken',
+	'sessionToken',
+];
+export const STRICT_AUTH = arg('--strict-auth', 'lenient');
+if (!STRICT_READINGS.includes(STRICT_AUTH))
+	throw new Error(`--strict-auth wants one of ${STRICT_READINGS.join(', ')}, got "${STRICT_AUTH}"`);
+
+/** Customers per seeding control call: bounded answers, each well inside fetch's 300 s limit. */
+export const SEED_CHUNK = 10_000;
+
+export const WORKERS = 2;
+export const WORKER_CONCURRENCY = 5;
+export const PARTNER_CREDENTIAL = {
+	id: '2',
+	name: 'Albato Partner (emulator)',
+	type: 'albatoPartnerApi',
+};
+export const NODE_TYPE = 'n8n-nodes-albato-solutions.albatoSolutions';
+export const SPLIT = 'One item per customer';
+
+export const JOBS = {
+	nightlyPause: { batchId: 'BenchBatPause001', fanId: 'BenchFanPause001' },
+	fleetChange: { batchId: 'BenchBatChange01', fanId: 'BenchFanChange01' },
+	fleetSweep: { batchId: 'BenchBatSweep001', fanId: 'BenchFanSweep001' },
+};
+export const batchPath = (job) => `bench-batch-${job}`;
+export const fanoutPath = (job) => `bench-fanout-${job}`;

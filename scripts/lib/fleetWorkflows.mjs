@@ -1,0 +1,189 @@
+// The bench's workflows: the fan-out examples with a webhook start, and each job's batch nodes.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { HEADER_CREDENTIAL } from '../e2e/lib/setup.mjs';
+import {
+	BATCH,
+	batchPath,
+	fanoutPath,
+	IN_FLIGHT,
+	JOBS,
+	NODE_TYPE,
+	PARTNER_CREDENTIAL,
+	repoRoot,
+	SPLIT,
+} from './fleetOptions.mjs';
+
+/** Whether the built node has the rollout guard (Canary Items, Stop After Failures). */
+export function hasRolloutGuard() {
+	const file = path.join(
+		repoRoot,
+		'dist',
+		'nodes',
+		'shared',
+		'descriptions',
+		'requestOptions.descriptions.js',
+	);
+	return existsSync(file) && readFileSync(file, 'utf8').includes('canaryItems');
+}
+
+async function readExample(name) {
+	return JSON.parse(await readFile(path.join(repoRoot, 'examples', name), 'utf8'));
+}
+
+const partnerNode = (name, parameters, position) => ({
+	parameters: {
+		authentication: 'partnerApi',
+		...(IN_FLIGHT ? { requestOptions: { concurrency: IN_FLIGHT } } : {}),
+		...parameters,
+	},
+	name,
+	type: NODE_TYPE,
+	typeVersion: 1,
+	position,
+	credentials: { albatoPartnerApi: { id: PARTNER_CREDENTIAL.id, name: PARTNER_CREDENTIAL.name } },
+	onError: 'continueErrorOutput',
+});
+
+/** The Albato node(s) of each job's batch workflow, after the Split Out. */
+function jobNodes(job, guard) {
+	if (job === 'fleetChange')
+		return [
+			partnerNode(
+				'Ensure',
+				{
+					endUserId: '={{ $json.customerId }}',
+					resource: 'installation',
+					operation: 'ensure',
+					solutionId: { __rl: true, mode: 'id', value: '101' },
+					title: '=Leads of {{ $json.customerId }}',
+					connectionSettingsMode: 'json',
+					credentialData:
+						'{"crm": "hubspot", "hubspotPipeline": "sales", "hubspotStage": "new", "mailer": "mailchimp"}',
+					templateIds: [1011, 1012],
+					desiredFieldsMode: 'json',
+					desiredFieldsJson:
+						"={{ JSON.stringify([{ automation: 1011, step: 'Send welcome email', code: 'subject', value: $json.subject }]) }}",
+					desiredStatus: 'active',
+					requestOptions: {
+						...(guard
+							? {
+									canaryItems: 10,
+									stopAfterFailures: `={{ $('One batch').first().json.body.stopAfterFailures ?? '1%' }}`,
+								}
+							: {}),
+						...(IN_FLIGHT ? { concurrency: IN_FLIGHT } : {}),
+					},
+				},
+				[440, 200],
+			),
+		];
+	if (job === 'fleetSweep')
+		return [
+			partnerNode(
+				'New failures, as incidents',
+				{
+					endUserId: '={{ $json.customerId }}',
+					resource: 'run',
+					operation: 'getNew',
+					runsOf: 'endUser',
+					groupIntoIncidents: true,
+					remindAfterHours: 24,
+				},
+				[440, 200],
+			),
+		];
+	return undefined; // nightlyPause: the example's own nodes
+}
+
+/** One batch: examples/fleet-fanout-batch.workflow.json, its webhook enabled, its nodes for `job`. */
+export async function batchWorkflow(job, guard) {
+	const example = await readExample('fleet-fanout-batch.workflow.json');
+	const webhook = example.nodes.find((node) => node.type === 'n8n-nodes-base.webhook');
+	webhook.parameters.path = batchPath(job);
+	webhook.disabled = false;
+	webhook.credentials = {
+		httpHeaderAuth: { id: HEADER_CREDENTIAL.id, name: HEADER_CREDENTIAL.name },
+	};
+	webhook.webhookId = `0b5e7a4c-32f1-4f0e-9c7d-${String(Object.keys(JOBS).indexOf(job)).padStart(12, '0')}`;
+	const own = jobNodes(job, guard);
+	let nodes = example.nodes;
+	let connections = example.connections;
+	if (own) {
+		nodes = [webhook, example.nodes.find((node) => node.name === SPLIT), ...own];
+		connections = {
+			[webhook.name]: connections[webhook.name],
+			[SPLIT]: { main: [[{ node: own[0].name, type: 'main', index: 0 }]] },
+		};
+	} else {
+		for (const node of nodes) {
+			if (node.type !== NODE_TYPE) continue;
+			// The same Items in Flight as the other jobs' nodes (the example's 32 only with --in-flight 32).
+			node.parameters.requestOptions = {
+				...node.parameters.requestOptions,
+				concurrency: IN_FLIGHT,
+			};
+			node.credentials = {
+				albatoPartnerApi: { id: PARTNER_CREDENTIAL.id, name: PARTNER_CREDENTIAL.name },
+			};
+		}
+	}
+	return {
+		...example,
+		id: JOBS[job].batchId,
+		name: `Bench: ${job}, one batch`,
+		nodes,
+		connections,
+	};
+}
+
+/** The fan-out: examples/fleet-fanout.workflow.json, started by a webhook with the customer list. */
+export async function fanoutWorkflow(job, webhookBase) {
+	const example = await readExample('fleet-fanout.workflow.json');
+	const trigger = example.nodes.find((node) => node.type === 'n8n-nodes-base.scheduleTrigger');
+	const start = {
+		parameters: {
+			httpMethod: 'POST',
+			path: fanoutPath(job),
+			responseMode: 'onReceived',
+			options: {},
+			authentication: 'headerAuth',
+		},
+		name: 'Start',
+		type: 'n8n-nodes-base.webhook',
+		typeVersion: 2,
+		position: trigger.position,
+		webhookId: `0b5e7a4c-32f1-4f0e-9c7d-1${String(Object.keys(JOBS).indexOf(job)).padStart(11, '0')}`,
+		credentials: { httpHeaderAuth: { id: HEADER_CREDENTIAL.id, name: HEADER_CREDENTIAL.name } },
+	};
+	const nodes = example.nodes.map((node) => {
+		if (node === trigger) return start;
+		const copy = structuredClone(node);
+		if (copy.name === 'Customers')
+			copy.parameters.jsonOutput = '={{ JSON.stringify({ customers: $json.body.customers }) }}';
+		if (copy.type === 'n8n-nodes-base.code')
+			copy.parameters.jsCode = copy.parameters.jsCode.replace(
+				/const size = \d+;/,
+				`const size = ${BATCH};`,
+			);
+		if (copy.type === 'n8n-nodes-base.httpRequest') {
+			copy.parameters.url = `${webhookBase}/webhook/${batchPath(job)}`;
+			copy.credentials = {
+				httpHeaderAuth: { id: HEADER_CREDENTIAL.id, name: HEADER_CREDENTIAL.name },
+			};
+			copy.parameters.jsonBody =
+				"={{ JSON.stringify({ batch: $json.batch, customers: $json.customers, stopAfterFailures: $('Start').first().json.body.stopAfterFailures }) }}";
+		}
+		return copy;
+	});
+	const connections = Object.fromEntries(
+		Object.entries(example.connections).map(([from, to]) => [
+			from === trigger.name ? 'Start' : from,
+			to,
+		]),
+	);
+	return { ...example, id: JOBS[job].fanId, name: `Bench: ${job}, fan-out`, nodes, connections };
+}
