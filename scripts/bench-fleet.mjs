@@ -29,7 +29,8 @@
 // --faults-at (the largest size ≤ 1,000, else the smallest; 0 for none), --no-rate-limit,
 // --keep (keep the folders), --strict-auth (the emulator's strictAuth reading, default lenient;
 // noBasicUsername is the one where the default Auto credential finds out, with one 401 per worker,
-// that the master token goes as Basic <token>).
+// that the master token goes as Basic <token>), --max-runs-total (the sweep's Max Remembered Runs in
+// Total; default 10 per customer, at least 100,000).
 // Environment: BENCH_WORKER_NODE_OPTIONS (NODE_OPTIONS of the workers only, e.g.
 // --max-old-space-size=1024); BENCH_WORKER_METRICS_PORT=P (worker-i serves n8n's /metrics on P+i,
 // to read its heap and RSS while a job runs).

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 
 import { convergence, mapLimited } from './fleetBench.mjs';
-import { BATCH, JOBS } from './fleetOptions.mjs';
+import { BATCH, JOBS, maxRunsTotalFor } from './fleetOptions.mjs';
 
 const SWEEP_NODE = 'New failures, as incidents';
 
@@ -39,6 +39,7 @@ export async function fleetChange(bench, seeded, subject, options = {}) {
 }
 
 export async function fleetSweep(bench, seeded) {
+	const maxRunsTotal = maxRunsTotalFor(seeded.length);
 	const injected = [];
 	const inject = async (customers, outcome) => {
 		await mapLimited(customers, 16, async (customer) => {
@@ -70,6 +71,7 @@ export async function fleetSweep(bench, seeded) {
 		await before();
 		const events = {};
 		const { figures } = await bench.runJob('fleetSweep', customers, {
+			extra: { maxRunsTotal },
 			onRun: (runData) => {
 				for (const item of runData?.[SWEEP_NODE]?.[0]?.data?.main?.[0] ?? []) {
 					events[item.json.event] = (events[item.json.event] ?? 0) + 1;
@@ -100,6 +102,7 @@ export async function fleetSweep(bench, seeded) {
 		seconds: slowest.seconds,
 		failedItems: sweeps.reduce((sum, s) => sum + s.failedItems, 0),
 		sweepsSeconds: sweeps.map((s) => s.seconds),
+		maxRunsTotal,
 		failedRunsInjected: injected.length,
 		incidentsOpened: opened.length,
 		incidentsResolved: resolved,

@@ -42,6 +42,15 @@ export const STRICT_AUTH = arg('--strict-auth', 'lenient');
 if (!STRICT_READINGS.includes(STRICT_AUTH))
 	throw new Error(`--strict-auth wants one of ${STRICT_READINGS.join(', ')}, got "${STRICT_AUTH}"`);
 
+/**
+ * Run → Get New's Max Remembered Runs in Total for the sweep of `n` customers: `--max-runs-total`,
+ * else 10 per customer, at least the node's default (100,000). The store holds about a record per
+ * run returned and, with incidents, two per customer, and the node stops a sweep that would fill
+ * 90% of it (docs/scaling.md, "A hundred thousand customers"): 1,000,000 at 100,000 customers.
+ */
+export const maxRunsTotalFor = (n) =>
+	Number(arg('--max-runs-total', 0)) || Math.max(100_000, 10 * n);
+
 /** Customers per seeding control call: bounded answers, each well inside fetch's 300 s limit. */
 export const SEED_CHUNK = 10_000;
 

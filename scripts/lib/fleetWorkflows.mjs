@@ -92,6 +92,10 @@ function jobNodes(job, guard) {
 					runsOf: 'endUser',
 					groupIntoIncidents: true,
 					remindAfterHours: 24,
+					// Sized per run by the bench (maxRunsTotalFor), through the fan-out's body.
+					options: {
+						maxRunsTotal: `={{ $('One batch').first().json.body.maxRunsTotal ?? 100000 }}`,
+					},
 				},
 				[440, 200],
 			),
@@ -175,7 +179,7 @@ export async function fanoutWorkflow(job, webhookBase) {
 				httpHeaderAuth: { id: HEADER_CREDENTIAL.id, name: HEADER_CREDENTIAL.name },
 			};
 			copy.parameters.jsonBody =
-				"={{ JSON.stringify({ batch: $json.batch, customers: $json.customers, stopAfterFailures: $('Start').first().json.body.stopAfterFailures }) }}";
+				"={{ JSON.stringify({ batch: $json.batch, customers: $json.customers, stopAfterFailures: $('Start').first().json.body.stopAfterFailures, maxRunsTotal: $('Start').first().json.body.maxRunsTotal }) }}";
 		}
 		return copy;
 	});
