@@ -19,10 +19,11 @@ const unauthorized = (message: string) => new ApiError(401, message);
 /**
  * Tokens whose signature was already checked, with their sub and exp: jsonwebtoken's
  * verify costs ~0.4 ms, which alone would cap the emulator near 2,500 requests/s.
- * exp is still checked on every call. Bounded: cleared when full.
+ * exp is still checked on every call. Bounded above a fleet of 100,000 customers (each job mints a
+ * token per customer; about 0.4 KB each): past it the oldest checked goes first.
  */
 const verified = new Map<string, { sub: string; exp?: number }>();
-const CACHE_SIZE = 1000;
+const CACHE_SIZE = 200_000;
 
 /** A token as HTTP Basic's username with an empty password: base64 of "<token>:". */
 export function basicUsername(token: string): string {
@@ -123,7 +124,7 @@ export function authenticate(
 	if (typeof payload === 'string' || typeof payload.sub !== 'string' || payload.sub === '') {
 		throw unauthorized('Token has no subject (sub claim)');
 	}
-	if (verified.size >= CACHE_SIZE) verified.clear();
+	if (verified.size >= CACHE_SIZE) verified.delete(verified.keys().next().value!);
 	verified.set(key, { sub: payload.sub, exp: payload.exp });
 	return payload.sub;
 }
