@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 
 import { runBrowserTest } from './browser.mjs';
 import { runEnsureBrowserTest } from './browserEnsure.mjs';
+import { runExamplesBrowserTest } from './browserExamples.mjs';
 import { runPartnerBrowserTest } from './browserPartner.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
 import { checkFleetChange } from './fleet.mjs';
@@ -335,6 +336,17 @@ async function main() {
 						});
 						console.log(`    screenshots: ${shots.join(', ')}`);
 					}),
+			);
+			await checks.group('Editor: the four fleet examples and a first onboarding (Chromium)', () =>
+				timed('examples browser test (s)', () =>
+					runExamplesBrowserTest({
+						baseUrl: n8n.baseUrl,
+						n8n,
+						emulator,
+						checks,
+						failureDir: n8n.userFolder,
+					}),
+				),
 			);
 		}
 		// After the editor: its new nodes would otherwise pick the partner credential, the newest one.
