@@ -112,17 +112,50 @@ export async function fleetSweep(bench, seeded) {
 	};
 }
 
+/**
+ * `count` of the seeded customers spread evenly over the list the fan-out cuts, none among the first
+ * 10 of its batch (the canaries).
+ */
+function spread(seeded, customerIds, count) {
+	const byId = new Map(seeded.map((customer) => [customer.id, customer]));
+	const spots = customerIds
+		.map((id, i) => (i % BATCH >= 10 && byId.has(id) ? i : -1))
+		.filter((i) => i >= 0);
+	const step = Math.max(1, Math.floor(spots.length / count));
+	return Array.from({ length: count }, (_, k) =>
+		byId.get(customerIds[spots[(k * step + Math.floor(step / 2)) % spots.length]]),
+	);
+}
+
+/**
+ * The customer list with the invalid End User IDs spread through it, placed batch by batch in the
+ * list the fan-out cuts, so that none is among a batch's canaries (the first 10 of each batch): a
+ * failing canary stops its batch, as it should, which is not what this run measures.
+ */
+function withInvalid(seeded, invalid) {
+	const ids = seeded.map(({ id }) => id);
+	const batches = Math.max(1, Math.floor((ids.length + invalid.length) / BATCH)); // full ones
+	const perBatch = Math.ceil(invalid.length / batches);
+	const out = [];
+	let next = 0;
+	while (ids.length || next < invalid.length) {
+		const batch = ids.splice(0, BATCH - Math.min(perBatch, invalid.length - next));
+		const add = invalid.slice(next, next + BATCH - batch.length);
+		next += add.length;
+		for (const [k, id] of add.entries())
+			batch.splice(10 + Math.floor(((k + 0.5) * (batch.length - 10)) / add.length), 0, id);
+		out.push(...batch);
+	}
+	return out;
+}
+
 /** 1% invalid End User IDs, 1% whose calls fail; then a worker killed halfway through, and a rerun. */
 export async function faults(bench, n, restartWorker) {
 	const seeded = await bench.seed(n, `f${n}-`);
 	const bad = Math.max(1, Math.round(n / 100));
-	// Not among the canary items of a batch (the first 10): a failing canary stops its batch, as it should.
-	const spots = seeded.map((_, i) => i).filter((i) => i % BATCH >= 10);
-	const step = Math.floor(spots.length / (2 * bad));
-	const failing = Array.from({ length: bad }, (_, k) => seeded[spots[(2 * k + 1) * step]]);
 	const invalid = Array.from({ length: bad }, (_, k) => `no-such-customer-${k}`);
-	const customerIds = seeded.map(({ id }) => id);
-	for (const [k, id] of invalid.entries()) customerIds.splice(spots[2 * k * step] + k, 0, id);
+	const customerIds = withInvalid(seeded, invalid);
+	const failing = spread(seeded, customerIds, bad);
 	const failingIds = new Set(failing.map((c) => c.id));
 	const half = Math.ceil(failing.length / 2);
 	const rule = (list) =>
