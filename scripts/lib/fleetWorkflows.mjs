@@ -163,31 +163,34 @@ export async function fanoutWorkflow(job, webhookBase) {
 		webhookId: `0b5e7a4c-32f1-4f0e-9c7d-1${String(Object.keys(JOBS).indexOf(job)).padStart(11, '0')}`,
 		credentials: { httpHeaderAuth: { id: HEADER_CREDENTIAL.id, name: HEADER_CREDENTIAL.name } },
 	};
-	const nodes = example.nodes.map((node) => {
-		if (node === trigger) return start;
-		const copy = structuredClone(node);
-		if (copy.name === 'Customers')
-			copy.parameters.jsonOutput = '={{ JSON.stringify({ customers: $json.body.customers }) }}';
-		if (copy.type === 'n8n-nodes-base.code')
-			copy.parameters.jsCode = copy.parameters.jsCode.replace(
-				/const size = \d+;/,
-				`const size = ${BATCH};`,
-			);
-		if (copy.type === 'n8n-nodes-base.httpRequest') {
-			copy.parameters.url = `${webhookBase}/webhook/${batchPath(job)}`;
-			copy.credentials = {
-				httpHeaderAuth: { id: HEADER_CREDENTIAL.id, name: HEADER_CREDENTIAL.name },
-			};
-			copy.parameters.jsonBody =
-				"={{ JSON.stringify({ batch: $json.batch, customers: $json.customers, stopAfterFailures: $('Start').first().json.body.stopAfterFailures, maxRunsTotal: $('Start').first().json.body.maxRunsTotal }) }}";
-		}
-		return copy;
-	});
+	// The customer list goes straight from the webhook to the Code node: a Set node's expression over
+	// 100,000 customers exceeds n8n 2.41's expression memory limit (128 MB, isolated-vm), measured.
+	const nodes = example.nodes
+		.filter((node) => node.name !== 'Customers')
+		.map((node) => {
+			if (node === trigger) return start;
+			const copy = structuredClone(node);
+			if (copy.type === 'n8n-nodes-base.code')
+				copy.parameters.jsCode = copy.parameters.jsCode
+					.replace(/const size = \d+;/, `const size = ${BATCH};`)
+					.replace('$input.first().json.customers', '$input.first().json.body.customers');
+			if (copy.type === 'n8n-nodes-base.httpRequest') {
+				copy.parameters.url = `${webhookBase}/webhook/${batchPath(job)}`;
+				copy.credentials = {
+					httpHeaderAuth: { id: HEADER_CREDENTIAL.id, name: HEADER_CREDENTIAL.name },
+				};
+				copy.parameters.jsonBody =
+					"={{ JSON.stringify({ batch: $json.batch, customers: $json.customers, stopAfterFailures: $('Start').first().json.body.stopAfterFailures, maxRunsTotal: $('Start').first().json.body.maxRunsTotal }) }}";
+			}
+			return copy;
+		});
 	const connections = Object.fromEntries(
-		Object.entries(example.connections).map(([from, to]) => [
-			from === trigger.name ? 'Start' : from,
-			to,
-		]),
+		Object.entries(example.connections)
+			.filter(([from]) => from !== 'Customers')
+			.map(([from, to]) => [
+				from === trigger.name ? 'Start' : from,
+				from === trigger.name ? example.connections.Customers : to,
+			]),
 	);
 	return { ...example, id: JOBS[job].fanId, name: `Bench: ${job}, fan-out`, nodes, connections };
 }

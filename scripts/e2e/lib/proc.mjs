@@ -174,6 +174,7 @@ export async function waitFor(what, check, { timeoutMs = 60_000, intervalMs = 50
 			const value = await check();
 			if (value) return value;
 		} catch (error) {
+			if (error?.fatal) throw error; // no use waiting: what it waits for cannot happen any more
 			lastError = error;
 		}
 		await sleep(intervalMs);
