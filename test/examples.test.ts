@@ -1,5 +1,6 @@
 /** The onboarding example (the demo) runs end to end and leaves the service as the story says. */
 import { join } from 'path';
+import type { IDataObject } from 'n8n-workflow';
 
 import { startEmulator, type Emulator } from '../emulator';
 import { AlbatoSolutions } from '../nodes/AlbatoSolutions/AlbatoSolutions.node';
@@ -103,5 +104,31 @@ describe('the fleet and usage examples open with a note for a new partner', () =
 	])('%s', (file, says) => {
 		const note = noteOf(file);
 		for (const words of says) expect([file, words.test(note)]).toEqual([file, true]);
+	});
+});
+
+// The fan-out's Code node (only real n8n runs the Code node; its script is plain JavaScript).
+describe('examples/fleet-fanout.workflow.json: the batches', () => {
+	const workflow = readExample(join(__dirname, '..', 'examples', 'fleet-fanout.workflow.json'));
+	const code = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.code')!.parameters!
+		.jsCode as string;
+	const batchesOf = (items: Array<{ json: IDataObject }>) =>
+		(new Function('$input', code) as (input: unknown) => Array<{ json: IDataObject }>)({
+			all: () => items,
+			first: () => items[0],
+		});
+	const customers = Array.from({ length: 1201 }, (_, n) => ({ customerId: `c${n}` }));
+
+	it.each([
+		['one item holding the list', [{ json: { customers } }]],
+		['one item per customer (a database node)', customers.map((json) => ({ json }))],
+	])('%s: batches of 500, every customer once, in order', (_name, items) => {
+		const batches = batchesOf(items);
+		expect(batches.map(({ json }) => [json.batch, (json.customers as unknown[]).length])).toEqual([
+			[1, 500],
+			[2, 500],
+			[3, 201],
+		]);
+		expect(batches.flatMap(({ json }) => json.customers as unknown[])).toEqual(customers);
 	});
 });

@@ -173,7 +173,7 @@ export async function fanoutWorkflow(job, webhookBase) {
 			if (copy.type === 'n8n-nodes-base.code')
 				copy.parameters.jsCode = copy.parameters.jsCode
 					.replace(/const size = \d+;/, `const size = ${BATCH};`)
-					.replace('$input.first().json.customers', '$input.first().json.body.customers');
+					.replace('item.json.customers ??', 'item.json.body?.customers ?? item.json.customers ??');
 			if (copy.type === 'n8n-nodes-base.httpRequest') {
 				copy.parameters.url = `${webhookBase}/webhook/${batchPath(job)}`;
 				copy.credentials = {
