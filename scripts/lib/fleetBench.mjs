@@ -140,10 +140,12 @@ export class Bench {
 					lastChange = Date.now();
 				}
 				const finished = own.filter(done);
+				// A number, or a function answering one once executions may be stuck (a worker killed).
+				const stuckAfter = typeof allowStuck === 'function' ? allowStuck() : allowStuck;
 				if (
-					allowStuck &&
+					stuckAfter &&
 					finished.length + own.filter((e) => !done(e)).length >= batches &&
-					Date.now() - lastChange > allowStuck
+					Date.now() - lastChange > stuckAfter
 				)
 					return { own, parent, stuck: own.filter((e) => !done(e)) };
 				return finished.length >= batches && (!fanout || parent.every(done))
