@@ -480,7 +480,7 @@ async function fleetWatch(page, ctx) {
 // ---- 4. usage top-up ----------------------------------------------------------------------------
 
 async function usageTopUp(page, ctx) {
-	const { baseUrl, n8n, emulator, checks, partner, credentialName } = ctx;
+	const { baseUrl, n8n, emulator, checks, credentialName } = ctx;
 	for (const [id, used] of [
 		[C1, 950],
 		[C2, 920],
@@ -760,7 +760,7 @@ async function typeAsExpressionIn(page, index, parameter, text) {
 	await page.getByTestId('ndv').getByText('Parameters', { exact: true }).first().click();
 	await waitFor(
 		`${parameter} #${index + 1} to lose the focus`,
-		async () => !(await editor.evaluate((el) => el.contains(document.activeElement))),
+		async () => !(await editor.evaluate((el) => el.contains(el.ownerDocument.activeElement))),
 		{ timeoutMs: UI_TIMEOUT, intervalMs: 100 },
 	);
 	// The red triangle is worked out from the node's parameters: it goes once the typed value
