@@ -72,9 +72,10 @@ export function keptWhole(message: string): string {
  * whole).
  */
 function endUserLine(client: AlbatoClient): string {
+	if (!client.partner) return '';
 	try {
-		return `End User ID: "${client.partner!.endUserId(undefined)}".`;
+		return `End User ID: "${client.partner.endUserId(undefined)}".`;
 	} catch {
-		return '';
+		return ''; // not typed yet: the message says what is missing
 	}
 }
