@@ -40,7 +40,7 @@ const CREDENTIAL_NAME = CREDENTIAL.name;
 
 export async function signIn(page, baseUrl) {
 	await page.goto(`${baseUrl}/signin`);
-	// The fields' ids are n8n 2.x's later releases'; 1.123 and 2.0 give the inputs no id.
+	// 2.41's inputs have these ids; 1.123's and 2.0's do not: there they are found by type.
 	const form = page.getByTestId('signin-form');
 	await page
 		.locator('#emailOrLdapLoginId')
@@ -157,6 +157,11 @@ export const addFieldItems = (page) =>
 
 /** The resource mapper's "Add field to send" menu: its items' texts. */
 export async function openAddFieldMenu(page) {
+	// A select just picked from (the step) fades out: until it has, its options would be read here.
+	await page
+		.locator('.el-select-dropdown__item:visible')
+		.first()
+		.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 	const opener = page.getByTestId('add-fields-select');
 	return openAndRead(
 		page,
