@@ -1,7 +1,7 @@
 // The editor test: Playwright (playwright-core) drives Debian's Chromium through n8n's editor
 // the way a person would: sign in, add our node from the node panel, and use its pickers and
 // field mapper, each checked against what the emulator holds. Screenshots go to
-// docs/screenshots/ (what the README shows).
+// docs/screenshots/ (what the README shows), or to `screenshotDir` (e2e:compat's older editors).
 //
 // Used by run.mjs; `node scripts/e2e/browser.mjs <n8n URL> <emulator URL> <token>` runs it alone
 // against an instance started by `npm run dev`.
@@ -40,8 +40,18 @@ const CREDENTIAL_NAME = CREDENTIAL.name;
 
 export async function signIn(page, baseUrl) {
 	await page.goto(`${baseUrl}/signin`);
-	await page.locator('#emailOrLdapLoginId').fill(OWNER.email);
-	await page.locator('#password').fill(OWNER.password);
+	// 2.41's inputs have these ids; 1.123's and 2.0's do not: there they are found by type.
+	const form = page.getByTestId('signin-form');
+	await page
+		.locator('#emailOrLdapLoginId')
+		.or(form.locator('input[type=email]'))
+		.first()
+		.fill(OWNER.email);
+	await page
+		.locator('#password')
+		.or(form.locator('input[type=password]'))
+		.first()
+		.fill(OWNER.password);
 	await page.getByRole('button', { name: 'Sign in' }).click();
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: UI_TIMEOUT });
 }
@@ -102,17 +112,25 @@ export async function openAndRead(page, opener, items) {
 	}
 }
 
+/**
+ * The open locator list's items. n8n 1.123 and 2.0 keep a closed list in the page, hidden: with
+ * two locators on one node, the other one's items are there too.
+ */
+const locatorItems = (page) => page.getByTestId('rlc-item').filter({ visible: true });
+
 /** Open a "From list" resource locator and return the texts of its items once loaded. */
 export async function openLocatorList(page, parameter) {
 	return openAndRead(
 		page,
 		page.getByTestId(`resource-locator-${parameter}`).getByTestId('rlc-input'),
-		page.getByTestId('rlc-item'),
+		locatorItems(page),
 	);
 }
 
 export async function pickFromLocator(page, text) {
-	await page.getByTestId('rlc-item').filter({ hasText: text }).first().click();
+	await locatorItems(page).filter({ hasText: text }).first().click();
+	// The list fades out: until it has, its items would be read as the next locator's.
+	await locatorItems(page).first().waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
 }
 
 /** Open an options / multi-options parameter and return its options' texts once loaded. */
@@ -128,12 +146,27 @@ export async function pickOption(page, text) {
 	await page.getByRole('option').filter({ hasText: text }).first().click();
 }
 
+/**
+ * The items of the resource mapper's "Add field to send" menu: a menu from n8n 2.x's later
+ * releases; in 1.123 and 2.0 a select whose options are list items (visible only while open).
+ */
+export const addFieldItems = (page) =>
+	page
+		.locator('[role=menuitem][data-reka-collection-item]')
+		.or(page.locator('.el-select-dropdown__item:visible'));
+
 /** The resource mapper's "Add field to send" menu: its items' texts. */
 export async function openAddFieldMenu(page) {
+	// A select just picked from (the step) fades out: until it has, its options would be read here.
+	await page
+		.locator('.el-select-dropdown__item:visible')
+		.first()
+		.waitFor({ state: 'hidden', timeout: UI_TIMEOUT });
+	const opener = page.getByTestId('add-fields-select');
 	return openAndRead(
 		page,
-		page.getByTestId('add-fields-select').getByRole('button'),
-		page.locator('[role=menuitem][data-reka-collection-item]'),
+		opener.getByRole('button').or(opener.locator('.el-select')).first(),
+		addFieldItems(page),
 	);
 }
 
@@ -148,12 +181,12 @@ export async function refreshMapper(page) {
 }
 
 /** The credential select is an input: its value is the chosen credential's name. */
-async function selectedCredential(page) {
+export async function selectedCredential(page) {
 	return page.getByTestId('node-credentials-select').locator('input').first().inputValue();
 }
 
 /** n8n preselects the only credential of the type, a moment after the panel opens; choose it when it did not. */
-async function ensureCredential(page) {
+export async function ensureCredential(page) {
 	const deadline = Date.now() + 5000;
 	while ((await selectedCredential(page)) !== CREDENTIAL_NAME) {
 		if (Date.now() > deadline) {
@@ -165,10 +198,15 @@ async function ensureCredential(page) {
 	}
 }
 
-export async function shoot(page, name) {
+/** Close the node view: its close button, or "Back to canvas" in 1.123's node view. */
+export async function closeNodeView(page) {
+	await page.getByTestId('ndv-close-button').or(page.getByTestId('back-to-canvas')).first().click();
+}
+
+export async function shoot(page, name, dir = SCREENSHOT_DIR) {
 	// Menus and dropdowns fade in (~0.2 s): let them finish so the picture shows them.
 	await page.waitForTimeout(400);
-	const file = path.join(SCREENSHOT_DIR, name);
+	const file = path.join(dir, name);
 	await page.screenshot({ path: file });
 	return path.relative(repoRoot, file);
 }
@@ -186,10 +224,11 @@ export async function runBrowserTest({
 	emulator,
 	checks,
 	failureDir = os.tmpdir(),
+	screenshotDir = SCREENSHOT_DIR,
 	log = console.log,
 }) {
 	const executablePath = await ensureChromium(log);
-	await mkdir(SCREENSHOT_DIR, { recursive: true });
+	await mkdir(screenshotDir, { recursive: true });
 	selectors.setTestIdAttribute('data-test-id'); // n8n's attribute name
 	const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });
 	const shots = [];
@@ -214,7 +253,7 @@ export async function runBrowserTest({
 		await checks.step('node panel lists "Albato Solutions" with its actions', () =>
 			openOurNodeInPanel(page, () => page.getByTestId('canvas-plus-button').click()),
 		);
-		shots.push(await shoot(page, 'n8n-node-panel.png'));
+		shots.push(await shoot(page, 'n8n-node-panel.png', screenshotDir));
 
 		await checks.step('adds the node ("Install a solution")', () =>
 			addAction(page, 'Install a solution'),
@@ -225,7 +264,7 @@ export async function runBrowserTest({
 		const solutionItems = await checks.step('Solution picker opens and loads', () =>
 			openLocatorList(page, 'solutionId'),
 		);
-		shots.push(await shoot(page, 'n8n-solution-picker.png'));
+		shots.push(await shoot(page, 'n8n-solution-picker.png', screenshotDir));
 		checks.equal(
 			"Solution picker lists the emulator's solutions",
 			solutionItems.map(firstLine),
@@ -239,7 +278,7 @@ export async function runBrowserTest({
 		const templateItems = await checks.step('template multi-select loads', () =>
 			openOptions(page, 'templateIds'),
 		);
-		shots.push(await shoot(page, 'n8n-template-multiselect.png'));
+		shots.push(await shoot(page, 'n8n-template-multiselect.png', screenshotDir));
 		checks.equal(
 			`template multi-select lists the templates of solution ${SOLUTION.id}`,
 			templateItems.map((text) => firstLine(text).replace(/ \(.*\)$/, '')),
@@ -281,7 +320,7 @@ export async function runBrowserTest({
 			await page.getByTestId('ndv').getByTestId('parameter-issues').count(),
 			0,
 		);
-		await page.getByTestId('ndv-close-button').click();
+		await closeNodeView(page);
 
 		// Second node after the first: the installation picker and the field mapper.
 		await checks.step('adds a second node ("Update field values of a step")', async () => {
@@ -297,7 +336,7 @@ export async function runBrowserTest({
 		const installationItems = await checks.step('Installation picker opens and loads', () =>
 			openLocatorList(page, 'installationId'),
 		);
-		shots.push(await shoot(page, 'n8n-installation-picker.png'));
+		shots.push(await shoot(page, 'n8n-installation-picker.png', screenshotDir));
 		checks.equal(
 			"Installation picker lists the end user's installations in the emulator",
 			installationItems.map((text) => firstLine(text).replace(/ \((\d+),.*\)$/, ' ($1)')),
@@ -327,7 +366,7 @@ export async function runBrowserTest({
 		const menu = await checks.step("field mapper offers the step's fields", () =>
 			openAddFieldMenu(page),
 		);
-		shots.push(await shoot(page, 'n8n-field-mapper-menu.png'));
+		shots.push(await shoot(page, 'n8n-field-mapper-menu.png', screenshotDir));
 		checks.equal(
 			`field mapper lists step ${STEP_ID}'s fields by label (with current values)`,
 			menu.map((text) => text.replace(/ \(now: .*\)$/s, '')),
@@ -337,11 +376,7 @@ export async function runBrowserTest({
 		// close the whole node view).
 		for (const [index, label] of FIELDS_TO_ADD.entries()) {
 			if (index > 0) await openAddFieldMenu(page);
-			await page
-				.locator('[role=menuitem][data-reka-collection-item]')
-				.filter({ hasText: label })
-				.first()
-				.click();
+			await addFieldItems(page).filter({ hasText: label }).first().click();
 		}
 		const mapper = await page.getByTestId('resource-mapper-container').innerText();
 		checks.ok(
@@ -349,9 +384,9 @@ export async function runBrowserTest({
 			FIELDS_TO_ADD.every((label) => mapper.includes(label)),
 			mapper,
 		);
-		shots.push(await shoot(page, 'n8n-field-mapper.png'));
+		shots.push(await shoot(page, 'n8n-field-mapper.png', screenshotDir));
 
-		await page.getByTestId('ndv-close-button').click();
+		await closeNodeView(page);
 		await page.getByTestId('canvas-node').nth(2).waitFor({ timeout: UI_TIMEOUT });
 		const nodeTitles = await page.getByTestId('canvas-node').allInnerTexts();
 		checks.ok(
@@ -365,7 +400,7 @@ export async function runBrowserTest({
 			await page.getByTestId('canvas-node').getByTestId('node-issues').count(),
 			0,
 		);
-		shots.push(await shoot(page, 'n8n-canvas.png'));
+		shots.push(await shoot(page, 'n8n-canvas.png', screenshotDir));
 	} catch (error) {
 		if (page) {
 			const file = path.join(failureDir, 'n8n-e2e-browser-failure.png');

@@ -6,20 +6,29 @@
 //  2. where the rollout guard's items leave, at node version 3 and 2 (errorRouting.mjs)
 //  3. the workflows saved at earlier node versions (test/node/versions/fixtures), run unchanged
 //  4. the trigger on its schedule (publish, start, a poll that fires once per event)
-//  5. partner mode: webhook onboarding (End User → Installation → Start), nightly Pause / Start
-//  6. the fleet change: Data Table snapshots, canaries, a stop halfway (never-started customers on
+//  5. the editor in Chromium (browser.mjs, browserTrigger.mjs): the node found in the node panel,
+//     its credential, the Solution and Installation resource locators, the template and
+//     connection-settings pickers, the field mapper; the trigger's Solution and Installation
+//     locators; each list checked against the emulator. Screenshots go to the n8n user folder,
+//     not docs/screenshots (the README shows 2.41's editor).
+//  6. partner mode: webhook onboarding (End User → Installation → Start), nightly Pause / Start
+//  7. the fleet change: Data Table snapshots, canaries, a stop halfway (never-started customers on
 //     the error output), a resume, the restore
-//  7. the fleet watch on its schedule: Run → Get New over several executions (n8n's
+//  8. the fleet watch on its schedule: Run → Get New over several executions (n8n's
 //     deduplication store)
 //
 // Ends with a line per version and `N passed, N failed`; exit code 1 when anything failed.
-// Env: N8N_E2E_COMPAT_VERSIONS (comma-separated) chooses the versions; N8N_E2E_KEEP=1 keeps
-// the n8n user folders.
+// Env: N8N_E2E_COMPAT_VERSIONS (comma-separated) chooses the versions; N8N_E2E_COMPAT_ONLY
+// (comma-separated: onboarding, errors, routing, saved, trigger, editor, partner, fleet, watch)
+// runs only those groups after the import, e.g. `N8N_E2E_COMPAT_ONLY=editor` while working on
+// one; N8N_E2E_KEEP=1 keeps the n8n user folders.
 
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { runBrowserTest } from './browser.mjs';
+import { runTriggerPickerTest } from './browserTrigger.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
 import { checkErrorRouting } from './errorRouting.mjs';
 import { checkFleetChange } from './fleet.mjs';
@@ -36,6 +45,12 @@ import { CREDENTIAL, importFixtures, WORKFLOWS } from './lib/setup.mjs';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SAVED = path.join(repoRoot, 'test', 'node', 'versions', 'fixtures');
 const REGEX_TIMEOUT = 'Regular expression execution timed out';
+const ONLY = (process.env.N8N_E2E_COMPAT_ONLY ?? '')
+	.split(',')
+	.map((group) => group.trim())
+	.filter(Boolean);
+/** Whether a group runs (all of them unless N8N_E2E_COMPAT_ONLY names some). */
+const runs = (group) => ONLY.length === 0 || ONLY.includes(group);
 
 /** Each saved-workflow fixture, pointed at the emulator's credential, imported and executed. */
 async function checkSavedWorkflows(checks, n8n, emulator) {
@@ -62,6 +77,41 @@ async function checkSavedWorkflows(checks, n8n, emulator) {
 			`exit ${executed.code}: ${JSON.stringify(runData?.error ?? '')}\n${executed.output.slice(-1500)}`,
 		);
 	}
+}
+
+/**
+ * The editor's pickers for the node and the trigger, as e2e:n8n checks them in 2.41 (run.mjs step
+ * 6). Before partner mode: its credential would otherwise be the one new nodes pick.
+ */
+async function checkEditor(checks, n8n, emulator, version, timed) {
+	if (!n8n.server) {
+		checks.ok(`n8n ${version}: editor (Chromium): n8n is running`, false, 'n8n did not start');
+		return;
+	}
+	const screenshotDir = path.join(n8n.userFolder, 'screenshots');
+	await emulator.reset(); // pickers checked against the fixtures
+	await checks.group(`n8n ${version}: editor (Chromium): node panel, pickers, field mapper`, () =>
+		timed('editor', () =>
+			runBrowserTest({
+				baseUrl: n8n.baseUrl,
+				emulator,
+				checks,
+				failureDir: n8n.userFolder,
+				screenshotDir,
+			}),
+		),
+	);
+	await emulator.reset();
+	await checks.group(`n8n ${version}: editor (Chromium): the trigger's pickers`, () =>
+		timed('editor trigger', () =>
+			runTriggerPickerTest({
+				baseUrl: n8n.baseUrl,
+				emulator,
+				checks,
+				failureDir: n8n.userFolder,
+			}),
+		),
+	);
 }
 
 async function runVersion(version, summary) {
@@ -91,31 +141,42 @@ async function runVersion(version, summary) {
 			);
 		});
 		if (!workflows) throw new Error('nothing imported: stopping');
-		await checks.group(`n8n ${version}: onboarding journey (n8n execute)`, () =>
-			checkOnboarding(checks, n8n, emulator, workflows.onboarding),
-		);
-		await checks.group(`n8n ${version}: error output (version 1)`, () =>
-			checkErrorOutput(checks, n8n, emulator, repoRoot),
-		);
-		await checks.group(`n8n ${version}: rollout guard's items by node version`, async () => {
-			routing = await checkErrorRouting(checks, n8n, emulator, repoRoot, version);
-		});
-		await checks.group(`n8n ${version}: workflows saved at earlier node versions`, () =>
-			timed('saved', () => checkSavedWorkflows(checks, n8n, emulator)),
-		);
-		await checks.group(`n8n ${version}: polling trigger on its schedule`, () =>
-			timed('trigger', () => checkTrigger(checks, n8n, emulator, workflows.trigger)),
-		);
-		if (n8n.server) await n8n.deactivate(WORKFLOWS.trigger.id);
-		if (n8n.server)
+		if (runs('onboarding'))
+			await checks.group(`n8n ${version}: onboarding journey (n8n execute)`, () =>
+				checkOnboarding(checks, n8n, emulator, workflows.onboarding),
+			);
+		if (runs('errors'))
+			await checks.group(`n8n ${version}: error output (version 1)`, () =>
+				checkErrorOutput(checks, n8n, emulator, repoRoot),
+			);
+		if (runs('routing'))
+			await checks.group(`n8n ${version}: rollout guard's items by node version`, async () => {
+				routing = await checkErrorRouting(checks, n8n, emulator, repoRoot, version);
+			});
+		if (runs('saved'))
+			await checks.group(`n8n ${version}: workflows saved at earlier node versions`, () =>
+				timed('saved', () => checkSavedWorkflows(checks, n8n, emulator)),
+			);
+		if (runs('trigger')) {
+			await checks.group(`n8n ${version}: polling trigger on its schedule`, () =>
+				timed('trigger', () => checkTrigger(checks, n8n, emulator, workflows.trigger)),
+			);
+			if (n8n.server) await n8n.deactivate(WORKFLOWS.trigger.id);
+		} else if (['editor', 'partner', 'fleet', 'watch'].some(runs)) {
+			// The trigger group starts n8n; without it, the later groups start it themselves.
+			await checks.step('n8n starts with our package loaded', () => n8n.start());
+			await checks.step('owner account set up through /rest/owner/setup', () => n8n.loginOwner());
+		}
+		if (runs('editor')) await checkEditor(checks, n8n, emulator, version, timed);
+		if (n8n.server && runs('partner'))
 			await checks.group(`n8n ${version}: partner mode`, () =>
 				timed('partner', () => checkPartnerMode(checks, n8n, emulator, repoRoot)),
 			);
-		if (n8n.server)
+		if (n8n.server && runs('fleet'))
 			await checks.group(`n8n ${version}: fleet change (Data Table, stop, resume)`, () =>
 				timed('fleet', () => checkFleetChange(checks, n8n, emulator, repoRoot)),
 			);
-		if (n8n.server)
+		if (n8n.server && runs('watch'))
 			await checks.group(`n8n ${version}: fleet watch (Run → Get New)`, () =>
 				timed('watch', () => checkFleetWatch(checks, n8n, emulator)),
 			);

@@ -476,9 +476,10 @@ export async function checkFleetChange(checks, n8n, emulator, repoRoot) {
 
 	// ---- 3. (a) a restore with no snapshot to read stops, naming the customers and where the ID is
 	for (const executionId of ['', '999999']) {
-		const wrong = await withWebhook(repoRoot, RESTORE, (w) =>
+		let wrong = await withWebhook(repoRoot, RESTORE, (w) =>
 			setJson(w, 'Customers to restore', { executionId, customerIds: RESTORED }),
 		);
+		if (tableId !== undefined) wrong = pickedTable(wrong, tableId);
 		await checks.step(`import:workflow (fleet restore, executionId '${executionId}')`, () =>
 			n8n.importWorkflow(wrong),
 		);
