@@ -118,7 +118,7 @@ export class PartnerSession {
 	/**
 	 * The partner's own id of the end user this item acts as (End User ID), checked. Read once per
 	 * item while executing: every call of the item asks for it, and n8n evaluates an expression in
-	 * an isolated VM each time it is read (a tenth of a worker's CPU in a fleet change when it was
+	 * an isolated VM each time it is read (a sixth of a worker's busy CPU in a fleet change when it was
 	 * read per call). In the editor it is read each time, as the panel's value may have changed.
 	 */
 	endUserId(itemIndex: number | undefined): string {
