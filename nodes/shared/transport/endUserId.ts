@@ -1,6 +1,8 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { ApiContext } from './callOptions';
+import { parameter } from './partnerCredential';
 import { checkEndUserId } from './partnerIds';
 
 /**
@@ -46,4 +48,42 @@ export function checkedEndUserId(
 	}
 	if ('problem' in checked) throw fail(checked.problem);
 	return checked.id;
+}
+
+/**
+ * End User ID per item, checked. Read once per item while executing: every call of the item asks
+ * for it, and n8n evaluates an expression in an isolated VM each time it is read (a sixth of a
+ * worker's busy CPU in a fleet change when it was read per call). In the editor it is read each
+ * time, as the panel's value may have changed.
+ */
+export class EndUserIds {
+	private readonly read = new Map<number, string>();
+
+	private readonly place: EndUserIdPlace;
+
+	constructor(
+		private readonly ctx: ApiContext,
+		private readonly node: INode,
+	) {
+		this.place =
+			'getCurrentNodeParameter' in ctx ? 'editor' : 'getInputData' in ctx ? 'node' : 'trigger';
+	}
+
+	of(itemIndex: number | undefined): string {
+		if (this.place === 'editor') return this.readNow(itemIndex);
+		const key = itemIndex ?? 0;
+		let id = this.read.get(key);
+		if (id === undefined) {
+			id = this.readNow(itemIndex);
+			this.read.set(key, id);
+		}
+		return id;
+	}
+
+	private readNow(itemIndex: number | undefined): string {
+		// In the editor, nothing (an expression n8n could not resolve) stays apart from '' (empty).
+		const empty = this.place === 'editor' ? null : '';
+		const raw = parameter(this.ctx, 'endUserId', itemIndex, empty);
+		return checkedEndUserId(this.node, raw, this.place, itemIndex);
+	}
 }

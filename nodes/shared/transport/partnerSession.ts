@@ -22,9 +22,9 @@ import {
 	type TokenForm,
 } from '../readers/token';
 import type { ApiContext, SendAs } from './callOptions';
-import { checkedEndUserId } from './endUserId';
+import { EndUserIds } from './endUserId';
 import { readError } from './errors';
-import { decryptedOptions, parameter, type PartnerCredential } from './partnerCredential';
+import { decryptedOptions, type PartnerCredential } from './partnerCredential';
 import { Trial, type Way, wayIn, wayName } from './tokenForms';
 import {
 	cachedExpiry,
@@ -83,16 +83,17 @@ export class PartnerSession {
 	/** The partner credential per form of the master token, built once. */
 	private readonly masterForms = new Map<TokenForm, IAdditionalCredentialOptions>();
 
-	/** Each item's End User ID as read while executing (see endUserId). */
-	private readonly endUserIds = new Map<number, string>();
+	/** Each item's End User ID, read once per item while executing. */
+	private readonly endUserIds: EndUserIds;
 
 	/** `credential`: read and checked by readPartnerCredential, before any request is sent. */
 	constructor(
-		private readonly ctx: ApiContext,
+		ctx: ApiContext,
 		{ baseUrl, partnerName, masterToken, credentials }: PartnerCredential,
 		private readonly mint: MintRequest,
 	) {
 		this.node = ctx.getNode();
+		this.endUserIds = new EndUserIds(ctx, this.node);
 		this.baseUrl = baseUrl;
 		this.partnerName = partnerName;
 		this.masterToken = masterToken;
@@ -115,33 +116,9 @@ export class PartnerSession {
 		return [this.baseUrl, this.partnerName, this.endUserId(itemIndex)].join('\u0000');
 	}
 
-	/**
-	 * The partner's own id of the end user this item acts as (End User ID), checked. Read once per
-	 * item while executing: every call of the item asks for it, and n8n evaluates an expression in
-	 * an isolated VM each time it is read (a sixth of a worker's busy CPU in a fleet change when it was
-	 * read per call). In the editor it is read each time, as the panel's value may have changed.
-	 */
+	/** The partner's own id of the end user this item acts as (End User ID), checked. */
 	endUserId(itemIndex: number | undefined): string {
-		const place =
-			'getCurrentNodeParameter' in this.ctx
-				? 'editor'
-				: 'getInputData' in this.ctx
-					? 'node'
-					: 'trigger';
-		if (place === 'editor') return this.readEndUserId(place, itemIndex);
-		const key = itemIndex ?? 0;
-		let id = this.endUserIds.get(key);
-		if (id === undefined) {
-			id = this.readEndUserId(place, itemIndex);
-			this.endUserIds.set(key, id);
-		}
-		return id;
-	}
-
-	private readEndUserId(place: 'editor' | 'node' | 'trigger', itemIndex: number | undefined) {
-		// In the editor, nothing (an expression n8n could not resolve) stays apart from '' (empty).
-		const raw = parameter(this.ctx, 'endUserId', itemIndex, place === 'editor' ? null : '');
-		return checkedEndUserId(this.node, raw, place, itemIndex);
+		return this.endUserIds.of(itemIndex);
 	}
 
 	/** `/wl/{partner}/<endpoint>` */
