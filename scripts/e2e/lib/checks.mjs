@@ -60,7 +60,9 @@ export class Checks {
 		}
 	}
 
+	/** The closing line CI reads, after the names of what failed (a CI log may keep only its tail). */
 	summary() {
-		return `${this.passed} passed, ${this.failed} failed`;
+		const failed = this.failures.map((name) => `  ✗ ${name}\n`).join('');
+		return `${failed ? `failed:\n${failed}` : ''}${this.passed} passed, ${this.failed} failed`;
 	}
 }
