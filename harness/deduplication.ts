@@ -44,8 +44,10 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 	/** First calls that met another first call: their insert failed on the table's key. */
 	insertConflicts = 0;
 	private readonly inFlight = new Map<string, number>();
+	/** Tests: awaited before a call reads (the items it records), to order calls. */
+	beforeRead?: (items: DeduplicationItemTypes[]) => Promise<void>;
 	/** Tests: awaited between a call's read and its write (to make two calls meet there). */
-	betweenReadAndWrite?: () => Promise<void>;
+	betweenReadAndWrite?: (items: DeduplicationItemTypes[]) => Promise<void>;
 
 	async checkProcessedAndRecord(
 		items: DeduplicationItemTypes[],
@@ -56,6 +58,7 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 		if (options.mode !== 'entries')
 			throw new ApplicationError('The harness deduplicator keeps mode "entries" only');
 		this.calls++;
+		if (this.beforeRead) await this.beforeRead(items);
 		const context = contextOf(scope, contextData);
 		const stored = this.rows.get(context);
 		if (stored && stored.mode !== options.mode)
@@ -65,7 +68,7 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 		if (busy > 0) this.overlaps++;
 		this.inFlight.set(context, busy + 1);
 		await tick(); // the read and the write are apart, as in n8n's database helper
-		if (this.betweenReadAndWrite) await this.betweenReadAndWrite();
+		if (this.betweenReadAndWrite) await this.betweenReadAndWrite(items);
 		this.inFlight.set(context, (this.inFlight.get(context) ?? 1) - 1);
 		if (!stored && this.rows.has(context)) {
 			this.insertConflicts++;
@@ -119,6 +122,7 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 		this.overlaps = 0;
 		this.insertConflicts = 0;
 		this.betweenReadAndWrite = undefined;
+		this.beforeRead = undefined;
 	}
 }
 

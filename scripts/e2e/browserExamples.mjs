@@ -647,21 +647,28 @@ async function firstOnboarding(page, ctx) {
 			),
 		message,
 	);
+	// What the node holds, not what the open panel shows: closed and opened again.
+	const reopen = async () => {
+		await closeNode(page);
+		await canvasNode(page, 'Ensure an installation exists in the desired state').dblclick();
+		await page.getByTestId('ndv').waitFor({ timeout: UI_TIMEOUT });
+		await page.getByTestId('parameter-input-code').first().waitFor({ timeout: UI_TIMEOUT });
+	};
 	await checks.step(
 		'first onboarding: Step and Field typed as the message says, Value typed',
 		async () => {
 			await typeAsExpression(page, 'step', MAIL_STEP);
+			// Field's list depends on Step: the editor reloads it when Step changes, and a reload that
+			// lands after Field is typed empties Field (as n8n does for a dependent parameter). Step
+			// is saved in the node by closing the panel; reopened, Field's own reload is awaited.
+			await reopen();
 			await fieldListReloaded(page, 0);
 			await typeAsExpression(page, 'code', 'Subject');
 			await input(page, 'value').fill(ONBOARD.subject);
 		},
 	);
-	// What the node holds, not what the open panel shows: closed and opened again.
 	const reopened = async () => {
-		await closeNode(page);
-		await canvasNode(page, 'Ensure an installation exists in the desired state').dblclick();
-		await page.getByTestId('ndv').waitFor({ timeout: UI_TIMEOUT });
-		await page.getByTestId('parameter-input-code').first().waitFor({ timeout: UI_TIMEOUT });
+		await reopen();
 		const texts = async (name) =>
 			Promise.all(
 				(await page.getByTestId(`parameter-input-${name}`).all()).map(async (field) =>
@@ -674,24 +681,27 @@ async function firstOnboarding(page, ctx) {
 			);
 		return { step: await texts('step'), code: await texts('code') };
 	};
+	const held = ({ step, code }) => step[0]?.includes(MAIL_STEP) && code[0]?.includes('Subject');
 	const kept = await checks.step(
 		'first onboarding: the node reopened shows what was typed',
 		async () => {
-			const first = await reopened();
-			if (first.code[0]?.includes('Subject') || !first.step[0]?.includes(MAIL_STEP)) return first;
-			// On a CPU-starved machine the editor's own reload of Field's list (Field depends on Step)
-			// sometimes lands after Field was typed and empties it, as n8n does for a dependent
-			// parameter; Step is kept. Typed once more, as a person would, and said so.
-			console.log(
-				`    Field emptied by the editor's late reload after Step (${JSON.stringify(first)}): typed again`,
-			);
-			await typeAsExpression(page, 'code', 'Subject');
-			return await reopened();
+			let seen = await reopened();
+			// A late reload can still empty Field on a busy machine: typed again once the reopened
+			// panel's own reload is over, as a person would, and said so.
+			for (let again = 1; again <= 2 && seen.step[0]?.includes(MAIL_STEP) && !held(seen); again++) {
+				console.log(
+					`    Field emptied by the editor's reload after Step (${JSON.stringify(seen)}): typed again (${again})`,
+				);
+				await fieldListReloaded(page, 0).catch(() => {});
+				await typeAsExpression(page, 'code', 'Subject');
+				seen = await reopened();
+			}
+			return seen;
 		},
 	);
 	checks.ok(
 		'first onboarding: the entry keeps Step and Field as typed',
-		kept.step.length === 1 && kept.step[0].includes(MAIL_STEP) && kept.code[0]?.includes('Subject'),
+		kept.step.length === 1 && held(kept),
 		JSON.stringify(kept),
 	);
 	const output = await checks.step('first onboarding: "Execute step" succeeds', async () => {
@@ -823,11 +833,13 @@ export async function runExamplesBrowserTest({
 		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 		page.setDefaultTimeout(UI_TIMEOUT);
 		await checks.step('signs in to the editor as the owner', () => signIn(page, baseUrl));
-		const only = process.env.EXAMPLES_E2E_ONLY; // fleet | watch | topup | onboarding (debugging)
-		if (!only || only === 'fleet') await fleetChangeAndRestore(page, ctx);
-		if (!only || only === 'watch') await fleetWatch(page, ctx);
-		if (!only || only === 'topup') await usageTopUp(page, ctx);
-		if (!only || only === 'onboarding') await firstOnboarding(page, ctx);
+		// Debugging: EXAMPLES_E2E_ONLY=fleet,watch,topup,onboarding (any of them).
+		const only = process.env.EXAMPLES_E2E_ONLY?.split(',');
+		const runs = (group) => !only || only.includes(group);
+		if (runs('fleet')) await fleetChangeAndRestore(page, ctx);
+		if (runs('watch')) await fleetWatch(page, ctx);
+		if (runs('topup')) await usageTopUp(page, ctx);
+		if (runs('onboarding')) await firstOnboarding(page, ctx);
 	} catch (error) {
 		if (page) {
 			const file = path.join(failureDir, 'n8n-e2e-examples-browser-failure.png');

@@ -58,6 +58,7 @@ export async function fleetSweep(bench, seeded) {
 	const sweeps = [];
 	const opened = [];
 	let resolved = 0;
+	const resolvedOf = new Set();
 	for (const [round, before] of [
 		[1, () => inject(first, 'failed')],
 		[
@@ -77,7 +78,10 @@ export async function fleetSweep(bench, seeded) {
 					events[item.json.event] = (events[item.json.event] ?? 0) + 1;
 					if (item.json.event === 'incidentOpened')
 						opened.push(String(item.json.run?.id ?? item.json.firstFailedRunId));
-					if (item.json.event === 'incidentResolved') resolved++;
+					if (item.json.event === 'incidentResolved') {
+						resolved++;
+						resolvedOf.add(String(item.json.endUserId));
+					}
 				}
 			},
 		});
@@ -89,8 +93,20 @@ export async function fleetSweep(bench, seeded) {
 		console.log(
 			`    sweep ${round}: ${figures.seconds} s, ${figures.calls.total} calls, ${figures.failedItems} failed, static data ${figures.staticDataBytes} bytes`,
 		);
-		if (process.env.BENCH_FLEET_DEBUG)
-			console.log(JSON.stringify({ byKind: figures.calls.byKind, events }));
+		if (process.env.BENCH_FLEET_DEBUG) {
+			// The records of the node's list in n8n's store: what the gates recorded, less what was lost.
+			const [[storeRecords] = []] = await bench.postgres.psql(
+				`SELECT json_array_length(value::json->'data') FROM processed_data WHERE "workflowId" = '${JOBS.fleetSweep.batchId}'`,
+			);
+			console.log(JSON.stringify({ byKind: figures.calls.byKind, events, storeRecords }));
+		}
+	}
+	if (process.env.BENCH_FLEET_DEBUG) {
+		// Which recovered customers got no incidentResolved, by their place in the seed.
+		const unresolved = seeded
+			.map(({ id }, i) => [id, i])
+			.filter(([id, i]) => i % 20 === 0 && !resolvedOf.has(id));
+		console.log(JSON.stringify({ unresolved: unresolved.length, first: unresolved.slice(0, 40) }));
 	}
 	const slowest = sweeps.reduce((a, b) => (b.seconds > a.seconds ? b : a));
 	// Sets, not indexOf: 10,000 incidents at 100,000 customers.

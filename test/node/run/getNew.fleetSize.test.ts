@@ -147,3 +147,77 @@ describe('Run → Get New: a store whose every call is slow', () => {
 		}
 	});
 });
+
+describe('Run → Get New: records erased after the gate checked them', () => {
+	// Seen at 30,000 customers in queue mode: a store call of one batch read the list before another
+	// batch's gate wrote, and wrote it after that gate had checked its marker, erasing the whole
+	// batch's records. Its customers' next sweep was a first sweep: their recoveries went unreported.
+	it('a slower call of another execution erases a sweep’s records: the sweep puts them back before it ends', async () => {
+		const emu = ctx.emu;
+		const at = runClock(Date.now() - 600000);
+		const victim = 'erased-victim';
+		const slow = 'erased-slow';
+		const [v1] = await customerWithTwoAutomations(emu, victim);
+		const [x1] = await customerWithTwoAutomations(emu, slow);
+		const options = { partner: true, staticData: 'lost' as const };
+		const parameters = { groupIntoIncidents: true };
+		const w = watcher(emu, { ...options, parameters });
+		await w.sweep([{ customer: slow }]); // the node's list exists
+		const failed = emu.recordRun({ bundleId: v1, outcome: 'failed', dateCreated: at() });
+		emu.recordRun({ bundleId: x1, outcome: 'failed', dateCreated: at() });
+
+		const store = w.store();
+		const has = (items: unknown[], text: string) => items.some((i) => String(i).includes(text));
+		const isMarker = (item: unknown) => String(item).startsWith('gate\n');
+		const signal = () => {
+			let fire: () => void = () => {};
+			const fired = new Promise<void>((resolve) => (fire = resolve));
+			return { fire, fired };
+		};
+		const slowRead = signal();
+		const slowMayWrite = signal();
+		const slowWrote = signal();
+		let victimWrites = 0;
+		let slowCalls = 0;
+		// The slow sweep's gate reads first and writes only once the victim's gate has checked its
+		// marker (its next call, or its end); the victim's call after its check reads after that write.
+		store.beforeRead = async (items) => {
+			if (has(items, slow) && slowCalls++ === 1) slowWrote.fire();
+			if (has(items, victim) && items.some(isMarker)) await slowRead.fired;
+			else if (has(items, victim) && victimWrites++ === 0) {
+				slowMayWrite.fire();
+				await slowWrote.fired;
+			}
+		};
+		store.betweenReadAndWrite = async (items) => {
+			if (!has(items, slow) || !items.some(isMarker)) return;
+			slowRead.fire();
+			await slowMayWrite.fired;
+		};
+		let first: Awaited<ReturnType<typeof w.sweep>>;
+		try {
+			[first] = await Promise.all([
+				watcher(emu, { ...options, workflowId: w.workflowId, parameters })
+					.sweep([{ customer: victim }])
+					.finally(() => slowMayWrite.fire()),
+				watcher(emu, { ...options, workflowId: w.workflowId, parameters }).sweep([
+					{ customer: slow },
+				]),
+			]);
+		} finally {
+			store.beforeRead = undefined;
+			store.betweenReadAndWrite = undefined;
+		}
+		expect(first.json.map((item) => item.event)).toEqual(['incidentOpened']);
+
+		// The victim recovers: its incident resolves (a first sweep would have taken it as history).
+		emu.recordRun({ bundleId: v1, outcome: 'succeeded', dateCreated: at() });
+		const next = await watcher(emu, { ...options, workflowId: w.workflowId, parameters }).sweep([
+			{ customer: victim },
+		]);
+		expect(next.json).toEqual([
+			expect.objectContaining({ event: 'incidentResolved', firstFailedRunId: failed.id }),
+		]);
+		expect(victimWrites).toBe(1); // its call after the check, which found the records gone
+	});
+});

@@ -8,7 +8,7 @@ import {
 import type { AlbatoClient } from '../../../shared/transport/client';
 import type { BatchPlan, ItemResults, PlanContext, Unit } from '../types';
 import { type Read, readCustomer } from './customerRead';
-import { passGate } from './gate';
+import { passGate, reassertGate } from './gate';
 import { type Job, readJob } from './newRunsJob';
 import { boundMemory, memoryOf } from './runMemory';
 import { dateOffsetOption, runStatusFilter } from './runFilters';
@@ -180,14 +180,15 @@ async function finishSweep(
 	if (sweep.stopped) return results;
 	const now = Date.now();
 	const keys = reads.flatMap((read) => gateKeys(read, now));
-	const passed =
-		manual || keys.length === 0
-			? new Set(keys)
-			: await passGate(ctx, keys, {
-					maxEntries: Math.max(...reads.map(({ job }) => job.limits.total)),
-					// A customer read without memory (queue mode, a first sweep): the store is its only record.
-					onlyRecord: reads.some((read) => read.previous === undefined),
-				});
+	const maxEntries = Math.max(...reads.map(({ job }) => job.limits.total));
+	const gated = !manual && keys.length > 0;
+	const passed = gated
+		? await passGate(ctx, keys, {
+				maxEntries,
+				// A customer read without memory (queue mode, a first sweep): the store is its only record.
+				onlyRecord: reads.some((read) => read.previous === undefined),
+			})
+		: new Set(keys);
 	await context.inFlight(reads, async (read) => {
 		let items = answer(read, passed, now);
 		if (items.length && read.job.scope === 'endUser') {
@@ -201,6 +202,13 @@ async function finishSweep(
 		}
 		results.set(read.job.itemIndex, items);
 	});
+	if (gated) {
+		const restored = await reassertGate(ctx, passed, maxEntries);
+		if (restored > 0)
+			ctx.logger.warn(
+				`Run → Get New: ${restored} of this sweep's records in n8n's deduplication store were erased by a slower store call of another execution and were recorded again`,
+			);
+	}
 	if (!manual) {
 		for (const { job, next } of reads) memory.customers[job.key] = next;
 		if (reads.length) boundMemory(memory, reads[0].job.limits);
