@@ -56,6 +56,58 @@ export async function signIn(page, baseUrl) {
 	await page.waitForURL((url) => !url.pathname.startsWith('/signin'), { timeout: UI_TIMEOUT });
 }
 
+/**
+ * One editor group in Debian's Chromium: a page signed in as the owner, handed to `use`. A failure
+ * leaves a screenshot, named in the log (`n8n-e2e-<name>-failure.png` in `failureDir`); the browser
+ * always closes, then `cleanup` runs.
+ */
+export async function inEditor(
+	{ baseUrl, checks, name, failureDir = os.tmpdir(), log = console.log, cleanup },
+	use,
+) {
+	const executablePath = await ensureChromium(log);
+	selectors.setTestIdAttribute('data-test-id'); // n8n's attribute name
+	const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });
+	let page;
+	try {
+		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+		page.setDefaultTimeout(UI_TIMEOUT);
+		await checks.step('signs in to the editor as the owner', () => signIn(page, baseUrl));
+		return await use(page);
+	} catch (error) {
+		if (page) {
+			const file = path.join(failureDir, `n8n-e2e-${name}-failure.png`);
+			await page.screenshot({ path: file }).catch(() => {});
+			log(`    screenshot at the failure: ${file}`);
+		}
+		throw error;
+	} finally {
+		await browser.close();
+		await cleanup?.();
+	}
+}
+
+/**
+ * A group run alone against a running `npm run dev`:
+ * `node scripts/e2e/<script> <n8n URL> <emulator URL> <emulator token>`.
+ */
+export async function runAgainstDev(script, title, run) {
+	const [baseUrl, emulatorUrl, token] = process.argv.slice(2);
+	if (!baseUrl || !emulatorUrl || !token) {
+		console.error(`usage: node scripts/e2e/${script} <n8n URL> <emulator URL> <emulator token>`);
+		process.exit(2);
+	}
+	const { Emulator } = await import('./lib/emulator.mjs');
+	const emulator = Object.assign(Object.create(Emulator.prototype), {
+		baseUrl: emulatorUrl,
+		token,
+	});
+	const checks = new Checks();
+	await checks.group(title, () => run({ baseUrl, emulator, checks }));
+	console.log(`\n${checks.summary()}`);
+	process.exit(checks.failed ? 1 : 0);
+}
+
 /** Search the node panel for our node and open it (its triggers and actions). */
 export async function openOurNodeInPanel(page, openPanel) {
 	await openPanel();
@@ -227,26 +279,18 @@ export async function runBrowserTest({
 	screenshotDir = SCREENSHOT_DIR,
 	log = console.log,
 }) {
-	const executablePath = await ensureChromium(log);
 	await mkdir(screenshotDir, { recursive: true });
-	selectors.setTestIdAttribute('data-test-id'); // n8n's attribute name
-	const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });
 	const shots = [];
-	let page;
-	try {
-		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-		page.setDefaultTimeout(UI_TIMEOUT);
+	// What the pickers should list: asked from the emulator as the same end user.
+	const solutions = await emulator.call('GET', '/solution/apps');
+	const installations = await emulator.call('GET', '/solution/installation');
+	const templates = await emulator.call('GET', `/solution/${SOLUTION.id}/templates`);
+	const state = await emulator.state();
+	const stepFields = state.bundleData
+		.find((record) => record.id === STEP_ID)
+		.fields.map((field) => field.label);
 
-		// What the pickers should list: asked from the emulator as the same end user.
-		const solutions = await emulator.call('GET', '/solution/apps');
-		const installations = await emulator.call('GET', '/solution/installation');
-		const templates = await emulator.call('GET', `/solution/${SOLUTION.id}/templates`);
-		const state = await emulator.state();
-		const stepFields = state.bundleData
-			.find((record) => record.id === STEP_ID)
-			.fields.map((field) => field.label);
-
-		await checks.step('signs in to the editor as the owner', () => signIn(page, baseUrl));
+	await inEditor({ baseUrl, checks, name: 'browser', failureDir, log }, async (page) => {
 		await page.goto(`${baseUrl}/workflow/new`);
 		await page.getByTestId('canvas-plus-button').waitFor({ timeout: UI_TIMEOUT });
 
@@ -401,33 +445,10 @@ export async function runBrowserTest({
 			0,
 		);
 		shots.push(await shoot(page, 'n8n-canvas.png', screenshotDir));
-	} catch (error) {
-		if (page) {
-			const file = path.join(failureDir, 'n8n-e2e-browser-failure.png');
-			await page.screenshot({ path: file }).catch(() => {});
-			log(`    screenshot at the failure: ${file}`);
-		}
-		throw error;
-	} finally {
-		await browser.close();
-	}
+	});
 	return shots;
 }
 
 // Standalone: against a running `npm run dev`.
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-	const [baseUrl, emulatorUrl, token] = process.argv.slice(2);
-	if (!baseUrl || !emulatorUrl || !token) {
-		console.error('usage: node scripts/e2e/browser.mjs <n8n URL> <emulator URL> <emulator token>');
-		process.exit(2);
-	}
-	const { Emulator } = await import('./lib/emulator.mjs');
-	const emulator = Object.assign(Object.create(Emulator.prototype), {
-		baseUrl: emulatorUrl,
-		token,
-	});
-	const checks = new Checks();
-	await checks.group('Editor (Chromium)', () => runBrowserTest({ baseUrl, emulator, checks }));
-	console.log(`\n${checks.summary()}`);
-	process.exit(checks.failed ? 1 : 0);
-}
+if (import.meta.url === pathToFileURL(process.argv[1]).href)
+	await runAgainstDev('browser.mjs', 'Editor (Chromium)', runBrowserTest);

@@ -16,25 +16,21 @@
 // against `npm run dev`.
 
 import os from 'node:os';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-
-import { chromium, selectors } from 'playwright-core';
 
 import {
 	addAction,
+	inEditor,
 	openLocatorList,
 	openOptions,
 	openOurNodeInPanel,
 	pickFromLocator,
 	pickOption,
 	refreshMapper,
+	runAgainstDev,
 	shoot,
-	signIn,
 	UI_TIMEOUT,
 } from './browser.mjs';
-import { Checks } from './lib/checks.mjs';
-import { CHROMIUM_ARGS, ensureChromium } from './lib/chromium.mjs';
 import { prepareCustomer } from './partner.mjs';
 
 // Unique per run, so the standalone run can be repeated against one emulator.
@@ -406,50 +402,19 @@ export async function runEnsureBrowserTest({
 	// automation's steps and fields only in an installation (the emulator's templates do not list
 	// them, as the service's do not), so Ensure's Step and Field pickers read them from there.
 	const trialId = await prepareCustomer(emulator, partner, CUSTOMER, false);
-	const executablePath = await ensureChromium(log);
-	selectors.setTestIdAttribute('data-test-id');
-	const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });
 	const shots = [];
-	let page;
-	try {
-		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-		page.setDefaultTimeout(UI_TIMEOUT);
-		await checks.step('signs in to the editor as the owner', () => signIn(page, baseUrl));
+	await inEditor({ baseUrl, checks, name: 'ensure-browser', failureDir, log }, async (page) => {
 		const installation = await ensureOnboarding(page, baseUrl, emulator, checks, shots, trialId);
 		await triggerSample(page, baseUrl, emulator, checks, shots, installation);
 		await reopened(page, baseUrl, checks, shots);
-	} catch (error) {
-		if (page) {
-			const file = path.join(failureDir, 'n8n-e2e-ensure-browser-failure.png');
-			await page.screenshot({ path: file }).catch(() => {});
-			log(`    screenshot at the failure: ${file}`);
-		}
-		throw error;
-	} finally {
-		await browser.close();
-	}
+	});
 	return shots;
 }
 
 // Standalone: against a running `npm run dev`.
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-	const [baseUrl, emulatorUrl, token] = process.argv.slice(2);
-	if (!baseUrl || !emulatorUrl || !token) {
-		console.error(
-			'usage: node scripts/e2e/browserEnsure.mjs <n8n URL> <emulator URL> <emulator token>',
-		);
-		process.exit(2);
-	}
-	const { Emulator } = await import('./lib/emulator.mjs');
-	const emulator = Object.assign(Object.create(Emulator.prototype), {
-		baseUrl: emulatorUrl,
-		token,
-	});
-	const checks = new Checks();
-	await checks.group(
+if (import.meta.url === pathToFileURL(process.argv[1]).href)
+	await runAgainstDev(
+		'browserEnsure.mjs',
 		'Editor: Ensure onboarding, trigger sample, reopened workflow (Chromium)',
-		() => runEnsureBrowserTest({ baseUrl, emulator, checks }),
+		runEnsureBrowserTest,
 	);
-	console.log(`\n${checks.summary()}`);
-	process.exit(checks.failed ? 1 : 0);
-}

@@ -35,21 +35,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { chromium, selectors } from 'playwright-core';
-
 import {
 	addAction,
+	inEditor,
 	openLocatorList,
 	openOptions,
 	openOurNodeInPanel,
 	pickFromLocator,
 	pickOption,
 	refreshMapper,
-	signIn,
 	UI_TIMEOUT,
 } from './browser.mjs';
 import { Checks } from './lib/checks.mjs';
-import { CHROMIUM_ARGS, ensureChromium } from './lib/chromium.mjs';
 import { waitFor } from './lib/proc.mjs';
 import { customerSession, installFor } from './partner.mjs';
 
@@ -824,15 +821,17 @@ export async function runExamplesBrowserTest({
 	credentials.sort((a, b) => Date.parse(b.createdAt ?? 0) - Date.parse(a.createdAt ?? 0));
 	if (credentials.length === 0) throw new Error('no Albato Partner API credential in n8n');
 	const credentialName = credentials[0].name;
-	const executablePath = await ensureChromium(log);
-	selectors.setTestIdAttribute('data-test-id');
-	const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });
-	let page;
 	const ctx = { baseUrl, n8n, emulator, checks, partner, credentialName };
-	try {
-		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-		page.setDefaultTimeout(UI_TIMEOUT);
-		await checks.step('signs in to the editor as the owner', () => signIn(page, baseUrl));
+	const editor = {
+		baseUrl,
+		checks,
+		name: 'examples-browser',
+		failureDir,
+		log,
+		cleanup: () =>
+			dropSnapshotTable(n8n).catch((error) => log(`    snapshot table not deleted: ${error}`)),
+	};
+	await inEditor(editor, async (page) => {
 		// Debugging: EXAMPLES_E2E_ONLY=fleet,watch,topup,onboarding (any of them).
 		const only = process.env.EXAMPLES_E2E_ONLY?.split(',');
 		const runs = (group) => !only || only.includes(group);
@@ -840,17 +839,7 @@ export async function runExamplesBrowserTest({
 		if (runs('watch')) await fleetWatch(page, ctx);
 		if (runs('topup')) await usageTopUp(page, ctx);
 		if (runs('onboarding')) await firstOnboarding(page, ctx);
-	} catch (error) {
-		if (page) {
-			const file = path.join(failureDir, 'n8n-e2e-examples-browser-failure.png');
-			await page.screenshot({ path: file }).catch(() => {});
-			log(`    screenshot at the failure: ${file}`);
-		}
-		throw error;
-	} finally {
-		await browser.close();
-		await dropSnapshotTable(n8n).catch((error) => log(`    snapshot table not deleted: ${error}`));
-	}
+	});
 }
 
 // Standalone: its own emulator and n8n (the cached install), a partner credential named otherwise

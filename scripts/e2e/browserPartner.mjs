@@ -9,25 +9,21 @@
 
 import http from 'node:http';
 import os from 'node:os';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-
-import { chromium, selectors } from 'playwright-core';
 
 import {
 	addAction,
 	firstLine,
+	inEditor,
 	openAddFieldMenu,
 	openLocatorList,
 	openOptions,
 	openOurNodeInPanel,
 	pickFromLocator,
+	runAgainstDev,
 	shoot,
-	signIn,
 	UI_TIMEOUT,
 } from './browser.mjs';
-import { Checks } from './lib/checks.mjs';
-import { CHROMIUM_ARGS, ensureChromium } from './lib/chromium.mjs';
 import { prepareCustomer } from './partner.mjs';
 
 // Unique per run, so the standalone run can be repeated against one emulator.
@@ -127,16 +123,16 @@ export async function runPartnerBrowserTest({
 	const partner = await emulator.control('GET', '/partner');
 	const installationId = await prepareCustomer(emulator, partner, CUSTOMER, false);
 	const stub = await notFoundServer();
-	const executablePath = await ensureChromium(log);
-	selectors.setTestIdAttribute('data-test-id');
-	const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });
 	const shots = [];
-	let page;
-	try {
-		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-		page.setDefaultTimeout(UI_TIMEOUT);
-		await checks.step('signs in to the editor as the owner', () => signIn(page, baseUrl));
-
+	const editor = {
+		baseUrl,
+		checks,
+		name: 'partner-browser',
+		failureDir,
+		log,
+		cleanup: () => stub.close(),
+	};
+	await inEditor(editor, async (page) => {
 		// ---- the credential, created and tested in n8n's modal
 		await checks.step('opens a new Albato Partner API credential', async () => {
 			await page.goto(`${baseUrl}/home/credentials/create`);
@@ -319,38 +315,14 @@ export async function runPartnerBrowserTest({
 		);
 		shots.push(await shoot(page, 'n8n-partner-install.png'));
 		await page.getByTestId('ndv-close-button').click();
-	} catch (error) {
-		if (page) {
-			const file = path.join(failureDir, 'n8n-e2e-partner-browser-failure.png');
-			await page.screenshot({ path: file }).catch(() => {});
-			log(`    screenshot at the failure: ${file}`);
-		}
-		throw error;
-	} finally {
-		await browser.close();
-		await stub.close();
-	}
+	});
 	return shots;
 }
 
 // Standalone: against a running `npm run dev`.
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-	const [baseUrl, emulatorUrl, token] = process.argv.slice(2);
-	if (!baseUrl || !emulatorUrl || !token) {
-		console.error(
-			'usage: node scripts/e2e/browserPartner.mjs <n8n URL> <emulator URL> <emulator token>',
-		);
-		process.exit(2);
-	}
-	const { Emulator } = await import('./lib/emulator.mjs');
-	const emulator = Object.assign(Object.create(Emulator.prototype), {
-		baseUrl: emulatorUrl,
-		token,
-	});
-	const checks = new Checks();
-	await checks.group('Editor in partner mode (Chromium)', () =>
-		runPartnerBrowserTest({ baseUrl, emulator, checks }),
+if (import.meta.url === pathToFileURL(process.argv[1]).href)
+	await runAgainstDev(
+		'browserPartner.mjs',
+		'Editor in partner mode (Chromium)',
+		runPartnerBrowserTest,
 	);
-	console.log(`\n${checks.summary()}`);
-	process.exit(checks.failed ? 1 : 0);
-}

@@ -9,23 +9,19 @@
 // <emulator URL> <emulator token>` runs it alone against `npm run dev`.
 
 import os from 'node:os';
-import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-
-import { chromium, selectors } from 'playwright-core';
 
 import {
 	closeNodeView,
 	ensureCredential,
 	firstLine,
+	inEditor,
 	openLocatorList,
 	pickFromLocator,
+	runAgainstDev,
 	selectedCredential,
-	signIn,
 	UI_TIMEOUT,
 } from './browser.mjs';
-import { Checks } from './lib/checks.mjs';
-import { CHROMIUM_ARGS, ensureChromium } from './lib/chromium.mjs';
 import { CREDENTIAL } from './lib/setup.mjs';
 
 const EVENT = 'On run failed';
@@ -59,14 +55,7 @@ export async function runTriggerPickerTest({
 }) {
 	const solutions = await emulator.call('GET', '/solution/apps');
 	const installations = await emulator.call('GET', '/solution/installation');
-	const executablePath = await ensureChromium(log);
-	selectors.setTestIdAttribute('data-test-id');
-	const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS, timeout: 60_000 });
-	let page;
-	try {
-		page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-		page.setDefaultTimeout(UI_TIMEOUT);
-		await checks.step('signs in to the editor as the owner', () => signIn(page, baseUrl));
+	await inEditor({ baseUrl, checks, name: 'trigger-browser', failureDir, log }, async (page) => {
 		await checks.step(`adds the Albato Solutions Trigger "${EVENT}"`, () =>
 			addTrigger(page, baseUrl),
 		);
@@ -101,36 +90,13 @@ export async function runTriggerPickerTest({
 			0,
 		);
 		await closeNodeView(page);
-	} catch (error) {
-		if (page) {
-			const file = path.join(failureDir, 'n8n-e2e-trigger-browser-failure.png');
-			await page.screenshot({ path: file }).catch(() => {});
-			log(`    screenshot at the failure: ${file}`);
-		}
-		throw error;
-	} finally {
-		await browser.close();
-	}
+	});
 }
 
 // Standalone: against a running `npm run dev`.
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-	const [baseUrl, emulatorUrl, token] = process.argv.slice(2);
-	if (!baseUrl || !emulatorUrl || !token) {
-		console.error(
-			'usage: node scripts/e2e/browserTrigger.mjs <n8n URL> <emulator URL> <emulator token>',
-		);
-		process.exit(2);
-	}
-	const { Emulator } = await import('./lib/emulator.mjs');
-	const emulator = Object.assign(Object.create(Emulator.prototype), {
-		baseUrl: emulatorUrl,
-		token,
-	});
-	const checks = new Checks();
-	await checks.group("Editor: the trigger's pickers (Chromium)", () =>
-		runTriggerPickerTest({ baseUrl, emulator, checks }),
+if (import.meta.url === pathToFileURL(process.argv[1]).href)
+	await runAgainstDev(
+		'browserTrigger.mjs',
+		"Editor: the trigger's pickers (Chromium)",
+		runTriggerPickerTest,
 	);
-	console.log(`\n${checks.summary()}`);
-	process.exit(checks.failed ? 1 : 0);
-}
