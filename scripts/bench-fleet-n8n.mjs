@@ -14,7 +14,6 @@
 //  - a last sweep, with nothing injected, collects what the fifth one could not have seen. Every
 //    failed run injected must come out exactly once over all the sweeps.
 
-import { execFileSync, spawn } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +22,7 @@ import { Emulator } from './e2e/lib/emulator.mjs';
 import { ensureN8n } from './e2e/lib/install.mjs';
 import { N8nInstance } from './e2e/lib/n8n.mjs';
 import { killAll, startProcess, waitFor } from './e2e/lib/proc.mjs';
+import { rerunWithTrustedCert } from './lib/trustedRerun.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tsNode = path.join(repoRoot, 'node_modules', 'ts-node', 'dist', 'bin.js');
@@ -41,39 +41,6 @@ const CREDENTIAL = {
 	name: 'Albato Partner (bench)',
 	type: 'albatoPartnerApi',
 };
-
-// ---- the parent: a certificate, then this script again with the CA trusted (as bench-n8n.mjs) --------
-
-async function parent() {
-	const cert = JSON.parse(
-		execFileSync(process.execPath, [tsNode, '--transpile-only', 'scripts/lib/tlsCert.ts'], {
-			cwd: repoRoot,
-			encoding: 'utf8',
-		}),
-	);
-	try {
-		const child = spawn(
-			process.execPath,
-			[fileURLToPath(import.meta.url), ...process.argv.slice(2)],
-			{
-				stdio: 'inherit',
-				env: {
-					...process.env,
-					NODE_EXTRA_CA_CERTS: cert.caFile,
-					BENCH_N8N_CERT: JSON.stringify(cert),
-				},
-			},
-		);
-		const stop = () => child.kill('SIGTERM');
-		process.on('SIGINT', stop);
-		process.on('SIGTERM', stop);
-		process.exitCode = await new Promise((resolve) =>
-			child.on('exit', (code) => resolve(code ?? 1)),
-		);
-	} finally {
-		await rm(cert.dir, { recursive: true, force: true });
-	}
-}
 
 // ---- seeding, straight to the emulator ---------------------------------------------------------------
 
@@ -328,8 +295,10 @@ async function child() {
 	}
 }
 
-(process.env.BENCH_N8N_CERT ? child() : parent()).catch(async (error) => {
-	console.error(error);
-	await killAll();
-	process.exit(1);
-});
+(process.env.BENCH_N8N_CERT ? child() : rerunWithTrustedCert(import.meta.url)).catch(
+	async (error) => {
+		console.error(error);
+		await killAll();
+		process.exit(1);
+	},
+);

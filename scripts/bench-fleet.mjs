@@ -35,10 +35,8 @@
 // --max-old-space-size=1024); BENCH_WORKER_METRICS_PORT=P (worker-i serves n8n's /metrics on P+i,
 // to read its heap and RSS while a job runs).
 
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import { Emulator } from './e2e/lib/emulator.mjs';
 import { ensureN8n, N8N_VERSION } from './e2e/lib/install.mjs';
@@ -70,39 +68,7 @@ import {
 } from './lib/fleetOptions.mjs';
 import { authPhrase, emptyResults, table, targetLines } from './lib/fleetReport.mjs';
 import { batchWorkflow, fanoutWorkflow, hasRolloutGuard } from './lib/fleetWorkflows.mjs';
-
-// ---- the parent: a certificate, then this script again with the CA trusted (as bench-n8n.mjs) --------
-
-async function parent() {
-	const cert = JSON.parse(
-		execFileSync(process.execPath, [tsNode, '--transpile-only', 'scripts/lib/tlsCert.ts'], {
-			cwd: repoRoot,
-			encoding: 'utf8',
-		}),
-	);
-	try {
-		const child = spawn(
-			process.execPath,
-			[fileURLToPath(import.meta.url), ...process.argv.slice(2)],
-			{
-				stdio: 'inherit',
-				env: {
-					...process.env,
-					NODE_EXTRA_CA_CERTS: cert.caFile,
-					BENCH_N8N_CERT: JSON.stringify(cert),
-				},
-			},
-		);
-		const stopChild = () => child.kill('SIGTERM');
-		process.on('SIGINT', stopChild);
-		process.on('SIGTERM', stopChild);
-		process.exitCode = await new Promise((resolve) =>
-			child.on('exit', (code) => resolve(code ?? 1)),
-		);
-	} finally {
-		await rm(cert.dir, { recursive: true, force: true });
-	}
-}
+import { rerunWithTrustedCert } from './lib/trustedRerun.mjs';
 
 // ---- the child ---------------------------------------------------------------------------------------
 
@@ -332,8 +298,10 @@ async function writeResults(results, began) {
 	await writeFile(OUT, `${JSON.stringify(results, null, 2)}\n`);
 }
 
-(process.env.BENCH_N8N_CERT ? child() : parent()).catch(async (error) => {
-	console.error(error);
-	await killAll();
-	process.exit(1);
-});
+(process.env.BENCH_N8N_CERT ? child() : rerunWithTrustedCert(import.meta.url)).catch(
+	async (error) => {
+		console.error(error);
+		await killAll();
+		process.exit(1);
+	},
+);

@@ -18,7 +18,6 @@
 // `failed` counts the items that did not come out of the node (a node that stops on an error
 // outputs none).
 
-import { execFileSync, spawn } from 'node:child_process';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +27,7 @@ import { ensureN8n } from './e2e/lib/install.mjs';
 import { N8nInstance } from './e2e/lib/n8n.mjs';
 import { killAll, startProcess, waitFor } from './e2e/lib/proc.mjs';
 import { CREDENTIAL } from './e2e/lib/setup.mjs';
+import { rerunWithTrustedCert } from './lib/trustedRerun.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tsNode = path.join(repoRoot, 'node_modules', 'ts-node', 'dist', 'bin.js');
@@ -48,39 +48,6 @@ const NODES = {
 	httpRequest: 'HTTP Request',
 	...Object.fromEntries(EXTRA.map((n) => [`nodeAt${n}`, 'Albato Solutions'])),
 };
-
-// ---- the parent: a certificate, then this script again with the CA trusted ----------------------
-
-async function parent() {
-	const cert = JSON.parse(
-		execFileSync(process.execPath, [tsNode, '--transpile-only', 'scripts/lib/tlsCert.ts'], {
-			cwd: repoRoot,
-			encoding: 'utf8',
-		}),
-	);
-	try {
-		const child = spawn(
-			process.execPath,
-			[fileURLToPath(import.meta.url), ...process.argv.slice(2)],
-			{
-				stdio: 'inherit',
-				env: {
-					...process.env,
-					NODE_EXTRA_CA_CERTS: cert.caFile,
-					BENCH_N8N_CERT: JSON.stringify(cert),
-				},
-			},
-		);
-		const stop = () => child.kill('SIGTERM');
-		process.on('SIGINT', stop);
-		process.on('SIGTERM', stop);
-		process.exitCode = await new Promise((resolve) =>
-			child.on('exit', (code) => resolve(code ?? 1)),
-		);
-	} finally {
-		await rm(cert.dir, { recursive: true, force: true });
-	}
-}
 
 // ---- the workflows ---------------------------------------------------------------------------------
 
@@ -311,8 +278,10 @@ async function child() {
 	}
 }
 
-(process.env.BENCH_N8N_CERT ? child() : parent()).catch(async (error) => {
-	console.error(error);
-	await killAll();
-	process.exit(1);
-});
+(process.env.BENCH_N8N_CERT ? child() : rerunWithTrustedCert(import.meta.url)).catch(
+	async (error) => {
+		console.error(error);
+		await killAll();
+		process.exit(1);
+	},
+);

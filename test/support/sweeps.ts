@@ -34,6 +34,31 @@ export interface WatcherOptions {
 	 * (docs/scaling.md); the deduplication store is still shared. Default 'kept'.
 	 */
 	staticData?: 'kept' | 'lost';
+	/**
+	 * Which worker process runs the sweeps: 0 (default) this one; another number, a second worker,
+	 * with its own copy of the node's modules (so its own queue of store calls, gate.ts), sharing
+	 * the deduplication store as n8n's workers share the database.
+	 */
+	worker?: number;
+}
+
+const workerNodes = new Map<number, typeof AlbatoSolutions>([[0, AlbatoSolutions]]);
+
+/** The node class as worker `worker` loads it (see WatcherOptions.worker). */
+function nodeOfWorker(worker: number): typeof AlbatoSolutions {
+	let node = workerNodes.get(worker);
+	if (!node) {
+		jest.isolateModules(() => {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			node = (
+				require('../../nodes/AlbatoSolutions/AlbatoSolutions.node') as {
+					AlbatoSolutions: typeof AlbatoSolutions;
+				}
+			).AlbatoSolutions;
+		});
+		workerNodes.set(worker, node!);
+	}
+	return node!;
 }
 
 /** n8n's two ways of handing a sweep its static data (see WatcherOptions.staticData). */
@@ -61,7 +86,7 @@ export function watcher(emu: Emulator, options: WatcherOptions = {}) {
 		const staticData = JSON.parse(JSON.stringify(saved)) as IDataObject;
 		const before = emu.requests.length;
 		const result = await runWorkflow({
-			nodeTypes: [new AlbatoSolutions()],
+			nodeTypes: [new (nodeOfWorker(options.worker ?? 0))()],
 			mode,
 			staticData,
 			workflowId,

@@ -132,11 +132,12 @@ describe('Run → Get New: a store whose every call is slow', () => {
 		try {
 			const [a, b] = await Promise.all(
 				[0, 1].map(
-					async () =>
+					async (worker) =>
 						await watcher(emu, {
 							partner: true,
 							staticData: 'lost',
 							workflowId: w.workflowId,
+							worker,
 						}).sweep([{ customer: 'slow' }]),
 				),
 			);
@@ -200,7 +201,7 @@ describe('Run → Get New: records erased after the gate checked them', () => {
 				watcher(emu, { ...options, workflowId: w.workflowId, parameters })
 					.sweep([{ customer: victim }])
 					.finally(() => slowMayWrite.fire()),
-				watcher(emu, { ...options, workflowId: w.workflowId, parameters }).sweep([
+				watcher(emu, { ...options, workflowId: w.workflowId, parameters, worker: 1 }).sweep([
 					{ customer: slow },
 				]),
 			]);
@@ -219,5 +220,48 @@ describe('Run → Get New: records erased after the gate checked them', () => {
 			expect.objectContaining({ event: 'incidentResolved', firstFailedRunId: failed.id }),
 		]);
 		expect(victimWrites).toBe(1); // its call after the check, which found the records gone
+	});
+});
+
+describe('Run → Get New: one worker’s store calls, one at a time', () => {
+	it('two sweeps of one worker never meet in the store (a 5 ms store, 10 pairs at the same instant)', async () => {
+		const emu = ctx.emu;
+		const at = runClock();
+		const customers = ['queue-1', 'queue-2'];
+		const bundles = await Promise.all(
+			customers.map(async (id) => await customerWithTwoAutomations(emu, id)),
+		);
+		const items = customers.map((customer) => ({ customer }));
+		const w = watcher(emu, { partner: true, staticData: 'lost' });
+		await w.sweep(items); // the node's list exists
+		const store = w.store();
+		const before = { overlaps: store.overlaps, calls: store.calls };
+		store.betweenReadAndWrite = async () => await new Promise((resolve) => setTimeout(resolve, 5));
+		const returned: number[] = [];
+		const recorded: number[] = [];
+		try {
+			for (let pair = 0; pair < 10; pair++) {
+				for (const [n] of customers.entries())
+					recorded.push(
+						emu.recordRun({ bundleId: bundles[n][0], outcome: 'failed', dateCreated: at() }).id,
+					);
+				const sweeps = await Promise.all(
+					[0, 1].map(
+						async () =>
+							await watcher(emu, {
+								partner: true,
+								staticData: 'lost',
+								workflowId: w.workflowId,
+							}).sweep(items),
+					),
+				);
+				for (const sweep of sweeps) returned.push(...idsOf(sweep.json));
+			}
+		} finally {
+			store.betweenReadAndWrite = undefined;
+		}
+		expect(store.calls - before.calls).toBeGreaterThanOrEqual(40); // both sweeps of every pair
+		expect(store.overlaps).toBe(before.overlaps);
+		expect(returned.sort()).toEqual(recorded.sort());
 	});
 });

@@ -172,8 +172,8 @@ describe('Run → Get New: the overlap guarantee, measured', () => {
 			const overlapsBefore = store.overlaps;
 			// No delay: both sweeps do the same work at the same time, so their store calls may meet.
 			const [a, b] = await Promise.all(
-				[0, 1].map(async () => {
-					const other = watcher(emu, { partner: true, workflowId: w.workflowId });
+				[0, 1].map(async (worker) => {
+					const other = watcher(emu, { partner: true, workflowId: w.workflowId, worker });
 					other.saved = start;
 					const sweep = await other.sweep(items);
 					w.saved = other.saved;
@@ -214,8 +214,8 @@ describe('Run → Get New: the overlap guarantee, measured', () => {
 				const start = w.saved;
 				const before = store.overlaps;
 				const [a, b] = await Promise.all(
-					[0, 1].map(async () => {
-						const other = watcher(emu, { partner: true, workflowId: w.workflowId });
+					[0, 1].map(async (worker) => {
+						const other = watcher(emu, { partner: true, workflowId: w.workflowId, worker });
 						other.saved = start;
 						const sweep = await other.sweep(items);
 						w.saved = other.saved;
@@ -260,8 +260,8 @@ describe('Run → Get New: the overlap guarantee, measured', () => {
 		try {
 			const start = w.saved;
 			const [a, b] = await Promise.all(
-				[0, 1].map(async () => {
-					const other = watcher(emu, { partner: true, workflowId: w.workflowId });
+				[0, 1].map(async (worker) => {
+					const other = watcher(emu, { partner: true, workflowId: w.workflowId, worker });
 					other.saved = start;
 					return await other.sweep([{ customer: 'q1' }]);
 				}),
@@ -303,8 +303,8 @@ describe('Run → Get New: the overlap guarantee, measured', () => {
 			try {
 				const [a, b] = await Promise.all(
 					[0, 1].map(
-						async () =>
-							await watcher(emu, { partner: true, workflowId, parameters }).sweep([
+						async (worker) =>
+							await watcher(emu, { partner: true, workflowId, parameters, worker }).sweep([
 								{ customer: `first-${_name}` },
 							]),
 					),
@@ -379,8 +379,8 @@ describe('Run → Get New: the overlap guarantee, measured', () => {
 		try {
 			const start = w.saved;
 			const [a, b] = await Promise.all(
-				[0, 1].map(async () => {
-					const other = watcher(emu, { partner: true, workflowId: w.workflowId });
+				[0, 1].map(async (worker) => {
+					const other = watcher(emu, { partner: true, workflowId: w.workflowId, worker });
 					other.saved = start;
 					return await other.sweep([{ customer: 'q2' }]);
 				}),

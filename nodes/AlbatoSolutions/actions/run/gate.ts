@@ -40,12 +40,8 @@ export async function passGate(
 ): Promise<Set<string>> {
 	if (onlyRecord) await storeRoom(ctx, keys.length + 1, maxEntries);
 	let slowest = 0;
-	const record = async (values: string[]) => {
-		const started = Date.now();
-		const fresh = await recordNew(ctx, values, maxEntries);
-		slowest = Math.max(slowest, Date.now() - started);
-		return fresh;
-	};
+	const record = async (values: string[]) =>
+		await recordNew(ctx, values, maxEntries, (ms) => (slowest = Math.max(slowest, ms)));
 	const marker = `gate\n${ctx.getExecutionId()}\n${Date.now()}\n${Math.random()}`;
 	let fresh = (await record([...keys, marker])).filter((key) => key !== marker);
 	if (fresh.length === 0) return new Set();
@@ -107,17 +103,49 @@ async function storeRoom(ctx: IExecuteFunctions, adding: number, maxEntries: num
 	);
 }
 
-/** Records `values` in the node's list and answers those that were not in it. */
+/**
+ * This process's store calls, one at a time per node's list: n8n's store reads a list and writes it
+ * back without a lock, so two calls that meet lose one's additions. Executions on one worker never
+ * meet there; those on different workers still can (the gate's settle and reassertGate). Keyed by
+ * workflow and node; a key is dropped once its last call ends.
+ */
+const storeQueues = new Map<string, Promise<unknown>>();
+
+async function oneAtATime<T>(ctx: IExecuteFunctions, call: () => Promise<T>): Promise<T> {
+	const key = `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}`;
+	const mine = (storeQueues.get(key) ?? Promise.resolve()).then(call, call);
+	const settled = mine.then(
+		() => undefined,
+		() => undefined,
+	);
+	storeQueues.set(key, settled);
+	try {
+		return await mine;
+	} finally {
+		if (storeQueues.get(key) === settled) storeQueues.delete(key);
+	}
+}
+
+/**
+ * Records `values` in the node's list and answers those that were not in it; `took` hears how long
+ * the store call itself took (not its wait for this process's other calls).
+ */
 async function recordNew(
 	ctx: IExecuteFunctions,
 	values: string[],
 	maxEntries: number,
+	took?: (ms: number) => void,
 ): Promise<string[]> {
 	for (let attempt = 1; ; attempt++) {
 		try {
-			const { new: added } = await ctx.helpers.checkProcessedAndRecord(values, 'node', {
-				mode: 'entries',
-				maxEntries,
+			const { new: added } = await oneAtATime(ctx, async () => {
+				const started = Date.now();
+				const answer = await ctx.helpers.checkProcessedAndRecord(values, 'node', {
+					mode: 'entries',
+					maxEntries,
+				});
+				took?.(Date.now() - started);
+				return answer;
 			});
 			return added.map(String);
 		} catch (error) {
