@@ -49,12 +49,10 @@ function nodeOfWorker(worker: number): typeof AlbatoSolutions {
 	let node = workerNodes.get(worker);
 	if (!node) {
 		jest.isolateModules(() => {
-			// eslint-disable-next-line @typescript-eslint/no-require-imports
-			node = (
-				require('../../nodes/AlbatoSolutions/AlbatoSolutions.node') as {
-					AlbatoSolutions: typeof AlbatoSolutions;
-				}
-			).AlbatoSolutions;
+			const loaded = jest.requireActual<{ AlbatoSolutions: typeof AlbatoSolutions }>(
+				'../../nodes/AlbatoSolutions/AlbatoSolutions.node',
+			);
+			node = loaded.AlbatoSolutions;
 		});
 		workerNodes.set(worker, node!);
 	}
