@@ -37,44 +37,33 @@ export async function passGate(
 	ctx: IExecuteFunctions,
 	keys: string[],
 	{ maxEntries, onlyRecord, settleMs = GATE_SETTLE_MS }: GateOptions,
-): Promise<GatePass> {
+): Promise<Set<string>> {
 	if (onlyRecord) await storeRoom(ctx, keys.length + 1, maxEntries);
 	let slowest = 0;
 	const record = async (values: string[]) =>
 		await recordNew(ctx, values, maxEntries, (ms) => (slowest = Math.max(slowest, ms)));
 	const marker = `gate\n${ctx.getExecutionId()}\n${Date.now()}\n${Math.random()}`;
 	let fresh = (await record([...keys, marker])).filter((key) => key !== marker);
-	const settle = Math.max(settleMs, 2 * slowest);
-	if (fresh.length === 0) return { passed: new Set(), settleMs: settle, checkedAt: Date.now() };
-	await sleep(settle);
+	if (fresh.length === 0) return new Set();
+	await sleep(Math.max(settleMs, 2 * slowest));
 	if ((await record([marker])).length > 0) fresh = await record(fresh);
-	return { passed: new Set(fresh), settleMs: Math.max(settle, 2 * slowest), checkedAt: Date.now() };
-}
-
-/** What the gate let through, and when it checked (reassertGate waits as long again). */
-export interface GatePass {
-	passed: Set<string>;
-	settleMs: number;
-	checkedAt: number;
+	return new Set(fresh);
 }
 
 /**
- * After the sweep's answer is built, and once the gate's settle has passed again since its check:
- * records its own keys once more. A store call of another execution that read the list before the
- * gate's write and wrote it after the gate's check (slower than the gate waited) erased them, and
- * the next sweep would take those runs, and the customers' first-sweep marks, as new (measured at
- * 30,000 customers: one batch's records lost in a sweep). What was erased by now is put back.
- * Answers how many keys were; a store error here loses nothing already decided, so it is answered
- * as 0 and left to the next sweep's gate.
+ * After the sweep's answer is built: records its own keys once more. A store call of another
+ * execution that read the list before the gate's write and wrote it after the gate's check (slower
+ * than the gate waited) erased them, and the next sweep would take those runs, and the customers'
+ * first-sweep marks, as new (measured at 30,000 customers: one batch's records lost in a sweep).
+ * What was erased by now is put back. Answers how many keys were; a store error here loses nothing
+ * already decided, so it is answered as 0 and left to the next sweep's gate.
  */
 export async function reassertGate(
 	ctx: IExecuteFunctions,
-	{ passed, settleMs, checkedAt }: GatePass,
+	passed: ReadonlySet<string>,
 	maxEntries: number,
 ): Promise<number> {
 	if (passed.size === 0) return 0;
-	const waited = Date.now() - checkedAt;
-	if (waited < settleMs) await sleep(settleMs - waited);
 	try {
 		return (await recordNew(ctx, [...passed], maxEntries)).length;
 	} catch {

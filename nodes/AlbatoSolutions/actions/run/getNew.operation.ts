@@ -182,14 +182,13 @@ async function finishSweep(
 	const keys = reads.flatMap((read) => gateKeys(read, now));
 	const maxEntries = Math.max(...reads.map(({ job }) => job.limits.total));
 	const gated = !manual && keys.length > 0;
-	const gate = gated
+	const passed = gated
 		? await passGate(ctx, keys, {
 				maxEntries,
 				// A customer read without memory (queue mode, a first sweep): the store is its only record.
 				onlyRecord: reads.some((read) => read.previous === undefined),
 			})
-		: undefined;
-	const passed = gate?.passed ?? new Set(keys);
+		: new Set(keys);
 	await context.inFlight(reads, async (read) => {
 		let items = answer(read, passed, now);
 		if (items.length && read.job.scope === 'endUser') {
@@ -203,8 +202,8 @@ async function finishSweep(
 		}
 		results.set(read.job.itemIndex, items);
 	});
-	if (gate) {
-		const restored = await reassertGate(ctx, gate, maxEntries);
+	if (gated) {
+		const restored = await reassertGate(ctx, passed, maxEntries);
 		if (restored > 0)
 			ctx.logger.warn(
 				`Run → Get New: ${restored} of this sweep's records in n8n's deduplication store were erased by a slower store call of another execution and were recorded again`,
