@@ -19,13 +19,13 @@
 // killed on the way out. Env: N8N_E2E_SKIP_BROWSER=1 skips step 6, N8N_E2E_KEEP=1 keeps the
 // n8n user folder (its path is printed), N8N_E2E_VERSION / N8N_E2E_CACHE see lib/install.mjs.
 
+import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { runBrowserTest } from './browser.mjs';
 import { runEnsureBrowserTest } from './browserEnsure.mjs';
-import { runExamplesBrowserTest } from './browserExamples.mjs';
 import { runPartnerBrowserTest } from './browserPartner.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
 import { checkFleetChange } from './fleet.mjs';
@@ -45,6 +45,28 @@ import { deactivateWorkflow } from './lib/webhook.mjs';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TRIGGER_TIMEOUT_MS = 150_000; // "every minute" polls: at most ~60 s after the change, plus slack
 const timings = {};
+
+/**
+ * `node scripts/e2e/browserExamples.mjs` (its own n8n, emulator and browser), its lines shown as
+ * they come and its closing `N passed, N failed` added to `checks`, with the names of what failed.
+ */
+async function examplesInTheirOwnN8n(checks) {
+	const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/e2e/browserExamples.mjs')], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	let output = '';
+	child.stdout.on('data', (chunk) => {
+		output += chunk;
+		process.stdout.write(chunk);
+	});
+	const code = await new Promise((resolve) => child.on('exit', (exit) => resolve(exit ?? 1)));
+	const counts = /(\d+) passed, (\d+) failed\s*$/.exec(output);
+	if (!counts) throw new Error(`browserExamples.mjs ended (exit ${code}) without its counts`);
+	checks.passed += Number(counts[1]);
+	checks.failed += Number(counts[2]);
+	for (const [, name] of output.matchAll(/^ {2}✗ (.+)$/gm))
+		if (!checks.failures.includes(name)) checks.failures.push(name);
+}
 
 async function timed(name, fn) {
 	const started = Date.now();
@@ -337,16 +359,10 @@ async function main() {
 						console.log(`    screenshots: ${shots.join(', ')}`);
 					}),
 			);
+			// In an n8n and emulator of its own (its standalone run): what the groups before it leave
+			// (end users, installations, credentials) changes what its first onboarding's pickers load.
 			await checks.group('Editor: the four fleet examples and a first onboarding (Chromium)', () =>
-				timed('examples browser test (s)', () =>
-					runExamplesBrowserTest({
-						baseUrl: n8n.baseUrl,
-						n8n,
-						emulator,
-						checks,
-						failureDir: n8n.userFolder,
-					}),
-				),
+				timed('examples browser test (s)', () => examplesInTheirOwnN8n(checks)),
 			);
 		}
 		// After the editor: its new nodes would otherwise pick the partner credential, the newest one.
