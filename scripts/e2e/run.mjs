@@ -8,7 +8,8 @@
 //     the trigger fired (n8n's REST API for the executions, the emulator's log for the calls)
 //  6. the editor in Chromium: node panel, pickers, field mapper (browser.mjs)
 //     then Ensure onboarding with pickers, the Run Failed sample, a reopened workflow
-//     (browserEnsure.mjs)
+//     (browserEnsure.mjs), then the fleet examples and a first onboarding in an n8n of their own
+//     (browserExamples.mjs)
 //  7. partner mode (partner.mjs); billing: usage top-up, plans, block (billing.mjs); runs,
 //     offboarding and connect-by-link examples (runs.mjs)
 //  8. the fleet change example: snapshots kept first, canary, a stop halfway, a resume, then the
