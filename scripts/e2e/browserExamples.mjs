@@ -651,6 +651,7 @@ async function firstOnboarding(page, ctx) {
 			await fieldListReloaded(page, 0);
 			await typeAsExpression(page, 'code', 'Subject');
 			await input(page, 'value').fill(ONBOARD.subject);
+			await nodeHolds(page, 'value', ONBOARD.subject);
 		},
 	);
 	// What the node holds, not what the open panel shows: closed and opened again.
@@ -761,12 +762,39 @@ async function typeAsExpressionIn(page, index, parameter, text) {
 		async () => !(await editor.evaluate((el) => el.contains(el.ownerDocument.activeElement))),
 		{ timeoutMs: UI_TIMEOUT, intervalMs: 100 },
 	);
-	// The red triangle is worked out from the node's parameters: it goes once the typed value
-	// reached the node (an expression has no list to fail, and the field is no longer empty).
-	// Closing the panel or running the node before that lost the value on the shared machine.
+	// The inline expression editor hands its text to the node after a pause, and closing the panel
+	// before then drops it (seen on a busy machine: Field empty on reopening). The red triangle is
+	// no sign: it goes as soon as the bare "=" of the toggle arrives. So: until the node holds it.
+	await nodeHolds(page, parameter, `=${text}`, index);
+}
+
+/**
+ * Waits until the `index`th `parameter` of the open workflow's Albato node holds `value`: read from
+ * the editor's workflow store (n8n 2.41's "workflowDocuments" stores, the node's own parameters).
+ */
+async function nodeHolds(page, parameter, value, index = 0) {
+	const needle = JSON.stringify({ [parameter]: value }).slice(1, -1);
+	const held = () =>
+		page.evaluate((needle) => {
+			// In the page: the editor's Vue app and its Pinia stores.
+			const pinia =
+				globalThis.document.querySelector('#app')?.__vue_app__?.config.globalProperties.$pinia;
+			if (!pinia) return -1;
+			let count = 0;
+			for (const [id, store] of pinia._s)
+				if (id.startsWith('workflowDocuments/'))
+					for (const node of Object.values(store.allNodes ?? []))
+						if (/albato/i.test(node.type))
+							count += JSON.stringify(node.parameters).split(needle).length - 1;
+			return count;
+		}, needle);
 	await waitFor(
-		`${parameter} #${index + 1}'s value to reach the node (its red triangle gone)`,
-		async () => (await itemOf(target).getByTestId('parameter-issues').count()) === 0,
+		`${parameter} #${index + 1} to reach the node (${needle})`,
+		async () => {
+			const count = await held();
+			if (count < 0) throw new Error("the editor's workflow store was not found");
+			return count > index;
+		},
 		{ timeoutMs: LONG, intervalMs: 200 },
 	);
 }
