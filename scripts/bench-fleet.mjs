@@ -33,7 +33,8 @@
 // Total; default 10 per customer, at least 100,000).
 // Environment: BENCH_WORKER_NODE_OPTIONS (NODE_OPTIONS of the workers only, e.g.
 // --max-old-space-size=1024); BENCH_WORKER_METRICS_PORT=P (worker-i serves n8n's /metrics on P+i,
-// to read its heap and RSS while a job runs).
+// to read its heap and RSS while a job runs); BENCH_STORE_TRACE=<folder> (the workers time their
+// deduplication store calls, scripts/lib/storeTrace.cjs; each sweep prints what they took).
 
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -175,9 +176,7 @@ async function child() {
 								N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 							}
 						: {}),
-					...(process.env.BENCH_WORKER_NODE_OPTIONS
-						? { NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS }
-						: {}),
+					...workerNodeOptions(),
 				},
 			);
 		const roles = await Promise.all([
@@ -305,3 +304,16 @@ async function writeResults(results, began) {
 		process.exit(1);
 	},
 );
+
+/** The workers' NODE_OPTIONS: BENCH_WORKER_NODE_OPTIONS, and the store trace when asked for. */
+function workerNodeOptions() {
+	const trace = process.env.BENCH_STORE_TRACE;
+	const options = [
+		process.env.BENCH_WORKER_NODE_OPTIONS,
+		trace && `--require ${path.join(repoRoot, 'scripts/lib/storeTrace.cjs')}`,
+	].filter(Boolean);
+	return {
+		...(options.length ? { NODE_OPTIONS: options.join(' ') } : {}),
+		...(trace ? { BENCH_STORE_TRACE: path.resolve(trace) } : {}),
+	};
+}

@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 
 import { convergence, mapLimited } from './fleetBench.mjs';
 import { BATCH, JOBS, maxRunsTotalFor } from './fleetOptions.mjs';
+import { storeTraceReport } from './storeTraceReport.mjs';
 
 const SWEEP_NODE = 'New failures, as incidents';
 
@@ -71,6 +72,7 @@ export async function fleetSweep(bench, seeded) {
 	]) {
 		await before();
 		const events = {};
+		const startedAt = Date.now();
 		const { figures } = await bench.runJob('fleetSweep', customers, {
 			extra: { maxRunsTotal },
 			onRun: (runData) => {
@@ -93,6 +95,16 @@ export async function fleetSweep(bench, seeded) {
 		console.log(
 			`    sweep ${round}: ${figures.seconds} s, ${figures.calls.total} calls, ${figures.failedItems} failed, static data ${figures.staticDataBytes} bytes`,
 		);
+		if (process.env.BENCH_STORE_TRACE) {
+			figures.storeTrace = await storeTraceReport(
+				process.env.BENCH_STORE_TRACE,
+				startedAt,
+				Date.now(),
+			);
+			console.log(
+				`    sweep ${round}, n8n's store from inside the workers: ${JSON.stringify(figures.storeTrace)}`,
+			);
+		}
 		if (process.env.BENCH_FLEET_DEBUG) {
 			// The records of the node's list in n8n's store: what the gates recorded, less what was lost.
 			const [[storeRecords] = []] = await bench.postgres.psql(

@@ -149,6 +149,78 @@ describe('Run → Get New: a store whose every call is slow', () => {
 	});
 });
 
+describe('Run → Get New: a gate waits as long as its worker’s store calls lately take', () => {
+	// Measured at 30,000 customers: one gate's own calls took 0.1 s while the other worker's, under
+	// the same load, held the list up to 2 s between their read and their write. Twice its own calls
+	// was too short a wait; twice the slowest of the worker's recent calls covers the other worker's.
+	it('a slow call a moment ago makes the next gate wait longer: another worker’s slow write is caught', async () => {
+		const emu = ctx.emu;
+		const at = runClock();
+		const victim = 'lately-victim';
+		const slow = 'lately-slow';
+		const [v1] = await customerWithTwoAutomations(emu, victim);
+		const [x1] = await customerWithTwoAutomations(emu, slow);
+		const options = { partner: true, staticData: 'lost' as const };
+		const w = watcher(emu, options);
+		const store = w.store();
+		const wait = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+		await w.sweep([{ customer: slow }]); // the node's list exists
+
+		// This worker's calls are slow for one sweep (900 ms between read and write).
+		const before = emu.recordRun({ bundleId: v1, outcome: 'succeeded', dateCreated: at() });
+		store.betweenReadAndWrite = async () => await wait(900);
+		try {
+			expect(idsOf((await w.sweep([{ customer: victim }])).json)).toEqual([before.id]);
+		} finally {
+			store.betweenReadAndWrite = undefined;
+		}
+
+		// Then fast again; the other worker's gate reads before this one's writes and writes 1.2 s after.
+		const failed = emu.recordRun({ bundleId: v1, outcome: 'failed', dateCreated: at() });
+		const other = emu.recordRun({ bundleId: x1, outcome: 'failed', dateCreated: at() });
+		const has = (items: unknown[], text: string) => items.some((i) => String(i).includes(text));
+		const isMarker = (item: unknown) => String(item).startsWith('gate\n');
+		let fire = { slowRead: () => {}, victimWrites: () => {} };
+		const slowRead = new Promise<void>((resolve) => (fire.slowRead = resolve));
+		const victimWrites = new Promise<void>((resolve) => (fire.victimWrites = resolve));
+		let victimCalls = 0;
+		store.beforeRead = async (items) => {
+			if (!has(items, victim)) return;
+			victimCalls++;
+			if (items.some(isMarker) && victimCalls === 1) await slowRead;
+		};
+		store.betweenReadAndWrite = async (items) => {
+			if (has(items, victim) && items.some(isMarker)) fire.victimWrites();
+			if (!has(items, slow) || !items.some(isMarker)) return;
+			fire.slowRead();
+			await victimWrites;
+			await wait(1200);
+		};
+		let answers: Array<Awaited<ReturnType<typeof w.sweep>>>;
+		try {
+			answers = await Promise.all(
+				[victim, slow].map(
+					async (customer, worker) =>
+						await watcher(emu, { ...options, workflowId: w.workflowId, worker }).sweep([
+							{ customer },
+						]),
+				),
+			);
+		} finally {
+			store.beforeRead = undefined;
+			store.betweenReadAndWrite = undefined;
+			fire = { slowRead: () => {}, victimWrites: () => {} };
+		}
+		expect(answers.map(({ json }) => idsOf(json))).toEqual([[failed.id], [other.id]]);
+		// Nothing erased for good: the next sweep of either returns nothing.
+		const next = watcher(emu, { ...options, workflowId: w.workflowId });
+		expect((await next.sweep([{ customer: victim }, { customer: slow }])).json).toEqual([]);
+		// Its gate found its marker erased and asked again: the gate, its keys again, its keys at the end
+		// (the marker's check holds no key of the customer's).
+		expect(victimCalls).toBe(3);
+	});
+});
+
 describe('Run → Get New: records erased after the gate checked them', () => {
 	// Seen at 30,000 customers in queue mode: a store call of one batch read the list before another
 	// batch's gate wrote, and wrote it after that gate had checked its marker, erasing the whole

@@ -24,9 +24,11 @@ const FIRST_WRITE_ATTEMPTS = 3;
  * looks for its marker: still there, its write held and its new keys are its own; gone, its write was
  * overwritten by a call that read before it wrote, and it asks again for its keys, keeping only
  * those nobody else recorded (and recording them). The wait is GATE_SETTLE_MS, or twice the slowest
- * of its own store calls when the store is slower (a large list): a key then comes out of two
- * executions only if another execution's call took longer than that between its read and its write
- * (docs/runs.md, "Overlap guarantee").
+ * store call this worker made lately when the store is slower (a large list, a busy worker): the
+ * calls that can erase are another worker's, which take as long under the same load (measured at
+ * 30,000 customers: 0.3 s typical, up to 2 s, while one gate's own calls took 0.1 s). A key then
+ * comes out of two executions only if another execution's call took longer than that between its
+ * read and its write (docs/runs.md, "Overlap guarantee").
  *
  * `onlyRecord`: some keys stand for runs no execution's memory holds (queue mode, a first sweep),
  * so the store is their only record. n8n drops a list's oldest records past `maxEntries`, and a run
@@ -39,13 +41,11 @@ export async function passGate(
 	{ maxEntries, onlyRecord, settleMs = GATE_SETTLE_MS }: GateOptions,
 ): Promise<Set<string>> {
 	if (onlyRecord) await storeRoom(ctx, keys.length + 1, maxEntries);
-	let slowest = 0;
-	const record = async (values: string[]) =>
-		await recordNew(ctx, values, maxEntries, (ms) => (slowest = Math.max(slowest, ms)));
+	const record = async (values: string[]) => await recordNew(ctx, values, maxEntries);
 	const marker = `gate\n${ctx.getExecutionId()}\n${Date.now()}\n${Math.random()}`;
 	let fresh = (await record([...keys, marker])).filter((key) => key !== marker);
 	if (fresh.length === 0) return new Set();
-	await sleep(Math.max(settleMs, 2 * slowest));
+	await sleep(Math.max(settleMs, 2 * slowestLately(ctx)));
 	if ((await record([marker])).length > 0) fresh = await record(fresh);
 	return new Set(fresh);
 }
@@ -111,8 +111,11 @@ async function storeRoom(ctx: IExecuteFunctions, adding: number, maxEntries: num
  */
 const storeQueues = new Map<string, Promise<unknown>>();
 
+/** The node's list in n8n's store: one per workflow and node. */
+const listOf = (ctx: IExecuteFunctions) => `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}`;
+
 async function oneAtATime<T>(ctx: IExecuteFunctions, call: () => Promise<T>): Promise<T> {
-	const key = `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}`;
+	const key = listOf(ctx);
 	const mine = (storeQueues.get(key) ?? Promise.resolve()).then(call, call);
 	const settled = mine.then(
 		() => undefined,
@@ -127,14 +130,36 @@ async function oneAtATime<T>(ctx: IExecuteFunctions, call: () => Promise<T>): Pr
 }
 
 /**
- * Records `values` in the node's list and answers those that were not in it; `took` hears how long
- * the store call itself took (not its wait for this process's other calls).
+ * How long this process's latest store calls on a list took (the call itself, not its wait for the
+ * process's other calls): the last RECENT_CALLS, within RECENT_MS.
  */
+const recentCalls = new Map<string, Array<{ at: number; ms: number }>>();
+const RECENT_CALLS = 20;
+const RECENT_MS = 10 * 60_000;
+
+function noteCall(ctx: IExecuteFunctions, ms: number) {
+	const key = listOf(ctx);
+	const now = Date.now();
+	const calls = (recentCalls.get(key) ?? []).filter(({ at }) => now - at < RECENT_MS);
+	calls.push({ at: now, ms });
+	recentCalls.set(key, calls.slice(-RECENT_CALLS));
+	// Lists no longer called (another workflow, a node removed): gone once RECENT_MS old.
+	for (const [list, listCalls] of recentCalls)
+		if (now - listCalls[listCalls.length - 1].at >= RECENT_MS) recentCalls.delete(list);
+}
+
+/** The slowest of this process's recent store calls on the node's list (0 if none). */
+function slowestLately(ctx: IExecuteFunctions): number {
+	const now = Date.now();
+	const calls = recentCalls.get(listOf(ctx)) ?? [];
+	return Math.max(0, ...calls.filter(({ at }) => now - at < RECENT_MS).map(({ ms }) => ms));
+}
+
+/** Records `values` in the node's list and answers those that were not in it. */
 async function recordNew(
 	ctx: IExecuteFunctions,
 	values: string[],
 	maxEntries: number,
-	took?: (ms: number) => void,
 ): Promise<string[]> {
 	for (let attempt = 1; ; attempt++) {
 		try {
@@ -144,7 +169,7 @@ async function recordNew(
 					mode: 'entries',
 					maxEntries,
 				});
-				took?.(Date.now() - started);
+				noteCall(ctx, Date.now() - started);
 				return answer;
 			});
 			return added.map(String);
