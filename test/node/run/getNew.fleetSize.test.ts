@@ -163,7 +163,9 @@ describe('Run → Get New: a gate waits as long as its worker’s store calls la
 		const options = { partner: true, staticData: 'lost' as const };
 		const w = watcher(emu, options);
 		const store = w.store();
-		const wait = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+		const wait = async (ms: number) => {
+			await new Promise((resolve) => setTimeout(resolve, ms));
+		};
 		await w.sweep([{ customer: slow }]); // the node's list exists
 
 		// This worker's calls are slow for one sweep (900 ms between read and write).
