@@ -2,8 +2,9 @@
 // times each call of n8n's deduplication store (Run → Get New's gate) from inside the worker, and the
 // worker's event-loop delay and garbage-collection pauses, one JSON line each into
 // <folder>/store-<pid>.jsonl. A diagnostic of the benchmark, never loaded by the node.
-//   call: t0 (asked), tRead (n8n's read of the list returned), tEnd (its write done), items, fresh,
-//         n (records in the list read), gate (the items hold a gate marker);
+//   call: t0 (asked), tRead (n8n's read of the list returned), tWrite (its write sent), tEnd (that
+//         write done), items, fresh, n (records in the list read), gate (the items hold a gate
+//         marker), exec (the execution, from the marker), first (the first item: whose keys);
 //   loop: the longest event-loop delay of each 5 s;  gc: a pause over 50 ms.
 const Module = require('node:module');
 const fs = require('node:fs');
@@ -29,7 +30,10 @@ function trace(Helper) {
 	};
 	Helper.prototype.checkProcessedAndRecord = async function (items, ...rest) {
 		const call = { k: 'call', t0: now(), items: items.length };
-		call.gate = items.some((item) => String(item).startsWith('gate\n'));
+		const marker = items.find((item) => String(item).startsWith('gate\n'));
+		call.gate = marker !== undefined;
+		if (marker) call.exec = String(marker).split('\n')[1];
+		call.first = String(items.find((item) => item !== marker) ?? '').slice(0, 160);
 		return await current.run(call, async () => {
 			try {
 				const answer = await checkProcessedAndRecord.call(this, items, ...rest);
@@ -43,11 +47,24 @@ function trace(Helper) {
 	};
 }
 
+/** When n8n's write of the list is sent: what it writes is fixed then. */
+function traceWrites(Repository) {
+	if (Repository.traced) return;
+	Repository.traced = true;
+	const { update } = Repository.prototype;
+	Repository.prototype.update = function (...args) {
+		const call = current.getStore();
+		if (call) call.tWrite = now();
+		return update.apply(this, args);
+	};
+}
+
 const load = Module._load;
 Module._load = function (...args) {
 	const exported = load.apply(this, args);
 	if (exported?.DeduplicationHelper?.prototype?.checkProcessedAndRecord)
 		trace(exported.DeduplicationHelper);
+	if (exported?.ProcessedDataRepository?.prototype) traceWrites(exported.ProcessedDataRepository);
 	return exported;
 };
 

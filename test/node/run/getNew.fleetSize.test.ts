@@ -181,18 +181,21 @@ describe('Run → Get New: a gate waits as long as its worker’s store calls la
 		const failed = emu.recordRun({ bundleId: v1, outcome: 'failed', dateCreated: at() });
 		const other = emu.recordRun({ bundleId: x1, outcome: 'failed', dateCreated: at() });
 		const has = (items: unknown[], text: string) => items.some((i) => String(i).includes(text));
+		// The victim's calls of this sweep: those holding its new run (later calls carry it too).
+		const holdsFailed = (items: unknown[]) =>
+			items.some((i) => String(i).includes(victim) && String(i).endsWith(`\n${failed.id}`));
 		const isMarker = (item: unknown) => String(item).startsWith('gate\n');
 		let fire = { slowRead: () => {}, victimWrites: () => {} };
 		const slowRead = new Promise<void>((resolve) => (fire.slowRead = resolve));
 		const victimWrites = new Promise<void>((resolve) => (fire.victimWrites = resolve));
 		let victimCalls = 0;
 		store.beforeRead = async (items) => {
-			if (!has(items, victim)) return;
+			if (!holdsFailed(items)) return;
 			victimCalls++;
 			if (items.some(isMarker) && victimCalls === 1) await slowRead;
 		};
 		store.betweenReadAndWrite = async (items) => {
-			if (has(items, victim) && items.some(isMarker)) fire.victimWrites();
+			if (holdsFailed(items) && items.some(isMarker)) fire.victimWrites();
 			if (!has(items, slow) || !items.some(isMarker)) return;
 			fire.slowRead();
 			await victimWrites;
@@ -218,7 +221,7 @@ describe('Run → Get New: a gate waits as long as its worker’s store calls la
 		const next = watcher(emu, { ...options, workflowId: w.workflowId });
 		expect((await next.sweep([{ customer: victim }, { customer: slow }])).json).toEqual([]);
 		// Its gate found its marker erased and asked again: the gate, its keys again, its keys at the end
-		// (the marker's check holds no key of the customer's).
+		// (the marker's check holds none of its new keys).
 		expect(victimCalls).toBe(3);
 	});
 });
@@ -239,10 +242,13 @@ describe('Run → Get New: records erased after the gate checked them', () => {
 		const w = watcher(emu, { ...options, parameters });
 		await w.sweep([{ customer: slow }]); // the node's list exists
 		const failed = emu.recordRun({ bundleId: v1, outcome: 'failed', dateCreated: at() });
-		emu.recordRun({ bundleId: x1, outcome: 'failed', dateCreated: at() });
+		const otherFailed = emu.recordRun({ bundleId: x1, outcome: 'failed', dateCreated: at() });
 
 		const store = w.store();
-		const has = (items: unknown[], text: string) => items.some((i) => String(i).includes(text));
+		// A sweep's calls: those holding its new run (this worker's later calls carry it too).
+		const runOf: Record<string, number> = { [victim]: failed.id, [slow]: otherFailed.id };
+		const has = (items: unknown[], customer: string) =>
+			items.some((i) => String(i).includes(customer) && String(i).endsWith(`\n${runOf[customer]}`));
 		const isMarker = (item: unknown) => String(item).startsWith('gate\n');
 		const signal = () => {
 			let fire: () => void = () => {};
@@ -294,6 +300,89 @@ describe('Run → Get New: records erased after the gate checked them', () => {
 			expect.objectContaining({ event: 'incidentResolved', firstFailedRunId: failed.id }),
 		]);
 		expect(victimWrites).toBe(1); // its call after the check, which found the records gone
+	});
+});
+
+describe('Run → Get New: records erased after the sweep ended', () => {
+	// Seen at 30,000 customers: a batch's records were put back at its end, then erased again by the
+	// other worker's call that had read the list before; that batch's next sweep was a first sweep.
+	it('another worker erases a sweep’s records once it has ended: this worker’s next store call puts them back', async () => {
+		const emu = ctx.emu;
+		const at = runClock();
+		const [victim, slow, later] = ['ended-victim', 'ended-slow', 'ended-later'];
+		const [v1] = await customerWithTwoAutomations(emu, victim);
+		const [x1] = await customerWithTwoAutomations(emu, slow);
+		const [l1] = await customerWithTwoAutomations(emu, later);
+		const options = { partner: true, staticData: 'lost' as const };
+		const w = watcher(emu, options);
+		emu.recordRun({ bundleId: l1, outcome: 'failed', dateCreated: at() });
+		await w.sweep([{ customer: later }]); // the node's list exists
+		const failed = emu.recordRun({ bundleId: v1, outcome: 'failed', dateCreated: at() });
+		const other = emu.recordRun({ bundleId: x1, outcome: 'failed', dateCreated: at() });
+
+		const store = w.store();
+		const listSize = () =>
+			[...store.rows]
+				.filter(([context]) => context.startsWith(`${w.workflowId}\u0000n:`))
+				.reduce((size, [, row]) => size + row.data.length, 0);
+		const holds = (items: unknown[], customer: string, run: { id: number }) =>
+			items.some((i) => String(i).includes(customer) && String(i).endsWith(`\n${run.id}`));
+		const isMarker = (item: unknown) => String(item).startsWith('gate\n');
+		const signal = () => {
+			let fire: () => void = () => {};
+			const fired = new Promise<void>((resolve) => (fire = resolve));
+			return { fire, fired };
+		};
+		const slowRead = signal();
+		const victimEnded = signal();
+		const sizes = { slowRead: 0, victimEnded: 0 };
+		// The slow sweep's gate (worker 1) reads before the victim's sweep (worker 0) starts, and
+		// writes what it read once that sweep has ended, its records checked and put back.
+		store.beforeRead = async (items) => {
+			if (holds(items, victim, failed) && items.some(isMarker)) await slowRead.fired;
+		};
+		store.betweenReadAndWrite = async (items) => {
+			if (!holds(items, slow, other) || !items.some(isMarker)) return;
+			sizes.slowRead = listSize();
+			slowRead.fire();
+			await victimEnded.fired;
+		};
+		let answers: Array<Awaited<ReturnType<typeof w.sweep>>>;
+		try {
+			answers = await Promise.all([
+				watcher(emu, { ...options, workflowId: w.workflowId })
+					.sweep([{ customer: victim }])
+					.finally(() => {
+						sizes.victimEnded = listSize();
+						victimEnded.fire();
+					}),
+				watcher(emu, { ...options, workflowId: w.workflowId, worker: 1 }).sweep([
+					{ customer: slow },
+				]),
+			]);
+		} finally {
+			store.beforeRead = undefined;
+			store.betweenReadAndWrite = undefined;
+		}
+		expect(answers.map(({ json }) => idsOf(json))).toEqual([[failed.id], [other.id]]);
+		expect(sizes.victimEnded - sizes.slowRead).toBe(2); // its run and its gate's marker
+		// Erased: the list holds what the slow gate read and its own run and marker.
+		expect(listSize()).toBe(sizes.slowRead + 2);
+
+		// Worker 0's next sweep (another customer's run) carries the victim's records back.
+		const next = emu.recordRun({ bundleId: l1, outcome: 'failed', dateCreated: at() });
+		const laterSweep = await watcher(emu, { ...options, workflowId: w.workflowId }).sweep([
+			{ customer: later },
+		]);
+		expect(idsOf(laterSweep.json)).toEqual([next.id]);
+		// The victim's run back (not its marker, which is no run), and the later sweep's run and marker.
+		expect(listSize()).toBe(sizes.slowRead + 2 + 1 + 2);
+
+		// The victim's next sweep, on the other worker: its run is not returned again.
+		const again = await watcher(emu, { ...options, workflowId: w.workflowId, worker: 1 }).sweep([
+			{ customer: victim },
+		]);
+		expect(again.json).toEqual([]);
 	});
 });
 

@@ -47,27 +47,26 @@ export async function passGate(
 	if (fresh.length === 0) return new Set();
 	await sleep(Math.max(settleMs, 2 * slowestLately(ctx)));
 	if ((await record([marker])).length > 0) fresh = await record(fresh);
+	noteDecided(ctx, fresh);
 	return new Set(fresh);
 }
 
 /**
- * After the sweep's answer is built: records its own keys once more. A store call of another
- * execution that read the list before the gate's write and wrote it after the gate's check (slower
- * than the gate waited) erased them, and the next sweep would take those runs, and the customers'
- * first-sweep marks, as new (measured at 30,000 customers: one batch's records lost in a sweep).
- * What was erased by now is put back. Answers how many keys were; a store error here loses nothing
- * already decided, so it is answered as 0 and left to the next sweep's gate.
+ * After the sweep's answer is built: records its own keys once more, so that what another
+ * execution's slower store call erased by now is put back before this execution ends (the worker's
+ * later calls carry them too, see `decided`). A store error here loses nothing already decided, so
+ * it is left to those later calls and the next sweep's gate.
  */
 export async function reassertGate(
 	ctx: IExecuteFunctions,
 	passed: ReadonlySet<string>,
 	maxEntries: number,
-): Promise<number> {
-	if (passed.size === 0) return 0;
+): Promise<void> {
+	if (passed.size === 0) return;
 	try {
-		return (await recordNew(ctx, [...passed], maxEntries)).length;
+		await recordNew(ctx, [...passed], maxEntries);
 	} catch {
-		return 0;
+		// Carried by this worker's next call on the list.
 	}
 }
 
@@ -155,8 +154,62 @@ function slowestLately(ctx: IExecuteFunctions): number {
 	return Math.max(0, ...calls.filter(({ at }) => now - at < RECENT_MS).map(({ ms }) => ms));
 }
 
-/** Records `values` in the node's list and answers those that were not in it. */
+/**
+ * What this process's gates decided lately, per node's list. Every later store call of the process on
+ * that list records them again: another worker's call that read the list before a gate's write and
+ * wrote it back after erases that gate's records, even after the gate checked them and recorded them
+ * once more at its end (measured at 30,000 customers: one batch's records erased twice in a row,
+ * each time by a call that added nothing, so the batch's next sweep was a first sweep). This worker's
+ * next call puts them back. The newest CARRY_MAX keys are carried, for CARRY_MS.
+ */
+const decided = new Map<string, Array<{ at: number; keys: string[] }>>();
+const CARRY_MS = 120_000;
+const CARRY_MAX = 20_000;
+
+function noteDecided(ctx: IExecuteFunctions, keys: string[]) {
+	const now = Date.now();
+	for (const [list, entries] of decided)
+		if (now - entries[entries.length - 1].at >= CARRY_MS) decided.delete(list);
+	if (keys.length === 0) return;
+	const key = listOf(ctx);
+	const entries = (decided.get(key) ?? []).filter(({ at }) => now - at < CARRY_MS);
+	entries.push({ at: now, keys });
+	decided.set(key, entries);
+}
+
+/** The keys this process decided on the node's list within CARRY_MS, newest first. */
+function decidedLately(ctx: IExecuteFunctions): string[] {
+	const now = Date.now();
+	const entries = (decided.get(listOf(ctx)) ?? []).filter(({ at }) => now - at < CARRY_MS);
+	return entries.reverse().flatMap(({ keys }) => keys);
+}
+
+/**
+ * Records `values` in the node's list, with the keys this process decided lately (carried), and
+ * answers those of `values` that were not in it. A key another execution of this process decided is
+ * never answered as new: that execution returned it. A carried key found missing was erased by
+ * another worker and is recorded again (n8n's log says how many, as a warning).
+ */
 async function recordNew(
+	ctx: IExecuteFunctions,
+	values: string[],
+	maxEntries: number,
+): Promise<string[]> {
+	const lately = decidedLately(ctx);
+	const asked = new Set(values);
+	const carried = lately.filter((key) => !asked.has(key)).slice(0, CARRY_MAX);
+	const added = await storeCall(ctx, [...values, ...carried], maxEntries);
+	const ours = new Set(lately);
+	const restored = added.filter((key) => ours.has(key)).length;
+	if (restored > 0)
+		ctx.logger.warn(
+			`Run → Get New: ${restored} records of this worker's recent sweeps in n8n's deduplication store were erased by another worker's store call and were recorded again`,
+		);
+	return added.filter((key) => asked.has(key) && !ours.has(key));
+}
+
+/** One call of n8n's store, this process's calls on the list one at a time; answers what was new. */
+async function storeCall(
 	ctx: IExecuteFunctions,
 	values: string[],
 	maxEntries: number,

@@ -202,13 +202,7 @@ async function finishSweep(
 		}
 		results.set(read.job.itemIndex, items);
 	});
-	if (gated) {
-		const restored = await reassertGate(ctx, passed, maxEntries);
-		if (restored > 0)
-			ctx.logger.warn(
-				`Run → Get New: ${restored} of this sweep's records in n8n's deduplication store were erased by a slower store call of another execution and were recorded again`,
-			);
-	}
+	if (gated) await reassertGate(ctx, passed, maxEntries);
 	if (!manual) {
 		for (const { job, next } of reads) memory.customers[job.key] = next;
 		if (reads.length) boundMemory(memory, reads[0].job.limits);
