@@ -11,6 +11,20 @@ const ctx = usePartnerEmulator();
 const idsOf = (json: Array<{ id?: unknown }>) => json.map((run) => Number(run.id));
 const limit = (maxRunsTotal: number) => ({ parameters: { options: { maxRunsTotal } } });
 
+/** Whether a store call's items hold the gate's marker. */
+const isMarker = (item: unknown) => String(item).startsWith('gate\n');
+
+/** Whether a store call's items hold `customer`'s run `runId` (the key ends with the run's ID). */
+const holdsRun = (items: unknown[], customer: string, runId: number) =>
+	items.some((i) => String(i).includes(customer) && String(i).endsWith(`\n${runId}`));
+
+/** A promise a test resolves when it chooses: to order two sweeps' store calls. */
+const signal = () => {
+	let fire: () => void = () => {};
+	const fired = new Promise<void>((resolve) => (fire = resolve));
+	return { fire, fired };
+};
+
 describe('Run → Get New: a store too small for the fleet', () => {
 	it('stops before the store would forget a run, names the option, and loses nothing', async () => {
 		const emu = ctx.emu;
@@ -182,9 +196,7 @@ describe('Run → Get New: a gate waits as long as its worker’s store calls la
 		const other = emu.recordRun({ bundleId: x1, outcome: 'failed', dateCreated: at() });
 		const has = (items: unknown[], text: string) => items.some((i) => String(i).includes(text));
 		// The victim's calls of this sweep: those holding its new run (later calls carry it too).
-		const holdsFailed = (items: unknown[]) =>
-			items.some((i) => String(i).includes(victim) && String(i).endsWith(`\n${failed.id}`));
-		const isMarker = (item: unknown) => String(item).startsWith('gate\n');
+		const holdsFailed = (items: unknown[]) => holdsRun(items, victim, failed.id);
 		let fire = { slowRead: () => {}, victimWrites: () => {} };
 		const slowRead = new Promise<void>((resolve) => (fire.slowRead = resolve));
 		const victimWrites = new Promise<void>((resolve) => (fire.victimWrites = resolve));
@@ -247,14 +259,7 @@ describe('Run → Get New: records erased after the gate checked them', () => {
 		const store = w.store();
 		// A sweep's calls: those holding its new run (this worker's later calls carry it too).
 		const runOf: Record<string, number> = { [victim]: failed.id, [slow]: otherFailed.id };
-		const has = (items: unknown[], customer: string) =>
-			items.some((i) => String(i).includes(customer) && String(i).endsWith(`\n${runOf[customer]}`));
-		const isMarker = (item: unknown) => String(item).startsWith('gate\n');
-		const signal = () => {
-			let fire: () => void = () => {};
-			const fired = new Promise<void>((resolve) => (fire = resolve));
-			return { fire, fired };
-		};
+		const has = (items: unknown[], customer: string) => holdsRun(items, customer, runOf[customer]);
 		const slowRead = signal();
 		const slowMayWrite = signal();
 		const slowWrote = signal();
@@ -325,24 +330,16 @@ describe('Run → Get New: records erased after the sweep ended', () => {
 			[...store.rows]
 				.filter(([context]) => context.startsWith(`${w.workflowId}\u0000n:`))
 				.reduce((size, [, row]) => size + row.data.length, 0);
-		const holds = (items: unknown[], customer: string, run: { id: number }) =>
-			items.some((i) => String(i).includes(customer) && String(i).endsWith(`\n${run.id}`));
-		const isMarker = (item: unknown) => String(item).startsWith('gate\n');
-		const signal = () => {
-			let fire: () => void = () => {};
-			const fired = new Promise<void>((resolve) => (fire = resolve));
-			return { fire, fired };
-		};
 		const slowRead = signal();
 		const victimEnded = signal();
 		const sizes = { slowRead: 0, victimEnded: 0 };
 		// The slow sweep's gate (worker 1) reads before the victim's sweep (worker 0) starts, and
 		// writes what it read once that sweep has ended, its records checked and put back.
 		store.beforeRead = async (items) => {
-			if (holds(items, victim, failed) && items.some(isMarker)) await slowRead.fired;
+			if (holdsRun(items, victim, failed.id) && items.some(isMarker)) await slowRead.fired;
 		};
 		store.betweenReadAndWrite = async (items) => {
-			if (!holds(items, slow, other) || !items.some(isMarker)) return;
+			if (!holdsRun(items, slow, other.id) || !items.some(isMarker)) return;
 			sizes.slowRead = listSize();
 			slowRead.fire();
 			await victimEnded.fired;
