@@ -24,7 +24,8 @@
 // emulator's peak RSS; per size, the seed's time and the emulator's RSS after it (`setup.seed…`).
 // The emulator is reset before each seed, so that it holds one fleet at a time.
 //
-// Options: --customers, --out, --rtt (150), --batch (500), --single (100,1000; "none"),
+// Options: --customers, --out, --rtt (150), --batch (500), --sweep-batch (the sweep's batch, 2000),
+// --single (100,1000; "none"),
 // --in-flight (Items in Flight of every Albato node; default Auto), --jobs (a subset),
 // --faults-at (the largest size ≤ 1,000, else the smallest; 0 for none), --no-rate-limit,
 // --keep (keep the folders), --strict-auth (the emulator's strictAuth reading, default lenient;
@@ -50,6 +51,7 @@ import { Bench } from './lib/fleetBench.mjs';
 import { faults, fleetChange, fleetSweep, nightlyPause } from './lib/fleetJobs.mjs';
 import {
 	BATCH,
+	SWEEP_BATCH,
 	FAULTS_AT,
 	has,
 	IN_FLIGHT,
@@ -91,6 +93,7 @@ async function child() {
 		rttMs: RTT,
 		strictAuth: STRICT_AUTH,
 		batch: BATCH,
+		sweepBatch: SWEEP_BATCH,
 		itemsInFlight: IN_FLIGHT || 'Auto',
 		...(process.env.BENCH_WORKER_NODE_OPTIONS
 			? { workerNodeOptions: process.env.BENCH_WORKER_NODE_OPTIONS }
@@ -200,7 +203,7 @@ async function child() {
 			logDir: dir,
 		});
 		console.log(
-			`n8n ${N8N_VERSION} queue mode: main, ${WORKERS} workers × ${WORKER_CONCURRENCY}, webhook processor; HTTPS emulator behind ${RTT} ms; batches of ${BATCH}; rollout guard ${guard ? 'on' : 'not in this build'} (set-up ${Math.round((Date.now() - began) / 1000)} s)`,
+			`n8n ${N8N_VERSION} queue mode: main, ${WORKERS} workers × ${WORKER_CONCURRENCY}, webhook processor; HTTPS emulator behind ${RTT} ms; batches of ${BATCH} (the sweep: ${SWEEP_BATCH}); rollout guard ${guard ? 'on' : 'not in this build'} (set-up ${Math.round((Date.now() - began) / 1000)} s)`,
 		);
 		const restartWorker = async (worker) => {
 			await stop(worker.child, 1000);

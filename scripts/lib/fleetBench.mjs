@@ -7,7 +7,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { HEADER_CREDENTIAL } from '../e2e/lib/setup.mjs';
 import { waitFor } from '../e2e/lib/proc.mjs';
 import {
-	BATCH,
+	batchOf,
 	batchPath,
 	fanoutPath,
 	JOBS,
@@ -200,7 +200,7 @@ export class Bench {
 		await this.emulator.control('DELETE', '/requests');
 		await this.resetPeaks();
 		const afterId = await this.maxExecutionId();
-		const batches = single ? 1 : Math.ceil(customers.length / BATCH);
+		const batches = single ? 1 : Math.ceil(customers.length / batchOf(job));
 		const began = Date.now();
 		await this.post(single ? batchPath(job) : fanoutPath(job), { customers, ...extra });
 		const { own, parent, stuck } = await this.waitJob(job, afterId, {

@@ -17,6 +17,14 @@ export const has = (name) => process.argv.includes(name);
 export const SIZES = parseSizes(arg('--customers', '100,1000,10000'));
 export const RTT = Number(arg('--rtt', 150));
 export const BATCH = Number(arg('--batch', 500));
+/**
+ * The sweep's batch: `--sweep-batch`, else 2,000 (docs/scaling.md, "A hundred thousand customers"):
+ * each batch's gate reads and writes Run → Get New's whole list in n8n's store a few times, so fewer,
+ * larger batches cut that work; its items are light (a customer in, its incidents out).
+ */
+export const SWEEP_BATCH = Number(arg('--sweep-batch', 2000));
+/** Customers per batch execution of `job`. */
+export const batchOf = (job) => (job === 'fleetSweep' ? SWEEP_BATCH : BATCH);
 export const SINGLE =
 	arg('--single', '100,1000') === 'none' ? [] : parseSizes(arg('--single', '100,1000'));
 /** Items in Flight of every Albato node (0: Auto). */

@@ -6,7 +6,7 @@ import path from 'node:path';
 
 import { HEADER_CREDENTIAL } from '../e2e/lib/setup.mjs';
 import {
-	BATCH,
+	batchOf,
 	batchPath,
 	fanoutPath,
 	IN_FLIGHT,
@@ -172,7 +172,7 @@ export async function fanoutWorkflow(job, webhookBase) {
 			const copy = structuredClone(node);
 			if (copy.type === 'n8n-nodes-base.code')
 				copy.parameters.jsCode = copy.parameters.jsCode
-					.replace(/const size = \d+;/, `const size = ${BATCH};`)
+					.replace(/const size = \d+;/, `const size = ${batchOf(job)};`)
 					.replace('item.json.customers ??', 'item.json.body?.customers ?? item.json.customers ??');
 			if (copy.type === 'n8n-nodes-base.httpRequest') {
 				copy.parameters.url = `${webhookBase}/webhook/${batchPath(job)}`;

@@ -425,3 +425,34 @@ describe('Run → Get New: one worker’s store calls, one at a time', () => {
 		expect(returned.sort()).toEqual(recorded.sort());
 	});
 });
+
+describe('Run → Get New: the names are asked during the gate’s wait', () => {
+	it('by the gate’s check, the new run’s installation was already named (the wait no longer adds to the sweep)', async () => {
+		const emu = ctx.emu;
+		const at = runClock();
+		const [b1] = await customerWithTwoAutomations(emu, 'overlap');
+		emu.recordRun({ bundleId: b1, outcome: 'succeeded', dateCreated: at() });
+		const w = watcher(emu, { partner: true, staticData: 'lost' });
+		await w.sweep([{ customer: 'overlap' }]); // the node's list exists
+		const run = emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
+		const store = w.store();
+		const namedBy: Array<{ marker: boolean; named: number }> = [];
+		const before = emu.requests.length;
+		const naming = () =>
+			emu.requests.slice(before).filter((r) => r.path.startsWith('/solution/installation')).length;
+		store.beforeRead = async (items) => {
+			namedBy.push({ marker: items.some(isMarker), named: naming() });
+		};
+		try {
+			const sweep = await w.sweep([{ customer: 'overlap' }]);
+			expect(idsOf(sweep.json)).toEqual([run.id]);
+			expect(sweep.json[0].installationTitle).toEqual(expect.any(String));
+		} finally {
+			store.beforeRead = undefined;
+		}
+		// The gate's calls hold its marker: the recording (nothing named yet), then the check (named).
+		const [recording, check] = namedBy.filter((call) => call.marker);
+		expect(recording).toEqual({ marker: true, named: 0 });
+		expect(check?.named).toBeGreaterThan(0);
+	});
+});

@@ -38,14 +38,17 @@ const FIRST_WRITE_ATTEMPTS = 3;
 export async function passGate(
 	ctx: IExecuteFunctions,
 	keys: string[],
-	{ maxEntries, onlyRecord, settleMs = GATE_SETTLE_MS }: GateOptions,
+	{ maxEntries, onlyRecord, settleMs = GATE_SETTLE_MS, whileSettling }: GateOptions,
 ): Promise<Set<string>> {
 	if (onlyRecord) await storeRoom(ctx, keys.length + 1, maxEntries);
 	const record = async (values: string[]) => await recordNew(ctx, values, maxEntries);
 	const marker = `gate\n${ctx.getExecutionId()}\n${Date.now()}\n${Math.random()}`;
 	let fresh = (await record([...keys, marker])).filter((key) => key !== marker);
 	if (fresh.length === 0) return new Set();
-	await sleep(Math.max(settleMs, 2 * slowestLately(ctx)));
+	await Promise.all([
+		sleep(Math.max(settleMs, 2 * slowestLately(ctx))),
+		whileSettling?.(new Set(fresh)),
+	]);
 	if ((await record([marker])).length > 0) fresh = await record(fresh);
 	noteDecided(ctx, fresh);
 	return new Set(fresh);
@@ -76,6 +79,11 @@ export interface GateOptions {
 	/** Whether the store is the only record of some keys (see passGate). */
 	onlyRecord: boolean;
 	settleMs?: number;
+	/**
+	 * Work to do during the settle with the keys this execution recorded first (a superset of what
+	 * passes): the sweep names the automations of the runs it will likely return. It must not fail.
+	 */
+	whileSettling?: (likely: ReadonlySet<string>) => Promise<void>;
 }
 
 /**
@@ -160,11 +168,12 @@ function slowestLately(ctx: IExecuteFunctions): number {
  * wrote it back after erases that gate's records, even after the gate checked them and recorded them
  * once more at its end (measured at 30,000 customers: one batch's records erased twice in a row,
  * each time by a call that added nothing, so the batch's next sweep was a first sweep). This worker's
- * next call puts them back. The newest CARRY_MAX keys are carried, for CARRY_MS.
+ * next call puts them back. The newest CARRY_MAX keys are carried, for CARRY_MS (a first sweep's
+ * batch of 2,000 customers decides about 8,000).
  */
 const decided = new Map<string, Array<{ at: number; keys: string[] }>>();
 const CARRY_MS = 120_000;
-const CARRY_MAX = 20_000;
+const CARRY_MAX = 50_000;
 
 function noteDecided(ctx: IExecuteFunctions, keys: string[]) {
 	const now = Date.now();

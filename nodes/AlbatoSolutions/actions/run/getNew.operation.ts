@@ -175,33 +175,27 @@ async function finishSweep(
 	sweep: Sweep,
 	context: PlanContext,
 ): Promise<ItemResults> {
-	const { client, manual, reads, memory } = sweep;
+	const { manual, reads, memory } = sweep;
 	const results: ItemResults = new Map();
 	if (sweep.stopped) return results;
 	const now = Date.now();
 	const keys = reads.flatMap((read) => gateKeys(read, now));
 	const maxEntries = Math.max(...reads.map(({ job }) => job.limits.total));
 	const gated = !manual && keys.length > 0;
+	const named = new Set<Read>();
+	const name = async (passed: ReadonlySet<string>) =>
+		await nameAnswers(sweep, { passed, now, named, context });
 	const passed = gated
 		? await passGate(ctx, keys, {
 				maxEntries,
 				// A customer read without memory (queue mode, a first sweep): the store is its only record.
 				onlyRecord: reads.some((read) => read.previous === undefined),
+				// The names' requests overlap the gate's wait.
+				whileSettling: name,
 			})
 		: new Set(keys);
-	await context.inFlight(reads, async (read) => {
-		let items = answer(read, passed, now);
-		if (items.length && read.job.scope === 'endUser') {
-			// The runs are recorded already: a failed lookup leaves the titles empty, it loses nothing.
-			try {
-				await nameAutomations(client, read.job.itemIndex, read.names);
-				items = answer(read, passed, now);
-			} catch {
-				// Unnamed, as read.
-			}
-		}
-		results.set(read.job.itemIndex, items);
-	});
+	await name(passed);
+	for (const read of reads) results.set(read.job.itemIndex, answer(read, passed, now));
 	if (gated) await reassertGate(ctx, passed, maxEntries);
 	if (!manual) {
 		for (const { job, next } of reads) memory.customers[job.key] = next;
@@ -209,4 +203,35 @@ async function finishSweep(
 		sweep.staticData![MEMORY_KEY] = memory as unknown as IDataObject;
 	}
 	return results;
+}
+
+/**
+ * Names the automations of each customer (End User scope) with something to return under
+ * `passed`, once per sweep. The runs are recorded already: a failed lookup leaves the titles
+ * empty, it loses nothing.
+ */
+async function nameAnswers(
+	{ client, reads }: Sweep,
+	{ passed, now, named, context }: NamingRound,
+): Promise<void> {
+	const due = reads.filter(
+		(read) =>
+			read.job.scope === 'endUser' && !named.has(read) && answer(read, passed, now).length > 0,
+	);
+	await context.inFlight(due, async (read) => {
+		named.add(read);
+		try {
+			await nameAutomations(client, read.job.itemIndex, read.names);
+		} catch {
+			// Unnamed, as read.
+		}
+	});
+}
+
+interface NamingRound {
+	passed: ReadonlySet<string>;
+	now: number;
+	/** The customers named already in this sweep. */
+	named: Set<Read>;
+	context: PlanContext;
 }

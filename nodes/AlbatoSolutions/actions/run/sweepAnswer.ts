@@ -38,7 +38,7 @@ const sweptMarks = (job: Job, now: number) =>
 	[0, 1].map((weeks) => sweptGateKey(job.key, Math.floor(now / WEEK_MS) - weeks));
 
 /** What one customer's sweep returns, the gate having said which keys are this execution's. */
-export function answer(read: Read, passed: Set<string>, now: number): IDataObject[] {
+export function answer(read: Read, passed: ReadonlySet<string>, now: number): IDataObject[] {
 	const { job } = read;
 	const named = (run: IDataObject) => withNames(job, run, read.names);
 	const owned = read.fresh.filter((run) => passed.has(runGateKey(job.key, run.id))).map(named);
