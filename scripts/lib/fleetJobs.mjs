@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 
 import { convergence, mapLimited } from './fleetBench.mjs';
-import { BATCH, JOBS, maxRunsTotalFor } from './fleetOptions.mjs';
+import { BATCH, JOBS, SWEEP_MAX_RUNS_TOTAL } from './fleetOptions.mjs';
 import { storeTraceReport } from './storeTraceReport.mjs';
 
 const SWEEP_NODE = 'New failures, as incidents';
@@ -40,7 +40,6 @@ export async function fleetChange(bench, seeded, subject, options = {}) {
 }
 
 export async function fleetSweep(bench, seeded) {
-	const maxRunsTotal = maxRunsTotalFor(seeded.length);
 	const injected = [];
 	const inject = async (customers, outcome) => {
 		await mapLimited(customers, 16, async (customer) => {
@@ -74,7 +73,6 @@ export async function fleetSweep(bench, seeded) {
 		const events = {};
 		const startedAt = Date.now();
 		const { figures } = await bench.runJob('fleetSweep', customers, {
-			extra: { maxRunsTotal },
 			onRun: (runData) => {
 				for (const item of runData?.[SWEEP_NODE]?.[0]?.data?.main?.[0] ?? []) {
 					events[item.json.event] = (events[item.json.event] ?? 0) + 1;
@@ -130,7 +128,7 @@ export async function fleetSweep(bench, seeded) {
 		seconds: slowest.seconds,
 		failedItems: sweeps.reduce((sum, s) => sum + s.failedItems, 0),
 		sweepsSeconds: sweeps.map((s) => s.seconds),
-		maxRunsTotal,
+		maxRunsTotal: SWEEP_MAX_RUNS_TOTAL,
 		failedRunsInjected: injected.length,
 		incidentsOpened: opened.length,
 		incidentsResolved: resolved,

@@ -58,6 +58,13 @@ if (!STRICT_READINGS.includes(STRICT_AUTH))
  */
 export const maxRunsTotalFor = (n) =>
 	Number(arg('--max-runs-total', 0)) || Math.max(100_000, 10 * n);
+/**
+ * The sweep node's setting, a number in the batch workflow (sized for the largest fleet of the run),
+ * as a partner sets it: an expression reading the batch webhook's body at every item costs n8n 2.41
+ * a copy of the body (the batch's customers) per item, and held a worker's event loop 6-8 s at the
+ * start of each batch of 2,000 (docs/scaling.md, "Keep the customer list out of expressions").
+ */
+export const SWEEP_MAX_RUNS_TOTAL = maxRunsTotalFor(Math.max(...SIZES));
 
 /** Customers per seeding control call: bounded answers, each well inside fetch's 300 s limit. */
 export const SEED_CHUNK = 10_000;

@@ -15,6 +15,7 @@ import {
 	PARTNER_CREDENTIAL,
 	repoRoot,
 	SPLIT,
+	SWEEP_MAX_RUNS_TOTAL,
 } from './fleetOptions.mjs';
 
 /** Whether the built node has the rollout guard (Canary Items, Stop After Failures). */
@@ -92,10 +93,7 @@ function jobNodes(job, guard) {
 					runsOf: 'endUser',
 					groupIntoIncidents: true,
 					remindAfterHours: 24,
-					// Sized per run by the bench (maxRunsTotalFor), through the fan-out's body.
-					options: {
-						maxRunsTotal: `={{ $('One batch').first().json.body.maxRunsTotal ?? 100000 }}`,
-					},
+					options: { maxRunsTotal: SWEEP_MAX_RUNS_TOTAL },
 				},
 				[440, 200],
 			),
@@ -180,7 +178,7 @@ export async function fanoutWorkflow(job, webhookBase) {
 					httpHeaderAuth: { id: HEADER_CREDENTIAL.id, name: HEADER_CREDENTIAL.name },
 				};
 				copy.parameters.jsonBody =
-					"={{ JSON.stringify({ batch: $json.batch, customers: $json.customers, stopAfterFailures: $('Start').first().json.body.stopAfterFailures, maxRunsTotal: $('Start').first().json.body.maxRunsTotal }) }}";
+					"={{ JSON.stringify({ batch: $json.batch, customers: $json.customers, stopAfterFailures: $('Start').first().json.body.stopAfterFailures }) }}";
 			}
 			return copy;
 		});
