@@ -27,7 +27,8 @@
 // Options: --customers, --out, --rtt (150), --batch (500), --sweep-batch (the sweep's batch, 2000),
 // --single (100,1000; "none"),
 // --in-flight (Items in Flight of every Albato node; default Auto), --jobs (a subset),
-// --faults-at (the largest size ≤ 1,000, else the smallest; 0 for none), --no-rate-limit,
+// --faults-at (the largest size ≤ 1,000, else the smallest; 0 for none), --rate-limit-at (the sizes
+// with the rate-limited pause: every size ≤ 10,000, else the smallest), --no-rate-limit (none),
 // --keep (keep the folders), --strict-auth (the emulator's strictAuth reading, default lenient;
 // noBasicUsername is the one where the default Auto credential finds out, with one 401 per worker,
 // that the master token goes as Basic <token>), --max-runs-total (the sweep's Max Remembered Runs in
@@ -59,7 +60,7 @@ import {
 	ONLY,
 	OUT,
 	PARTNER_CREDENTIAL,
-	RATE_LIMIT,
+	RATE_LIMIT_AT,
 	repoRoot,
 	RTT,
 	SINGLE,
@@ -248,7 +249,7 @@ async function child() {
 					`  nightly pause as one execution: ${single.seconds} s, ${single.failedItems} failed, worker RSS ${single.peakWorkerRssMB} MB`,
 				);
 			}
-			if (RATE_LIMIT) {
+			if (RATE_LIMIT_AT.includes(n)) {
 				await bench.resetEmulator();
 				await emulator.control('POST', '/rate-limit', {
 					maxConcurrent: 20,

@@ -33,7 +33,18 @@ export const IN_FLIGHT = Number(arg('--in-flight', 0));
 export const FAULTS_AT = Number(
 	arg('--faults-at', [...SIZES].reverse().find((n) => n <= 1000) ?? SIZES[0]),
 );
-export const RATE_LIMIT = !has('--no-rate-limit');
+/**
+ * The sizes with the rate-limited nightly pause: `--rate-limit-at`, else every size up to 10,000 (the
+ * smallest when none is). At 20 requests at once its time is the limit's arithmetic (3 calls per
+ * customer over 20 slots: about 50 minutes at 100,000), not a bound of the fleet; `--no-rate-limit`: none.
+ */
+export const RATE_LIMIT_AT = has('--no-rate-limit')
+	? []
+	: has('--rate-limit-at')
+		? parseSizes(arg('--rate-limit-at'))
+		: SIZES.some((n) => n <= 10000)
+			? SIZES.filter((n) => n <= 10000)
+			: [SIZES[0]];
 export const OUT = path.resolve(arg('--out', 'bench-fleet.json'));
 export const ONLY = arg('--jobs', 'nightlyPause,fleetChange,fleetSweep').split(',');
 
