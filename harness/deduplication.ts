@@ -77,12 +77,14 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 			);
 		}
 		const out: IDeduplicationOutput = { new: [], processed: [] };
+		const held = new Set(data);
 		for (const item of items) {
 			const hash = hashOf(item);
-			if (data.includes(hash)) out.processed.push(item);
+			if (held.has(hash)) out.processed.push(item);
 			else {
 				out.new.push(item);
 				data.push(hash);
+				held.add(hash);
 			}
 		}
 		if (options.maxEntries) data.splice(0, Math.max(0, data.length - options.maxEntries));

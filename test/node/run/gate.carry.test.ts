@@ -1,0 +1,81 @@
+/**
+ * Run → Get New's gate (gate.ts) as one worker runs it, against n8n's deduplication store as the
+ * harness keeps it: what the worker's store calls carry back after another worker erased its
+ * records. A unit of gate.ts: the sizes here (tens of thousands of keys) are what a fleet's batches
+ * decide, too many for the suite to sweep through the emulator.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { MemoryDeduplicator } from '../../../harness';
+
+type Gate = typeof import('../../../nodes/AlbatoSolutions/actions/run/gate');
+
+/** gate.ts as a fresh worker process loads it (its carried keys are per process). */
+function freshGate(): Gate {
+	let gate: Gate | undefined;
+	jest.isolateModules(() => {
+		gate = jest.requireActual<Gate>('../../../nodes/AlbatoSolutions/actions/run/gate');
+	});
+	return gate!;
+}
+
+const workflow = { id: 'wf-carry' };
+const node = { id: 'node-carry', name: 'Watch' };
+
+/** One execution's view of n8n: its store helpers on `store`, its log. */
+function execution(store: MemoryDeduplicator, id: string, warnings: string[]) {
+	const contextData = { workflow, node } as never;
+	return {
+		getWorkflow: () => workflow,
+		getNode: () => node,
+		getExecutionId: () => id,
+		logger: { warn: (message: string) => warnings.push(message) },
+		helpers: {
+			checkProcessedAndRecord: async (items: string[], scope: 'node', options: never) =>
+				await store.checkProcessedAndRecord(items, scope, contextData, options),
+			getProcessedDataCount: async (scope: 'node') =>
+				await store.getProcessedDataCount(scope, contextData),
+		},
+	} as unknown as IExecuteFunctions;
+}
+
+const keys = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}\n${i}`);
+
+describe('Run → Get New: a worker carries back every key its gates decided lately', () => {
+	it('however many its later batches decided (60,000 after them): the erased batch is put back', async () => {
+		const gate = freshGate();
+		const store = new MemoryDeduplicator();
+		const warnings: string[] = [];
+		const options = { maxEntries: 1_000_000, onlyRecord: true, settleMs: 0 };
+		const first = keys('batch-1', 100);
+
+		expect((await gate.passGate(execution(store, '1', warnings), first, options)).size).toBe(100);
+		// Later batches of the same worker decide 60,000 keys (three first-sweep batches of 5,000
+		// customers: 20,250 each at 100,000 customers).
+		for (const batch of [2, 3, 4]) {
+			const decided = keys(`batch-${batch}`, 20_000);
+			const passed = await gate.passGate(
+				execution(store, String(batch), warnings),
+				decided,
+				options,
+			);
+			expect(passed.size).toBe(decided.length);
+		}
+
+		// Another worker's call that read the list before batch 1 wrote it writes it back: batch 1's
+		// records are gone.
+		await store.removeProcessed(first, 'node', { workflow, node } as never);
+		const held = async () => await store.getProcessedDataCount('node', { workflow, node } as never);
+		expect(await held()).toBe(60_000 + 4); // the later batches' keys and the four markers
+
+		// This worker's next call, a small batch's, puts every one of them back.
+		const next = keys('batch-5', 10);
+		const passed = await gate.passGate(execution(store, '5', warnings), next, options);
+		expect([...passed].sort()).toEqual([...next].sort());
+		const again = await store.checkProcessedAndRecord(first, 'node', { workflow, node } as never, {
+			mode: 'entries',
+		});
+		expect(again.new).toEqual([]); // each of batch 1's records is back
+		expect(warnings.some((warning) => warning.startsWith('Run → Get New: 100 records'))).toBe(true);
+	});
+});
