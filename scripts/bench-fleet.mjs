@@ -52,7 +52,7 @@ import { Bench } from './lib/fleetBench.mjs';
 import { faults, fleetChange, fleetSweep, nightlyPause } from './lib/fleetJobs.mjs';
 import {
 	BATCH,
-	SWEEP_BATCH,
+	sweepBatchOf,
 	FAULTS_AT,
 	has,
 	IN_FLIGHT,
@@ -94,7 +94,7 @@ async function child() {
 		rttMs: RTT,
 		strictAuth: STRICT_AUTH,
 		batch: BATCH,
-		sweepBatch: SWEEP_BATCH,
+		sweepBatch: Object.fromEntries(SIZES.map((n) => [n, sweepBatchOf(n)])),
 		itemsInFlight: IN_FLIGHT || 'Auto',
 		...(process.env.BENCH_WORKER_NODE_OPTIONS
 			? { workerNodeOptions: process.env.BENCH_WORKER_NODE_OPTIONS }
@@ -204,7 +204,7 @@ async function child() {
 			logDir: dir,
 		});
 		console.log(
-			`n8n ${N8N_VERSION} queue mode: main, ${WORKERS} workers × ${WORKER_CONCURRENCY}, webhook processor; HTTPS emulator behind ${RTT} ms; batches of ${BATCH} (the sweep: ${SWEEP_BATCH}); rollout guard ${guard ? 'on' : 'not in this build'} (set-up ${Math.round((Date.now() - began) / 1000)} s)`,
+			`n8n ${N8N_VERSION} queue mode: main, ${WORKERS} workers × ${WORKER_CONCURRENCY}, webhook processor; HTTPS emulator behind ${RTT} ms; batches of ${BATCH} (the sweep: ${SIZES.map((n) => `${sweepBatchOf(n)} at ${n}`).join(', ')}); rollout guard ${guard ? 'on' : 'not in this build'} (set-up ${Math.round((Date.now() - began) / 1000)} s)`,
 		);
 		const restartWorker = async (worker) => {
 			await stop(worker.child, 1000);

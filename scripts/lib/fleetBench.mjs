@@ -200,9 +200,10 @@ export class Bench {
 		await this.emulator.control('DELETE', '/requests');
 		await this.resetPeaks();
 		const afterId = await this.maxExecutionId();
-		const batches = single ? 1 : Math.ceil(customers.length / batchOf(job));
+		const batchSize = batchOf(job, customers.length);
+		const batches = single ? 1 : Math.ceil(customers.length / batchSize);
 		const began = Date.now();
-		await this.post(single ? batchPath(job) : fanoutPath(job), { customers, ...extra });
+		await this.post(single ? batchPath(job) : fanoutPath(job), { customers, batchSize, ...extra });
 		const { own, parent, stuck } = await this.waitJob(job, afterId, {
 			batches,
 			fanout: !single,

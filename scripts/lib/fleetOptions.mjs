@@ -18,13 +18,19 @@ export const SIZES = parseSizes(arg('--customers', '100,1000,10000'));
 export const RTT = Number(arg('--rtt', 150));
 export const BATCH = Number(arg('--batch', 500));
 /**
- * The sweep's batch: `--sweep-batch`, else 2,000 (docs/scaling.md, "A hundred thousand customers"):
- * each batch's gate reads and writes Run → Get New's whole list in n8n's store a few times, so fewer,
- * larger batches cut that work; its items are light (a customer in, its incidents out).
+ * The sweep's batch over `customers`: `--sweep-batch`, else 2,000 or a twentieth of the fleet,
+ * whichever is more (docs/scaling.md, "A hundred thousand customers"). Each batch's gate reads and
+ * writes Run → Get New's whole list in n8n's store a few times, and that list grows with the fleet:
+ * about 20 batches a sweep (two per worker slot) keep that work in proportion to the fleet. Its items
+ * are light (a customer in, its incidents out).
  */
-export const SWEEP_BATCH = Number(arg('--sweep-batch', 2000));
-/** Customers per batch execution of `job`. */
-export const batchOf = (job) => (job === 'fleetSweep' ? SWEEP_BATCH : BATCH);
+const SWEEP_BATCHES = 20;
+export const sweepBatchOf = (customers) =>
+	has('--sweep-batch')
+		? Number(arg('--sweep-batch'))
+		: Math.max(2000, Math.ceil(customers / SWEEP_BATCHES));
+/** Customers per batch execution of `job` over `customers` customers. */
+export const batchOf = (job, customers) => (job === 'fleetSweep' ? sweepBatchOf(customers) : BATCH);
 export const SINGLE =
 	arg('--single', '100,1000') === 'none' ? [] : parseSizes(arg('--single', '100,1000'));
 /** Items in Flight of every Albato node (0: Auto). */
@@ -42,9 +48,12 @@ export const RATE_LIMIT_AT = has('--no-rate-limit')
 	? []
 	: has('--rate-limit-at')
 		? parseSizes(arg('--rate-limit-at'))
-		: SIZES.some((n) => n <= 10000)
-			? SIZES.filter((n) => n <= 10000)
-			: [SIZES[0]];
+		: upTo10000OrSmallest(SIZES);
+
+function upTo10000OrSmallest(sizes) {
+	const small = sizes.filter((n) => n <= 10000);
+	return small.length > 0 ? small : [Math.min(...sizes)];
+}
 export const OUT = path.resolve(arg('--out', 'bench-fleet.json'));
 export const ONLY = arg('--jobs', 'nightlyPause,fleetChange,fleetSweep').split(',');
 

@@ -6,7 +6,6 @@ import path from 'node:path';
 
 import { HEADER_CREDENTIAL } from '../e2e/lib/setup.mjs';
 import {
-	batchOf,
 	batchPath,
 	fanoutPath,
 	IN_FLIGHT,
@@ -170,7 +169,7 @@ export async function fanoutWorkflow(job, webhookBase) {
 			const copy = structuredClone(node);
 			if (copy.type === 'n8n-nodes-base.code')
 				copy.parameters.jsCode = copy.parameters.jsCode
-					.replace(/const size = \d+;/, `const size = ${batchOf(job)};`)
+					.replace(/const size = \d+;/, 'const size = $input.first().json.body.batchSize;')
 					.replace('item.json.customers ??', 'item.json.body?.customers ?? item.json.customers ??');
 			if (copy.type === 'n8n-nodes-base.httpRequest') {
 				copy.parameters.url = `${webhookBase}/webhook/${batchPath(job)}`;
