@@ -181,13 +181,17 @@ async function refreshUntilDone(client: AlbatoClient, refresh: Refresh, itemInde
 	const deadline = Date.now() + refresh.maxWait * 1000;
 	let status: number | undefined;
 	let requests = 0;
+	let atBound = false;
 	for (;;) {
 		status = updateStatusOf(
 			await updateUserData(client, partnerId, connectionId, sendAs, itemIndex),
 		);
 		requests++;
 		const left = deadline - Date.now();
-		if (!wait || status === UPDATED || left <= 0) break;
+		if (!wait || status === UPDATED || atBound || left <= 0) break;
+		// A timer may wake a millisecond before the clock reaches the bound: the request after a
+		// sleep to the bound is the last one.
+		atBound = left <= interval * 1000;
 		await sleep(Math.min(interval * 1000, left));
 	}
 	return { status, requests };
