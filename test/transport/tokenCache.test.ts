@@ -3,7 +3,8 @@
  * expiry, shared mints.
  */
 import {
-	MAX_ENTRIES,
+	MAX_BYTES,
+	SWEEP_EVERY,
 	UNDATED_KEEP,
 	cachedExpiry,
 	cachedToken,
@@ -50,28 +51,39 @@ describe('cached tokens with an expiry', () => {
 		expect(cachedToken('k')).toBeUndefined();
 	});
 
-	it('stay bounded: expired entries go first, then the oldest', () => {
+	it('are all kept while live, however many customers: no count bounds the cache', () => {
+		// A fleet of 100,000 over two workers: a count of 50,000 evicted it between jobs.
 		const live = T0 + 3_600_000;
-		storeToken('first', 'F', live);
-		storeToken('expired', 'E', T0);
-		for (let i = 2; i < MAX_ENTRIES; i++) storeToken(`k${i}`, 't', live);
-		storeToken('over', 'O', live);
-		expect(cachedExpiry('expired')).toBeUndefined();
-		expect(cachedToken('first')).toBe('F');
-		expect(cachedToken('over')).toBe('O');
-
-		storeToken('over2', 'O2', live);
-		expect(cachedExpiry('first')).toBeUndefined();
-		expect(cachedToken('k2')).toBe('t');
-		expect(cachedToken('over2')).toBe('O2');
+		for (let i = 0; i < 120_000; i++) storeToken(`k${i}`, `t${i}`, live);
+		expect(cachedToken('k0')).toBe('t0');
+		expect(cachedToken('k119999')).toBe('t119999');
 	});
 
-	it('are not evicted below the bound', () => {
+	it('expired ones are swept as tokens are stored, at most once every SWEEP_EVERY', () => {
+		storeToken('old', 'O', T0);
+		storeToken('new', 'N', T0 + 3_600_000);
+		expect(cachedExpiry('old')).toBe(T0);
+		now = T0 + SWEEP_EVERY - 1;
+		storeToken('newer', 'N2', T0 + 3_600_000);
+		expect(cachedExpiry('old')).toBe(T0);
+		now = T0 + SWEEP_EVERY;
+		storeToken('newest', 'N3', T0 + 3_600_000);
+		expect(cachedExpiry('old')).toBeUndefined();
+		expect(cachedToken('new')).toBe('N');
+	});
+
+	it('past MAX_BYTES the oldest go first; a refreshed token counts as new', () => {
 		const live = T0 + 3_600_000;
-		for (let i = 0; i < MAX_ENTRIES - 1; i++) storeToken(`k${i}`, 't', live);
-		storeToken('last', 'L', live);
-		expect(cachedToken('k0')).toBe('t');
-		expect(cachedToken('last')).toBe('L');
+		const big = 'x'.repeat(1024 * 1024); // one string, counted per entry as a token's text
+		const fits = Math.floor(MAX_BYTES / (big.length + 1024));
+		for (let i = 0; i < fits; i++) storeToken(`k${i}`, big, live);
+		expect(cachedToken('k0')).toBe(big);
+		storeToken('k0', big, live);
+		for (let i = 0; i < 3; i++) storeToken(`more${i}`, big, live);
+		expect(cachedToken('k0')).toBe(big);
+		expect([1, 2, 3].map((i) => cachedToken(`k${i}`))).toEqual([undefined, undefined, undefined]);
+		expect(cachedToken('k4')).toBe(big);
+		expect(cachedToken('more2')).toBe(big);
 	});
 });
 
@@ -175,10 +187,4 @@ describe('clearEndUserTokenCache ("a new n8n process")', () => {
 		releaseNew({ token: 'new' });
 		expect([(await fresh).token, (await joined).token, calls]).toEqual(['new', 'new', 1]);
 	});
-});
-
-it('below the bound, storing sweeps nothing (an expired entry stays until it is asked for)', () => {
-	storeToken('old', 'O', T0);
-	storeToken('new', 'N', T0 + 3_600_000);
-	expect(cachedExpiry('old')).toBe(T0);
 });

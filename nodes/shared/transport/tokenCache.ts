@@ -22,17 +22,37 @@ export const UNDATED_KEEP = 60 * 60_000;
 
 const cache = new Map<string, CacheEntry>();
 const minting = new Map<string, Promise<MintedToken>>();
+
 /**
- * Tokens kept per n8n process. Above a fleet's size: at 5,000, a job of 10,000 customers
- * on one worker evicted every token before its next node needed it (2 token calls per customer,
- * measured by bench:fleet). 50,000 tokens take about 25 MB.
+ * What bounds the cache: time and memory, not a number of customers. A token stays until it
+ * expires, so a worker keeps one for each customer it served within a token's life, from one job
+ * to the next (a count of 50,000 evicted a fleet of 100,000 spread over two workers between jobs:
+ * 0.67 token calls per customer in the sweep after the fleet change, against 0.40 at 10,000).
+ * Past MAX_BYTES, the oldest go first: about 230,000 customers at 570 bytes a token (measured).
  */
-export const MAX_ENTRIES = 50_000;
+export const MAX_BYTES = 128 * 1024 * 1024;
+/** A cached entry's memory besides its key and token text (Map slot, object, strings' headers). */
+const ENTRY_BYTES = 360;
+/** Expired entries are swept at most this often, as tokens are stored. */
+export const SWEEP_EVERY = 60_000;
+let bytes = 0;
+let nextSweep = 0;
+
+const sizeOf = (key: string, entry: CacheEntry) => ENTRY_BYTES + key.length + entry.token.length;
+
+function remove(key: string): void {
+	const entry = cache.get(key);
+	if (!entry) return;
+	bytes -= sizeOf(key, entry);
+	cache.delete(key);
+}
 
 /** Empties the token cache (tests: "a new n8n process"). */
 function clearEndUserTokenCache(): void {
 	cache.clear();
 	minting.clear();
+	bytes = 0;
+	nextSweep = 0;
 }
 
 /** The cached token under `key` while it is not due for a refresh. */
@@ -51,7 +71,7 @@ export function cachedExpiry(key: string): number | undefined {
 
 /** Drops the token under `key` if it is `stale` (the one the service just refused). */
 export function dropCached(key: string, stale: string): void {
-	if (cache.get(key)?.token === stale) cache.delete(key);
+	if (cache.get(key)?.token === stale) remove(key);
 }
 
 /**
@@ -59,23 +79,27 @@ export function dropCached(key: string, stale: string): void {
  * the user is deleted it may not be sent again.
  */
 export function dropUser(key: string): void {
-	cache.delete(key);
+	remove(key);
 	minting.delete(key);
 }
 
 /**
- * Keeps a token until `expiresAt` (undefined: a token without expiry, for UNDATED_KEEP); drops
- * expired entries, then the oldest, to stay bounded.
+ * Keeps a token until `expiresAt` (undefined: a token without expiry, for UNDATED_KEEP). Sweeps
+ * expired entries now and then, and drops the oldest past MAX_BYTES.
  */
 export function storeToken(key: string, token: string, expiresAt: number | undefined): void {
-	if (cache.size >= MAX_ENTRIES) {
-		const now = Date.now();
-		for (const [old, entry] of cache) if (entry.expiresAt <= now) cache.delete(old);
-		while (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
-	}
 	const now = Date.now();
 	const undated = expiresAt === undefined;
-	cache.set(key, { token, mintedAt: now, expiresAt: expiresAt ?? now + UNDATED_KEEP, undated });
+	const entry = { token, mintedAt: now, expiresAt: expiresAt ?? now + UNDATED_KEEP, undated };
+	remove(key);
+	if (now >= nextSweep) {
+		nextSweep = now + SWEEP_EVERY;
+		for (const [old, kept] of cache) if (kept.expiresAt <= now) remove(old);
+	}
+	const size = sizeOf(key, entry);
+	while (cache.size > 0 && bytes + size > MAX_BYTES) remove(cache.keys().next().value as string);
+	cache.set(key, entry);
+	bytes += size;
 }
 
 /**
