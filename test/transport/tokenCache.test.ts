@@ -9,6 +9,7 @@ import {
 	cachedExpiry,
 	cachedToken,
 	dropCached,
+	dropUser,
 	forItem,
 	forTests,
 	sharedMint,
@@ -72,18 +73,35 @@ describe('cached tokens with an expiry', () => {
 		expect(cachedToken('new')).toBe('N');
 	});
 
+	const big = 'x'.repeat(1024 * 1024); // one string, counted per entry as a token's text
+	/** How many `big` tokens fit in MAX_BYTES. */
+	const FITS = Math.floor(MAX_BYTES / (big.length + 1024));
+	/** Keys of one length (a key's length counts in its room): k000, k001, … */
+	const k = (i: number) => `k${String(i).padStart(3, '0')}`;
+	const live = T0 + 3_600_000;
+
 	it('past MAX_BYTES the oldest go first; a refreshed token counts as new', () => {
-		const live = T0 + 3_600_000;
-		const big = 'x'.repeat(1024 * 1024); // one string, counted per entry as a token's text
-		const fits = Math.floor(MAX_BYTES / (big.length + 1024));
-		for (let i = 0; i < fits; i++) storeToken(`k${i}`, big, live);
-		expect(cachedToken('k0')).toBe(big);
-		storeToken('k0', big, live);
-		for (let i = 0; i < 3; i++) storeToken(`more${i}`, big, live);
-		expect(cachedToken('k0')).toBe(big);
-		expect([1, 2, 3].map((i) => cachedToken(`k${i}`))).toEqual([undefined, undefined, undefined]);
-		expect(cachedToken('k4')).toBe(big);
-		expect(cachedToken('more2')).toBe(big);
+		for (let i = 0; i < FITS; i++) storeToken(k(i), big, live);
+		storeToken(k(1), big, live);
+		for (let i = 0; i < 3; i++) storeToken(k(900 + i), big, live);
+		expect([0, 2, 3].map((i) => cachedToken(k(i)))).toEqual([undefined, undefined, undefined]);
+		expect([1, 4, 902].map((i) => cachedToken(k(i)))).toEqual([big, big, big]);
+	});
+
+	it('a dropped, forgotten or swept token frees its room: nothing else is evicted for it', () => {
+		// The newest three expire first, so only a sweep (not eviction of the oldest) takes them.
+		for (let i = 0; i < FITS; i++) storeToken(k(i), big, i >= FITS - 3 ? T0 + 1 : live);
+		const full = forTests.bytes();
+		dropCached(k(3), big);
+		dropUser(k(4));
+		storeToken(k(900), big, live);
+		storeToken(k(901), big, live);
+		expect(forTests.bytes()).toBe(full);
+		now = T0 + SWEEP_EVERY;
+		for (let i = 902; i < 905; i++) storeToken(k(i), big, live);
+		expect([0, 5, 904].map((i) => cachedToken(k(i)))).toEqual([big, big, big]);
+		expect(cachedExpiry(k(FITS - 1))).toBeUndefined();
+		expect(forTests.bytes()).toBe(full);
 	});
 });
 
