@@ -101,3 +101,11 @@ export function versionedName(ctx: { getNode(): INode }, names: Renamed): string
 export function errorItemKeepsDetails(node: INode): boolean {
 	return node.onError !== 'continueErrorOutput' || node.typeVersion < 3;
 }
+
+/**
+ * Whether installation statuses are output as words ("active", "paused"), as versions 1 and 2 of
+ * the node gave them (Ensure's other installations); from version 3 as the service's codes.
+ */
+export function statusAsWords(node: INode): boolean {
+	return node.typeVersion < 3;
+}

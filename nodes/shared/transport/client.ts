@@ -105,11 +105,6 @@ export class AlbatoClient {
 		return this.limiter.current;
 	}
 
-	/** Request Options → Preview: writing operations say what they would do, and no write is sent. */
-	get preview(): boolean {
-		return this.options.preview;
-	}
-
 	/**
 	 * `principal` when a new credential of the same end user gives the same key (a partner's End User
 	 * ID, a token that names its subject); undefined for a token known only by its digest.
