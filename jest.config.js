@@ -29,6 +29,7 @@ const UNIT = [
 	'node/structure',
 	'node/structure/layout',
 	'node/structure/limits',
+	'node/structure/limits\\.periphery',
 	'node/withSentence',
 	'scripts/(probe|probe\\.billing)',
 	'transport/(answers|baseUrl|baseUrl\\.edges|credentials|endUserId|errors)',
