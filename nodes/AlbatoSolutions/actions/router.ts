@@ -9,7 +9,7 @@ import { findOperation } from './index';
 import { output } from './output';
 import { readRequestOptions } from './requestOptions';
 import { RolloutGuard } from './rolloutGuard';
-import { runUnits } from './runUnits';
+import { executeUnits } from './scheduler';
 import type { BatchOperation, BatchPlan, ItemOperation, Unit } from './types';
 
 /** A batch operation's plan, with the items it was given. */
@@ -36,7 +36,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const { single, batched } = dispatch(execution, itemCount);
 	const batches = await planBatches(execution, batched);
 	const units = [...batches.flatMap(({ plan }) => plan.units), ...single.map(itemUnit(execution))];
-	await runUnits(
+	await executeUnits(
 		execution,
 		units.sort((a, b) => a.itemIndexes[0] - b.itemIndexes[0]),
 	);
@@ -128,7 +128,7 @@ function itemUnit(execution: NodeExecution) {
 		const runItem = previewing ? operation.preview : operation.execute;
 		return {
 			itemIndexes: [itemIndex],
-			run: async () => {
+			execute: async () => {
 				const result = await runItem.call(execution.ctx, execution.client, itemIndex);
 				execution.ended(itemIndex, previewing ? markPreview(result) : result);
 			},

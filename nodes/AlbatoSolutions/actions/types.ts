@@ -108,15 +108,15 @@ export interface Execution {
 
 /**
  * Items of a batch operation that run together and end together (e.g. one installation's updates:
- * one pause, the PUTs, one start). `run` reports each item through `Execution.ended` as it ends;
- * an item it reports nothing for may get its result from the plan's `finish`, and if `run` throws,
+ * one pause, the PUTs, one start). `execute` reports each item through `Execution.ended` as it ends;
+ * an item it reports nothing for may get its result from the plan's `finish`, and if `execute` throws,
  * each of its items without a result fails with that error. The router's scheduler decides when a
  * unit starts (canary units first, Items in Flight, the rollout guard); a unit that holds a canary
  * item is a canary unit: if any of its items fails, no other unit starts.
  */
 export interface Unit {
 	itemIndexes: number[];
-	run(): Promise<void>;
+	execute(): Promise<void>;
 }
 
 /** How a batch operation's items run. */

@@ -76,7 +76,7 @@ export class AccessCredential {
 	}
 
 	/** How the token goes now (learnt by a call, or the only form), named. */
-	get sentAs(): string {
+	get tokenForm(): string {
 		return wayName(wayIn(this.key, this.ways));
 	}
 

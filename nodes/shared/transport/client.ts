@@ -118,13 +118,13 @@ export class AlbatoClient {
 	 * How each token this client sends goes now (Auto's finding, or the form chosen), named; in
 	 * partner mode for the item's end user. Never a token.
 	 */
-	sentAs(itemIndex: number): Record<string, string> {
+	tokenForms(itemIndex: number): Record<string, string> {
 		const signer = this.signer;
 		if (!(signer instanceof PartnerSession)) {
 			const kind = looksLikeJwt(signer.token) ? 'session token (JWT)' : 'permanent token';
-			return { accessToken: signer.sentAs, accessTokenKind: kind };
+			return { accessToken: signer.tokenForm, accessTokenKind: kind };
 		}
-		return signer.sentAs(signer.endUserId(itemIndex));
+		return signer.tokenForms(signer.endUserId(itemIndex));
 	}
 
 	/** The node this client works for, for errors raised outside the transport. */

@@ -155,7 +155,7 @@ export class PartnerSession {
 	 * How the master token and this end user's token go now (learnt by a call, or the only form),
 	 * named; and which kind of token the service handed out.
 	 */
-	sentAs(userId: string): { masterToken: string; endUserToken: string; endUserTokenKind: string } {
+	tokenForms(userId: string): { masterToken: string; endUserToken: string; endUserTokenKind: string } {
 		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
 		const master = formsFor(this.masterToken, data.basicAuthStyle, 'basicRaw');
 		const token = cachedToken(`${this.key}\n${userId}`) ?? '';

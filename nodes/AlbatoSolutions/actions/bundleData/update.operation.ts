@@ -4,7 +4,7 @@ import {
 	bundleSelect,
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
-import { updateDirect, updateGuarded, type UpdateJob } from '../pausedUpdate/pauseAndResume';
+import { updateDirect, updateWhilePaused, type UpdateJob } from '../pausedUpdate/pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
 import type { BatchPlan, Execution } from '../types';
 import { unitsOf } from './updateUnits';
@@ -85,13 +85,13 @@ export const description: INodeProperties[] = [
 export function plan(jobs: UpdateJob[], execution: Execution): BatchPlan {
 	const unitKey = (job: UpdateJob) =>
 		job.pauseAndResume
-			? `guarded:${job.installationId}`
+			? `paused:${job.installationId}`
 			: execution.guarded
 				? `direct:${job.stepId}`
 				: 'direct';
 	return {
 		units: unitsOf(jobs, unitKey, async (group) => {
-			if (group[0].pauseAndResume) await updateGuarded(execution, group);
+			if (group[0].pauseAndResume) await updateWhilePaused(execution, group);
 			else await updateDirect(execution, group);
 		}),
 	};

@@ -45,6 +45,6 @@ export function unitsOf(
 	}
 	return [...groups.values()].map((group) => ({
 		itemIndexes: group.map((job) => job.itemIndex),
-		run: async () => await task(group),
+		execute: async () => await task(group),
 	}));
 }

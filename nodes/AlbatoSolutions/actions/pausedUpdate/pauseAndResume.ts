@@ -44,7 +44,7 @@ export async function updateDirect(execution: UpdateExecution, jobs: UpdateJob[]
  * is caught by the PUT's refusal (`pausesAgain`). Answers each job's outcome (also told to the
  * execution) and the status this execution last saw (undefined: not known, or nothing was sent).
  */
-export async function updateGuarded(
+export async function updateWhilePaused(
 	execution: UpdateExecution,
 	jobs: UpdateJob[],
 	known?: IDataObject,

@@ -144,7 +144,7 @@ export function plan(jobs: Job[], execution: Execution): BatchPlan {
 	const units = jobs.map(
 		(job): Unit => ({
 			itemIndexes: [job.itemIndex],
-			run: async () => {
+			execute: async () => {
 				const known = manual ? undefined : memory.customers[job.key];
 				sweep.reads.push(await readCustomer(client, job, known));
 			},

@@ -8,7 +8,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
 	type UpdateExecution,
-	updateGuarded,
+	updateWhilePaused,
 	type UpdateJob,
 } from '../../pausedUpdate/pauseAndResume';
 import type { AlbatoClient } from '../../../../shared/transport/client';
@@ -45,7 +45,7 @@ export async function applyFieldChanges(
 	}
 	const execution = stepsExecution(ctx, client);
 	const jobs = [...steps.values()];
-	const { group, status } = await updateGuarded(execution, jobs, installation);
+	const { group, status } = await updateWhilePaused(execution, jobs, installation);
 	if (execution.atEnd) throw execution.atEnd;
 	const failed = jobs.find((job) => group.outcomes.get(job) instanceof Error);
 	if (!failed) return status;

@@ -12,11 +12,11 @@ import type { Unit } from './types';
  * finish. Units never started leave their items without a result: the output reports them as not
  * attempted.
  */
-export async function runUnits(execution: NodeExecution, units: Unit[]): Promise<void> {
+export async function executeUnits(execution: NodeExecution, units: Unit[]): Promise<void> {
 	const { guard } = execution;
 	execution.schedule(units);
 	const task = async (unit: Unit) => {
-		await runUnit(execution, unit);
+		await executeUnit(execution, unit);
 		return guard.mayStart();
 	};
 	// With a guard option set, units start as the client's window allows (not all at once under
@@ -33,9 +33,9 @@ export async function runUnits(execution: NodeExecution, units: Unit[]): Promise
 }
 
 /** A unit that fails as a whole fails each of its items that has no result yet. */
-async function runUnit(execution: NodeExecution, unit: Unit): Promise<void> {
+async function executeUnit(execution: NodeExecution, unit: Unit): Promise<void> {
 	try {
-		await unit.run();
+		await unit.execute();
 	} catch (error) {
 		execution.failOpen(unit.itemIndexes, error as Error);
 	}
