@@ -3,17 +3,15 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { getInstallation, setStatus } from '../../../shared/api/installation';
 import { ACTIVE, PAUSED, statusOf } from '../../../shared/readers/shapes';
-import { AlbatoApiError, outcomeOf } from '../../../shared/transport/errors';
+import { errorSays, outcomeOf } from '../../../shared/transport/errors';
 import { MAX_PAUSES, type UpdateGroup, type UpdateJob } from './updateGroup';
 
-// AlbatoApiError's named checks, for any error (false when it is not the transport's).
 /** No clear verdict: the call may or may not have been applied (lost answer, unusable 2xx). */
-const isUnsettled = (error: unknown) => error instanceof AlbatoApiError && error.unsettled;
+const isUnsettled = (error: unknown) => errorSays(error, 'unsettled');
 /** The service said no with a 4xx: nothing was applied. */
-const isAppliedNothing = (error: unknown) =>
-	error instanceof AlbatoApiError && error.appliedNothing;
+const isAppliedNothing = (error: unknown) => errorSays(error, 'appliedNothing');
 /** The PUT was refused because the installation is active. */
-const isNeedsPause = (error: unknown) => error instanceof AlbatoApiError && error.needsPause;
+const isNeedsPause = (error: unknown) => errorSays(error, 'needsPause');
 
 /** A PLAY is sent at most this often (PLAY is idempotent). */
 const PLAY_ATTEMPTS = 2;
