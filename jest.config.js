@@ -19,7 +19,7 @@ const UNIT = [
 	'emulator/(auth|billing|bundles|connections|control|credentials|faults|httpsAndRateLimit)',
 	'emulator/(installations|listLag|noImportCircle|partner|runs|solutions|styles-variants)',
 	'emulator/userLifecycle',
-	'docs/(links|readmeOperations|tables)',
+	'docs/(issueNumbers|links|readmeOperations|tables)',
 	'readers/[^/]+',
 	'layering',
 	'node/endUser/endUserItem',

@@ -128,7 +128,7 @@ export class ConnectionsStore {
 
 const stores = new WeakMap<EmulatorState, ConnectionsStore>();
 
-/** The issue-21 state of one emulator (keyed by its state, so handlers need nothing new in their context). */
+/** The connections' state of one emulator (connection by link, own connection, refreshed user data) (keyed by its state, so handlers need nothing new in their context). */
 export function connectionsOf(state: EmulatorState): ConnectionsStore {
 	let store = stores.get(state);
 	if (!store) stores.set(state, (store = new ConnectionsStore()));

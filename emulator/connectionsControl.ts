@@ -1,4 +1,4 @@
-/** Control calls of the issue-21 endpoints (under /__emulator/, no auth, never logged). */
+/** Control calls of the connection endpoints (connection by link, own connection) (under /__emulator/, no auth, never logged). */
 import { connectionsOf, type REFRESH_PRESETS } from './connections';
 import { completeLink, LinkCompletionError, linkUrl, renderCredential } from './handlers/links';
 import { addOwnCredential, ownCredentialsOf } from './handlers/ownCredential';
@@ -35,7 +35,7 @@ function linkView(state: EmulatorState, id: number) {
 	};
 }
 
-/** Answers the issue-21 control routes; undefined for any other route. `route` is "METHOD /path". */
+/** Answers the connections' control routes; undefined for any other route. `route` is "METHOD /path". */
 export function handleConnectionsControl(
 	state: EmulatorState,
 	route: string,
