@@ -385,9 +385,8 @@ async function main() {
 			);
 		// Needs the partner credential (imported by partner mode).
 		if (n8n.server)
-			await checks.group(
-				'Fleet change: snapshots, canary, stop halfway, resume, restore',
-				() => timed('fleet change (s)', () => checkFleetChange(checks, n8n, emulator, repoRoot)),
+			await checks.group('Fleet change: snapshots, canary, stop halfway, resume, restore', () =>
+				timed('fleet change (s)', () => checkFleetChange(checks, n8n, emulator, repoRoot)),
 			);
 		if (n8n.server)
 			await checks.group('Fleet watch: every customer, incidents', () =>
