@@ -15,7 +15,7 @@ import { connectionsOf } from './connections';
 import { createState, DEFAULT_MASTER_TOKEN, DEFAULT_PARTNER, loadFixtures } from './fixtures';
 import { customMethodOf, trackRequestEnd } from './front';
 import { RateLimit, type RateLimitRule } from './rateLimit';
-import { paginate } from './pagination';
+import { pageOfList } from './pagination';
 import { match } from './routes';
 import {
 	DEFAULT_VARIANTS,
@@ -377,8 +377,10 @@ export class EmulatorCore {
 				initialStatus: this.initialStatus,
 				partner: { settings: this.partner, secret: this.secret },
 			});
-			if (route.list && this.variants.pagination !== 'none' && Array.isArray(result.data)) {
-				const page = paginate(result.data, query, this.variants, origin + path);
+			const page = route.list
+				? pageOfList(result.data, query, this.variants, origin + path)
+				: undefined;
+			if (page) {
 				return {
 					status: result.status ?? 200,
 					body: jsonBody(successBody(renderList(page.data, this.variants), this.variants)),
