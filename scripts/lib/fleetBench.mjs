@@ -254,8 +254,11 @@ export class Bench {
 		};
 	}
 
-	/** Seeds `count` customers in chunks of SEED_CHUNK; records the time and the emulator's RSS. */
-	async seed(count, idPrefix) {
+	/**
+	 * Seeds `count` customers in chunks of SEED_CHUNK; records the time and the emulator's RSS.
+	 * `runs`: how they run (default one recorded run per automation; `{runsPerDay}`: a run stream).
+	 */
+	async seed(count, idPrefix, runs = { runsPerBundle: 1 }) {
 		const began = Date.now();
 		const customers = [];
 		for (let start = 0; start < count; start += SEED_CHUNK) {
@@ -263,7 +266,7 @@ export class Bench {
 				count: Math.min(SEED_CHUNK, count - start),
 				start,
 				idPrefix,
-				runsPerBundle: 1,
+				...runs,
 			});
 			for (const customer of chunk.customers) customers.push(customer);
 		}
