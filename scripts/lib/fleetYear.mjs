@@ -31,7 +31,7 @@ async function setClocks(bench, clock, at) {
 }
 
 /** What a sweep said and failed on, from one batch execution's run data. */
-function collect(runData, out) {
+export function collect(runData, out) {
 	const task = runData?.[SWEEP_NODE]?.[0];
 	if (task?.error && !task.data) {
 		const items = runData['One item per customer']?.[0]?.data?.main?.[0]?.length ?? 1;
@@ -75,10 +75,16 @@ async function memoryOf(bench) {
  * The ledger of what was said against the truth: `seen` each incident key (opened/resolved + run
  * id) and how often, `due` the truth's keys not yet seen with when they became known.
  */
-const newLedger = () => ({ seen: new Map(), due: new Map(), twice: 0, missed: 0, truthKeys: 0 });
+export const newLedger = () => ({
+	seen: new Map(),
+	due: new Map(),
+	twice: 0,
+	missed: 0,
+	truthKeys: 0,
+});
 
 /** Adds a sweep's keys and the truth of its window; counts repeats, and truth due but never said. */
-function settle(ledger, keys, truth, at) {
+export function settle(ledger, keys, truth, at) {
 	let twice = 0;
 	for (const key of keys) {
 		const times = (ledger.seen.get(key) ?? 0) + 1;
@@ -145,7 +151,7 @@ async function sweepAt(bench, clock, customers, { prefix, from, to, kind }, ledg
 }
 
 /** A week's figures from its sweeps (catch-up first, then the steady ones). */
-function weekOf(week, sweeps) {
+export function weekOf(week, sweeps) {
 	const sum = (f) => sweeps.reduce((total, s) => total + (f(s) ?? 0), 0);
 	const reasons = {};
 	for (const s of sweeps) for (const [r, n] of Object.entries(s.failReasons)) count(reasons, r, n);
