@@ -3,7 +3,7 @@
  * emulator clock says, computed rather than stored, so a year at 10,000 customers fits in memory.
  *
  * Run `i` of bundle `b` is a pure function of the stream's seed, `b` and `i`: its start (slot `i`
- * plus a jitter under half a slot), its length (seconds, or 5-40 minutes for a long run that stays
+ * after the bundle's own phase, plus a jitter under half a slot), its length (seconds, or 5-40 minutes for a long run that stays
  * in progress across sweeps), when it is listed (at its start, or 3-20 minutes after it ended for a
  * run listed late) and whether it failed (a streak of 1-4 failed runs on some days, then a success:
  * the recovery). Nothing is kept per run: the list, a step's detail and the ground truth are
@@ -109,9 +109,18 @@ export function failsAt(s: Stream, bundleId: number, index: number): boolean {
 	return !!streak && index >= streak.from && index < streak.from + streak.length;
 }
 
+/**
+ * When run 0 of a bundle starts: the stream's origin plus the bundle's own phase (under one block
+ * of runs), so that automations neither run in step nor fail at the same hour of the day.
+ */
+export const startOf = (s: Stream, bundleId: number) =>
+	s.origin + Math.floor(unit(s, bundleId, 0, 9) * s.block * s.slotMs);
+
 export function runAt(s: Stream, bundleId: number, index: number): StreamRun {
 	const start =
-		s.origin + index * s.slotMs + Math.floor((unit(s, bundleId, index, 1) * s.slotMs) / 2);
+		startOf(s, bundleId) +
+		index * s.slotMs +
+		Math.floor((unit(s, bundleId, index, 1) * s.slotMs) / 2);
 	const long = unit(s, bundleId, index, 2) < s.longShare;
 	const end = start + between(long ? LONG : SHORT, unit(s, bundleId, index, 3));
 	const late = unit(s, bundleId, index, 4) < s.lateShare;
@@ -131,11 +140,12 @@ export const knownAt = (run: StreamRun) => Math.max(run.end, run.listedAt);
 
 /** The runs listed at `now`, newest first (start, then id): run i starts before run i + 1. */
 export function visibleRuns(s: Stream, bundleId: number, now: number) {
-	if (now < s.origin) return { length: 0, at: (): StreamRun => runAt(s, bundleId, 0) };
-	let last = Math.floor((now - s.origin) / s.slotMs);
+	const origin = startOf(s, bundleId);
+	if (now < origin) return { length: 0, at: (): StreamRun => runAt(s, bundleId, 0) };
+	let last = Math.floor((now - origin) / s.slotMs);
 	if (runAt(s, bundleId, last).start > now) last--;
 	// Every run before `settled` started more than the horizon ago: it is listed.
-	const settled = Math.max(0, Math.floor((now - STREAM_HORIZON_MS - s.origin) / s.slotMs) - 1);
+	const settled = Math.max(0, Math.floor((now - STREAM_HORIZON_MS - origin) / s.slotMs) - 1);
 	const recent: StreamRun[] = [];
 	for (let i = last; i >= settled; i--) {
 		const run = runAt(s, bundleId, i);

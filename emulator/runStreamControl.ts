@@ -9,6 +9,7 @@ import {
 	knownAt,
 	runAt,
 	runIdOf,
+	startOf,
 	startStream,
 	STREAM_HORIZON_MS,
 	streakOf,
@@ -106,7 +107,7 @@ export function truthOf(
  */
 function truthOfBundle(s: Stream, bundleId: number, truth: Truth): void {
 	const { from, to } = truth;
-	let i = Math.max(0, Math.floor((from - STREAM_HORIZON_MS - s.origin) / s.slotMs) - 1);
+	let i = Math.max(0, Math.floor((from - STREAM_HORIZON_MS - startOf(s, bundleId)) / s.slotMs) - 1);
 	let prev = i > 0 ? runAt(s, bundleId, i - 1) : undefined;
 	for (; ; i++) {
 		const run = runAt(s, bundleId, i);

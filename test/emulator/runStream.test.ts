@@ -10,6 +10,7 @@ import {
 	knownAt,
 	makeStream,
 	runAt,
+	startOf,
 	STREAM_RUN_BASE,
 	STREAM_STEP_BASE,
 	streamsOf,
@@ -65,6 +66,8 @@ it('is deterministic: the same seed, bundle and clock give the same list; anothe
 	await setClock(ORIGIN + 2 * DAY);
 	await control('runs/stream', { bundleIds: [7002], ...SPEC });
 	expect((await get('/bundle/events?bundleId=7002&expand=steps')).data).toEqual(first.data);
+	// Automations of one stream do not run in step: each has its own phase.
+	expect(startOf(stream, 7001)).not.toBe(startOf(stream, 7002));
 	await control('runs/stream', { bundleIds: [7002], ...SPEC, seed: 8 });
 	expect((await get('/bundle/events?bundleId=7002&expand=steps')).data).not.toEqual(first.data);
 });
@@ -75,7 +78,7 @@ it('is paged as Yii2 pages by default (20 a page, X-Pagination headers), newest 
 	expect(page1.headers['x-pagination-per-page']).toBe('20');
 	const total = Number(page1.headers['x-pagination-total-count']);
 	expect(total).toBe(visibleRuns(stream, 7002, ORIGIN + 2 * DAY).length);
-	expect(total).toBeGreaterThan(95);
+	expect(total).toBeGreaterThanOrEqual(50); // a day at least: a bundle's phase is under a day
 	const runs = await allRuns(7002);
 	expect(runs).toHaveLength(total);
 	expect(new Set(runs.map((r) => r.id)).size).toBe(total);
@@ -237,7 +240,7 @@ it('seeds a fleet on one stream (POST /fleet runsPerDay), and reads its truth by
 	const one = (await control('runs/truth', { customerIds: ['acme-00001'], ...window })).data;
 	expect(all.bundles).toBe(6);
 	expect(one.bundles).toBe(2);
-	expect(one.runs).toBeGreaterThan(2 * 190);
+	expect(one.runs).toBeGreaterThanOrEqual(2 * 100);
 	expect(all.runs).toBeGreaterThan(one.runs * 2);
 	expect((await control('runs/truth', { ...window })).status).toBe(400);
 });
