@@ -117,6 +117,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 			now: () => connectionsOf(core.state).now(),
 			advance: (ms) => connectionsOf(core.state).advance(ms),
 			set: (at) => connectionsOf(core.state).setNow(at),
+			freeze: (on) => connectionsOf(core.state).freeze(on),
 		},
 		setUpdateUserData: (rule) => connectionsOf(core.state).setRefresh(rule),
 		ownCredentials: {

@@ -376,8 +376,14 @@ export interface Emulator {
 		/** Emulator-clock ms at which the link stops working. */
 		expiresAt(id: number): number;
 	};
-	/** The emulator's clock (link expiry and dateCreated only); reset() puts it back to real time. */
-	clock: { now(): number; advance(ms: number): void; set(at: string | number): void };
+	/** The emulator's clock (link expiry, dateCreated, run streams); reset() puts it back to real time. */
+	clock: {
+		now(): number;
+		advance(ms: number): void;
+		set(at: string | number): void;
+		/** Stops the clock where it is (moves still move it); false lets it run on. */
+		freeze(on: boolean): void;
+	};
 	/** What successive update-user-data calls answer: {mode: 'progress'} 1→2→3 (default), {mode: 'requeued'} 4, or {sequence}. */
 	setUpdateUserData(rule: { mode?: 'progress' | 'requeued'; sequence?: number[] }): RefreshRule;
 	/** The partners' own connections (upsert-own-credential), stored unmasked. */

@@ -244,3 +244,15 @@ it('seeds a fleet on one stream (POST /fleet runsPerDay), and reads its truth by
 	expect(all.runs).toBeGreaterThan(one.runs * 2);
 	expect((await control('runs/truth', { ...window })).status).toBe(400);
 });
+
+it('a frozen clock reads exactly where it was put, through moves; unfrozen it runs on from there', () => {
+	emu.clock.freeze(true);
+	emu.clock.set(ORIGIN);
+	emu.clock.advance(1000);
+	expect(emu.clock.now()).toBe(ORIGIN + 1000);
+	emu.clock.freeze(false);
+	expect(emu.clock.now()).toBeGreaterThanOrEqual(ORIGIN + 1000);
+	expect(emu.clock.now()).toBeLessThan(ORIGIN + DAY);
+	emu.reset();
+	expect(Math.abs(emu.clock.now() - Date.now())).toBeLessThan(DAY);
+});
