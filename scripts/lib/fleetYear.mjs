@@ -227,7 +227,10 @@ export async function fleetYear(bench, n, prefix, clock) {
 		weeks.push(weekOf(week, sweeps));
 		console.log(weekLine(weeks.at(-1)));
 	}
+	const targets = yearTargets(weeks);
+	for (const line of targets.lines) console.log(`  ${line}`);
 	return {
+		targets,
 		customers: n,
 		automations: n * 2,
 		runsPerDay: RUNS_PER_DAY,
@@ -238,6 +241,46 @@ export async function fleetYear(bench, n, prefix, clock) {
 		byWeek: weeks,
 		totals: { runsTwice: ledger.twice, runsMissed: ledger.missed, stillDue: ledger.due.size },
 	};
+}
+
+const SIZING = /too small|Max Remembered/i;
+
+/**
+ * Issue 54's checks of the weeks: every sweep 0 twice and 0 missed, every recovery resolved, no item
+ * failed for a sizing reason; memory (store and static data bytes) and steady sweep seconds of the
+ * last week within 1.1× and 1.2× of week 2's.
+ */
+export function yearTargets(weeks) {
+	const bytes = (w) => w.memory.storeBytes + w.memory.staticDataBytes;
+	const sizing = weeks.reduce(
+		(n, w) =>
+			n + Object.entries(w.failReasons).reduce((k, [r, c]) => k + (SIZING.test(r) ? c : 0), 0),
+		0,
+	);
+	const out = {
+		exactlyOnce: weeks.every((w) => w.runsTwice === 0 && w.runsMissed === 0),
+		everyRecoveryResolved: weeks.every((w) => w.incidentsResolved >= w.truthResolved),
+		sizingFailures: sizing,
+	};
+	const [second, last] = [weeks[1], weeks.at(-1)];
+	if (second && last !== second) {
+		out.memoryGrowth = bytes(last) / Math.max(1, bytes(second));
+		out.steadySecondsGrowth = last.steadySeconds / second.steadySeconds;
+	}
+	const ratio = (x) => `${Math.round(x * 100) / 100}×`;
+	const mark = (ok) => (ok ? 'met' : 'NOT met');
+	out.lines = [
+		`exactly once (0 twice, 0 missed every week): ${mark(out.exactlyOnce)}`,
+		`every recovery resolved: ${mark(out.everyRecoveryResolved)}`,
+		`no item failed for a sizing reason: ${mark(sizing === 0)} (${sizing})`,
+		...(out.memoryGrowth === undefined
+			? []
+			: [
+					`memory week ${last.week} / week 2: ${ratio(out.memoryGrowth)} (≤ 1.1×: ${mark(out.memoryGrowth <= 1.1)})`,
+					`steady sweep seconds week ${last.week} / week 2: ${ratio(out.steadySecondsGrowth)} (≤ 1.2×: ${mark(out.steadySecondsGrowth <= 1.2)})`,
+				]),
+	];
+	return out;
 }
 
 /** With `--weeks`: the workers' clock, and their store calls traced (in `dir`); else undefined. */

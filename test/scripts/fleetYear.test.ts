@@ -65,3 +65,39 @@ it("reads a batch's incidents, and its failed items with their reasons (numbers 
 		'Timed out after N s': 3,
 	});
 });
+
+it("checks issue 54's targets: today's node at 200 customers fails them, a flat exact year meets them", () => {
+	const figures = path.join(
+		__dirname,
+		'..',
+		'..',
+		'docs',
+		'performance',
+		'bench-fleet-weeks-200x3.json',
+	);
+	const out = run(
+		`
+		const week = (n, bytes, seconds) => ({ week: n, memory: { storeBytes: bytes, staticDataBytes: 0 },
+			steadySeconds: seconds, runsTwice: 0, runsMissed: 0, incidentsResolved: 9, truthResolved: 9, failReasons: {} });
+		const flat = year.yearTargets([week(1, 900, 10), week(2, 1000, 10), week(3, 1100, 12)]);
+		const grown = year.yearTargets([week(1, 900, 10), week(2, 1000, 10), week(3, 1101, 12.1)]);
+		const today = year.yearTargets(JSON.parse(process.env.FIGURES).year['200'].byWeek);
+		return { flat, grown, today };
+	`.replace(
+			'process.env.FIGURES',
+			`process.getBuiltinModule('node:fs').readFileSync(${JSON.stringify(figures)}, 'utf8')`,
+		),
+	);
+	expect(out.flat).toMatchObject({
+		exactlyOnce: true,
+		everyRecoveryResolved: true,
+		sizingFailures: 0,
+	});
+	expect(out.flat.lines.filter((line: string) => line.includes('NOT met'))).toEqual([]);
+	expect(out.grown.lines.filter((line: string) => line.includes('NOT met'))).toHaveLength(2);
+	expect(out.today).toMatchObject({
+		exactlyOnce: false,
+		everyRecoveryResolved: false,
+		sizingFailures: 1600,
+	});
+});
