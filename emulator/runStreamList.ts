@@ -20,6 +20,8 @@ export const isLazyList = (value: unknown): value is LazyList =>
 interface Source {
 	length: number;
 	at(position: number): RunRecord;
+	/** The date of the run at `position`, without building it. */
+	dateAt(position: number): number;
 }
 
 const newer = (a: RunRecord, b: RunRecord) =>
@@ -42,9 +44,18 @@ export function streamedRuns(
 	const sources: Source[] = streamed.map((id) => {
 		const visible = visibleRuns(streams.get(id)!, id, now);
 		const stepIds = state.bundles.get(id)?.stepIds ?? [];
-		return { length: visible.length, at: (p) => streamRecord(visible.at(p), now, stepIds) };
+		return {
+			length: visible.length,
+			at: (p) => streamRecord(visible.at(p), now, stepIds),
+			dateAt: (p) => visible.at(p).start,
+		};
 	});
-	if (recorded.length) sources.push({ length: recorded.length, at: (p) => recorded[p] });
+	if (recorded.length)
+		sources.push({
+			length: recorded.length,
+			at: (p) => recorded[p],
+			dateAt: (p) => recorded[p].dateCreated,
+		});
 	const length = sources.reduce((sum, source) => sum + source.length, 0);
 	return {
 		lazy: true,
@@ -60,9 +71,11 @@ function mergeSlice(sources: Source[], from: number, to: number): RunRecord[] {
 		for (let p = Math.max(0, from); p < to; p++) out.push(sources[0].at(p));
 		return out;
 	}
-	const cursor = sources.map(() => 0);
-	const head = sources.map((source) => (source.length ? source.at(0) : undefined));
-	for (let p = 0; p < to; p++) {
+	const cursor = skip(sources, from);
+	const head = sources.map((source, k) =>
+		cursor[k] < source.length ? source.at(cursor[k]) : undefined,
+	);
+	for (let p = cursor.reduce((sum, c) => sum + c, 0); p < to; p++) {
 		let best = -1;
 		for (let k = 0; k < head.length; k++)
 			if (head[k] && (best < 0 || newer(head[k]!, head[best]!))) best = k;
@@ -72,6 +85,37 @@ function mergeSlice(sources: Source[], from: number, to: number): RunRecord[] {
 		head[best] = cursor[best] < sources[best].length ? sources[best].at(cursor[best]) : undefined;
 	}
 	return out;
+}
+
+/** How many of a source's runs (newest first) are dated after `t`. */
+function newerThan(source: Source, t: number): number {
+	let lo = 0;
+	let hi = source.length;
+	while (lo < hi) {
+		const mid = (lo + hi) >>> 1;
+		if (source.dateAt(mid) > t) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
+/**
+ * Where each source stands once `from` runs of the merged list are passed, or just before: the
+ * runs dated after the latest date `t` that leaves at most `from` runs newer (runs dated exactly `t`
+ * are left to the merge). A bisection over dates, so that a deep page costs no walk from the top.
+ */
+function skip(sources: Source[], from: number): number[] {
+	const filled = sources.filter((source) => source.length > 0);
+	if (from <= 0 || filled.length === 0) return sources.map(() => 0);
+	let lo = Math.min(...filled.map((source) => source.dateAt(source.length - 1))) - 1;
+	let hi = Math.max(...filled.map((source) => source.dateAt(0)));
+	const newer = (t: number) => sources.reduce((sum, source) => sum + newerThan(source, t), 0);
+	while (lo < hi) {
+		const mid = Math.floor((lo + hi) / 2);
+		if (newer(mid) <= from) hi = mid;
+		else lo = mid + 1;
+	}
+	return sources.map((source) => newerThan(source, lo));
 }
 
 /** A stream step listed at the emulator clock now, with its run; undefined for any other id. */

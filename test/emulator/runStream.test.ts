@@ -196,7 +196,7 @@ it('keeps recorded runs alongside, merged newest first, in the user-wide list to
 	expect(runs).toHaveLength(visibleRuns(stream, 7001, ORIGIN + 2 * DAY).length + 3);
 	const all: Listed[] = [];
 	for (let page = 1; ; page++) {
-		const res = await get(`/bundle/events?per-page=50&page=${page}`);
+		const res = await get(`/bundle/events?per-page=7&page=${page}`);
 		expect(res.status).toBe(200);
 		all.push(...res.data.data);
 		if (!(page < Number(res.headers['x-pagination-page-count']))) break;
@@ -206,6 +206,20 @@ it('keeps recorded runs alongside, merged newest first, in the user-wide list to
 	expect(ids).toContain(recorded.id);
 	const dates = all.map((r) => r.dateCreated);
 	expect([...dates].sort().reverse()).toEqual(dates);
+	// Every page, at every depth, is the merge of the streams and the recorded runs, newest first.
+	const now = ORIGIN + 2 * DAY;
+	const streamed = [7001, 7002].flatMap((b) => {
+		const visible = visibleRuns(stream, b, now);
+		return Array.from({ length: visible.length }, (_, p) => visible.at(p));
+	});
+	const expected = [
+		...streamed.map((r) => ({ id: r.id, at: r.start })),
+		...emu
+			.runs()
+			.filter((r) => r.bundleId !== 7004)
+			.map((r) => ({ id: r.id, at: r.dateCreated })),
+	].sort((a, b) => b.at - a.at || b.id - a.id);
+	expect(ids).toEqual(expected.map((r) => r.id));
 });
 
 it('stores nothing per run: a year later the stores hold what they held', async () => {
