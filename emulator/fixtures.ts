@@ -5,6 +5,7 @@
 import { OwnerIndexedMap } from './indexedMap';
 import type { PlanFixture } from './runTypes';
 import type { BundleStepRecord, EmulatorState, FieldRecord, InstallationRecord } from './types';
+import { UPGRADE, UPGRADE_SOLUTION, UPGRADE_TEMPLATES } from './upgradeFixtures';
 
 export const USER_1 = 'user-1';
 export const USER_2 = 'user-2';
@@ -102,6 +103,7 @@ export const SOLUTIONS: SolutionFixture[] = [
 			},
 		],
 	},
+	UPGRADE_SOLUTION, // 105, the next version of 101 (upgradeFixtures.ts)
 ];
 
 /** The listed version of a solution: the latest published one, or undefined (never listed, 404 elsewhere). */
@@ -252,12 +254,20 @@ export const CREDENTIALISTS: Record<number, StepFixture[]> = {
 	],
 	104: [{ id: 'source', title: 'Source', values: [{ value: 'x', title: 'X' }] }],
 };
+// 105, the next version of 101, asks for the same connection settings (the customer's are reused).
+CREDENTIALISTS[UPGRADE.to] = CREDENTIALISTS[UPGRADE.from];
 
 /** Complete credentialData examples, valid for install. */
 export const VALID_CREDENTIAL_DATA: Record<number, Record<string, string>> = {
 	101: { crm: 'hubspot', hubspotPipeline: 'sales', hubspotStage: 'new', mailer: 'mailchimp' },
 	102: { shop: 'shopify', sheetsAccount: 'primary' },
 	103: { helpdesk: 'zendesk', zendeskBrand: 'main', chat: 'slack' },
+	[UPGRADE.to]: {
+		crm: 'hubspot',
+		hubspotPipeline: 'sales',
+		hubspotStage: 'new',
+		mailer: 'mailchimp',
+	},
 };
 
 // ---------------------------------------------------------------- templates
@@ -410,6 +420,7 @@ export const TEMPLATES: TemplateFixture[] = [
 		params: {},
 		bundle: { title: 'Draft', steps: [] },
 	},
+	...UPGRADE_TEMPLATES, // 1051, 1052 of solution 105 (upgradeFixtures.ts)
 ];
 
 export const templatesOf = (solutionId: number): TemplateFixture[] =>

@@ -54,15 +54,18 @@ interface Keeping {
 	itemIndex: number;
 	title: string;
 	preview: boolean;
+	/** Pause them whatever Options → Pause Other Active Copies says (Installation → Upgrade). */
+	pause?: boolean;
 }
 
 export async function reportDuplicates(
 	others: IDataObject[],
 	keeper: number,
 	output: IDataObject,
-	{ ctx, client, itemIndex, title, preview }: Keeping,
+	{ ctx, client, itemIndex, title, preview, pause }: Keeping,
 ): Promise<Error[]> {
 	const pauseAsked =
+		pause === true ||
 		(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).pauseDuplicates === true;
 	const reports: DuplicateFoundError[] = [];
 	for (const other of others) {
