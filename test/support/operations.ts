@@ -116,6 +116,34 @@ const ROWS: Row[] = [
 		],
 	},
 	{
+		// Customer "Leads for ACME" (5001, solution 101, active) to 105, the next version: the whole
+		// path (the subject carried into a field that holds another value, so one PUT). Before the install, Preview cannot know the new
+		// installation's steps and fields, so what maps is known only from the real run.
+		key: 'installation.upgrade',
+		credential: 'solutions',
+		params: {
+			fromSolutionId: byId('id', 101),
+			solutionId: byId('id', 105),
+			title: 'Leads for ACME',
+			connectionSettingsMode: 'json',
+			credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
+			templateIds: [1051, 1052],
+			fieldRenames: '{"subject": "replyTo"}',
+			options: { lostAnswerCheck: 0.5 },
+		},
+		calls: [
+			'GET /solution/installation',
+			INSTALLATION,
+			'GET /bundle/data',
+			'GET /solution/{id}/credentialists',
+			'POST /solution/{id}/installation',
+			'PUT /bundle/data/{id}',
+			'PAUSE /solution/installation/{id}',
+			'PLAY /solution/installation/{id}',
+		],
+		madeByWrite: ['newInstallation', 'notice', 'written', 'mapped', 'unmapped', 'kept'],
+	},
+	{
 		key: 'installation.get',
 		credential: 'solutions',
 		params: { installationId: byId('id', 5001), includeBundles: true },

@@ -24,9 +24,8 @@ const targetFields = installFields.map((property): INodeProperties => {
 	if (property.name === 'solutionId')
 		return {
 			...property,
-			displayName: 'New Solution',
 			description:
-				'The solution to move the customer to: the new version the partner prepared (only its latest published version is offered)',
+				'The solution to move the customer to: the new version the partner prepared (only its latest published version is offered). Roll Back moves the customer back from it.',
 		};
 	if (property.name === 'title')
 		return {
