@@ -101,7 +101,28 @@ const AT_VERSION_2: Record<string, Expected> = {
 	},
 };
 
-const EXPECTED: Record<string, Expected> = { ...FIRST_NAMES, ...RENAMED, ...AT_VERSION_2 };
+// Version 4 pauses Ensure's other active copies by default; version 3 leaves them running unless
+// asked (the twins themselves: test/node/fleet/resume.test.ts). Here: a saved Ensure runs unchanged.
+const AT_VERSION_3: Record<string, Expected> = {
+	'installation-ensure-v3.json': {
+		calls: [
+			'GET /solution/installation',
+			'GET /solution/installation/5001',
+			'GET /solution/installation/5001',
+		],
+		output: {
+			unchanged: true,
+			otherInstallations: [{ id: 5002, title: 'Leads for Globex', status: 0 }],
+		},
+	},
+};
+
+const EXPECTED: Record<string, Expected> = {
+	...FIRST_NAMES,
+	...RENAMED,
+	...AT_VERSION_2,
+	...AT_VERSION_3,
+};
 
 const fixtures = readdirSync(FIXTURES).filter((file) => file.endsWith('.json'));
 
