@@ -46,10 +46,8 @@ function runnable(w: ExampleWorkflow, requestOptions: IDataObject = {}): Example
 					};
 				if (n.type !== ALBATO) return n;
 				const own = n.parameters!.requestOptions as IDataObject;
-				return {
-					...n,
-					parameters: { ...n.parameters, requestOptions: { ...own, ...requestOptions } },
-				};
+				const parameters = { ...n.parameters, requestOptions: { ...own, ...requestOptions } };
+				return { ...n, parameters: parameters as INodeParameters };
 			}),
 	};
 }

@@ -51,7 +51,7 @@ describe('Installation → Upgrade, twins', () => {
 				run.calls.indexOf('POST /solution/105/installation'),
 			);
 			expect(ctx.emu.state.installations.get(twin)?.status).toBe(0);
-			expect(activeCopies(ctx.emu, TITLE)).toEqual([output.newInstallation.id]);
+			expect(activeCopies(ctx.emu, TITLE)).toEqual([(output.newInstallation as { id: number }).id]);
 			expect(ctx.emu.state.installations.has(twin)).toBe(true); // kept
 		},
 	);
