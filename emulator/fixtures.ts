@@ -5,7 +5,7 @@
 import { OwnerIndexedMap } from './indexedMap';
 import type { PlanFixture } from './runTypes';
 import type { BundleStepRecord, EmulatorState, FieldRecord, InstallationRecord } from './types';
-import { UPGRADE, UPGRADE_SOLUTION, UPGRADE_TEMPLATES } from './upgradeFixtures';
+import { UPGRADE, UPGRADE_SOLUTION, upgradeTemplates } from './upgradeFixtures';
 
 export const USER_1 = 'user-1';
 export const USER_2 = 'user-2';
@@ -420,8 +420,9 @@ export const TEMPLATES: TemplateFixture[] = [
 		params: {},
 		bundle: { title: 'Draft', steps: [] },
 	},
-	...UPGRADE_TEMPLATES, // 1051, 1052 of solution 105 (upgradeFixtures.ts)
 ];
+// 1051, 1052: solution 105's, made from 101's (upgradeFixtures.ts).
+TEMPLATES.push(...upgradeTemplates(TEMPLATES));
 
 export const templatesOf = (solutionId: number): TemplateFixture[] =>
 	TEMPLATES.filter((t) => t.solutionId === solutionId);

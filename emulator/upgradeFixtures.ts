@@ -1,7 +1,8 @@
 /**
  * Solution 105, "CRM Leads to Mailer 2": the next version of solution 101 as a partner prepares it
  * in the partner panel, a new solution (Albato documents no upgrade call and no version link between
- * solutions). What changed from 101, for Installation → Upgrade's tests and the demo:
+ * solutions). It is made from 101's templates, with these changes, for Installation → Upgrade's
+ * tests and the demo:
  * - template 1051 (from 1011, same title): its step "Send welcome email" is renamed "Send welcome
  *   message" (same place); its field `subject` is renamed `mailSubject`; a new field `replyTo`
  *   comes with a default; the field `onlyNew` of "New lead in CRM" is removed;
@@ -12,12 +13,7 @@
  */
 import type { FieldRecord } from './types';
 
-export const UPGRADE = {
-	/** The old solution (101) and its next version (105). */
-	from: 101,
-	to: 105,
-	templates: { 1011: 1051, 1012: 1052 } as Record<number, number>,
-} as const;
+export const UPGRADE = { from: 101, to: 105 } as const;
 
 export const UPGRADE_SOLUTION = {
 	id: UPGRADE.to,
@@ -32,54 +28,45 @@ export const UPGRADE_SOLUTION = {
 	],
 };
 
-const leadStep = (): FieldRecord[] => [
-	{ name: 'cf__8ad75c3e1f2b4a90', label: 'Lead source', type: 'string', value: 'website' },
-	{ name: 'cf__1b9e04d7aa6c4f12', label: 'Minimum score', type: 'number', value: 40 },
-];
-const messageStep = (): FieldRecord[] => [
-	{ name: 'mailSubject', label: 'Subject', type: 'string', value: 'Welcome aboard' },
-	{ name: 'listId', label: 'Mailing list', type: 'listRef', value: '{%12:345%}' },
-	{ name: 'cf__4c2d9e8f0a1b4c3d', label: 'Delay, minutes', type: 'number', value: 15 },
-	{ name: 'doubleOptIn', label: 'Double opt-in', type: 'boolean', value: false },
-	{ name: 'replyTo', label: 'Reply-to address', type: 'string', value: 'support@example.com' },
-];
+/** What a template of fixtures.ts holds that the next version changes (no import circle). */
+type Step = { title: string; fields: FieldRecord[] };
+interface Changed {
+	id: number;
+	solutionId: number;
+	parentAutomation: { id: number; title: string };
+	bundle: { title: string; steps: Step[] };
+}
 
-const dealStep = (): FieldRecord[] => [
-	{ name: 'cf__77aa0c1de3f54b8a', label: 'Pipeline', type: 'listRef', value: '{%7:12%}' },
-	{ name: 'minAmount', label: 'Minimum amount', type: 'number', value: 1000.5 },
-];
-const tagStep = (): FieldRecord[] => [
-	{ name: 'tag', label: 'Tag', type: 'string', value: 'customer' },
-	{ name: 'overwrite', label: 'Overwrite tags', type: 'boolean', value: false },
-];
+const RENAMED_STEPS: Record<string, string> = { 'Send welcome email': 'Send welcome message' };
+const RENAMED_FIELDS: Record<string, string> = { subject: 'mailSubject' };
+const REMOVED_FIELDS = new Set(['onlyNew']);
+const NEW_FIELDS: Record<string, FieldRecord[]> = {
+	'Send welcome message': [
+		{ name: 'replyTo', label: 'Reply-to address', type: 'string', value: 'support@example.com' },
+	],
+};
 
-export const UPGRADE_TEMPLATES = [
-	{
-		id: 1051,
-		solutionId: UPGRADE.to,
-		title: 'New lead → welcome email',
-		parentAutomation: { id: 3051, title: 'Lead welcome flow 2' },
-		params: { trigger: 'lead.created', schedule: null, maxPerHour: 100 },
-		bundle: {
-			title: 'New lead → welcome email',
-			steps: [
-				{ title: 'New lead in CRM', fields: leadStep() },
-				{ title: 'Send welcome message', fields: messageStep() },
-			],
-		},
-	},
-	{
-		id: 1052,
-		solutionId: UPGRADE.to,
-		title: 'Deal won → add tag',
-		parentAutomation: { id: 3052, title: 'Deal won tagging 2' },
-		params: { trigger: 'deal.won', tag: 'customer' },
-		bundle: {
-			title: 'Deal won → add tag',
-			steps: [
-				{ title: 'Deal won in CRM', fields: dealStep() },
-				{ title: 'Tag subscriber', fields: tagStep() },
-			],
-		},
-	},
-];
+/** One step of the next version: renamed, without the removed fields, with the new ones. */
+function nextStep(step: Step): Step {
+	const title = RENAMED_STEPS[step.title] ?? step.title;
+	const fields = step.fields
+		.filter((field) => !REMOVED_FIELDS.has(field.name))
+		.map((field) => ({ ...field, name: RENAMED_FIELDS[field.name] ?? field.name }));
+	return { title, fields: [...fields, ...(NEW_FIELDS[title] ?? [])] };
+}
+
+/** 105's templates, made from 101's: template 10xy becomes 105y. */
+export function upgradeTemplates<T extends Changed>(templates: T[]): T[] {
+	return templates
+		.filter((template) => template.solutionId === UPGRADE.from)
+		.map((template) => ({
+			...template,
+			id: template.id + 40,
+			solutionId: UPGRADE.to,
+			parentAutomation: {
+				id: template.parentAutomation.id + 40,
+				title: `${template.parentAutomation.title} 2`,
+			},
+			bundle: { ...template.bundle, steps: template.bundle.steps.map(nextStep) },
+		}));
+}

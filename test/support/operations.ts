@@ -14,6 +14,7 @@ import type { Operation } from '../../nodes/AlbatoSolutions/actions/types';
 import { forTests as tokenCacheForTests } from '../../nodes/shared/transport/tokenCache';
 import { addUsers, runPartner } from './partnerSetup';
 import { byId, type NodeRun, runNode } from './setup';
+import { upgradeParams } from './upgrades';
 
 /** What a run needs in the emulator first. */
 type Need =
@@ -121,16 +122,7 @@ const ROWS: Row[] = [
 		// installation's steps and fields, so what maps is known only from the real run.
 		key: 'installation.upgrade',
 		credential: 'solutions',
-		params: {
-			fromSolutionId: byId('id', 101),
-			solutionId: byId('id', 105),
-			title: 'Leads for ACME',
-			connectionSettingsMode: 'json',
-			credentialData: JSON.stringify(VALID_CREDENTIAL_DATA[101]),
-			templateIds: [1051, 1052],
-			fieldRenames: '{"subject": "replyTo"}',
-			options: { lostAnswerCheck: 0.5 },
-		},
+		params: upgradeParams({ fieldRenames: '{"subject": "replyTo"}', requestOptions: {} }),
 		calls: [
 			'GET /solution/installation',
 			INSTALLATION,
