@@ -175,3 +175,40 @@ describe('Installation → Upgrade, Roll Back', () => {
 		expect(writes(run.calls)).toEqual([]);
 	});
 });
+
+describe('Installation → Upgrade, connection settings', () => {
+	const PIPEDRIVE = { crm: 'pipedrive', pipedriveFilter: 'mine', mailer: 'sendpulse' };
+
+	it('none shown by the service and none given: fails before the install, the old one untouched', async () => {
+		const run = await runNode(ctx.emu, upgrade({ credentialData: '{}' }), {
+			continueOnFail: true,
+		});
+		expect(String(run.json[0].error)).toMatch(/^Connection Settings are incomplete or wrong/);
+		expect(run.json[0]).toMatchObject({ details: { failedAt: 'install', oldStatus: 'active' } });
+		expect(writes(run.calls)).toEqual([]);
+	});
+
+	it("a service that shows the old installation's connection settings: those are installed, not the item's", async () => {
+		// The emulator echoes none (its choice 5): here its detail shows them, as a service may.
+		const views = jest.requireActual<typeof import('../../../emulator/handlers/views')>(
+			'../../../emulator/handlers/views',
+		);
+		const render = views.renderInstallation;
+		const shown = jest
+			.spyOn(views, 'renderInstallation')
+			.mockImplementation((context, record, expand, withStatus) => ({
+				...render(context, record, expand, withStatus),
+				credentialData: { ...record.credentialData },
+			}));
+		try {
+			ctx.emu.state.installations.get(OLD)!.credentialData = PIPEDRIVE;
+			const run = await runNode(ctx.emu, upgrade());
+			expect(run.error).toBeUndefined();
+			const post = ctx.emu.requests.find((r) => r.method === 'POST')!;
+			expect(post.body).toMatchObject({ credentialData: PIPEDRIVE });
+			expect(ctx.emu.state.installations.get(NEW)?.credentialData).toEqual(PIPEDRIVE);
+		} finally {
+			shown.mockRestore();
+		}
+	});
+});
