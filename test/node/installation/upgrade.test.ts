@@ -212,3 +212,16 @@ describe('Installation → Upgrade, connection settings', () => {
 		}
 	});
 });
+
+it('Roll Back of a customer never upgraded (no new installation) sends nothing, even when the old one is paused', async () => {
+	ctx.emu.state.installations.get(OLD)!.status = 0;
+	const run = await runNode(ctx.emu, rollBack());
+	expect(writes(run.calls)).toEqual([]);
+	expect(run.json[0]).toMatchObject({
+		state: 'alreadyRolledBack',
+		oldInstallation: { id: OLD, status: 0 },
+		newInstallation: { id: null },
+	});
+	expect(run.json[0].notice).toMatch(/never upgraded, nothing to roll back/);
+	expect(status(OLD)).toBe(0);
+});

@@ -20,6 +20,9 @@ import { upgradeReport } from './upgradeReport';
 const PREVIEW_NEW =
 	'The new installation does not exist yet: which values map is known once it is installed (its steps and fields come from the install). Preview checked the connection settings.';
 
+const NEVER_UPGRADED = ({ input }: UpgradeItem) =>
+	`The end user has no installation "${input.title}" of solution ${input.solutionId}: never upgraded, nothing to roll back. Nothing was sent.`;
+
 export async function upgradeCustomer(item: UpgradeItem) {
 	const pair = await locatePair(item);
 	const { old, new: target } = pair;
@@ -63,11 +66,13 @@ export async function rollBackCustomer(item: UpgradeItem) {
 	const { old, new: current } = pair;
 	if (!old) throw nothingToMove(item, undefined);
 	const newId = current?.id ?? null;
-	if (old.status === ACTIVE && current?.status !== ACTIVE)
+	// Never upgraded (no new installation): nothing to move back, whatever the old one's status.
+	if (!current || (old.status === ACTIVE && current.status !== ACTIVE))
 		return upgradeReport(item, pair, {
 			state: 'alreadyRolledBack',
-			old: { id: old.id, status: ACTIVE },
+			old: { id: old.id, status: old.status ?? null },
 			new: { id: newId, status: current?.status ?? null, created: false },
+			notice: current ? undefined : NEVER_UPGRADED(item),
 		});
 	const to = await readSide(item, old.id);
 	const source = current && (await readSide(item, current.id));

@@ -40,7 +40,7 @@ export async function readSide(item: UpgradeItem, id: number): Promise<Side> {
 }
 
 interface Switch {
-	from: { id: number; active: boolean } | undefined;
+	from: { id: number; active: boolean };
 	to: Side;
 	changes: FieldChange[];
 	roles: Roles;
@@ -63,7 +63,7 @@ export async function switchOver(item: UpgradeItem, { from, to, changes, roles }
 				itemIndex,
 			);
 		step = 'pause';
-		if (from?.active) {
+		if (from.active) {
 			sourcePaused = true;
 			await setStatus(client, from.id, 'PAUSE', itemIndex);
 		}
@@ -77,7 +77,7 @@ export async function switchOver(item: UpgradeItem, { from, to, changes, roles }
 			);
 	} catch (error) {
 		if (step === 'start') await quietly(setStatus(client, to.id, 'PAUSE', itemIndex));
-		if (sourcePaused && from) await quietly(setStatus(client, from.id, 'PLAY', itemIndex));
+		if (sourcePaused) await quietly(setStatus(client, from.id, 'PLAY', itemIndex));
 		throw await failure(item, error as Error, step, roles);
 	}
 }
