@@ -114,3 +114,15 @@ describe('Installation → Upgrade, Roll Back, a step fails', () => {
 		]);
 	});
 });
+
+it('a start whose answer is lost and a target that then cannot be paused: the old one stays paused (never two active), and the item says so', async () => {
+	ctx.emu.faults.add({ method: 'PLAY', path: installation(NEW), reset: 'after' });
+	ctx.emu.faults.add({ method: 'PAUSE', path: installation(NEW), status: 503 });
+	const failed = await runNode(ctx.emu, upgradeParams(), { continueOnFail: true });
+	expect(failed.json[0]).toMatchObject({
+		details: { failedAt: 'startNew', oldStatus: 'paused', newStatus: 'active' },
+	});
+	expect(activeCopies(ctx.emu, 'Leads for ACME')).toEqual([NEW]);
+	expect(neverBothActive(ctx.emu, [OLD])).toBe(true);
+	expect(failed.calls).not.toContain(`PLAY /solution/installation/${OLD}`);
+});

@@ -3,7 +3,9 @@
  * the values written into the target while it is paused, the source paused, the target started.
  * Never both active: the target starts only once the source is paused. On a failure after the
  * source was paused, the target is paused again (a start whose answer was lost may have applied)
- * and the source started again, before the item fails; the failure says the state each is left in.
+ * and, once it surely is, the source started again, before the item fails; the failure says the
+ * state each is left in (a target that could not be paused keeps the source paused: one may then
+ * be left with none active, and says so, rather than two).
  */
 import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -76,14 +78,20 @@ export async function switchOver(item: UpgradeItem, { from, to, changes, roles }
 				{ itemIndex },
 			);
 	} catch (error) {
-		if (step === 'start') await quietly(setStatus(client, to.id, 'PAUSE', itemIndex));
-		if (sourcePaused) await quietly(setStatus(client, from.id, 'PLAY', itemIndex));
+		// The source starts again only once the target is surely paused: never both active.
+		const targetStopped =
+			step !== 'start' || (await quietly(setStatus(client, to.id, 'PAUSE', itemIndex)));
+		if (sourcePaused && targetStopped) await quietly(setStatus(client, from.id, 'PLAY', itemIndex));
 		throw await failure(item, error as Error, step, roles);
 	}
 }
 
-async function quietly(call: Promise<unknown>): Promise<void> {
-	await call.catch(() => undefined);
+/** Whether a best-effort call succeeded (its failure is the item's error's business, not this). */
+async function quietly(call: Promise<unknown>): Promise<boolean> {
+	return await call.then(
+		() => true,
+		() => false,
+	);
 }
 
 const WORD: Record<number, string> = { [ACTIVE]: 'active', [PAUSED]: 'paused' };
