@@ -75,16 +75,16 @@ export async function rollBackCustomer(item: UpgradeItem) {
 			notice: current ? undefined : NEVER_UPGRADED(item),
 		});
 	const to = await readSide(item, old.id);
-	const source = current && (await readSide(item, current.id));
+	const source = await readSide(item, current.id);
 	const renames = Object.fromEntries(Object.entries(item.renames).map(([a, b]) => [b, a]));
-	const values = source && mapValues(source, to, renames);
-	const from = current && { id: current.id, active: current.status === ACTIVE };
-	const roles = { oldId: old.id, newId: current?.id };
-	if (!item.preview) await switchOver(item, { from, to, changes: values?.changes ?? [], roles });
+	const values = mapValues(source, to, renames);
+	const from = { id: current.id, active: current.status === ACTIVE };
+	const roles = { oldId: old.id, newId: current.id };
+	if (!item.preview) await switchOver(item, { from, to, changes: values.changes, roles });
 	return upgradeReport(item, pair, {
 		state: 'rolledBack',
 		old: { id: old.id, status: ACTIVE },
-		new: { id: newId, status: current ? PAUSED : null, created: false },
+		new: { id: current.id, status: PAUSED, created: false },
 		values,
 	});
 }
