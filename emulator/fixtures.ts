@@ -2,6 +2,7 @@
  * Fixtures: solutions, connection settings, templates, partner schemas and the
  * pre-existing installations. Exported so tests elsewhere can reference ids and values.
  */
+import { activeCopiesOf } from './activeCopies';
 import { OwnerIndexedMap } from './indexedMap';
 import type { PlanFixture } from './runTypes';
 import type { BundleStepRecord, EmulatorState, FieldRecord, InstallationRecord } from './types';
@@ -562,6 +563,7 @@ export function createState(): EmulatorState {
 
 /** Refills `state` in place (so references held by tests stay valid). */
 export function loadFixtures(state: EmulatorState): void {
+	activeCopiesOf(state).clear();
 	state.installations.clear();
 	state.bundles.clear();
 	state.bundleData.clear();
