@@ -85,3 +85,20 @@ it('an automation or a step with no counterpart at its title or place: each valu
 	]);
 	expect(map.changes).toEqual([]);
 });
+
+it("a place already another automation's or step's by its title is not taken by place", () => {
+	// "Welcome" was renamed and moved: place 0 of the target is "Tagging", which is Tagging's home.
+	const source = side(100, {
+		Welcome: { Email: { subject: 'Hi' } },
+		Tagging: { Tag: { tag: 'vip' } },
+	});
+	const target = side(200, {
+		Tagging: { Tag: { tag: 'vip' } },
+		'Welcome v2': { Email: { subject: 'Hi' } },
+	});
+	const map = mapValues(source, target, {});
+	expect(map.mapped.map((m) => [m.automation, m.to.automation])).toEqual([['Tagging', 'Tagging']]);
+	expect(map.unmapped.map((u) => [u.automation, u.code, u.reason])).toEqual([
+		['Welcome', 'subject', 'the target has no automation "Welcome" (nor one at its place)'],
+	]);
+});

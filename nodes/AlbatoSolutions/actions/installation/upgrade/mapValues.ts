@@ -71,56 +71,96 @@ function stepsAt(side: Side): StepAt[][] {
 	);
 }
 
-/** The entry with this title, else the one at this place (when its title names no other entry). */
-function matchOf<T>(list: T[], place: number, title: string, titled: (entry: T) => string) {
-	const byTitle = list.find((entry) => titled(entry) === title);
+/**
+ * The entry with this title, else the one at this place, unless its title is one of the source's
+ * (`titles`): that one is another entry's home.
+ */
+function matchOf<T>(
+	list: T[],
+	at: { place: number; title: string; titles: string[] },
+	titled: (entry: T) => string,
+) {
+	const byTitle = list.find((entry) => titled(entry) === at.title);
 	if (byTitle) return byTitle;
-	return list[place];
+	const byPlace = list[at.place];
+	return byPlace && !at.titles.includes(titled(byPlace)) ? byPlace : undefined;
+}
+
+/** Where a source step's values go: its automation's home and its own (undefined: none). */
+interface Destination {
+	automation: StepAt[] | undefined;
+	step: StepAt | undefined;
+}
+
+/** Why a value has no home, as the output says it. */
+function noHome(from: StepAt, homes: Destination, code: string): string {
+	if (!homes.automation)
+		return `the target has no automation "${from.automation}" (nor one at its place)`;
+	if (!homes.step)
+		return `automation "${homes.automation[0]?.automation ?? ''}" has no step "${from.step}" (nor one at its place)`;
+	return `step "${homes.step.step}" has no field "${code}"`;
+}
+
+/**
+ * Each value of one source step: mapped (and a change when it differs) or unmapped; `taken` gets
+ * each target field a value lands in.
+ */
+function mapStep(
+	result: ValueMap,
+	from: StepAt,
+	homes: Destination,
+	renames: Record<string, string>,
+	taken: Set<string>,
+) {
+	const to = homes.step;
+	for (const field of from.fields) {
+		const place = { automation: from.automation, step: from.step, code: field.name };
+		const code = renames[field.name] ?? field.name;
+		const there = to?.fields.find((candidate) => candidate.name === code);
+		if (!to || !there) {
+			const reason = noHome(from, homes, code);
+			result.unmapped.push({ ...place, label: field.label, value: field.value, reason });
+			continue;
+		}
+		taken.add(`${to.stepId}\u0000${code}`);
+		const differs = !sameJson(there.value, field.value);
+		const target = { automation: to.automation, step: to.step, code };
+		result.mapped.push({ ...place, to: target, value: field.value, differs });
+		const { bundleId, stepId } = to;
+		if (differs)
+			result.changes.push({
+				...target,
+				value: field.value,
+				exact: true,
+				bundleId,
+				stepId,
+				from: there.value,
+			});
+	}
 }
 
 /** Maps every source value onto the target (renames: source code → target code). */
 export function mapValues(source: Side, target: Side, renames: Record<string, string>): ValueMap {
 	const targetSteps = stepsAt(target);
 	const result: ValueMap = { mapped: [], unmapped: [], kept: [], changes: [] };
-	const homes = new Set<string>();
-	stepsAt(source).forEach((automation, a) => {
-		const home = automation.length
-			? matchOf(targetSteps, a, automation[0].automation, (steps) => steps[0]?.automation ?? '')
+	const taken = new Set<string>();
+	const sourceSteps = stepsAt(source);
+	const automations = sourceSteps.map((steps) => steps[0]?.automation ?? '');
+	sourceSteps.forEach((steps, a) => {
+		const at = { place: a, title: automations[a], titles: automations };
+		const automation = steps.length
+			? matchOf(targetSteps, at, (candidate) => candidate[0]?.automation ?? '')
 			: undefined;
-		automation.forEach((step, s) => {
-			const to = home && matchOf(home, s, step.step, (candidate) => candidate.step);
-			for (const field of step.fields) {
-				const place = { automation: step.automation, step: step.step, code: field.name };
-				const code = renames[field.name] ?? field.name;
-				const there = to?.fields.find((candidate) => candidate.name === code);
-				if (!to || !there) {
-					const reason = !home
-						? `the target has no automation "${step.automation}" (nor one at its place)`
-						: !to
-							? `automation "${home[0]?.automation ?? ''}" has no step "${step.step}" (nor one at its place)`
-							: `step "${to.step}" has no field "${code}"`;
-					result.unmapped.push({ ...place, label: field.label, value: field.value, reason });
-					continue;
-				}
-				homes.add(`${to.stepId}\u0000${code}`);
-				const differs = !sameJson(there.value, field.value);
-				const target = { automation: to.automation, step: to.step, code };
-				result.mapped.push({ ...place, to: target, value: field.value, differs });
-				if (differs)
-					result.changes.push({
-						...target,
-						value: field.value,
-						exact: true,
-						bundleId: to.bundleId,
-						stepId: to.stepId,
-						from: there.value,
-					});
-			}
+		const titles = steps.map((step) => step.step);
+		steps.forEach((step, s) => {
+			const stepAt = { place: s, title: step.step, titles };
+			const home = automation && matchOf(automation, stepAt, (candidate) => candidate.step);
+			mapStep(result, step, { automation, step: home }, renames, taken);
 		});
 	});
 	for (const step of targetSteps.flat())
 		for (const field of step.fields)
-			if (!homes.has(`${step.stepId}\u0000${field.name}`))
+			if (!taken.has(`${step.stepId}\u0000${field.name}`))
 				result.kept.push({
 					automation: step.automation,
 					step: step.step,
