@@ -23,7 +23,7 @@ const UNIT = [
 	'readers/[^/]+',
 	'layering',
 	'node/endUser/endUserItem',
-	'node/installation/ensure\\.description',
+	'node/installation/(ensure\\.description|mapValues)',
 	'node/params\\.kit',
 	'node/requestOptions',
 	'node/structure',

@@ -8,6 +8,7 @@
  * runs per automation (run history). It goes through the same handlers as the HTTP calls, without
  * HTTP or the request log, so 10,000 customers take seconds.
  */
+import { activeCopiesOf } from './activeCopies';
 import { addUser } from './handlers/partner';
 import { install } from './handlers/solutions';
 import type { HandlerContext } from './handlers/context';
@@ -27,7 +28,7 @@ export const FLEET_CONTROL_ROUTES = [
 	'POST   /__emulator/fleet               {"count", "idPrefix"?, "solutionId"?, "templateIds"?, "credentialData"?, "title"?, "status"?, "runsPerBundle"?, "runOutcome"?, "runsPerDay"?, "runStream"?: {"seed", "origin", …}} → {"customers": [{"id", "installationId", "bundleIds"}]}',
 	'GET    /__emulator/requests/summary    calls by kind ("METHOD /path" with ids as {id}), by status, 429s, token calls per end user',
 	'POST   /__emulator/requests/keep       {"keep": false}: count requests in the summary only (the log stays empty); true: log again',
-	'POST   /__emulator/fleet/status        {"idPrefix", "field"?}: per seeded customer of that prefix, its installations as [id, title, status, value of "field"] (what a fleet check reads instead of /state)',
+	'POST   /__emulator/fleet/status        {"idPrefix", "field"?}: per seeded customer of that prefix, its installations as [id, title, status, value of "field"] (what a fleet check reads instead of /state), and bothActive: the moments a customer had two active copies',
 ];
 
 export interface FleetSpec {
@@ -219,7 +220,8 @@ export function fleetStatus(
 			valueOf(i),
 		]);
 	}
-	return { customers };
+	// Two active copies of one customer's installation, counted as they happened (activeCopies.ts).
+	return { customers, bothActive: activeCopiesOf(state).summary() };
 }
 
 /** A path with its numeric segments as {id} and the partner segment of /wl as {partner}. */

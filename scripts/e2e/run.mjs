@@ -113,7 +113,7 @@ export async function checkOnboarding(checks, n8n, emulator, workflow) {
 	checks.equal(`all ${names.length} nodes ran successfully`, ran, names);
 
 	const solutions = outputOf(runData, 'List solutions').map((s) => s.id);
-	checks.equal('List solutions → the 3 published solutions', solutions, [101, 102, 103]);
+	checks.equal('List solutions → the 4 published solutions', solutions, [101, 102, 103, 105]);
 	checks.ok(
 		'Read connection settings → steps of solution 101',
 		outputOf(runData, 'Read connection settings')[0]?.steps?.some((s) => s.id === 'crm'),

@@ -81,7 +81,10 @@ export function previewNew(item: EnsureItem): IDataObject {
 }
 
 /** In partner mode, whose installation it is (End User ID), as End User and Run outputs say. */
-function endUserFields({ client, itemIndex }: EnsureItem): IDataObject {
+export function endUserFields({
+	client,
+	itemIndex,
+}: Pick<EnsureItem, 'client' | 'itemIndex'>): IDataObject {
 	const endUserId = client.partner?.endUserId(itemIndex);
 	return endUserId === undefined ? {} : { endUserId };
 }
