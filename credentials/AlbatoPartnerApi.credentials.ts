@@ -82,18 +82,18 @@ export class AlbatoPartnerApi implements ICredentialType {
 					name: 'Basic Username (Token + Empty Password)',
 					value: 'usernamePassword',
 					description:
-						'Authorization: Basic base64("<master token>:"): "enter its permanent token as the username for the Basic authorization (the password is empty)"',
+						'Authorization: Basic base64("‹master token›:"): "enter its permanent token as the username for the Basic authorization (the password is empty)"',
 				},
 				{
 					name: 'Basic Token',
 					value: 'raw',
 					description:
-						"Authorization: Basic <master token>, as the placeholder of Albato's partner quick start",
+						"Authorization: Basic ‹master token›, as the placeholder of Albato's partner quick start",
 				},
 				{
 					name: 'Bearer',
 					value: 'bearer',
-					description: 'Authorization: Bearer <master token>',
+					description: 'Authorization: Bearer ‹master token›',
 				},
 			],
 			description:
@@ -114,12 +114,12 @@ export class AlbatoPartnerApi implements ICredentialType {
 				{
 					name: 'Bearer',
 					value: 'bearer',
-					description: 'Authorization: Bearer <token>',
+					description: 'Authorization: Bearer ‹token›',
 				},
 				{
 					name: 'Basic Username (Token + Empty Password)',
 					value: 'basicUsername',
-					description: 'Authorization: Basic base64("<token>:")',
+					description: 'Authorization: Basic base64("‹token›:")',
 				},
 			],
 			description:

@@ -56,13 +56,13 @@ export class AlbatoSolutionsApi implements ICredentialType {
 				{
 					name: 'Bearer',
 					value: 'bearer',
-					description: 'Authorization: Bearer <token>, as Albato shows session tokens',
+					description: 'Authorization: Bearer ‹token›, as Albato shows session tokens',
 				},
 				{
 					name: 'Basic Username (Token + Empty Password)',
 					value: 'basicUsername',
 					description:
-						'Authorization: Basic base64("<token>:"), as Albato says for a permanent token',
+						'Authorization: Basic base64("‹token›:"), as Albato says for a permanent token',
 				},
 			],
 			description:
