@@ -3,6 +3,7 @@
  * (n8n's CredentialTestContext, real HTTP to the emulator). It tries the forms Auto tries, passes
  * with the right token whichever form the service takes, and says what is wrong.
  */
+import type { ICredentialType } from 'n8n-workflow';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -29,7 +30,7 @@ const TOKEN_CALL = '/wl/acme-saas/get-user-session-token';
 
 describe("the partner credential's test", () => {
 	it('has no test request of its own: n8n would use it first, and send one form only', () => {
-		expect(new AlbatoPartnerApi().test).toBeUndefined();
+		expect((new AlbatoPartnerApi() as ICredentialType).test).toBeUndefined();
 	});
 
 	it.each([

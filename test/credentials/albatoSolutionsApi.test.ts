@@ -2,6 +2,7 @@
  * The Albato Solutions API (Access Token) credential's Test button, as n8n runs it: the nodes'
  * `testedBy` function (n8n's CredentialTestContext, real HTTP to the emulator).
  */
+import type { ICredentialType } from 'n8n-workflow';
 import { AlbatoSolutionsApi } from '../../credentials/AlbatoSolutionsApi.credentials';
 import { VARIANT_CHOICES } from '../../emulator/render';
 import { testCredential } from '../../harness/credentialTest';
@@ -16,7 +17,7 @@ const sent = () => ctx.emu.requests.map((r) => `${r.method} ${r.path} ${r.status
 
 describe('Albato Solutions API credential test', () => {
 	it('has no test request of its own: n8n would use it first, and send one form only', () => {
-		expect(new AlbatoSolutionsApi().test).toBeUndefined();
+		expect((new AlbatoSolutionsApi() as ICredentialType).test).toBeUndefined();
 	});
 
 	it('passes with a valid JWT (trailing slash tolerated), one GET /solution/apps as Bearer', async () => {

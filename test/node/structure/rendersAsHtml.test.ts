@@ -46,7 +46,8 @@ type Option = INodeProperties | INodePropertyOptions | INodePropertyCollection;
 function htmlTexts(list: Option[], path: string, out: Array<[string, string]> = []) {
 	for (const entry of list) {
 		const here = `${path} › ${'displayName' in entry ? entry.displayName : entry.name}`;
-		if (typeof entry.description === 'string') out.push([here, entry.description]);
+		if ('description' in entry && typeof entry.description === 'string')
+			out.push([here, entry.description]);
 		if ('hint' in entry && typeof entry.hint === 'string') out.push([`${here} (hint)`, entry.hint]);
 		if ('type' in entry && entry.type === 'notice') out.push([here, entry.displayName]);
 		if ('options' in entry && Array.isArray(entry.options)) htmlTexts(entry.options, here, out);
