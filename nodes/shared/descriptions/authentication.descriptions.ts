@@ -47,6 +47,6 @@ export const endUserIdProperty: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. {{ $json.customerId }}',
 	description:
-		"Your own ID of the customer (the ID you gave Albato in End User → Create). The node gets that end user's token and acts as them; may differ per item.",
+		"Your own ID of the customer (the ID you gave Albato in End User → Create). The node gets that end user's token and acts as them; may differ per item. Check Connection and the solution reads take any existing customer; with none yet, create one first with End User → Create.",
 	displayOptions: { show: { authentication: [PARTNER_API] } },
 };

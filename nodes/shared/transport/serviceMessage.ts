@@ -145,6 +145,8 @@ interface PartnerCall {
 	withMasterToken?: boolean;
 	/** About one end user (CallOptions.about). */
 	about?: 'endUser';
+	/** The form the service took the master token in, when its answer got past the token check. */
+	takenAs?: string;
 }
 
 /**
@@ -155,7 +157,7 @@ interface PartnerHint {
 	status: number;
 	endpoint?: string;
 	when?: (call: PartnerCall) => boolean;
-	hint: (credential: string) => string;
+	hint: (credential: string, call: PartnerCall) => string;
 }
 
 const withMasterToken = (call: PartnerCall) => call.withMasterToken === true;
@@ -189,7 +191,9 @@ const PARTNER_HINTS = [
 	{
 		status: 404,
 		endpoint: 'get-user-session-token',
-		hint: () => 'No end user with this End User ID: create it first (End User → Create).',
+		// First that the master token works: in a first hour, the 404 is read as a wrong token.
+		hint: (_credential, { takenAs }) =>
+			`${takenAs ? `The master token was accepted (as ${takenAs}). ` : ''}No end user with this End User ID: create it first (End User → Create).`,
 	},
 	{
 		status: 404,
@@ -229,5 +233,5 @@ export function partnerHint(
 	// Which one, when a workflow has several (staging, production): its name, never its data.
 	const credential = `the Albato Partner API credential${name ? ` "${name}"` : ''}`;
 	const entry: PartnerHint | undefined = PARTNER_HINTS.find((hint) => applies(hint, status, call));
-	return entry?.hint(credential);
+	return entry?.hint(credential, call);
 }
