@@ -69,7 +69,7 @@ export class AlbatoPartnerApi implements ICredentialType {
 						"Basic username first (as Albato's general page says); on a 401 once as Basic token; the form that works is remembered",
 				},
 				{
-					name: 'Basic Username (Token + Empty Password)',
+					name: 'Basic Username',
 					value: 'usernamePassword',
 					description:
 						'Authorization: Basic base64("‹master token›:"): "enter its permanent token as the username for the Basic authorization (the password is empty)"',
@@ -107,9 +107,10 @@ export class AlbatoPartnerApi implements ICredentialType {
 					description: 'Authorization: Bearer ‹token›',
 				},
 				{
-					name: 'Basic Username (Token + Empty Password)',
+					name: 'Basic Username',
 					value: 'basicUsername',
-					description: 'Authorization: Basic base64("‹token›:")',
+					description:
+						'Authorization: Basic base64("‹token›:"): the token as the username, an empty password',
 				},
 			],
 			description:

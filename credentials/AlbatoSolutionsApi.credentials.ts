@@ -62,10 +62,10 @@ export class AlbatoSolutionsApi implements ICredentialType {
 					description: 'Authorization: Bearer ‹token›, as Albato shows session tokens',
 				},
 				{
-					name: 'Basic Username (Token + Empty Password)',
+					name: 'Basic Username',
 					value: 'basicUsername',
 					description:
-						'Authorization: Basic base64("‹token›:"), as Albato says for a permanent token',
+						'Authorization: Basic base64("‹token›:"): the token as the username, an empty password, as Albato says for a permanent token',
 				},
 			],
 			description:

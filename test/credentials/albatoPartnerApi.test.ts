@@ -46,7 +46,7 @@ describe("the partner credential's test", () => {
 		expect(result).toEqual({
 			status: 'OK',
 			message: expect.stringMatching(
-				/^Connection successful: the service took the master token as Basic Username \(Token \+ Empty Password\) \(on Auto/,
+				/^Connection successful: the service took the master token as Basic Username \(on Auto/,
 			),
 		});
 		expect(sent()).toEqual([[TOKEN_CALL, 404, 'basicUsername']]);
@@ -70,7 +70,7 @@ describe("the partner credential's test", () => {
 		expect(result).toEqual({
 			status: 'OK',
 			message:
-				'Connection successful: the service took the master token as Basic Token (on Auto, after a 401 as Basic Username (Token + Empty Password); the node does the same)',
+				'Connection successful: the service took the master token as Basic Token (on Auto, after a 401 as Basic Username; the node does the same)',
 		});
 		expect(sent()).toEqual([
 			[TOKEN_CALL, 401, 'basicUsername'],
@@ -97,8 +97,8 @@ describe("the partner credential's test", () => {
 	);
 
 	it.each([
-		['raw', 'usernamePassword', 'Basic Username (Token + Empty Password)', 'Basic Token'],
-		['usernamePassword', 'raw', 'Basic Token', 'Basic Username (Token + Empty Password)'],
+		['raw', 'usernamePassword', 'Basic Username', 'Basic Token'],
+		['usernamePassword', 'raw', 'Basic Token', 'Basic Username'],
 	])(
 		'the service takes only %s, the form chosen is the other: says the right one, never the chosen one',
 		async (accepted, chosen, chosenName, acceptedName) => {

@@ -47,7 +47,7 @@ describe('Albato Solutions API credential test', () => {
 		const result = await test({ accessToken: 'not-a-jwt-and-not-a-token' });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(
-			/^The token is most likely wrong: the service refused it in every form \(Basic Username \(Token \+ Empty Password\): 401 "/,
+			/^The token is most likely wrong: the service refused it in every form \(Basic Username: 401 "/,
 		);
 		expect(result.message).not.toMatch(/Send Token As/);
 		expect(ctx.emu.requests.map((r) => r.status)).toEqual([401, 401]);
@@ -60,7 +60,7 @@ describe('Albato Solutions API credential test', () => {
 		expect(result).toEqual({
 			status: 'Error',
 			message:
-				'The access token is right, but the service refused it as Bearer (401) and took it as Basic Username (Token + Empty Password): set Send Token As to Basic Username (Token + Empty Password), or Auto.',
+				'The access token is right, but the service refused it as Bearer (401) and took it as Basic Username: set Send Token As to Basic Username, or Auto.',
 		});
 	});
 });

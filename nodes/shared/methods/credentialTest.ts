@@ -24,7 +24,7 @@ export const CREDENTIAL_TEST_USER_ID = 'n8n-credential-test-no-such-user';
 
 /** The form option's names, by form: the one name a message gives a form. */
 const OPTION_OF: Record<TokenForm, string> = {
-	basicUsername: 'Basic Username (Token + Empty Password)',
+	basicUsername: 'Basic Username',
 	basicRaw: 'Basic Token',
 	bearer: 'Bearer',
 };

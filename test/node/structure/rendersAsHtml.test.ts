@@ -96,3 +96,33 @@ describe('texts the editor renders as HTML', () => {
 		);
 	});
 });
+
+/** The longest option label the editor's dropdowns show whole (n8n cuts longer ones). */
+const OPTION_LABEL_MAX = 36;
+
+function optionNames(list: Option[], path: string, out: Array<[string, string]> = []) {
+	for (const entry of list) {
+		const here = `${path} › ${'displayName' in entry ? entry.displayName : entry.name}`;
+		if ('value' in entry && typeof entry.name === 'string') out.push([here, entry.name]);
+		if ('options' in entry && Array.isArray(entry.options)) optionNames(entry.options, here, out);
+		if ('values' in entry && Array.isArray(entry.values)) optionNames(entry.values, here, out);
+	}
+	return out;
+}
+
+describe('option labels', () => {
+	const labels = [
+		...credentials.flatMap((type) => optionNames(type.properties, type.displayName)),
+		...[new AlbatoSolutions(), new AlbatoSolutionsTrigger()].flatMap((node) =>
+			optionNames(node.description.properties, node.description.displayName),
+		),
+	];
+
+	it('finds the credential choices', () => {
+		expect(labels.map(([, name]) => name)).toContain('Basic Username');
+	});
+
+	it(`fit: at most ${OPTION_LABEL_MAX} characters`, () => {
+		expect(labels.filter(([, name]) => name.length > OPTION_LABEL_MAX)).toEqual([]);
+	});
+});
