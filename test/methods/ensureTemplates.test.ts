@@ -41,7 +41,15 @@ describe('Ensure → Field Values → Automation', () => {
 	it("fleet-change's shipped Automation has the list's value type", async () => {
 		const example = JSON.parse(
 			readFileSync(join(__dirname, '../../examples/fleet-change.workflow.json'), 'utf8'),
-		) as { nodes: Array<{ name: string; parameters: Record<string, any> }> };
+		) as {
+			nodes: Array<{
+				name: string;
+				parameters: {
+					templateIds: unknown[];
+					desiredFields: { field: Array<{ automation: unknown }> };
+				};
+			}>;
+		};
 		const ensure = example.nodes.find((n) => n.name === 'Ensure new subject')!;
 		const values = (await automationOptions(ensure.parameters.templateIds)).map((o) => o.value);
 		for (const field of ensure.parameters.desiredFields.field)
