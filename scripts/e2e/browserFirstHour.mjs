@@ -28,6 +28,35 @@ async function closedAddress() {
 	return `http://127.0.0.1:${port}`;
 }
 
+/** Point 2: the right token where the service refuses Auto's first form, then a wrong token. */
+async function checkVerdicts(page, emulator, partner, checks) {
+	await emulator.control('POST', '/variants', { strictAuth: 'noBasicUsername' });
+	try {
+		await fillCredentialField(page, 'baseUrl', emulator.baseUrl);
+		await fillCredentialField(page, 'partnerName', partner.name);
+		await fillCredentialField(page, 'masterToken', partner.masterToken);
+		const right = await checks.step('saves it: the right token, service in noBasicUsername', () =>
+			saveAndReadTest(page),
+		);
+		checks.ok(
+			'the test passes with the right token on Auto though Basic username is refused',
+			/tested successfully/i.test(right),
+			right,
+		);
+		await fillCredentialField(page, 'masterToken', 'wrong-master-token-0123456789');
+		const wrong = await checks.step('saves it with a wrong master token', () =>
+			saveAndReadTest(page),
+		);
+		checks.ok(
+			'a wrong token: "The token is most likely wrong" first, with the service\'s words',
+			/The token is most likely wrong/.test(wrong) && /Invalid master token/.test(wrong),
+			wrong,
+		);
+	} finally {
+		await emulator.control('POST', '/variants', { strictAuth: 'lenient' });
+	}
+}
+
 export async function runFirstHourBrowserTest({
 	baseUrl,
 	emulator,
@@ -52,32 +81,7 @@ export async function runFirstHourBrowserTest({
 			choices,
 		);
 
-		// ---- point 2: the right token where the service refuses Auto's first form
-		await emulator.control('POST', '/variants', { strictAuth: 'noBasicUsername' });
-		try {
-			await fillCredentialField(page, 'baseUrl', emulator.baseUrl);
-			await fillCredentialField(page, 'partnerName', partner.name);
-			await fillCredentialField(page, 'masterToken', partner.masterToken);
-			const right = await checks.step('saves it: the right token, service in noBasicUsername', () =>
-				saveAndReadTest(page),
-			);
-			checks.ok(
-				'the test passes with the right token on Auto though Basic username is refused',
-				/tested successfully/i.test(right),
-				right,
-			);
-			await fillCredentialField(page, 'masterToken', 'wrong-master-token-0123456789');
-			const wrong = await checks.step('saves it with a wrong master token', () =>
-				saveAndReadTest(page),
-			);
-			checks.ok(
-				'a wrong token: "The token is most likely wrong" first, with the service\'s words',
-				/The token is most likely wrong/.test(wrong) && /Invalid master token/.test(wrong),
-				wrong,
-			);
-		} finally {
-			await emulator.control('POST', '/variants', { strictAuth: 'lenient' });
-		}
+		await checkVerdicts(page, emulator, partner, checks);
 		const nowhere = await closedAddress();
 		await fillCredentialField(page, 'masterToken', partner.masterToken);
 		await fillCredentialField(page, 'baseUrl', nowhere);
