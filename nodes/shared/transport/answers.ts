@@ -84,6 +84,8 @@ interface Failing {
 	refusedAs?: string;
 	/** The form the master token was taken in (an answer past the token check). */
 	takenAs?: string;
+	/** The end user the call was sent as (partner mode). */
+	actingFor?: string;
 }
 
 /** The status of an answer as an error. */
@@ -92,7 +94,7 @@ export function statusError(
 	status: number,
 	body: unknown,
 	call: Call,
-	{ retries = 0, unreadable = false, refusedAs, takenAs }: Failing = {},
+	{ retries = 0, unreadable = false, refusedAs, takenAs, actingFor }: Failing = {},
 ): AlbatoApiError {
 	const { method, path, itemIndex } = call;
 	// Redacted before serviceMessage cuts a text body short: a cut could split the token.
@@ -104,7 +106,7 @@ export function statusError(
 	const advice =
 		refusedAs ??
 		ADVICE_RULES.find((rule) => rule.when(answer))?.advice(answer) ??
-		partnerHint(source.partnerCredential, status, { ...call, takenAs }) ??
+		partnerHint(source.partnerCredential, status, { ...call, takenAs, actingFor }) ??
 		hint(status, message);
 	return new AlbatoApiError(source.node, {
 		call: { method, path },

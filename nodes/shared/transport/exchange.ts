@@ -175,7 +175,9 @@ function nextAfter(prepared: Prepared, answer: Answered | NetworkFailure, attemp
 	const retries = attempt - prepared.refusals;
 	const refusedAs = status === 401 ? refusedEverywhere(prepared) : undefined;
 	const takenAs = takenIn(prepared, status);
-	return { fail: statusError(source, status, shown, call, { retries, refusedAs, takenAs }) };
+	const actingFor = prepared.endUser?.userId;
+	const failing = { retries, refusedAs, takenAs, actingFor };
+	return { fail: statusError(source, status, shown, call, failing) };
 }
 
 /** The form the master token was taken in, for an answer past the token check to a master call. */

@@ -147,6 +147,8 @@ interface PartnerCall {
 	about?: 'endUser';
 	/** The form the service took the master token in, when its answer got past the token check. */
 	takenAs?: string;
+	/** Sent as this end user (the item's End User ID), in partner mode. */
+	actingFor?: string;
 }
 
 /**
@@ -206,6 +208,13 @@ const PARTNER_HINTS = [
 		endpoint: 'get-own-credential',
 		hint: () =>
 			'This end user has no connection to your system yet: End User → Set Own Connection makes it.',
+	},
+	{
+		// Per item: name the end user this item acted as, since another item's may own the ID.
+		status: 404,
+		when: ({ path, actingFor }) => actingFor !== undefined && !path.startsWith('/wl/'),
+		hint: (_credential, { actingFor }) =>
+			`Check the ID: it does not exist or belongs to another end user than "${String(actingFor)}" (this item's End User ID).`,
 	},
 	{
 		status: 404,
