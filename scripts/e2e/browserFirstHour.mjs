@@ -11,7 +11,14 @@ import http from 'node:http';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 
-import { inEditor, openOptions, runAgainstDev } from './browser.mjs';
+import {
+	addAction,
+	inEditor,
+	openOptions,
+	openOurNodeInPanel,
+	runAgainstDev,
+	UI_TIMEOUT,
+} from './browser.mjs';
 import {
 	fillCredentialField,
 	modal,
@@ -57,6 +64,33 @@ async function checkVerdicts(page, emulator, partner, checks) {
 	}
 }
 
+/**
+ * Point 8: the Installation picker for an End User ID the service does not know, in partner mode
+ * (the imported "Albato Partner (emulator)" credential): no "404 - " before the message, the End
+ * User ID shown once.
+ */
+async function checkPickerError(page, baseUrl, checks) {
+	const shown = await checks.step('Installation picker for an unknown End User ID', async () => {
+		await page.goto(`${baseUrl}/workflow/new`);
+		await page.getByTestId('canvas-plus-button').waitFor({ timeout: UI_TIMEOUT });
+		await openOurNodeInPanel(page, () => page.getByTestId('canvas-plus-button').click());
+		await addAction(page, 'Get an installation');
+		await page.getByTestId('node-credentials-select').click();
+		await page.getByRole('option').filter({ hasText: 'Albato Partner (emulator)' }).first().click();
+		const endUserId = page.getByTestId('parameter-input-endUserId').locator('input, textarea');
+		await endUserId.first().fill('cust-alpah');
+		await page.getByTestId('resource-locator-installationId').getByTestId('rlc-input').click();
+		const error = page.getByText(/^Could not load the installations/).first();
+		await error.waitFor({ timeout: UI_TIMEOUT });
+		return (await error.locator('..').innerText()).replace(/\s+/g, ' ');
+	});
+	checks.ok(
+		'the picker error has no "404 - " before it, and names the End User ID once',
+		!/\b\d{3} - /.test(shown) && (shown.match(/cust.alpah/g) ?? []).length === 1,
+		shown,
+	);
+}
+
 export async function runFirstHourBrowserTest({
 	baseUrl,
 	emulator,
@@ -94,6 +128,7 @@ export async function runFirstHourBrowserTest({
 			unreachable,
 		);
 		await modal(page).locator('.el-dialog__close').first().click();
+		await checkPickerError(page, baseUrl, checks);
 	});
 }
 
