@@ -2,13 +2,16 @@ import type {
 	ICredentialDataDecryptedObject,
 	Icon,
 	IHttpRequestOptions,
-	ICredentialTestRequest,
 	ICredentialType,
 	INodeProperties,
 } from 'n8n-workflow';
 
 import { bearerAuthorization } from '../nodes/shared/readers/token';
 
+/**
+ * One end user's token. Its Test button is the nodes' `credentialTest.albatoSolutionsApiTest`
+ * (`testedBy`): it tries each form Auto tries, where a `test` request here could send one only.
+ */
 export class AlbatoSolutionsApi implements ICredentialType {
 	name = 'albatoSolutionsApi';
 
@@ -56,13 +59,13 @@ export class AlbatoSolutionsApi implements ICredentialType {
 				{
 					name: 'Bearer',
 					value: 'bearer',
-					description: 'Authorization: Bearer <token>, as Albato shows session tokens',
+					description: 'Authorization: Bearer ‹token›, as Albato shows session tokens',
 				},
 				{
-					name: 'Basic Username (Token + Empty Password)',
+					name: 'Basic Username',
 					value: 'basicUsername',
 					description:
-						'Authorization: Basic base64("<token>:"), as Albato says for a permanent token',
+						'Authorization: Basic base64("‹token›:"): the token as the username, an empty password, as Albato says for a permanent token',
 				},
 			],
 			description:
@@ -87,23 +90,4 @@ export class AlbatoSolutionsApi implements ICredentialType {
 			},
 		};
 	}
-
-	// The expression drops trailing slashes, so "https://host/" works too.
-	test: ICredentialTestRequest = {
-		request: {
-			baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
-			url: '/solution/apps',
-			method: 'GET',
-		},
-		rules: [
-			{
-				type: 'responseCode',
-				properties: {
-					value: 401,
-					message:
-						'The service refused the token (401) in the form this test sends (Send Token As; on Auto: a JWT as Bearer, any other token as Basic username). Check the token. With Auto, the node also tries Bearer on its first call and keeps the form that works: run Solution → Check Connection to see which. Or set Send Token As: Bearer, and test again.',
-				},
-			},
-		],
-	};
 }

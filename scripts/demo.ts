@@ -77,6 +77,9 @@ const READINGS: Record<StrictAuth, Variants['partnerTokens']> = {
 /** A permanent token of the fixtures' user-1, opaque as /wl hands them out (demo only). */
 const PERMANENT = 'perm_demoStrictReadingUser1Token';
 
+/** A mistake on the command line: its message is all the user needs (no stack trace). */
+class UsageError extends Error {}
+
 /** `--strict-auth <reading>`, `--strict-auth=<reading>` or DEMO_STRICT_AUTH; undefined: none. */
 function strictReading(): StrictAuth | undefined {
 	const args = process.argv.slice(2);
@@ -89,8 +92,8 @@ function strictReading(): StrictAuth | undefined {
 				: args[at + 1];
 	if (value === undefined) return undefined;
 	if (!(value in READINGS))
-		throw new Error(
-			`--strict-auth: unknown reading "${value}"; one of ${Object.keys(READINGS).join(', ')}`,
+		throw new UsageError(
+			`--strict-auth: unknown reading "${value}". Valid readings: ${Object.keys(READINGS).join(', ')} (emulator/README.md, variant strictAuth).`,
 		);
 	return value as StrictAuth;
 }
@@ -237,6 +240,10 @@ async function main() {
 }
 
 main().catch((error) => {
+	if (error instanceof UsageError) {
+		console.error(error.message);
+		process.exit(2);
+	}
 	console.error(error);
 	process.exit(1);
 });

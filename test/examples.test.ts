@@ -92,7 +92,7 @@ describe('the fleet and usage examples open with a note for a new partner', () =
 			'fleet-change.workflow.json',
 			[
 				/Replace|Customers to change/,
-				/Ensure new subject\*\* → \*Request Options\* → turn on \*Preview\*/,
+				/Ensure new subject\*\* → \*Request Options\* → \*Add Option\* → \*Preview\*, and turn it on/,
 			],
 		],
 		['fleet-restore.workflow.json', [/snapshots\.executionId/, /stops the run/]],

@@ -151,6 +151,7 @@ describe('examples/usage-topup.workflow.json', () => {
 		expect(result.run.data.resultData.runData.Report).toHaveLength(1);
 		expect(result.output('Report').map((item) => item.json)).toEqual([
 			{
+				preview: false,
 				customers: [
 					{ customer: 'acme', action: 'added 1000 transactions', leftBefore: '50 of 1000' },
 					{ customer: 'globex', action: 'plan set to 23', leftBefore: '80 of 1000' },
@@ -160,6 +161,55 @@ describe('examples/usage-topup.workflow.json', () => {
 			},
 		]);
 		expect(JSON.stringify(result.run)).not.toContain(ctx.emu.partner.masterToken);
+	});
+
+	it('with Preview on in its two writing nodes, as its note says for the first run: buys nothing, and Report says what would be done', async () => {
+		await addUsers(ctx.emu, ['acme', 'globex', 'initech']);
+		ctx.emu.setTransactionsUsed('acme', 950);
+		ctx.emu.setTransactionsUsed('globex', 920);
+		ctx.emu.setTransactionsUsed('initech', 500);
+		const example = readExample(join(__dirname, '..', 'examples', 'usage-topup.workflow.json'));
+		const workflow = {
+			...example,
+			nodes: example.nodes
+				.filter((node) => node.type !== 'n8n-nodes-base.stickyNote')
+				.map((node) =>
+					['Set Plan', 'Add Transactions'].includes(node.name)
+						? {
+								...node,
+								parameters: {
+									...node.parameters,
+									requestOptions: {
+										...(node.parameters?.requestOptions as object),
+										preview: true,
+									},
+								},
+							}
+						: node,
+				),
+		};
+		const result = await runExample(workflow, [new AlbatoSolutions(), ...STAND_INS], {
+			albatoPartnerApi: partnerCredential(ctx.emu),
+		});
+		const writes = ctx.emu.requests.filter((r) =>
+			/add-user-plan-transactions|set-user-plan/.test(r.path),
+		);
+		expect(writes).toEqual([]);
+		expect(result.output('Report').map((item) => item.json)).toEqual([
+			{
+				preview: true,
+				customers: [
+					{
+						customer: 'acme',
+						action: 'would be: added 1000 transactions',
+						leftBefore: '50 of 1000',
+					},
+					{ customer: 'globex', action: 'would be: plan set to 23', leftBefore: '80 of 1000' },
+					{ customer: 'initech', action: 'none: not low', leftBefore: '500 of 1000' },
+				],
+				actedOn: 2,
+			},
+		]);
 	});
 
 	it('uses only parameters the node has, in partner mode, with the confirmation on for the paid top-up', () => {

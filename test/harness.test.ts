@@ -297,9 +297,21 @@ describe('runWorkflow', () => {
 });
 
 describe('testCredentials', () => {
+	// Neither credential has a test request any more (the nodes test them): one with a test.
+	const withTestRequest = () =>
+		Object.assign(new AlbatoSolutionsApi(), {
+			test: {
+				request: {
+					baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+					url: '/solution/apps',
+					method: 'GET' as const,
+				},
+			},
+		});
+
 	it("sends the credential class's test request with its authenticate applied", async () => {
 		await expect(
-			testCredentials(new AlbatoSolutionsApi(), {
+			testCredentials(withTestRequest(), {
 				baseUrl: `${baseUrl}//`,
 				accessToken: 't',
 				headerForm: 'bearer',
@@ -309,7 +321,7 @@ describe('testCredentials', () => {
 			message: expect.any(String),
 		});
 		expect(received).toEqual([{ url: '/solution/apps', authorization: 'Bearer t' }]);
-		const failing = await testCredentials(new AlbatoSolutionsApi(), {
+		const failing = await testCredentials(withTestRequest(), {
 			baseUrl: `${baseUrl}/fail#`,
 			accessToken: 't',
 		});

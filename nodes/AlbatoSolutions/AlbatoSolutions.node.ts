@@ -12,10 +12,12 @@ import { subtitleOf } from './actions/subtitle';
 import { router } from './actions/router';
 import {
 	authenticationProperty,
-	credentials,
+	accessTokenCredential,
+	partnerApiCredential,
 } from '../shared/descriptions/authentication.descriptions';
 import { requestOptionsProperty } from '../shared/descriptions/requestOptions.descriptions';
 import { CURRENT_NODE_VERSION, NODE_VERSIONS } from '../shared/descriptions/versions';
+import { credentialTest } from '../shared/methods/credentialTest';
 import { listSearch } from '../shared/methods/listSearch';
 import { loadOptions } from '../shared/methods/loadOptions';
 import { resourceMapping } from '../shared/methods/resourceMapping';
@@ -68,7 +70,10 @@ export class AlbatoSolutions implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials,
+		credentials: [
+			{ name: 'albatoSolutionsApi', testedBy: 'albatoSolutionsApiTest', ...accessTokenCredential },
+			{ name: 'albatoPartnerApi', testedBy: 'albatoPartnerApiTest', ...partnerApiCredential },
+		],
 		properties: [
 			authenticationProperty,
 			{
@@ -84,7 +89,7 @@ export class AlbatoSolutions implements INodeType {
 		],
 	};
 
-	methods = { listSearch, loadOptions, resourceMapping };
+	methods = { credentialTest, listSearch, loadOptions, resourceMapping };
 
 	/**
 	 * The item loop lives in actions/router.ts: dispatch, pairing, continueOnFail, itemIndex on

@@ -9,11 +9,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import {
 	authenticationProperty,
-	credentials,
+	accessTokenCredential,
+	partnerApiCredential,
 	endUserIdProperty,
 } from '../shared/descriptions/authentication.descriptions';
 import { installationLocator, solutionLocator } from '../shared/descriptions/common.descriptions';
 import { shownAt, shownFrom } from '../shared/descriptions/versions';
+import { credentialTest } from '../shared/methods/credentialTest';
 import { listSearch } from '../shared/methods/listSearch';
 import { incidentKind } from './incidentPoll';
 import { KINDS, poll } from './poll';
@@ -73,7 +75,10 @@ export class AlbatoSolutionsTrigger implements INodeType {
 		polling: true,
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
-		credentials,
+		credentials: [
+			{ name: 'albatoSolutionsApi', testedBy: 'albatoSolutionsApiTest', ...accessTokenCredential },
+			{ name: 'albatoPartnerApi', testedBy: 'albatoPartnerApiTest', ...partnerApiCredential },
+		],
 		properties: [
 			authenticationProperty,
 			{
@@ -118,6 +123,7 @@ export class AlbatoSolutionsTrigger implements INodeType {
 	};
 
 	methods = {
+		credentialTest,
 		listSearch: {
 			searchSolutions: listSearch.searchSolutions,
 			searchInstallations: listSearch.searchInstallations,

@@ -55,6 +55,12 @@ type EventFields = {
 	previousStatus: number | null;
 	/** The installation as the service returned it; for Removed, the last snapshot kept. */
 	installation: IDataObject;
+	/**
+	 * Only on "Fetch Test Event": a live installation shaped as the event, not a real change (a
+	 * Removed sample is still installed); with a note saying so.
+	 */
+	sample?: true;
+	sampleNote?: string;
 };
 
 export interface Watch {
@@ -194,5 +200,10 @@ export function sampleItem(installation: IDataObject, watch: Watch): EventItem {
 		status: event === 'installationRemoved' ? null : seen.status,
 		previousStatus: event === 'installationRemoved' ? seen.status : null,
 		installation,
+		sample: true,
+		sampleNote:
+			event === 'installationRemoved'
+				? 'A sample: this installation is still installed, shaped as Installation Removed so the next nodes can be built. A real event comes from an active workflow.'
+				: 'A sample: a live installation shaped as this event, not a change the trigger saw. Real events come from an active workflow.',
 	};
 }

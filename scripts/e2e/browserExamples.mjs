@@ -343,7 +343,7 @@ async function fleetChangeAndRestore(page, ctx) {
 			await setJson(page, 'Customers to restore', { executionId, customerIds: [C1, C2] });
 			return runNow(page, n8n, restoreId);
 		});
-		const named = `no snapshot of ${C1}, ${C2} in execution '${executionId}'`;
+		const named = `No snapshot of ${C1}, ${C2} in execution '${executionId}'`;
 		checks.ok(
 			`fleet-restore with ${label}: the execution failed in "Match the customers", Restore never ran`,
 			run.status === 'error' &&

@@ -24,6 +24,12 @@ import {
 	shoot,
 	UI_TIMEOUT,
 } from './browser.mjs';
+import {
+	fillCredentialField,
+	modal,
+	openNewCredential,
+	saveAndReadTest,
+} from './credentialModal.mjs';
 import { prepareCustomer } from './partner.mjs';
 
 // Unique per run, so the standalone run can be repeated against one emulator.
@@ -42,40 +48,6 @@ async function notFoundServer() {
 		url: `http://127.0.0.1:${server.address().port}`,
 		close: () => new Promise((resolve) => server.close(resolve)),
 	};
-}
-
-const modal = (page) => page.getByTestId('editCredential-modal');
-
-async function fillCredentialField(page, name, value) {
-	const input = modal(page)
-		.getByTestId(`parameter-input-${name}`)
-		.locator('input, textarea')
-		.first();
-	await input.fill(value);
-}
-
-/** Save the credential; n8n tests it on save. Returns the modal's text, the failure's details opened. */
-async function saveAndReadTest(page) {
-	const text = async () => (await modal(page).innerText()).replace(/\s+/g, ' ');
-	await modal(page).getByTestId('credential-save-button').click();
-	// The last verdict stays on screen while n8n saves and tests again: wait until saving and testing
-	// are over and a verdict has stood still for a second.
-	const deadline = Date.now() + UI_TIMEOUT;
-	let last = '';
-	for (;;) {
-		await page.waitForTimeout(1000);
-		const now = await text();
-		const settled = !/Saving|Testing/.test(now) && /Couldn.t connect|tested successfully/.test(now);
-		if (settled && now === last) break;
-		if (Date.now() > deadline) throw new Error(`no test verdict: ${now.slice(0, 300)}`);
-		last = now;
-	}
-	const details = modal(page).getByText('More details');
-	if (await details.isVisible()) {
-		await details.click();
-		await page.waitForTimeout(400);
-	}
-	return text();
 }
 
 /**
@@ -134,18 +106,9 @@ export async function runPartnerBrowserTest({
 	};
 	await inEditor(editor, async (page) => {
 		// ---- the credential, created and tested in n8n's modal
-		await checks.step('opens a new Albato Partner API credential', async () => {
-			await page.goto(`${baseUrl}/home/credentials/create`);
-			await page.getByTestId('new-credential-type-select').click();
-			await page.keyboard.type('Albato Partner');
-			await page
-				.getByTestId('new-credential-type-select-option')
-				.filter({ hasText: 'Albato Partner API' })
-				.first()
-				.click();
-			await page.getByTestId('new-credential-type-button').click();
-			await modal(page).waitFor({ timeout: UI_TIMEOUT });
-		});
+		await checks.step('opens a new Albato Partner API credential', () =>
+			openNewCredential(page, baseUrl, 'Albato Partner API'),
+		);
 		const wrong = await checks.step('saves it with a Base URL that answers 404 HTML', async () => {
 			await fillCredentialField(page, 'baseUrl', stub.url);
 			await fillCredentialField(page, 'partnerName', partner.name);

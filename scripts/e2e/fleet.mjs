@@ -492,7 +492,7 @@ export async function checkFleetChange(checks, n8n, emulator, repoRoot) {
 			`restore with executionId '${executionId}': fails in Match the customers, naming both customers and snapshots.executionId, before any write`,
 			stopped.status === 'error' &&
 				String(stopped.error?.message).startsWith(
-					`no snapshot of ${RESTORED.join(', ')} in execution '${executionId}'`,
+					`No snapshot of ${RESTORED.join(', ')} in execution '${executionId}'`,
 				) &&
 				String(stopped.error?.message).includes('snapshots.executionId') &&
 				(await emulator.requests()).filter(isWrite).length === 0,

@@ -124,6 +124,20 @@ describe.each(credentials)('Ensure → Field Values pickers ($name)', ({ own, se
 		expect(fields[2].description).toMatch(/^Now 15 in installation "/);
 	});
 
+	it('a Field typed as its label (as Step\'s message advises) is that field\'s value: shown as "Subject (subject)", not red', async () => {
+		const fields = await pick('getEnsureFields', own, {
+			automation: 1011,
+			step: 'Send welcome email',
+			code: 'Subject',
+		});
+		expect(fields.map(({ name, value }) => ({ name, value }))).toEqual([
+			{ name: 'Subject (subject)', value: 'Subject' },
+			{ name: 'Mailing list (listId)', value: 'listId' },
+			{ name: 'Delay, minutes (cf__4c2d9e8f0a1b4c3d)', value: 'cf__4c2d9e8f0a1b4c3d' },
+			{ name: 'Double opt-in (doubleOptIn)', value: 'doubleOptIn' },
+		]);
+	});
+
 	it('for a title the end user has no installation with: from another installation of the solution, said so', async () => {
 		const steps = await pick('getEnsureSteps', 'A new customer', { automation: 1011 });
 		expect(steps.map((step) => step.value)).toEqual(['New lead in CRM', 'Send welcome email']);

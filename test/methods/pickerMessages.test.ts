@@ -58,7 +58,11 @@ describe('picker errors keep the End User ID whole', () => {
 		expect(error.message).toContain('cust\u2011alpah');
 		expect(asTheLocatorShowsIt(error.message)).toContain('cust\u2011alpah');
 		expect(asTheLocatorShowsIt(error.message)).not.toContain('cust alpah');
-		expect(error.description).toMatch(/^End User ID: "cust-alpah"\. /);
+		// Once: the service's words name it, so the description does not again.
+		expect(error.description).not.toContain('cust-alpah');
+		expect(error.description).toMatch(/^POST \/wl\/acme-saas\/get-user-session-token → 404\. /);
+		// No "404 - " before the message in n8n's locator view: no httpCode on a picker error.
+		expect((error as Shown & { httpCode?: string | null }).httpCode ?? null).toBeNull();
 	});
 });
 

@@ -35,11 +35,13 @@ describe('node description', () => {
 		expect(node.description.credentials).toEqual([
 			{
 				name: new AlbatoSolutionsApi().name,
+				testedBy: 'albatoSolutionsApiTest',
 				required: true,
 				displayOptions: { show: { authentication: ['accessToken'] } },
 			},
 			{
 				name: new AlbatoPartnerApi().name,
+				testedBy: 'albatoPartnerApiTest',
 				required: true,
 				displayOptions: { show: { authentication: ['partnerApi'] } },
 			},

@@ -5,7 +5,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { AlbatoSolutionsApi } from '../../credentials/AlbatoSolutionsApi.credentials';
-import { testCredentials } from '../../harness';
+import { testCredential } from '../../harness/credentialTest';
 import { forTests as tokenForms } from '../../nodes/shared/transport/tokenForms';
 import { forTests as tokenCache } from '../../nodes/shared/transport/tokenCache';
 import {
@@ -76,15 +76,14 @@ describe('the Access Token credential', () => {
 		expect(sent()).toEqual(['basicUsername 401', 'bearer 401']);
 	});
 
-	it('the credential test sends the form Auto starts with', async () => {
+	it('the credential test tries the forms Auto tries: passes where the first is refused', async () => {
 		const token = await permanentToken('p-1');
 		const data = { baseUrl: ctx.emu.baseUrl, accessToken: token };
 		ctx.emu.setVariants({ strictAuth: 'noBasicUsername' });
-		const refused = await testCredentials(new AlbatoSolutionsApi(), data);
-		expect(refused.status).toBe('Error');
-		expect(refused.message).toMatch(/Send Token As: Bearer/);
-		const pinned = { ...data, headerForm: 'bearer' };
-		expect((await testCredentials(new AlbatoSolutionsApi(), pinned)).status).toBe('OK');
+		const result = await testCredential(new AlbatoSolutionsApi(), data);
+		expect(result.status).toBe('OK');
+		expect(result.message).toMatch(/as Bearer \(on Auto, after a 401 as Basic Username/);
+		expect(sent()).toEqual(['basicUsername 401', 'bearer 200']);
 	});
 });
 

@@ -390,6 +390,8 @@ describe('Albato Solutions Trigger: Fetch Test Event (manual mode)', () => {
 				status: 0,
 				previousStatus: null,
 				installation: expect.objectContaining({ id: 5002, status: 0 }),
+				sample: true,
+				sampleNote: expect.stringMatching(/^A sample: /),
 			},
 		]);
 		expect(staticData).toEqual({});

@@ -144,6 +144,8 @@ describe('sampleItem', () => {
 			status: 0,
 			previousStatus: null,
 			installation,
+			sample: true,
+			sampleNote: expect.stringMatching(/^A sample: a live installation shaped as this event/),
 		});
 	});
 
@@ -156,6 +158,9 @@ describe('sampleItem', () => {
 			event: 'installationRemoved',
 			status: null,
 			previousStatus: 0,
+			// Never a live installation passed off as removed.
+			sample: true,
+			sampleNote: expect.stringMatching(/^A sample: this installation is still installed/),
 		});
 	});
 });

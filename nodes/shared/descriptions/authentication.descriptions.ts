@@ -1,23 +1,23 @@
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { ACCESS_TOKEN, PARTNER_API, PARTNER_CREDENTIAL_TYPE, CREDENTIAL_TYPE } from '../constants';
+import { ACCESS_TOKEN, PARTNER_API } from '../constants';
 
 /**
  * The node and the trigger accept either credential; Access Token stays the default for existing
- * workflows.
+ * workflows. Each node lists them as literals (`{ name: 'albatoPartnerApi', testedBy: …,
+ * ...partnerApiCredential }`): n8n's lint looks for the `testedBy` of a credential that has no
+ * `test` of its own in the node file itself. Both credentials are tested by the functions in
+ * `methods.credentialTest` (methods/credentialTest.ts), which both nodes carry.
  */
-export const credentials: INodeCredentialDescription[] = [
-	{
-		name: CREDENTIAL_TYPE,
-		required: true,
-		displayOptions: { show: { authentication: [ACCESS_TOKEN] } },
-	},
-	{
-		name: PARTNER_CREDENTIAL_TYPE,
-		required: true,
-		displayOptions: { show: { authentication: [PARTNER_API] } },
-	},
-];
+export const accessTokenCredential = {
+	required: true,
+	displayOptions: { show: { authentication: [ACCESS_TOKEN] } },
+} satisfies Omit<INodeCredentialDescription, 'name'>;
+
+export const partnerApiCredential = {
+	required: true,
+	displayOptions: { show: { authentication: [PARTNER_API] } },
+} satisfies Omit<INodeCredentialDescription, 'name'>;
 
 export const authenticationProperty: INodeProperties = {
 	displayName: 'Authentication',
@@ -47,6 +47,6 @@ export const endUserIdProperty: INodeProperties = {
 	default: '',
 	placeholder: 'e.g. {{ $json.customerId }}',
 	description:
-		"Your own ID of the customer (the ID you gave Albato in End User → Create). The node gets that end user's token and acts as them; may differ per item.",
+		"Your own ID of the customer (the ID you gave Albato in End User → Create). The node gets that end user's token and acts as them; may differ per item. Check Connection and the solution reads take any existing customer; with none yet, create one first with End User → Create.",
 	displayOptions: { show: { authentication: [PARTNER_API] } },
 };

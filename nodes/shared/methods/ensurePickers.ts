@@ -216,9 +216,15 @@ export const ensurePickers = {
 						`No step "${stepKey}" in automation ${automation} (read from ${source.from})`,
 						{ description: `Its steps: ${source.steps.map((other) => other.key).join(', ')}` },
 					);
+				// A Field typed as its label (as Step's message advises) is that field's value here, so
+				// the editor shows "Subject (subject)" instead of red; Ensure takes a unique label too.
+				const typed = current(this, '&code');
+				const byLabel = step.fields.filter((field) => field.label === typed);
+				const typedLabel = (field: (typeof step.fields)[number]) =>
+					typed !== field.name && byLabel.length === 1 && byLabel[0] === field;
 				return step.fields.map((field) => ({
 					name: field.label === field.name ? field.name : `${field.label} (${field.name})`,
-					value: field.name,
+					value: typedLabel(field) ? typed : field.name,
 					description: `Now ${short(field.value)} in ${source.from}`,
 				}));
 			});

@@ -32,17 +32,13 @@ export const listSearch = {
 		this: ILoadOptionsFunctions,
 		filter?: string,
 	): Promise<INodeListSearchResult> {
-		return await load(
-			this,
-			'the solutions',
-			async (client) =>
-				toResults(
-					await listSolutions(client),
-					filter,
-					(solution) =>
-						`${String(solution.title ?? solution.name ?? 'Solution')} (${String(idOf(solution.id))})`,
-				),
-			{ locator: true },
+		return await load(this, 'the solutions', async (client) =>
+			toResults(
+				await listSolutions(client),
+				filter,
+				(solution) =>
+					`${String(solution.title ?? solution.name ?? 'Solution')} (${String(idOf(solution.id))})`,
+			),
 		);
 	},
 
@@ -55,20 +51,15 @@ export const listSearch = {
 		this: ILoadOptionsFunctions,
 		filter?: string,
 	): Promise<INodeListSearchResult> {
-		return await load(
-			this,
-			'the installations',
-			async (client) => {
-				const installations = await listInstallations(client);
-				if (installations.length === 0) throw noInstallations(this, client);
-				return toResults(installations, filter, (installation) => {
-					const status = statusOf(installation);
-					const label = status === ACTIVE ? ', active' : status === PAUSED ? ', paused' : '';
-					return `${String(installation.title ?? 'Installation')} (${String(idOf(installation.id))}${label})`;
-				});
-			},
-			{ locator: true },
-		);
+		return await load(this, 'the installations', async (client) => {
+			const installations = await listInstallations(client);
+			if (installations.length === 0) throw noInstallations(this, client);
+			return toResults(installations, filter, (installation) => {
+				const status = statusOf(installation);
+				const label = status === ACTIVE ? ', active' : status === PAUSED ? ', paused' : '';
+				return `${String(installation.title ?? 'Installation')} (${String(idOf(installation.id))}${label})`;
+			});
+		});
 	},
 };
 

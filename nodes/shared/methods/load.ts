@@ -2,7 +2,6 @@ import type { ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { AlbatoClient } from '../transport/client';
-import { retold, shownOf } from '../transport/errors';
 import { PARTNER_API } from '../constants';
 import { authenticationOf } from '../transport/partnerCredential';
 
@@ -24,7 +23,6 @@ export async function load<T>(
 	ctx: ILoadOptionsFunctions,
 	what: string,
 	run: (client: AlbatoClient) => Promise<T>,
-	{ locator = false }: { locator?: boolean } = {},
 ): Promise<T> {
 	let client: AlbatoClient;
 	try {
@@ -45,15 +43,15 @@ export async function load<T>(
 	} catch (error) {
 		if (!(error instanceof NodeApiError))
 			throw new NodeOperationError(ctx.getNode(), error as Error);
-		const said = `Could not load ${what}: ${error.message}`;
-		const message = locator ? keptWhole(said) : said;
-		const endUser = client.partner ? endUserLine(client) : '';
+		// n8n 2.41's editor puts a picker error's httpCode before its message ("404 - Could not load
+		// …"): none here; the call and its status stay in the description, which it shows whole.
+		const message = keptWhole(`Could not load ${what}: ${error.message}`);
+		const endUser = endUserLine(client, error.message);
 		const description = [endUser, error.description ?? ''].filter(Boolean).join(' ');
-		throw retold(
+		throw new NodeApiError(
 			ctx.getNode(),
-			error,
+			{ message },
 			{ message, description: description || undefined },
-			{ message, httpCode: shownOf(error).httpCode ?? null },
 		);
 	}
 }
@@ -69,12 +67,13 @@ export function keptWhole(message: string): string {
 
 /**
  * In partner mode, the End User ID as typed, first in the description (which the editor shows
- * whole).
+ * whole), unless the message names it already (the service's "End user with id … not found").
  */
-function endUserLine(client: AlbatoClient): string {
+function endUserLine(client: AlbatoClient, message: string): string {
 	if (!client.partner) return '';
 	try {
-		return `End User ID: "${client.partner.endUserId(undefined)}".`;
+		const endUserId = client.partner.endUserId(undefined);
+		return message.includes(`"${endUserId}"`) ? '' : `End User ID: "${endUserId}".`;
 	} catch {
 		return ''; // not typed yet: the message says what is missing
 	}

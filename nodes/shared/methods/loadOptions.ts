@@ -24,9 +24,17 @@ export const loadOptions = {
 		return await keepingSaved(this, 'templateIds', async () => await templatesOf(this));
 	},
 
-	/** Ensure → Field Values → Automation: the same templates, for one entry. */
+	/**
+	 * Ensure → Field Values → Automation: the templates chosen in Template Names (all of the
+	 * solution's while none is chosen), for one entry.
+	 */
 	async getEnsureTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-		return await keepingSaved(this, '&automation', async () => await templatesOf(this));
+		const chosen = chosenTemplates(this);
+		const list = async () =>
+			(await templatesOf(this)).filter(
+				(option) => chosen.length === 0 || chosen.some((id) => sameId(id, option.value)),
+			);
+		return await keepingSaved(this, '&automation', list);
 	},
 
 	/** Automations (bundles) of the chosen installation. One request. */
@@ -92,6 +100,16 @@ export const loadOptions = {
 		return await keepingSaved(this, 'stepId', list);
 	},
 };
+
+/** The IDs in Template Names (`templateIds`) as the editor holds them now; none when unset. */
+function chosenTemplates(ctx: ILoadOptionsFunctions): unknown[] {
+	try {
+		const value = ctx.getCurrentNodeParameter('templateIds') as unknown;
+		return Array.isArray(value) ? value.filter((id) => id !== '' && id !== null) : [];
+	} catch {
+		return [];
+	}
+}
 
 /** Templates of the chosen solution as "Title (ID)", with the automation each one installs. */
 async function templatesOf(ctx: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

@@ -82,6 +82,10 @@ interface Failing {
 	unreadable?: boolean;
 	/** A 401 after the token was sent in every form to try: which, and the option that pins one. */
 	refusedAs?: string;
+	/** The form the master token was taken in (an answer past the token check). */
+	takenAs?: string;
+	/** The end user the call was sent as (partner mode). */
+	actingFor?: string;
 }
 
 /** The status of an answer as an error. */
@@ -90,7 +94,7 @@ export function statusError(
 	status: number,
 	body: unknown,
 	call: Call,
-	{ retries = 0, unreadable = false, refusedAs }: Failing = {},
+	{ retries = 0, unreadable = false, refusedAs, takenAs, actingFor }: Failing = {},
 ): AlbatoApiError {
 	const { method, path, itemIndex } = call;
 	// Redacted before serviceMessage cuts a text body short: a cut could split the token.
@@ -102,7 +106,7 @@ export function statusError(
 	const advice =
 		refusedAs ??
 		ADVICE_RULES.find((rule) => rule.when(answer))?.advice(answer) ??
-		partnerHint(source.partnerCredential, status, call) ??
+		partnerHint(source.partnerCredential, status, { ...call, takenAs, actingFor }) ??
 		hint(status, message);
 	return new AlbatoApiError(source.node, {
 		call: { method, path },

@@ -20,7 +20,7 @@ import { RETRYABLE_STATUS, RetryBudget, retryAfter } from './retry';
 import type { Sender } from './sender';
 import { INVALID_JSON } from './serviceMessage';
 import type { TransportOptions } from './settings';
-import type { Trial } from './tokenForms';
+import { type Trial, wayName } from './tokenForms';
 import { parseBody, queryString } from './wire';
 
 /** What an exchange needs of its client. */
@@ -174,7 +174,16 @@ function nextAfter(prepared: Prepared, answer: Answered | NetworkFailure, attemp
 	const shown = body === INVALID_JSON ? text : body;
 	const retries = attempt - prepared.refusals;
 	const refusedAs = status === 401 ? refusedEverywhere(prepared) : undefined;
-	return { fail: statusError(source, status, shown, call, { retries, refusedAs }) };
+	const takenAs = takenIn(prepared, status);
+	const actingFor = prepared.endUser?.userId;
+	const failing = { retries, refusedAs, takenAs, actingFor };
+	return { fail: statusError(source, status, shown, call, failing) };
+}
+
+/** The form the master token was taken in, for an answer past the token check to a master call. */
+function takenIn({ call, trials }: Prepared, status: number): string | undefined {
+	if (!call.withMasterToken || !tookToken(status)) return undefined;
+	return wayName(trials[trials.length - 1].way);
 }
 
 /** An answer past the token check: any but a 401, a 403 (it may be the token's), a 429 or a 5xx. */

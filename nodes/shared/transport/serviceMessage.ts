@@ -145,6 +145,10 @@ interface PartnerCall {
 	withMasterToken?: boolean;
 	/** About one end user (CallOptions.about). */
 	about?: 'endUser';
+	/** The form the service took the master token in, when its answer got past the token check. */
+	takenAs?: string;
+	/** Sent as this end user (the item's End User ID), in partner mode. */
+	actingFor?: string;
 }
 
 /**
@@ -155,7 +159,7 @@ interface PartnerHint {
 	status: number;
 	endpoint?: string;
 	when?: (call: PartnerCall) => boolean;
-	hint: (credential: string) => string;
+	hint: (credential: string, call: PartnerCall) => string;
 }
 
 const withMasterToken = (call: PartnerCall) => call.withMasterToken === true;
@@ -189,7 +193,9 @@ const PARTNER_HINTS = [
 	{
 		status: 404,
 		endpoint: 'get-user-session-token',
-		hint: () => 'No end user with this End User ID: create it first (End User → Create).',
+		// First that the master token works: in a first hour, the 404 is read as a wrong token.
+		hint: (_credential, { takenAs }) =>
+			`${takenAs ? `The master token was accepted (as ${takenAs}). ` : ''}No end user with this End User ID: create it first (End User → Create).`,
 	},
 	{
 		status: 404,
@@ -202,6 +208,13 @@ const PARTNER_HINTS = [
 		endpoint: 'get-own-credential',
 		hint: () =>
 			'This end user has no connection to your system yet: End User → Set Own Connection makes it.',
+	},
+	{
+		// Per item: name the end user this item acted as, since another item's may own the ID.
+		status: 404,
+		when: ({ path, actingFor }) => actingFor !== undefined && !path.startsWith('/wl/'),
+		hint: (_credential, { actingFor }) =>
+			`Check the ID: it does not exist or belongs to another end user than "${String(actingFor)}" (this item's End User ID).`,
 	},
 	{
 		status: 404,
@@ -229,5 +242,5 @@ export function partnerHint(
 	// Which one, when a workflow has several (staging, production): its name, never its data.
 	const credential = `the Albato Partner API credential${name ? ` "${name}"` : ''}`;
 	const entry: PartnerHint | undefined = PARTNER_HINTS.find((hint) => applies(hint, status, call));
-	return entry?.hint(credential);
+	return entry?.hint(credential, call);
 }

@@ -72,8 +72,9 @@ describe('End User → Create output', () => {
 			{ inputItems: items('dup-1') },
 		);
 		expect(run.error?.message).toBe('id: A user with id "dup-1" already exists');
+		// The advice leads: run twice, that is what a new partner needs first.
 		expect(run.error?.description).toMatch(
-			/Options → If the User Exists to "Continue With the Existing User"/,
+			/^If this customer may already exist \(a second run, a webhook delivered twice\), set Options → If the User Exists to "Continue With the Existing User"\. POST \/wl\/acme-saas\/add-user → 400/,
 		);
 		expect(run.calls).toEqual(['POST /wl/acme-saas/add-user']);
 	});

@@ -300,14 +300,14 @@ describe("the fleet examples whole, in n8n-core with stand-ins for n8n's nodes",
 				customerIds: ['fleet-02', 'fleet-05'],
 			});
 			expect(stopped.error('Match the customers')?.message).toBe(
-				`no snapshot of fleet-02, fleet-05 in execution '${given}' (${why}). ${where}`,
+				`No snapshot of fleet-02, fleet-05 in execution '${given}' (${why}). ${where}`,
 			);
 			expect(stopped.error('Match the customers')?.message).not.toContain(': ');
 			expect(stopped.output('Restore')).toEqual([]);
 		}
 		const nobody = await restoreWith({ executionId, customerIds: ['fleet-03'] });
 		expect(nobody.error('Match the customers')?.message).toMatch(
-			new RegExp(`^no snapshot of fleet-03 in execution '${executionId}' \\(that run kept 10 rows`),
+			new RegExp(`^No snapshot of fleet-03 in execution '${executionId}' \\(that run kept 10 rows`),
 		);
 		expect(nobody.error('Match the customers')?.message).not.toContain(': ');
 		expect(ctx.emu.requests.length).toBe(requests);
@@ -333,5 +333,21 @@ describe("the fleet examples whole, in n8n-core with stand-ins for n8n's nodes",
 		expect(installationOf(ctx.emu, 'fleet-01')!.fields['Send welcome email → subject']).toBe(
 			'Welcome to the new plan',
 		);
+
+		// Again: every customer already matches the snapshot, which a later run's snapshot would too.
+		const again = await restoreWith({ executionId, customerIds: ['fleet-02'] });
+		expect(again.output('Report').map((item) => item.json)).toMatchObject([
+			{
+				restored: [],
+				unchanged: ['fleet-02'],
+				notes: [
+					expect.stringMatching(
+						new RegExp(
+							`^Every customer already matches execution ${executionId}'s snapshot: is it the change's first run\\?`,
+						),
+					),
+				],
+			},
+		]);
 	});
 });

@@ -237,7 +237,8 @@ function existsHint(ctx: IExecuteFunctions, error: AlbatoApiError, itemIndex: nu
 	return retold(ctx.getNode(), error, {
 		message: error.message,
 		description:
-			`${error.description ?? ''} If this customer may already exist (e.g. a webhook delivered twice), set Options → If the User Exists to "Continue With the Existing User".`.trim(),
+			// The advice first: a second run of the same Create is the usual cause.
+			`If this customer may already exist (a second run, a webhook delivered twice), set Options → If the User Exists to "Continue With the Existing User". ${error.description ?? ''}`.trim(),
 		itemIndex,
 	});
 }
