@@ -8,11 +8,12 @@ import {
 import type { AlbatoClient } from '../../../shared/transport/client';
 import type { BatchPlan, ItemResults, PlanContext, Unit } from '../types';
 import { type Read, readCustomer } from './customerRead';
-import { passGate, reassertGate } from './gate';
+import { forgetRecords, passGate, reassertGate } from './gate';
 import { type Job, readJob } from './newRunsJob';
 import { boundMemory, memoryOf } from './runMemory';
 import { dateOffsetOption, runStatusFilter } from './runFilters';
-import { answer, gateKeys, nameAutomations } from './sweepAnswer';
+import { allKeys, gateRounds } from './gateRounds';
+import { answer, forgottenKeys, nameAutomations, windowOf } from './sweepAnswer';
 
 export const option = {
 	name: 'Get New',
@@ -94,7 +95,7 @@ export const description: INodeProperties[] = [
 			typeOptions: { minValue: 100 },
 			default: 100000,
 			description:
-				'Ended runs this node remembers over all customers; past it every customer keeps an equal share of its newest runs',
+				'No longer used: what this node keeps is bounded per customer, whatever the fleet’s age (see docs/runs.md). A saved value is ignored.',
 		},
 		{
 			displayName: 'Max Remembered Runs per Customer',
@@ -169,7 +170,10 @@ export async function plan(
 	return { units, failed, finish: async () => await finishSweep(this, sweep, context) };
 }
 
-/** The gate for every customer read, their answers with names, and the memory updated. */
+/**
+ * The gate for every customer read, their answers with names, the records no longer needed removed
+ * (docs/runs.md, "Bounded memory: the invariant"), and the memory updated.
+ */
 async function finishSweep(
 	ctx: IExecuteFunctions,
 	sweep: Sweep,
@@ -179,25 +183,25 @@ async function finishSweep(
 	const results: ItemResults = new Map();
 	if (sweep.stopped) return results;
 	const now = Date.now();
-	const keys = reads.flatMap((read) => gateKeys(read, now));
-	const maxEntries = Math.max(...reads.map(({ job }) => job.limits.total));
-	const gated = !manual && keys.length > 0;
+	const rounds = gateRounds(reads, now);
 	const named = new Set<Read>();
 	const name = async (passed: ReadonlySet<string>) =>
 		await nameAnswers(sweep, { passed, now, named, context });
-	const passed = gated
-		? await passGate(ctx, keys, {
-				maxEntries,
-				// A customer read without memory (queue mode, a first sweep): the store is its only record.
-				onlyRecord: reads.some((read) => read.previous === undefined),
-				// The names' requests overlap the gate's wait.
-				whileSettling: name,
-			})
-		: new Set(keys);
+	const gate = manual
+		? { passed: new Set(allKeys(rounds)), heldBefore: new Set<string>(), markers: [] }
+		: // The names' requests overlap the gate's wait.
+			await passGate(ctx, rounds, { whileSettling: name });
+	const { passed } = gate;
 	await name(passed);
-	for (const read of reads) results.set(read.job.itemIndex, answer(read, passed, now));
-	if (gated) await reassertGate(ctx, passed, maxEntries);
+	const forgotten: string[] = [];
+	for (const read of reads) {
+		const window = windowOf(read, gate.heldBefore);
+		results.set(read.job.itemIndex, answer(read, passed, now, window));
+		forgotten.push(...forgottenKeys(read, window));
+	}
 	if (!manual) {
+		await reassertGate(ctx, passed);
+		await forgetRecords(ctx, [...forgotten, ...gate.markers]);
 		for (const { job, next } of reads) memory.customers[job.key] = next;
 		if (reads.length) boundMemory(memory, reads[0].job.limits);
 		sweep.staticData![MEMORY_KEY] = memory as unknown as IDataObject;
