@@ -4,12 +4,19 @@
  * data), and a store whose every call is slow (a list of hundreds of thousands of records).
  */
 import { usePartnerEmulator } from '../../support/partnerSetup';
+import { KEPT_RUNS } from '../../../nodes/AlbatoSolutions/actions/run/runWindow';
 import { customerWithTwoAutomations, runClock, watcher } from '../../support/sweeps';
 
 const ctx = usePartnerEmulator();
 
 const idsOf = (json: Array<{ id?: unknown }>) => json.map((run) => Number(run.id));
 const limit = (maxRunsTotal: number) => ({ parameters: { options: { maxRunsTotal } } });
+
+/** The records of the watcher's node in n8n's store. */
+const listSize = (w: ReturnType<typeof watcher>) =>
+	[...w.store().rows]
+		.filter(([context]) => context.startsWith(`${w.workflowId}\u0000n:`))
+		.reduce((size, [, row]) => size + row.data.length, 0);
 
 /** Whether a store call's items hold the gate's marker. */
 const isMarker = (item: unknown) => String(item).startsWith('gate\n');
@@ -25,8 +32,8 @@ const signal = () => {
 	return { fire, fired };
 };
 
-describe('Run → Get New: a store too small for the fleet', () => {
-	it('stops before the store would forget a run, names the option, and loses nothing', async () => {
+describe('Run → Get New: the store stays bounded by the fleet (issue 54)', () => {
+	it('40 customers, 2 runs each per sweep, 30 sweeps: each run once, at most 20 records a customer, the old option ignored', async () => {
 		const emu = ctx.emu;
 		const at = runClock();
 		const customers = Array.from({ length: 40 }, (_, n) => `fleet-${n}`);
@@ -35,33 +42,31 @@ describe('Run → Get New: a store too small for the fleet', () => {
 		);
 		const recordEach = () =>
 			bundles.flatMap((pair) =>
-				pair.map((bundleId) => emu.recordRun({ bundleId, outcome: 'failed', dateCreated: at() })),
+				pair.map((bundleId, n) =>
+					emu.recordRun({ bundleId, outcome: n ? 'succeeded' : 'failed', dateCreated: at() }),
+				),
 			);
 		const items = customers.map((customer) => ({ customer }));
+		// Queue mode (no static data), Max Remembered Runs in Total saved at its minimum: ignored.
 		const w = watcher(emu, { partner: true, staticData: 'lost' });
-
-		const first = recordEach(); // 80 runs: 81 records with the gate's marker, within 90% of 100
-		expect(idsOf((await w.sweep(items, limit(100))).json).sort()).toEqual(
-			first.map((run) => run.id).sort(),
-		);
-
-		const second = recordEach(); // 80 more: past 90 records, so n8n would drop the oldest
-		const refused = await w.sweep(items, limit(100));
-		expect(refused.json).toEqual([]);
-		expect(refused.errors).toHaveLength(customers.length);
-		expect(refused.errors[0]).toMatchObject({
-			error: expect.stringMatching(/Max Remembered Runs in Total \(100\).*at least \d+/),
-			message: expect.stringContaining('nothing was returned or remembered'),
-		});
-
-		// Raised as the message says: the runs it held back come once, none of the first ones again.
-		const atLeast = Number(/at least (\d+)/.exec(String(refused.errors[0].error))![1]);
-		const raised = await w.sweep(items, limit(atLeast));
-		expect(idsOf(raised.json).sort()).toEqual(second.map((run) => run.id).sort());
-		expect((await w.sweep(items, limit(atLeast))).json).toEqual([]);
+		const returned: number[] = [];
+		const recorded: number[] = [];
+		for (let sweep = 0; sweep < 30; sweep++) {
+			recorded.push(...recordEach().map((run) => run.id));
+			const answer = await w.sweep(items, limit(100));
+			expect(answer.errors).toEqual([]);
+			returned.push(...idsOf(answer.json));
+			expect(listSize(w)).toBeLessThanOrEqual(customers.length * KEPT_RUNS);
+		}
+		expect(returned.length).toBe(2400);
+		expect(new Set(returned).size).toBe(returned.length);
+		expect(new Set(returned)).toEqual(new Set(recorded));
+		// The newest 20 of each customer, no marker, whatever the run count.
+		expect(listSize(w)).toBe(customers.length * KEPT_RUNS);
+		expect((await w.sweep(items)).json).toEqual([]);
 	});
 
-	it('with Group Into Incidents, the first-sweep marks count too: no incident opens twice', async () => {
+	it('with Group Into Incidents: one known record a customer, no weekly marks; no incident twice', async () => {
 		const emu = ctx.emu;
 		const at = runClock(Date.now() - 600000);
 		const customers = Array.from({ length: 20 }, (_, n) => `incident-${n}`);
@@ -74,19 +79,32 @@ describe('Run → Get New: a store too small for the fleet', () => {
 			staticData: 'lost',
 			parameters: { groupIntoIncidents: true },
 		});
-		for (const [b1] of bundles)
-			emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
-		// 20 runs + 40 first-sweep marks + the marker: 61 of 100
-		const opened = await w.sweep(items, limit(100));
-		expect(opened.json.filter((item) => item.event === 'incidentOpened')).toHaveLength(20);
-		for (const [b1] of bundles)
-			emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
-		const refused = await w.sweep(items, limit(100)); // 40 runs and 40 marks: past 90
-		expect(refused.json).toEqual([]);
-		expect(refused.errors).toHaveLength(customers.length);
-		const again = await w.sweep(items, limit(1000));
-		expect(again.json).toEqual([]); // still failing: no incident opens twice, no run comes twice
-		expect(again.errors).toEqual([]);
+		const events: string[] = [];
+		for (let sweep = 0; sweep < 15; sweep++) {
+			for (const [b1, b2] of bundles) {
+				emu.recordRun({
+					bundleId: b1,
+					outcome: sweep % 5 === 4 ? 'succeeded' : 'failed',
+					dateCreated: at(),
+				});
+				emu.recordRun({ bundleId: b2, outcome: 'succeeded', dateCreated: at() });
+			}
+			const answer = await w.sweep(items);
+			expect(answer.errors).toEqual([]);
+			events.push(...answer.json.map((item) => `${String(item.endUserId)} ${String(item.event)}`));
+			expect(listSize(w)).toBeLessThanOrEqual(customers.length * (KEPT_RUNS + 1));
+		}
+		// Per customer: opened on the first sweep, resolved at sweeps 4, 9, 14, opened again at 5, 10.
+		for (const customer of customers)
+			expect(events.filter((event) => event.startsWith(`${customer} `))).toEqual([
+				`${customer} incidentOpened`,
+				`${customer} incidentResolved`,
+				`${customer} incidentOpened`,
+				`${customer} incidentResolved`,
+				`${customer} incidentOpened`,
+				`${customer} incidentResolved`,
+			]);
+		expect(listSize(w)).toBe(customers.length * (KEPT_RUNS + 1));
 	});
 });
 
@@ -111,7 +129,7 @@ describe('Run → Get New: what the store holds', () => {
 		const items = customers.map((customer) => ({ customer }));
 		expect(idsOf((await w.sweep(items)).json).sort()).toEqual(failed.map((run) => run.id).sort());
 		const [row] = [...w.store().rows.entries()].filter(([key]) => key.startsWith(w.workflowId));
-		expect(row[1].data).toHaveLength(failed.length + 1); // and the gate's marker
+		expect(row[1].data).toHaveLength(failed.length); // the gate's marker removed at the end
 		expect((await w.sweep(items)).json).toEqual([]);
 	});
 });
@@ -362,9 +380,9 @@ describe('Run → Get New: records erased after the sweep ended', () => {
 			store.betweenReadAndWrite = undefined;
 		}
 		expect(answers.map(({ json }) => idsOf(json))).toEqual([[failed.id], [other.id]]);
-		expect(sizes.victimEnded - sizes.slowRead).toBe(2); // its run and its gate's marker
-		// Erased: the list holds what the slow gate read and its own run and marker.
-		expect(listSize()).toBe(sizes.slowRead + 2);
+		expect(sizes.victimEnded - sizes.slowRead).toBe(1); // its run (its gate's marker removed)
+		// Erased: the list holds what the slow gate read and its own run (its marker removed).
+		expect(listSize()).toBe(sizes.slowRead + 1);
 
 		// Worker 0's next sweep (another customer's run) carries the victim's records back.
 		const next = emu.recordRun({ bundleId: l1, outcome: 'failed', dateCreated: at() });
@@ -372,8 +390,8 @@ describe('Run → Get New: records erased after the sweep ended', () => {
 			{ customer: later },
 		]);
 		expect(idsOf(laterSweep.json)).toEqual([next.id]);
-		// The victim's run back (not its marker, which is no run), and the later sweep's run and marker.
-		expect(listSize()).toBe(sizes.slowRead + 2 + 1 + 2);
+		// The victim's run back, and the later sweep's run (markers removed).
+		expect(listSize()).toBe(sizes.slowRead + 1 + 1 + 1);
 
 		// The victim's next sweep, on the other worker: its run is not returned again.
 		const again = await watcher(emu, { ...options, workflowId: w.workflowId, worker: 1 }).sweep([
