@@ -40,6 +40,29 @@ async function customerKeyOf(emu: Parameters<typeof watcher>[0], customer: strin
 	return key;
 }
 
+/** The memory the release before wrote for `key` after returning `runs` (see the file's note). */
+async function writeOldMemory(
+	w: ReturnType<typeof watcher>,
+	key: string,
+	runs: Array<{ id: number; dateCreated: number }>,
+	staticData: boolean,
+) {
+	const week = Math.floor(Date.now() / WEEK_MS);
+	const old = [
+		...runs.map((run) => runGateKey(key, run.id)),
+		sweptGateKey(key, week),
+		sweptGateKey(key, week - 1),
+		`gate\nold-execution-1\n${Date.now()}\n0.1`,
+		`gate\nold-execution-2\n${Date.now()}\n0.2`,
+	];
+	const context = { workflow: { id: w.workflowId }, node: { id: 'watch-node-id' } } as never;
+	await w.store().checkProcessedAndRecord(old, 'node', context, { mode: 'entries' });
+	if (!staticData) return;
+	const ended = [...runs].reverse().map((run) => [String(run.id), run.dateCreated]);
+	const customers = { [key]: { ended, pending: [], sweptAt: Date.now() } };
+	w.saved = { [`node:${WATCH_NODE}`]: { getNewRuns: { version: 1, customers } } };
+}
+
 describe.each(STATIC_DATA_MODELS)(
 	'Run → Get New upgrades with its stored memory, %s',
 	(_name, model) => {
@@ -64,29 +87,9 @@ describe.each(STATIC_DATA_MODELS)(
 				const key = await customerKeyOf(emu, customer);
 				expect(key).toContain(customer);
 
-				// Today's memory, as the old release wrote it.
 				const w = watcher(emu, { partner: true, staticData: model, parameters });
-				const week = Math.floor(Date.now() / WEEK_MS);
-				const old = [
-					...before.map((run) => runGateKey(key, run.id)),
-					sweptGateKey(key, week),
-					sweptGateKey(key, week - 1),
-					`gate\nold-execution-1\n${Date.now()}\n0.1`,
-					`gate\nold-execution-2\n${Date.now()}\n0.2`,
-				];
 				const context = { workflow: { id: w.workflowId }, node: { id: 'watch-node-id' } } as never;
-				await w.store().checkProcessedAndRecord(old, 'node', context, { mode: 'entries' });
-				if (model === 'kept') {
-					const ended = [...before].reverse().map((run) => [String(run.id), run.dateCreated]);
-					w.saved = {
-						[`node:${WATCH_NODE}`]: {
-							getNewRuns: {
-								version: 1,
-								customers: { [key]: { ended, pending: [], sweptAt: Date.now() } },
-							},
-						},
-					};
-				}
+				await writeOldMemory(w, key, before, model === 'kept');
 				const listSize = async () => await w.store().getProcessedDataCount('node', context);
 				expect(await listSize()).toBe(64);
 
