@@ -91,3 +91,42 @@ it('the store stays bounded with Group Into Incidents: one known record a custom
 		]);
 	expect(listSize(w)).toBe(customers.length * (KEPT_RUNS + 1));
 });
+
+it('the store stays bounded with Remind After: an incident open for 6 hours keeps at most 2 reminders, none once it is over', async () => {
+	const HOUR = 3_600_000;
+	const realNow = Date.now.bind(Date);
+	let shift = 0;
+	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
+	try {
+		const emu = ctx.emu;
+		const at = runClock(Date.now() - 60000);
+		const [b1] = await customerWithTwoAutomations(emu, 'reminded');
+		const w = watcher(emu, {
+			partner: true,
+			staticData: 'lost',
+			parameters: { groupIntoIncidents: true, remindAfterHours: 1 },
+		});
+		const sweep = async () =>
+			(await w.sweep([{ customer: 'reminded' }])).json.map((item) => String(item.event));
+		emu.recordRun({ bundleId: b1, outcome: 'succeeded', dateCreated: at() });
+		emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
+		expect(await sweep()).toEqual(['incidentOpened']);
+		const events: string[] = [];
+		for (let hour = 1; hour <= 6; hour++) {
+			shift = hour * HOUR + 60000;
+			events.push(...(await sweep()));
+			// 2 runs, the known record, at most the last two reminders.
+			expect(listSize(w)).toBeLessThanOrEqual(2 + 1 + 2);
+		}
+		expect(events).toEqual(Array.from({ length: 6 }, () => 'incidentReminder'));
+		const recovered = Date.now() + 1000;
+		emu.recordRun({ bundleId: b1, outcome: 'succeeded', dateCreated: recovered });
+		expect(await sweep()).toEqual(['incidentResolved']);
+		shift += HOUR + 60000; // a Remind After later, with a new run: the reminders go
+		emu.recordRun({ bundleId: b1, outcome: 'succeeded', dateCreated: Date.now() });
+		expect(await sweep()).toEqual([]);
+		expect(listSize(w)).toBe(4 + 1); // 4 runs and the known record
+	} finally {
+		jest.restoreAllMocks();
+	}
+});

@@ -197,7 +197,7 @@ async function finishSweep(
 	for (const read of reads) {
 		const window = windowOf(read, gate.heldBefore);
 		results.set(read.job.itemIndex, answer(read, passed, now, window));
-		forgotten.push(...forgottenKeys(read, window));
+		forgotten.push(...forgottenKeys(read, window, { passed, now }));
 	}
 	if (!manual) {
 		await reassertGate(ctx, passed);

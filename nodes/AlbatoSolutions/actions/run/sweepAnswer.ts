@@ -7,7 +7,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { automationNames, automationOf, type Automations } from '../../../shared/api/automations';
-import { dueReminders, incidentEvents } from '../../../shared/readers/incidents';
+import { dueReminders, incidentEvents, staleReminders } from '../../../shared/readers/incidents';
 import { knownGateKey, reminderGateKey, runGateKey } from '../../../shared/readers/runKeys';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { isEnded, runItem } from '../../../shared/readers/runs';
@@ -60,11 +60,24 @@ export const windowOf = (read: Read, heldBefore: ReadonlySet<string>): RunWindow
 
 /**
  * The records this sweep removes for a customer: its watched runs past KEPT_RUNS, once new runs have
- * moved them down (with the newest run handled before on top, nothing moved).
+ * moved them down (with the newest run handled before on top, nothing moved); with reminders, those
+ * no sweep asks for again, once something changed (a new run, or a reminder this sweep's).
  */
-export function forgottenKeys(read: Read, window: RunWindow): string[] {
-	if (window.frontier === 0) return [];
-	return window.forgotten.map((run) => runGateKey(read.job.key, run.id));
+export function forgottenKeys(
+	read: Read,
+	window: RunWindow,
+	{ passed, now }: { passed: ReadonlySet<string>; now: number },
+): string[] {
+	const { job } = read;
+	const moved = window.frontier !== 0;
+	const keys = moved ? window.forgotten.map((run) => runGateKey(job.key, run.id)) : [];
+	if (!job.incidents?.remindAfterMs) return keys;
+	const history = read.runs.map((run) => read.items.get(run)!);
+	const due = dueReminders(history, job.incidents.remindAfterMs, now, {});
+	if (!moved && !due.some(({ key }) => passed.has(reminderGateKey(job.key, key)))) return keys;
+	for (const key of staleReminders(history, job.incidents.remindAfterMs, now))
+		keys.push(reminderGateKey(job.key, key));
+	return keys;
 }
 
 /** Every run returnable: the superset the names are looked up for during the gate's wait. */
