@@ -45,7 +45,8 @@ describe('Run → Get New: what the store holds', () => {
 		const items = customers.map((customer) => ({ customer }));
 		expect(idsOf((await w.sweep(items)).json).sort()).toEqual(failed.map((run) => run.id).sort());
 		const [row] = [...w.store().rows.entries()].filter(([key]) => key.startsWith(w.workflowId));
-		expect(row[1].data).toHaveLength(failed.length); // the gate's marker removed at the end
+		// And each customer's known record; the gate's marker removed at the end.
+		expect(row[1].data).toHaveLength(failed.length + customers.length);
 		expect((await w.sweep(items)).json).toEqual([]);
 	});
 });

@@ -12,10 +12,10 @@ const ctx = usePartnerEmulator();
 
 const idsOf = (json: Array<{ id?: unknown }>) => json.map((run) => Number(run.id));
 
-async function watched(customer: string) {
+async function watched(customer: string, options: Parameters<typeof watcher>[1] = {}) {
 	const emu = ctx.emu;
 	const [b1, b2] = await customerWithTwoAutomations(emu, customer);
-	const w = watcher(emu, { partner: true, staticData: 'lost' });
+	const w = watcher(emu, { partner: true, staticData: 'lost', ...options });
 	const context = { workflow: { id: w.workflowId }, node: { id: 'watch-node-id' } } as never;
 	return {
 		b1,
@@ -36,13 +36,13 @@ describe('Run → Get New: the window', () => {
 		const gap = Array.from({ length: 150 }, (_, i) =>
 			emu.recordRun({ bundleId: i % 2 ? c.b1 : c.b2, outcome: 'failed', dateCreated: at() }),
 		);
-		expect(await c.listSize()).toBe(1);
+		expect(await c.listSize()).toBe(2); // its run and its known record
 		const callsBefore = c.storeCalls();
 		const caught = await c.sweep();
 		expect(idsOf(caught.json)).toEqual(gap.map((run) => run.id));
 		// Rounds of 20, 40, 80 and the last 11 records, the markers' check, the keys recorded again.
 		expect(c.storeCalls() - callsBefore).toBe(6);
-		expect(await c.listSize()).toBe(KEPT_RUNS);
+		expect(await c.listSize()).toBe(KEPT_RUNS + 1);
 		expect((await c.sweep()).json).toEqual([]);
 	});
 
@@ -81,4 +81,24 @@ describe('Run → Get New: the window', () => {
 		expect(idsOf((await c.sweep()).json)).toEqual([slow.id]);
 		expect((await c.sweep()).json).toEqual([]);
 	});
+
+	it.each(['lost', 'kept'] as const)(
+		'a gap longer than the read (60 runs, Max Remembered Runs per Customer 10), static data %s: read again deeper, each run once',
+		async (staticData) => {
+			const emu = ctx.emu;
+			const at = runClock();
+			const c = await watched(`deep-${staticData}`, {
+				staticData,
+				parameters: { options: { maxRunsPerCustomer: 10 } },
+			});
+			emu.recordRun({ bundleId: c.b1, outcome: 'succeeded', dateCreated: at() });
+			await c.sweep();
+			const gap = Array.from({ length: 60 }, (_, i) =>
+				emu.recordRun({ bundleId: i % 2 ? c.b1 : c.b2, outcome: 'failed', dateCreated: at() }),
+			);
+			const caught = await c.sweep();
+			expect(idsOf(caught.json)).toEqual(gap.map((run) => run.id));
+			expect((await c.sweep()).json).toEqual([]);
+		},
+	);
 });

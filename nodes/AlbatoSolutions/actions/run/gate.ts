@@ -45,14 +45,14 @@ export const STORE_MAX_ENTRIES = 10_000_000;
  */
 export async function passGate(
 	ctx: IExecuteFunctions,
-	nextKeys: (heldBefore: ReadonlySet<string>) => string[],
+	nextKeys: (heldBefore: ReadonlySet<string>) => string[] | Promise<string[]>,
 	{ settleMs = GATE_SETTLE_MS, whileSettling }: GateOptions = {},
 ): Promise<GateResult> {
 	const record = async (values: string[]) => await recordNew(ctx, values);
 	const markers: string[] = [];
 	const heldBefore = new Set<string>();
 	let fresh: string[] = [];
-	for (let keys = nextKeys(heldBefore); keys.length > 0; keys = nextKeys(heldBefore)) {
+	for (let keys = await nextKeys(heldBefore); keys.length > 0; keys = await nextKeys(heldBefore)) {
 		const marker = `gate\n${ctx.getExecutionId()}\n${Date.now()}\n${Math.random()}`;
 		markers.push(marker);
 		const added = new Set(await record([...keys, marker]));

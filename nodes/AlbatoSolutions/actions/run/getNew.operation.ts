@@ -7,7 +7,7 @@ import {
 } from '../../../shared/descriptions/common.descriptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import type { BatchPlan, ItemResults, PlanContext, Unit } from '../types';
-import { type Read, readCustomer } from './customerRead';
+import { type Read, readCustomer, readDeeper } from './customerRead';
 import { forgetRecords, passGate, reassertGate } from './gate';
 import { type Job, readJob } from './newRunsJob';
 import { boundMemory, memoryOf } from './runMemory';
@@ -183,12 +183,12 @@ async function finishSweep(
 	const results: ItemResults = new Map();
 	if (sweep.stopped) return results;
 	const now = Date.now();
-	const rounds = gateRounds(reads, now);
+	const rounds = gateRounds(reads, now, async (read) => await catchUp(ctx, sweep, read));
 	const named = new Set<Read>();
 	const name = async (passed: ReadonlySet<string>) =>
 		await nameAnswers(sweep, { passed, now, named, context });
 	const gate = manual
-		? { passed: new Set(allKeys(rounds)), heldBefore: new Set<string>(), markers: [] }
+		? { passed: new Set(await allKeys(rounds)), heldBefore: new Set<string>(), markers: [] }
 		: // The names' requests overlap the gate's wait.
 			await passGate(ctx, rounds, { whileSettling: name });
 	const { passed } = gate;
@@ -207,6 +207,20 @@ async function finishSweep(
 		sweep.staticData![MEMORY_KEY] = memory as unknown as IDataObject;
 	}
 	return results;
+}
+
+/**
+ * A customer swept before whose read met no run handled before: read again deeper (a long gap). A
+ * failed read leaves the first one (its newest runs are returned; n8n's log says so).
+ */
+async function catchUp(ctx: IExecuteFunctions, { client }: Sweep, read: Read): Promise<void> {
+	try {
+		await readDeeper(client, read);
+	} catch (error) {
+		ctx.logger.warn(
+			`Run → Get New: the catch-up read of item ${read.job.itemIndex} failed (${(error as Error)?.message ?? ''}): only its newest runs were returned`,
+		);
+	}
 }
 
 /**

@@ -34,13 +34,15 @@ export function watchedOf(read: Read): IDataObject[] {
 }
 
 /**
- * A customer's gate keys besides its runs: with incidents, its `known` record (a customer without it,
- * and without memory or runs handled before, is on its first sweep) and the reminders due.
+ * A customer's gate keys besides its runs: its `known` record when it has no memory (a customer
+ * without it, and without runs handled before, is on its first sweep; with it, a read that meets no
+ * run handled before is a long gap, read deeper: gateRounds.ts) or with incidents; and the reminders
+ * due.
  */
 export function customerKeys(read: Read, now: number): string[] {
 	const { job } = read;
-	if (!job.incidents) return [];
-	const keys = [knownGateKey(job.key)];
+	const keys = job.incidents || read.previous === undefined ? [knownGateKey(job.key)] : [];
+	if (!job.incidents) return keys;
 	const history = read.runs.map((run) => read.items.get(run)!);
 	for (const { key } of dueReminders(history, job.incidents.remindAfterMs, now, {}))
 		keys.push(reminderGateKey(job.key, key));
