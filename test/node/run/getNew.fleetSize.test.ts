@@ -129,7 +129,6 @@ describe('Run → Get New: a gate waits as long as its worker’s store calls la
 		// Then fast again; the other worker's gate reads before this one's writes and writes 1.2 s after.
 		const failed = emu.recordRun({ bundleId: v1, outcome: 'failed', dateCreated: at() });
 		const other = emu.recordRun({ bundleId: x1, outcome: 'failed', dateCreated: at() });
-		const has = (items: unknown[], text: string) => items.some((i) => String(i).includes(text));
 		// The victim's calls of this sweep: those holding its new run (later calls carry it too).
 		const holdsFailed = (items: unknown[]) => holdsRun(items, victim, failed.id);
 		let fire = { slowRead: () => {}, victimWrites: () => {} };
@@ -143,7 +142,8 @@ describe('Run → Get New: a gate waits as long as its worker’s store calls la
 		};
 		store.betweenReadAndWrite = async (items) => {
 			if (holdsFailed(items) && items.some(isMarker)) fire.victimWrites();
-			if (!has(items, slow) || !items.some(isMarker)) return;
+			// The slow gate's call: its run (this worker's later calls carry its known record too).
+			if (!holdsRun(items, slow, other.id) || !items.some(isMarker)) return;
 			fire.slowRead();
 			await victimWrites;
 			await wait(1200);
@@ -297,9 +297,10 @@ describe('Run → Get New: records erased after the sweep ended', () => {
 			store.betweenReadAndWrite = undefined;
 		}
 		expect(answers.map(({ json }) => idsOf(json))).toEqual([[failed.id], [other.id]]);
-		expect(sizes.victimEnded - sizes.slowRead).toBe(1); // its run (its gate's marker removed)
-		// Erased: the list holds what the slow gate read and its own run (its marker removed).
-		expect(listSize()).toBe(sizes.slowRead + 1);
+		// Its run and its known record (a first sweep without static data); its marker removed.
+		expect(sizes.victimEnded - sizes.slowRead).toBe(2);
+		// Erased: the list holds what the slow gate read, its own run and known record.
+		expect(listSize()).toBe(sizes.slowRead + 2);
 
 		// Worker 0's next sweep (another customer's run) carries the victim's records back.
 		const next = emu.recordRun({ bundleId: l1, outcome: 'failed', dateCreated: at() });
@@ -307,8 +308,8 @@ describe('Run → Get New: records erased after the sweep ended', () => {
 			{ customer: later },
 		]);
 		expect(idsOf(laterSweep.json)).toEqual([next.id]);
-		// The victim's run back, and the later sweep's run (markers removed).
-		expect(listSize()).toBe(sizes.slowRead + 1 + 1 + 1);
+		// The victim's run and known record back, and the later sweep's run (markers removed).
+		expect(listSize()).toBe(sizes.slowRead + 2 + 2 + 1);
 
 		// The victim's next sweep, on the other worker: its run is not returned again.
 		const again = await watcher(emu, { ...options, workflowId: w.workflowId, worker: 1 }).sweep([
