@@ -102,3 +102,41 @@ describe('Run → Get New: the window', () => {
 		},
 	);
 });
+
+it(`a sweep whose read is older by fewer than ${LATE_RUNS} runs than another's removal: nothing twice (two workers)`, async () => {
+	const emu = ctx.emu;
+	const at = runClock();
+	const customer = 'stale';
+	const [b1] = await customerWithTwoAutomations(emu, customer);
+	const options = { partner: true, staticData: 'lost' as const };
+	const a = watcher(emu, options);
+	const b = watcher(emu, { ...options, workflowId: a.workflowId, worker: 1 });
+	const record = () => emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
+	for (let i = 0; i < 25; i++) record();
+	expect((await a.sweep([{ customer }])).json).toHaveLength(25);
+	// B reads the list, then its first store call waits while 5 runs end and A returns them,
+	// removing the records of those now 20 or more below the newest.
+	const store = a.store();
+	let paused = () => {};
+	const bWaits = new Promise<void>((resolve) => (paused = resolve));
+	let release = () => {};
+	const released = new Promise<void>((resolve) => (release = resolve));
+	let first = true;
+	store.beforeRead = async () => {
+		if (!first) return;
+		first = false;
+		paused();
+		await released;
+	};
+	try {
+		const stale = b.sweep([{ customer }]);
+		await bWaits;
+		const news = [1, 2, 3, 4, 5].map(record);
+		expect(idsOf((await a.sweep([{ customer }])).json)).toEqual(news.map((run) => run.id));
+		release();
+		expect((await stale).json).toEqual([]); // the removed records were 15 to 19 down in its read
+	} finally {
+		store.beforeRead = undefined;
+		release();
+	}
+});
