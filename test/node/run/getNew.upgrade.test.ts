@@ -8,7 +8,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { runGateKey, sweptGateKey } from '../../../nodes/shared/readers/runKeys';
-import { KEPT_RUNS } from '../../../nodes/AlbatoSolutions/actions/run/runWindow';
+import { SHIFT_MARGIN } from '../../../nodes/AlbatoSolutions/actions/run/runWindow';
 import { usePartnerEmulator } from '../../support/partnerSetup';
 import {
 	customerWithTwoAutomations,
@@ -114,10 +114,12 @@ describe.each(STATIC_DATA_MODELS)(
 						}),
 					]);
 				expect((await w.sweep([{ customer }])).json).toEqual([]);
-				// The old records read at position 20 or further are gone; the weekly marks stay (never read
-				// again), the old markers too; the customer's known record is added without static data or
-				// with incidents.
-				const kept = KEPT_RUNS + 2 + 2 + (_kind === 'incidents' || model === 'lost' ? 1 : 0);
+				// The records the last sweep kept that the new runs pushed to position 20 or further are gone
+				// (3 new runs, and SHIFT_MARGIN more); the older ones (never read as new again: more than
+				// LATE_RUNS below the newest handled), the weekly marks and the old markers stay. The
+				// customer's known record is added without static data or with incidents.
+				const runsLeft = before.length + news.length - (news.length + SHIFT_MARGIN);
+				const kept = runsLeft + 2 + 2 + (_kind === 'incidents' || model === 'lost' ? 1 : 0);
 				expect(await listSize()).toBe(kept);
 			},
 		);

@@ -102,7 +102,10 @@ export async function reassertGate(
  * node's list bounded by the fleet. This worker stops carrying them. A failure leaves them for the
  * next sweep that reads them (n8n's log says so): it loses nothing.
  */
-export async function forgetRecords(ctx: IExecuteFunctions, keys: string[]): Promise<void> {
+export async function forgetRecords(ctx: IExecuteFunctions, all: string[]): Promise<void> {
+	// n8n's store looks each one up in the whole list (a scan per key): a call removes at most
+	// FORGET_PER_CALL; what is left stays until n8n's own limit drops it (a first sweep's deep runs).
+	const keys = all.slice(0, FORGET_PER_CALL);
 	if (keys.length === 0) return;
 	const gone = new Set(keys);
 	for (const entries of decided.values())
@@ -122,6 +125,9 @@ export async function forgetRecords(ctx: IExecuteFunctions, keys: string[]): Pro
 		);
 	}
 }
+
+/** Records one sweep removes at most (see forgetRecords). */
+export const FORGET_PER_CALL = 2_000;
 
 export interface GateOptions {
 	settleMs?: number;

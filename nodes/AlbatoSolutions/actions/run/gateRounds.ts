@@ -80,14 +80,17 @@ function cursorOf(read: Read, now: number, deepen: Deepen | undefined): KeyRound
 			if (keys.length > 0) return frontier;
 		}
 	};
+	/** No memory, its known record new (sent in round 1), no run handled before: a first sweep. */
+	const firstSweep = (heldBefore: ReadonlySet<string>) =>
+		read.previous === undefined &&
+		!heldBefore.has(knownKey) &&
+		!watchedOf(read).some(handledBefore(read, heldBefore));
 	return async (heldBefore) => {
 		const keys = extras;
 		extras = [];
 		const frontier = sendDown(heldBefore, keys);
 		if (keys.length > 0 || deepened || !cutShort(read, frontier, heldBefore)) return keys;
-		// Its known record was sent in the first round (customerKeys): held before, it was swept.
-		const first = frontier < 0 && read.previous === undefined && !heldBefore.has(knownKey);
-		if (first) return keys;
+		if (firstSweep(heldBefore)) return keys;
 		deepened = true;
 		await deepen!(read);
 		examined = 0; // the deeper read from its top again (what was sent is not sent twice)

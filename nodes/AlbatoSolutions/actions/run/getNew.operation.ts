@@ -201,7 +201,7 @@ async function finishSweep(
 	}
 	if (!manual) {
 		await reassertGate(ctx, passed);
-		await forgetRecords(ctx, [...forgotten, ...gate.markers]);
+		await forgetRecords(ctx, [...gate.markers, ...forgotten]);
 		for (const { job, next } of reads) memory.customers[job.key] = next;
 		if (reads.length) boundMemory(memory, reads[0].job.limits);
 		sweep.staticData![MEMORY_KEY] = memory as unknown as IDataObject;

@@ -33,6 +33,12 @@ export function endMark(run: IDataObject, offset: number): RunMark {
 	return [id, Number.isFinite(ended) ? ended : started];
 }
 
+/**
+ * Runs listed late among the records the last sweep kept, between two sweeps, that the removal still
+ * covers (n8n's store scans its whole list for each record removed, so the removal is kept short).
+ */
+export const SHIFT_MARGIN = 2;
+
 /** Watched runs, each once by id, newest first by their end (date, then id). */
 export function newestFirst(runs: IDataObject[], offset: number): IDataObject[] {
 	const byId = new Map<string, { run: IDataObject; mark: RunMark }>();
@@ -48,7 +54,11 @@ export interface RunWindow {
 	frontier: number;
 	/** Whether this run may be returned (listed, and at most LATE_RUNS below the frontier). */
 	returnable: (run: IDataObject) => boolean;
-	/** The runs whose records the store need not keep: position KEPT_RUNS or further. */
+	/**
+	 * The runs whose records the store need not keep and may still hold: position KEPT_RUNS or
+	 * further, down to where the records the last sweep kept now are (KEPT_RUNS below the frontier,
+	 * and SHIFT_MARGIN more for runs listed late between them); with no frontier, all of them.
+	 */
 	forgotten: IDataObject[];
 }
 
@@ -65,6 +75,9 @@ export function runWindow(
 			const at = position.get(run);
 			return at !== undefined && (frontier === -1 || at <= frontier + LATE_RUNS);
 		},
-		forgotten: watched.slice(KEPT_RUNS),
+		forgotten: watched.slice(
+			KEPT_RUNS,
+			frontier === -1 ? undefined : frontier + KEPT_RUNS + SHIFT_MARGIN,
+		),
 	};
 }

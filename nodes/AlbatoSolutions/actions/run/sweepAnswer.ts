@@ -72,7 +72,10 @@ export function forgottenKeys(
 ): string[] {
 	const { job } = read;
 	const moved = window.frontier !== 0;
-	const keys = moved ? window.forgotten.map((run) => runGateKey(job.key, run.id)) : [];
+	// With no frontier (a first sweep, a catch-up that met none), only the records it made.
+	const keys = (moved ? window.forgotten : [])
+		.map((run) => runGateKey(job.key, run.id))
+		.filter((key) => window.frontier >= 0 || passed.has(key));
 	if (!job.incidents?.remindAfterMs) return keys;
 	const history = read.runs.map((run) => read.items.get(run)!);
 	const due = dueReminders(history, job.incidents.remindAfterMs, now, {});
