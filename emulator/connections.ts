@@ -3,7 +3,8 @@
  * connection) and the emulator's clock. Kept beside the state (keyed by it, as listLag.ts does) so
  * the shared state and handler context need nothing new; `reset()` clears it with `.clear()`.
  *
- * The clock: `now()` is the real time plus an offset that tests move (`emu.clock.advance(ms)`).
+ * The clock: `now()` is the real time plus an offset that tests move (`emu.clock.advance(ms)`), or
+ * a time it was frozen at (`POST /__emulator/clock {"freeze": true}`: run streams, runStream.ts).
  * Only what this file times uses it: link expiry (48 h) and the links' `dateCreated`. Token `exp`
  * is still checked against the real time.
  */
@@ -36,8 +37,20 @@ export class ConnectionsStore {
 	/** Position in the refresh sequence, by credential id. */
 	readonly refreshPosition = new Map<number, number>();
 
+	/** The clock stopped at this time (`freeze`), or null: it runs with the real time. */
+	frozenAt: number | null = null;
+
 	now(): number {
-		return Date.now() + this.clockOffsetMs;
+		return this.frozenAt ?? Date.now() + this.clockOffsetMs;
+	}
+
+	/** Stops the clock where it is (moves still move it), or lets it run on from there. */
+	freeze(on: boolean): void {
+		if (on) this.frozenAt ??= this.now();
+		else if (this.frozenAt !== null) {
+			this.clockOffsetMs = this.frozenAt - Date.now();
+			this.frozenAt = null;
+		}
 	}
 
 	nowIso(): string {
@@ -47,13 +60,15 @@ export class ConnectionsStore {
 	advance(ms: number): void {
 		if (typeof ms !== 'number' || !Number.isFinite(ms))
 			throw new Error('the clock moves by a finite number of milliseconds');
-		this.clockOffsetMs += ms;
+		if (this.frozenAt !== null) this.frozenAt += ms;
+		else this.clockOffsetMs += ms;
 	}
 
 	setNow(iso: string | number): void {
 		const at = typeof iso === 'number' ? iso : Date.parse(iso);
 		if (!Number.isFinite(at)) throw new Error(`cannot set the clock to ${JSON.stringify(iso)}`);
-		this.clockOffsetMs = at - Date.now();
+		if (this.frozenAt !== null) this.frozenAt = at;
+		else this.clockOffsetMs = at - Date.now();
 	}
 
 	createLink(userId: string, partnerId: number, title: string): LinkRecord {
@@ -117,6 +132,7 @@ export class ConnectionsStore {
 
 	clear(): void {
 		this.clockOffsetMs = 0;
+		this.frozenAt = null;
 		this.links.clear();
 		this.nextLinkId = FIRST_LINK_ID;
 		this.ownCredentials.clear();
@@ -128,7 +144,7 @@ export class ConnectionsStore {
 
 const stores = new WeakMap<EmulatorState, ConnectionsStore>();
 
-/** The issue-21 state of one emulator (keyed by its state, so handlers need nothing new in their context). */
+/** The connections' state of one emulator (connection by link, own connection, refreshed user data) (keyed by its state, so handlers need nothing new in their context). */
 export function connectionsOf(state: EmulatorState): ConnectionsStore {
 	let store = stores.get(state);
 	if (!store) stores.set(state, (store = new ConnectionsStore()));

@@ -1,5 +1,5 @@
-/** Control calls of the issue-21 endpoints (under /__emulator/, no auth, never logged). */
-import { connectionsOf, type REFRESH_PRESETS } from './connections';
+/** Control calls of the connection endpoints (connection by link, own connection) (under /__emulator/, no auth, never logged). */
+import { connectionsOf, type ConnectionsStore, type REFRESH_PRESETS } from './connections';
 import { completeLink, LinkCompletionError, linkUrl, renderCredential } from './handlers/links';
 import { addOwnCredential, ownCredentialsOf } from './handlers/ownCredential';
 import type { EmulatorState } from './types';
@@ -8,7 +8,7 @@ export const CONNECTIONS_CONTROL_ROUTES = [
 	'GET    /__emulator/links                 sharings (connection by link), without their tokens',
 	'POST   /__emulator/links/{id}/complete   {"values"?, "title"?}: the customer connects → {credential, link}; 404 unknown, 409 expired or used',
 	'GET    /__emulator/clock                 {"now"} (the emulator clock: link expiry, dateCreated)',
-	'POST   /__emulator/clock                 {"advanceSeconds"} or {"advanceMs"} or {"now": ISO}: move it',
+	'POST   /__emulator/clock                 {"advanceSeconds"} or {"advanceMs"} or {"now": ISO}: move it; "freeze": true stops it (false: runs on)',
 	'POST   /__emulator/update-user-data      {"mode": "progress" | "requeued"} or {"sequence": [1, 2, 3]}',
 	'POST   /__emulator/own-credentials       {"sub"?, "values", "title"?}: seed one more own connection of a user',
 	'GET    /__emulator/own-credentials       own connections (values unmasked)',
@@ -35,7 +35,7 @@ function linkView(state: EmulatorState, id: number) {
 	};
 }
 
-/** Answers the issue-21 control routes; undefined for any other route. `route` is "METHOD /path". */
+/** Answers the connections' control routes; undefined for any other route. `route` is "METHOD /path". */
 export function handleConnectionsControl(
 	state: EmulatorState,
 	route: string,
@@ -66,11 +66,7 @@ export function handleConnectionsControl(
 		case 'GET /__emulator/clock':
 			return { status: 200, body: { now: new Date(store.now()).toISOString() } };
 		case 'POST /__emulator/clock':
-			if (typeof input.now === 'string' || typeof input.now === 'number') store.setNow(input.now);
-			else if (input.advanceSeconds !== undefined)
-				store.advance(Number(input.advanceSeconds) * 1000);
-			else if (input.advanceMs !== undefined) store.advance(Number(input.advanceMs));
-			else throw new Error('give "advanceSeconds", "advanceMs" or "now"');
+			moveClock(store, input);
 			return { status: 200, body: { now: new Date(store.now()).toISOString() } };
 		case 'POST /__emulator/update-user-data':
 			return {
@@ -98,3 +94,13 @@ export function handleConnectionsControl(
 }
 
 export { linkUrl, ownCredentialsOf };
+
+/** POST /__emulator/clock: a move (`now`, `advanceSeconds`, `advanceMs`) and/or `freeze`. */
+function moveClock(store: ConnectionsStore, input: Record<string, unknown>): void {
+	if (typeof input.freeze === 'boolean') store.freeze(input.freeze);
+	if (typeof input.now === 'string' || typeof input.now === 'number') store.setNow(input.now);
+	else if (input.advanceSeconds !== undefined) store.advance(Number(input.advanceSeconds) * 1000);
+	else if (input.advanceMs !== undefined) store.advance(Number(input.advanceMs));
+	else if (typeof input.freeze !== 'boolean')
+		throw new Error('give "advanceSeconds", "advanceMs", "now" or "freeze"');
+}

@@ -8,22 +8,16 @@ import { authenticatePartner } from './handlers/partner';
 import { runsOf } from './handlers/runs';
 import { assertNotDeleted, lifecycleOf } from './handlers/userLifecycle';
 import { billingOf } from './handlers/billing';
-import { ApiError, renderError, type FieldError, type RenderedBody } from './errors';
+import { ApiError, renderError, type FieldError } from './errors';
 import { describeFault, FaultStore } from './faults';
 import { listLagOf } from './listLag';
 import { connectionsOf } from './connections';
 import { createState, DEFAULT_MASTER_TOKEN, DEFAULT_PARTNER, loadFixtures } from './fixtures';
 import { customMethodOf, trackRequestEnd } from './front';
 import { RateLimit, type RateLimitRule } from './rateLimit';
-import { paginate } from './pagination';
+import { answerOf, jsonBody, type Outcome } from './answer';
 import { match } from './routes';
-import {
-	DEFAULT_VARIANTS,
-	renderList,
-	renderSuccessFlag,
-	successBody,
-	VARIANT_CHOICES,
-} from './render';
+import { DEFAULT_VARIANTS, renderSuccessFlag, VARIANT_CHOICES } from './render';
 import type {
 	EmulatorState,
 	ErrorStyle,
@@ -55,17 +49,6 @@ export interface ReceivedRequest {
 	rawQuery: string;
 	rawBody: Buffer;
 }
-
-interface Outcome {
-	status: number;
-	body: RenderedBody;
-	headers?: Record<string, string>;
-}
-
-const jsonBody = (value: unknown): RenderedBody => ({
-	contentType: 'application/json; charset=utf-8',
-	text: JSON.stringify(value),
-});
 
 /** PHP/Yii-like query parsing: `+` is a space, brackets (raw or %5B%5D) build objects, last duplicate wins. */
 export const parseQuery = (raw: string) =>
@@ -377,18 +360,12 @@ export class EmulatorCore {
 				initialStatus: this.initialStatus,
 				partner: { settings: this.partner, secret: this.secret },
 			});
-			if (route.list && this.variants.pagination !== 'none' && Array.isArray(result.data)) {
-				const page = paginate(result.data, query, this.variants, origin + path);
-				return {
-					status: result.status ?? 200,
-					body: jsonBody(successBody(renderList(page.data, this.variants), this.variants)),
-					headers: page.headers,
-				};
-			}
-			if (result.status === 204)
-				return { status: 204, body: { contentType: 'application/json; charset=utf-8', text: '' } };
-			const data = route.list ? renderList(result.data, this.variants) : result.data;
-			return { status: result.status ?? 200, body: jsonBody(successBody(data, this.variants)) };
+			return answerOf(result, {
+				list: route.list,
+				query,
+				variants: this.variants,
+				url: origin + path,
+			});
 		} catch (err) {
 			const error =
 				err instanceof ApiError

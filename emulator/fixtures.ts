@@ -2,9 +2,11 @@
  * Fixtures: solutions, connection settings, templates, partner schemas and the
  * pre-existing installations. Exported so tests elsewhere can reference ids and values.
  */
+import { activeCopiesOf } from './activeCopies';
 import { OwnerIndexedMap } from './indexedMap';
 import type { PlanFixture } from './runTypes';
 import type { BundleStepRecord, EmulatorState, FieldRecord, InstallationRecord } from './types';
+import { UPGRADE, UPGRADE_SOLUTION, upgradeTemplates } from './upgradeFixtures';
 
 export const USER_1 = 'user-1';
 export const USER_2 = 'user-2';
@@ -102,6 +104,7 @@ export const SOLUTIONS: SolutionFixture[] = [
 			},
 		],
 	},
+	UPGRADE_SOLUTION, // 105, the next version of 101 (upgradeFixtures.ts)
 ];
 
 /** The listed version of a solution: the latest published one, or undefined (never listed, 404 elsewhere). */
@@ -252,6 +255,8 @@ export const CREDENTIALISTS: Record<number, StepFixture[]> = {
 	],
 	104: [{ id: 'source', title: 'Source', values: [{ value: 'x', title: 'X' }] }],
 };
+// 105, the next version of 101, asks for the same connection settings (the customer's are reused).
+CREDENTIALISTS[UPGRADE.to] = CREDENTIALISTS[UPGRADE.from];
 
 /** Complete credentialData examples, valid for install. */
 export const VALID_CREDENTIAL_DATA: Record<number, Record<string, string>> = {
@@ -259,6 +264,7 @@ export const VALID_CREDENTIAL_DATA: Record<number, Record<string, string>> = {
 	102: { shop: 'shopify', sheetsAccount: 'primary' },
 	103: { helpdesk: 'zendesk', zendeskBrand: 'main', chat: 'slack' },
 };
+VALID_CREDENTIAL_DATA[UPGRADE.to] = VALID_CREDENTIAL_DATA[UPGRADE.from];
 
 // ---------------------------------------------------------------- templates
 
@@ -411,44 +417,15 @@ export const TEMPLATES: TemplateFixture[] = [
 		bundle: { title: 'Draft', steps: [] },
 	},
 ];
+// 1051, 1052: solution 105's, made from 101's (upgradeFixtures.ts).
+TEMPLATES.push(...upgradeTemplates(TEMPLATES));
 
 export const templatesOf = (solutionId: number): TemplateFixture[] =>
 	TEMPLATES.filter((t) => t.solutionId === solutionId);
 
 // ------------------------------------------------------- partner credentials
 
-export interface PartnerField {
-	id: string;
-	/** 0 string, 3 password/secret, 10 choice (with allowedValues); the metaExtraTypes variant adds 1, 5, 7. */
-	type: 0 | 1 | 3 | 5 | 7 | 10;
-	label: string;
-	required: boolean;
-	allowedValues?: Record<string, string>;
-}
-
-export const PARTNERS: Record<number, { title: string; fields: PartnerField[] }> = {
-	201: {
-		title: 'Acme CRM',
-		fields: [
-			{ id: 'apiUrl', type: 0, label: 'API URL', required: true },
-			{ id: 'apiKey', type: 3, label: 'API key', required: true },
-			{
-				id: 'region',
-				type: 10,
-				label: 'Region',
-				required: true,
-				allowedValues: { eu: 'Europe', us: 'United States' },
-			},
-		],
-	},
-	202: {
-		title: 'Chatly',
-		fields: [
-			{ id: 'token', type: 3, label: 'Bot token', required: true },
-			{ id: 'account', type: 0, label: 'Account', required: false },
-		],
-	},
-};
+export { PARTNERS, type PartnerField } from './partnerFixtures';
 
 // ------------------------------------------------- pre-existing installations
 
@@ -550,6 +527,7 @@ export function createState(): EmulatorState {
 
 /** Refills `state` in place (so references held by tests stay valid). */
 export function loadFixtures(state: EmulatorState): void {
+	activeCopiesOf(state).clear();
 	state.installations.clear();
 	state.bundles.clear();
 	state.bundleData.clear();

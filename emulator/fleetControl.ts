@@ -8,10 +8,12 @@
  * runs per automation (run history). It goes through the same handlers as the HTTP calls, without
  * HTTP or the request log, so 10,000 customers take seconds.
  */
+import { activeCopiesOf } from './activeCopies';
 import { addUser } from './handlers/partner';
 import { install } from './handlers/solutions';
 import type { HandlerContext } from './handlers/context';
 import { recordRun } from './runControl';
+import { attachStream, clockOf, makeStream, type StreamSpec } from './runStream';
 import type { RunOutcome } from './runTypes';
 import { recordsOf } from './indexedMap';
 import type {
@@ -23,10 +25,10 @@ import type {
 } from './types';
 
 export const FLEET_CONTROL_ROUTES = [
-	'POST   /__emulator/fleet               {"count", "idPrefix"?, "solutionId"?, "templateIds"?, "credentialData"?, "title"?, "status"?, "runsPerBundle"?, "runOutcome"?} → {"customers": [{"id", "installationId", "bundleIds"}]}',
+	'POST   /__emulator/fleet               {"count", "idPrefix"?, "solutionId"?, "templateIds"?, "credentialData"?, "title"?, "status"?, "runsPerBundle"?, "runOutcome"?, "runsPerDay"?, "runStream"?: {"seed", "origin", …}} → {"customers": [{"id", "installationId", "bundleIds"}]}',
 	'GET    /__emulator/requests/summary    calls by kind ("METHOD /path" with ids as {id}), by status, 429s, token calls per end user',
 	'POST   /__emulator/requests/keep       {"keep": false}: count requests in the summary only (the log stays empty); true: log again',
-	'POST   /__emulator/fleet/status        {"idPrefix", "field"?}: per seeded customer of that prefix, its installations as [id, title, status, value of "field"] (what a fleet check reads instead of /state)',
+	'POST   /__emulator/fleet/status        {"idPrefix", "field"?}: per seeded customer of that prefix, its installations as [id, title, status, value of "field"] (what a fleet check reads instead of /state), and bothActive: the moments a customer had two active copies',
 ];
 
 export interface FleetSpec {
@@ -41,8 +43,13 @@ export interface FleetSpec {
 	title?: string;
 	/** Status of each installation. Default 1 (active). */
 	status?: 0 | 1;
+	/** Default 1, or 0 with `runsPerDay`. */
 	runsPerBundle?: number;
 	runOutcome?: RunOutcome;
+	/** A computed run stream on every automation (runStream.ts), this many runs a day each. */
+	runsPerDay?: number;
+	/** The stream's other settings (seed, origin, shares). */
+	runStream?: Omit<StreamSpec, 'runsPerDay'>;
 }
 
 export interface FleetDeps {
@@ -71,7 +78,7 @@ export function seedFleet(deps: FleetDeps, spec: FleetSpec) {
 	const credentialData = spec.credentialData ?? DEFAULT_CREDENTIAL_DATA;
 	const title = spec.title ?? 'Leads of {id}';
 	const status = spec.status ?? 1;
-	const runsPerBundle = spec.runsPerBundle ?? 1;
+	const { stream, runsPerBundle } = runsOfFleet(deps.state, spec);
 	const context = (user: string, id: number, body: unknown): HandlerContext => ({
 		user,
 		state: deps.state,
@@ -96,12 +103,21 @@ export function seedFleet(deps: FleetDeps, spec: FleetSpec) {
 		);
 		const installation = deps.state.installations.get(deps.state.nextIds.installation - 1)!;
 		installation.status = status;
+		if (stream) attachStream(deps.state, installation.bundleIds, stream);
 		for (const bundleId of installation.bundleIds)
 			for (let r = 0; r < runsPerBundle; r++)
 				recordRun(deps.state, { bundleId, outcome: spec.runOutcome ?? 'succeeded' });
 		customers.push({ id, installationId: installation.id, bundleIds: installation.bundleIds });
 	}
 	return { customers };
+}
+
+/** The fleet's run stream (with `runsPerDay`: one for every customer) and its recorded runs per automation. */
+function runsOfFleet(state: EmulatorState, spec: FleetSpec) {
+	if (spec.runsPerDay === undefined)
+		return { stream: undefined, runsPerBundle: spec.runsPerBundle ?? 1 };
+	const stream = makeStream({ ...spec.runStream, runsPerDay: spec.runsPerDay }, clockOf(state));
+	return { stream, runsPerBundle: spec.runsPerBundle ?? 0 };
 }
 
 /** Counts of the calls served, by kind and status: what a fleet benchmark reads instead of the log. */
@@ -204,7 +220,8 @@ export function fleetStatus(
 			valueOf(i),
 		]);
 	}
-	return { customers };
+	// Two active copies of one customer's installation, counted as they happened (activeCopies.ts).
+	return { customers, bothActive: activeCopiesOf(state).summary() };
 }
 
 /** A path with its numeric segments as {id} and the partner segment of /wl as {partner}. */

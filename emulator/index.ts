@@ -21,6 +21,7 @@ import { runsOf } from './handlers/runs';
 import { setTransactionsUsed } from './handlers/userLifecycle';
 import { clearPlan, isBlocked } from './handlers/billing';
 import type { Emulator, EmulatorOptions } from './types';
+import type { EmulatorClock } from './clockApi';
 
 export * from './types';
 export type { ListLag } from './listLag';
@@ -113,11 +114,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 				return connectionsOf(core.state).expiresAt(link);
 			},
 		},
-		clock: {
-			now: () => connectionsOf(core.state).now(),
-			advance: (ms) => connectionsOf(core.state).advance(ms),
-			set: (at) => connectionsOf(core.state).setNow(at),
-		},
+		clock: clockOf(core),
 		setUpdateUserData: (rule) => connectionsOf(core.state).setRefresh(rule),
 		ownCredentials: {
 			add: (sub, values, title) => addOwnCredential(core.state, sub, values, title),
@@ -148,4 +145,15 @@ async function serveRequest(
 		return sendJson(res, out.status, out.body);
 	}
 	await core.respond(request, req, res);
+}
+
+/** The emulator's clock, as `emu.clock` gives it. */
+function clockOf(core: EmulatorCore): EmulatorClock {
+	const connections = () => connectionsOf(core.state);
+	return {
+		now: () => connections().now(),
+		advance: (ms) => connections().advance(ms),
+		set: (at) => connections().setNow(at),
+		freeze: (on) => connections().freeze(on),
+	};
 }

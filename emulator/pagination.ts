@@ -7,9 +7,12 @@
  */
 import qs from 'qs';
 
+import { isLazyList } from './runStreamList';
 import type { Variants } from './types';
 
 export const PAGE_SIZE = 1;
+/** Yii2's own default page size: lists of run streams (runStreamList.ts) are paged at it. */
+export const YII_PAGE_SIZE = 20;
 const MAX_PER_PAGE = 50;
 
 const whole = (value: unknown): number | undefined =>
@@ -18,12 +21,13 @@ const clamp = (n: number, min: number, max: number) => Math.min(max, Math.max(mi
 
 /** One page of `list` for this query, as data and headers under the current variants. */
 export function paginate(
-	list: unknown[],
+	list: { length: number; slice(from: number, to: number): unknown[] },
 	query: Record<string, unknown>,
 	variants: Variants,
 	url: string,
+	pageSize = PAGE_SIZE,
 ): { data: unknown; headers: Record<string, string> } {
-	const perPage = clamp(whole(query['per-page']) ?? PAGE_SIZE, 1, MAX_PER_PAGE);
+	const perPage = clamp(whole(query['per-page']) ?? pageSize, 1, MAX_PER_PAGE);
 	const pageCount = Math.max(1, Math.ceil(list.length / perPage));
 	const page = clamp(whole(query[variants.pageParam]) ?? 1, 1, pageCount);
 	const items = list.slice((page - 1) * perPage, page * perPage);
@@ -75,4 +79,25 @@ export function paginate(
 			'X-Pagination-Per-Page': String(perPage),
 		},
 	};
+}
+
+/**
+ * One page of a list answer, or undefined when the list is answered whole: a lazy list (a run
+ * stream, runStreamList.ts) is always paged, at Yii2's default page size and with its headers unless
+ * a paging variant says otherwise; an array only under a paging variant.
+ */
+export function pageOfList(
+	data: unknown,
+	query: Record<string, unknown>,
+	variants: Variants,
+	url: string,
+): ReturnType<typeof paginate> | undefined {
+	if (isLazyList(data)) {
+		const style =
+			variants.pagination === 'none' ? { ...variants, pagination: 'headers' } : variants;
+		return paginate(data, query, style as Variants, url, YII_PAGE_SIZE);
+	}
+	if (variants.pagination !== 'none' && Array.isArray(data))
+		return paginate(data, query, variants, url);
+	return undefined;
 }

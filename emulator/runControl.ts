@@ -2,12 +2,14 @@
 import { clearPlan } from './handlers/billing';
 import { runsOf } from './handlers/runs';
 import { countTransaction, setTransactionsUsed } from './handlers/userLifecycle';
+import { handleStreamControl, RUN_STREAM_ROUTES } from './runStreamControl';
 import type { RunInput, RunRecord } from './runTypes';
 import type { EmulatorState } from './types';
 
 export const RUN_CONTROL_ROUTES = [
 	'POST   /__emulator/runs                record a run {"bundleId", "outcome"?, "status"?, "event"?, "dateCreated"?, "steps"?: [[{…}]], "id"?} → 201 the run',
 	'GET    /__emulator/runs                every recorded run (all users)',
+	...RUN_STREAM_ROUTES,
 	'POST   /__emulator/end-users/transactions  {"id", "used"}: an end user\'s transactions used this month',
 	'POST   /__emulator/end-users/clear-plan    {"id"}: takes the user\'s plan away (no active plan until set-user-plan)',
 ];
@@ -26,6 +28,13 @@ export function handleRunControl(
 	route: string,
 	body: unknown,
 ): { status: number; body: unknown } | undefined {
+	const streams = handleStreamControl(
+		state,
+		partner,
+		route,
+		(body ?? {}) as Record<string, unknown>,
+	);
+	if (streams) return streams;
 	switch (route) {
 		case 'POST /__emulator/runs':
 			return { status: 201, body: recordRun(state, body as RunInput) };

@@ -1,12 +1,18 @@
 /**
  * Run history: what a control call records, and what the emulator keeps. A run is
  * Albato's "bundle event"; its steps are a list of levels, each level a list of step results
- * (docs.albato.com "Getting Solution History"). Kept in a file of its own, with no imports, so that
+ * (docs.albato.com "Getting Solution History"). Kept in a file of its own, with no imports (and the status codes, its one value), so that
  * types.ts and the handlers can both use it without an import circle.
  */
 
 /** Outcome names the emulator maps to its run/step status codes (see RUN_STATUS). */
 export type RunOutcome = 'succeeded' | 'failed' | 'inProgress';
+
+/**
+ * Run and step status codes. Albato's page shows only `status: 1` (a run and steps that
+ * succeeded) and gives no names: 2 (failed) and 0 (in progress) are the emulator's choices.
+ */
+export const RUN_STATUS: Record<RunOutcome, number> = { inProgress: 0, succeeded: 1, failed: 2 };
 
 /** A date: "YYYY-MM-DD HH:MM:SS" (read as UTC), an ISO 8601 text, epoch milliseconds, or a Date. */
 export type RunDateInput = string | number | Date;

@@ -1,4 +1,5 @@
 /** Public types of the emulator (options, control surface, state records). */
+import type { EmulatorClock } from './clockApi';
 import type {
 	CompleteLinkOptions,
 	LinkRecord,
@@ -7,7 +8,6 @@ import type {
 } from './connectionTypes';
 import type { RateLimitRule, RateLimitStats } from './rateLimit';
 import type { RunInput, RunRecord } from './runTypes';
-
 export type { RateLimitRule, RateLimitStats };
 export type {
 	PlanFixture,
@@ -376,8 +376,8 @@ export interface Emulator {
 		/** Emulator-clock ms at which the link stops working. */
 		expiresAt(id: number): number;
 	};
-	/** The emulator's clock (link expiry and dateCreated only); reset() puts it back to real time. */
-	clock: { now(): number; advance(ms: number): void; set(at: string | number): void };
+	/** The emulator's clock; reset() puts it back to real time. */
+	clock: EmulatorClock;
 	/** What successive update-user-data calls answer: {mode: 'progress'} 1→2→3 (default), {mode: 'requeued'} 4, or {sequence}. */
 	setUpdateUserData(rule: { mode?: 'progress' | 'requeued'; sequence?: number[] }): RefreshRule;
 	/** The partners' own connections (upsert-own-credential), stored unmasked. */

@@ -11,6 +11,7 @@
 //      fleetChange   Ensure one field value on every customer (Canary Items 10, Stop After
 //                    Failures 1% when the node has them);
 //      fleetSweep    Run → Get New with Group Into Incidents, twice, failed runs injected before each;
+//      fleetYear     (`--weeks N`) the sweep over N simulated weeks of run streams (lib/fleetYear.mjs);
 //  - the nightly pause as one big execution (`--single` sizes), and under the emulator's rate limit
 //    (20 requests at once for the whole fleet);
 //  - faults at `--faults-at` customers: 1% invalid End User IDs and 1% whose calls fail (503, reset)
@@ -24,19 +25,8 @@
 // emulator's peak RSS; per size, the seed's time and the emulator's RSS after it (`setup.seed…`).
 // The emulator is reset before each seed, so that it holds one fleet at a time.
 //
-// Options: --customers, --out, --rtt (150), --batch (500), --sweep-batch (the sweep's batch, 2000),
-// --single (100,1000; "none"),
-// --in-flight (Items in Flight of every Albato node; default Auto), --jobs (a subset),
-// --faults-at (the largest size ≤ 1,000, else the smallest; 0 for none), --rate-limit-at (the sizes
-// with the rate-limited pause: every size ≤ 10,000, else the smallest), --no-rate-limit (none),
-// --keep (keep the folders), --strict-auth (the emulator's strictAuth reading, default lenient;
-// noBasicUsername is the one where the default Auto credential finds out, with one 401 per worker,
-// that the master token goes as Basic <token>), --max-runs-total (the sweep's Max Remembered Runs in
-// Total; default 10 per customer, at least 100,000).
-// Environment: BENCH_WORKER_NODE_OPTIONS (NODE_OPTIONS of the workers only, e.g.
-// --max-old-space-size=1024); BENCH_WORKER_METRICS_PORT=P (worker-i serves n8n's /metrics on P+i,
-// to read its heap and RSS while a job runs); BENCH_STORE_TRACE=<folder> (the workers time their
-// deduplication store calls, scripts/lib/storeTrace.cjs; each sweep prints what they took).
+// Options and environment (--customers, --out, --jobs, --weeks, --runs-per-day, …):
+// contributing/benchmarks.md ("npm run bench:fleet").
 
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -50,6 +40,7 @@ import { ensureServices, servicesDir, startPostgres, startRedis } from './e2e/li
 import { HEADER_CREDENTIAL } from './e2e/lib/setup.mjs';
 import { Bench } from './lib/fleetBench.mjs';
 import { faults, fleetChange, fleetSweep, nightlyPause } from './lib/fleetJobs.mjs';
+import { fleetYear, yearSetup } from './lib/fleetYear.mjs';
 import {
 	BATCH,
 	sweepBatchOf,
@@ -68,6 +59,7 @@ import {
 	STRICT_AUTH,
 	tsNode,
 	WORKER_CONCURRENCY,
+	workerNodeOptions,
 	WORKERS,
 } from './lib/fleetOptions.mjs';
 import { authPhrase, emptyResults, table, targetLines } from './lib/fleetReport.mjs';
@@ -105,6 +97,7 @@ async function child() {
 		machine: 'shared 2-core machine: the figures are a lower bound for a real server',
 		date: new Date().toISOString(),
 	});
+	const clock = await yearSetup(results, dir); // --weeks: the workers' clock, their store trace
 	try {
 		const redis = await startRedis(path.join(dir, 'redis'), {
 			logFile: path.join(dir, 'redis.log'),
@@ -163,25 +156,13 @@ async function child() {
 		await n8n.cli(['import:workflow', '--separate', `--input=${folder}`]);
 		for (const workflow of workflows) await n8n.cli(['publish:workflow', `--id=${workflow.id}`]);
 		await n8n.start();
-		// BENCH_WORKER_METRICS_PORT (P): worker-i serves n8n's /metrics on P+i (heap and RSS during a
-		// job); BENCH_WORKER_NODE_OPTIONS: the workers' NODE_OPTIONS (e.g. a heap limit).
-		const metricsBase = Number(process.env.BENCH_WORKER_METRICS_PORT || 0);
 		const startWorker = (name) =>
 			startRole(
 				n8n,
 				name,
 				['worker', `--concurrency=${WORKER_CONCURRENCY}`],
 				/n8n worker is now ready/i,
-				{
-					...(metricsBase
-						? {
-								N8N_METRICS: 'true',
-								QUEUE_HEALTH_CHECK_PORT: String(metricsBase + Number(name.split('-')[1])),
-								N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
-							}
-						: {}),
-					...workerNodeOptions(),
-				},
+				workerEnv(name, clock),
 			);
 		const roles = await Promise.all([
 			...Array.from({ length: WORKERS }, (_, i) => startWorker(`worker-${i + 1}`)),
@@ -217,6 +198,7 @@ async function child() {
 			const sizeBegan = Date.now();
 			await bench.resetEmulator();
 			console.log(`\n${n} customers`);
+			if (await yearDone(bench, n, { results, began, clock })) continue;
 			if (ONLY.includes('nightlyPause')) {
 				const pause = await nightlyPause(bench, n, `p${n}-`);
 				results.jobs.nightlyPause[n] = pause;
@@ -309,15 +291,29 @@ async function writeResults(results, began) {
 	},
 );
 
-/** The workers' NODE_OPTIONS: BENCH_WORKER_NODE_OPTIONS, and the store trace when asked for. */
-function workerNodeOptions() {
-	const trace = process.env.BENCH_STORE_TRACE;
-	const options = [
-		process.env.BENCH_WORKER_NODE_OPTIONS,
-		trace && `--require ${path.join(repoRoot, 'scripts/lib/storeTrace.cjs')}`,
-	].filter(Boolean);
-	return {
-		...(options.length ? { NODE_OPTIONS: options.join(' ') } : {}),
-		...(trace ? { BENCH_STORE_TRACE: path.resolve(trace) } : {}),
-	};
+/**
+ * A worker's environment: BENCH_WORKER_METRICS_PORT (P): worker-i serves n8n's /metrics on P+i
+ * (heap and RSS during a job); the workers' NODE_OPTIONS (BENCH_WORKER_NODE_OPTIONS, e.g. a heap
+ * limit; the store trace); with `--weeks`, their clock.
+ */
+function workerEnv(name, clock) {
+	const metricsBase = Number(process.env.BENCH_WORKER_METRICS_PORT || 0);
+	const metrics = metricsBase
+		? {
+				N8N_METRICS: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(metricsBase + Number(name.split('-')[1])),
+				N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+			}
+		: {};
+	return { ...metrics, ...workerNodeOptions(), ...clock?.env };
+}
+
+/** `--weeks`: the year at `n` customers; true when it is the only job asked for. */
+async function yearDone(bench, n, { results, began, clock }) {
+	if (!clock) return false;
+	results.year[n] = await fleetYear(bench, n, `y${n}-`, clock);
+	await writeResults(results, began);
+	if (ONLY.length === 1) return true;
+	await bench.resetEmulator();
+	return false;
 }

@@ -3,7 +3,8 @@
  *
  * Writes the README's Operations table from the nodes' own descriptions, between the two markers
  * below, so the table lists exactly what the node offers and cannot drift from it. Each row links to
- * the operation's heading in docs/operations.md, where its requests and output are described.
+ * the operation's heading in docs/operations.md, where its requests and output are described. The
+ * intro's counts ("34 operations on 6 resources", "9 events") are written with it.
  * test/docs/readmeOperations.test.ts renders it again and compares.
  */
 import { readFileSync, writeFileSync } from 'fs';
@@ -118,8 +119,24 @@ export function blockOf(readme: string): string | undefined {
 	return begin < 0 || end < begin ? undefined : readme.slice(begin, end + END.length);
 }
 
+/** The README with the intro's counts (before its first section) set to the description's. */
+export function withCounts(readme: string, nodes: NodeInventory = inventory()): string {
+	const cut = readme.indexOf('\n## ');
+	const intro = readme
+		.slice(0, cut)
+		.replace(
+			/\d+ operations on \d+ resources/,
+			`${nodes.operations.length} operations on ${nodes.resources} resources`,
+		)
+		.replace(
+			/\*\*Albato Solutions Trigger\*\*: \d+ events/,
+			`**Albato Solutions Trigger**: ${nodes.events.length} events`,
+		);
+	return intro + readme.slice(cut);
+}
+
 if (require.main === module) {
 	const path = join(__dirname, '..', 'README.md');
-	writeFileSync(path, withBlock(readFileSync(path, 'utf8'), renderBlock()));
+	writeFileSync(path, withCounts(withBlock(readFileSync(path, 'utf8'), renderBlock())));
 	console.log(`README.md: Operations table written (${inventory().operations.length} operations)`);
 }

@@ -96,6 +96,23 @@ describe('the fleet and usage examples open with a note for a new partner', () =
 			],
 		],
 		['fleet-restore.workflow.json', [/snapshots\.executionId/, /stops the run/]],
+		[
+			'fleet-upgrade.workflow.json',
+			[
+				/replace \*\*Customers to upgrade\*\*/,
+				/Preview first/,
+				/Canary Items\* 20/,
+				/alreadyUpgraded/,
+			],
+		],
+		[
+			'fleet-rollback.workflow.json',
+			[
+				/replace \*\*Customers to roll back\*\*/,
+				/Preview first/,
+				/nothing is written the second time/,
+			],
+		],
 		['fleet-watch.workflow.json', [/Replace \*\*Customers\*\*/, /\*\*Publish\*\*/]],
 		[
 			'usage-topup.workflow.json',

@@ -8,7 +8,7 @@
  * What the pages say: block-user-plan "lets you block an existing user's billing plan. When applied,
  * all user integrations are paused and no new integrations can be started." add-user-plan-transactions:
  * "the users must already have an active billing plan"; count "should be greater than 0 and be a
- * multiple of 100". No unblock method is documented, nor whether set-user-plan lifts a block.
+ * multiple of 100".
  *
  * Choices (emulator/README.md "Billing"): a blocked user's installations are paused at once; PLAY and
  * install answer 422 "User billing plan is blocked: …"; set-user-plan lifts the block (variant

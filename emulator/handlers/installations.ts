@@ -1,6 +1,7 @@
 /** Endpoints 5–8: start, pause, list, detail. */
 import { nowIso, ownInstallation, type Handler, type HandlerContext } from './context';
 import { recordsOf } from '../indexedMap';
+import { activeCopiesOf } from '../activeCopies';
 import { listLagOf } from '../listLag';
 import { assertNotBlocked } from './billing';
 import { wrapInstallation } from '../render';
@@ -56,6 +57,7 @@ const setStatus =
 		if (inst.status !== status) {
 			inst.status = status;
 			inst.dateUpdated = nowIso();
+			if (status === 1) activeCopiesOf(ctx.state).started(ctx.state, inst);
 		}
 		const rendered = renderInstallation(
 			ctx,

@@ -8,28 +8,25 @@
  */
 import { ApiError, notFound } from '../errors';
 import { recordsOf } from '../indexedMap';
-import type {
-	RunDateInput,
-	RunInput,
-	RunOutcome,
-	RunRecord,
-	RunStepInput,
-	RunStepRecord,
+import {
+	RUN_STATUS,
+	type RunDateInput,
+	type RunInput,
+	type RunOutcome,
+	type RunRecord,
+	type RunStepInput,
+	type RunStepRecord,
 } from '../runTypes';
+import { streamsOf } from '../runStream';
+import { streamedRuns, streamStepById } from '../runStreamList';
 import type { EmulatorState, Variants } from '../types';
 import { isPlainObject, ownBundle, type Handler, type HandlerContext } from './context';
-import { endUserOfSub } from './userLifecycle';
+import { offsetOf, renderRun, renderStep } from './runRender';
 
-/**
- * Run and step status codes. Albato's page shows only `status: 1` (a run and steps that
- * succeeded) and gives no names: 2 (failed) and 0 (in progress) are the emulator's choices.
- */
-export const RUN_STATUS: Record<RunOutcome, number> = { inProgress: 0, succeeded: 1, failed: 2 };
-/** The same codes as words (variant `runStatuses: 'words'`); other codes stay numbers. */
-const RUN_STATUS_WORDS: Record<number, string> = { 0: 'processing', 1: 'success', 2: 'error' };
+export { renderRun, renderRunDate } from './runRender';
 
-const renderRunStatus = (status: number, ctx: HandlerContext) =>
-	ctx.variants.runStatuses === 'words' ? (RUN_STATUS_WORDS[status] ?? status) : status;
+/** Run and step status codes (runTypes.ts). */
+export { RUN_STATUS };
 /** The event code of Albato's example (meaning not documented): the emulator's default. */
 export const DEFAULT_RUN_EVENT = 6;
 
@@ -44,10 +41,16 @@ class RunStore {
 	nextRun = FIRST_RUN;
 	nextStep = FIRST_RUN_STEP;
 	constructor(private readonly state: EmulatorState) {
-		this.reset();
+		this.load();
 	}
 
+	/** The fixture runs again, and no run streams. */
 	reset(): void {
+		streamsOf(this.state).clear();
+		this.load();
+	}
+
+	private load(): void {
 		this.runs.clear();
 		this.byBundle.clear();
 		this.steps.clear();
@@ -168,68 +171,6 @@ export function runsOf(state: EmulatorState): RunStore {
 	return store;
 }
 
-// ------------------------------------------------------------------ rendering
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/**
- * A date as the `runDates` variant renders it: 'utc' "YYYY-MM-DD HH:MM:SS" in UTC (Albato's form,
- * no zone); 'userOffset' the same form in the end user's time zone (`timezoneOffset` minutes east of
- * UTC, as add-user takes it; 0 for users without one); 'iso' "YYYY-MM-DDTHH:MM:SS+00:00".
- */
-export function renderRunDate(ms: number, variants: Variants, offsetMinutes: number): string {
-	if (variants.runDates === 'iso') return new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+00:00');
-	const d = new Date(ms + (variants.runDates === 'userOffset' ? offsetMinutes * 60000 : 0));
-	return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-}
-
-/** The token subject's `timezoneOffset` (end users created through /wl), else 0. */
-function offsetOf(ctx: HandlerContext): number {
-	const direct = endUserOfSub(ctx.state, ctx.user);
-	if (direct) return direct.timezoneOffset ?? 0;
-	for (const user of ctx.state.endUsers.values())
-		if (user.sub === ctx.user) return user.timezoneOffset ?? 0;
-	return 0;
-}
-
-function renderStep(step: RunStepRecord, ctx: HandlerContext, offset: number) {
-	return {
-		id: step.id,
-		triggerActionId: step.triggerActionId,
-		resultMessage: step.resultMessage,
-		status: renderRunStatus(step.status, ctx),
-		error: step.error,
-		hasActiveRerun: step.hasActiveRerun,
-		dateCreated: renderRunDate(step.dateCreated, ctx.variants, offset),
-		behaviourType: step.behaviourType,
-		token: step.token,
-		warning: step.warning,
-		warningData: step.warningData,
-		stepLevel: step.stepLevel,
-	};
-}
-
-/** A run; `steps` only with expand=steps, as levels (list of lists) or flat (variant `runSteps`). */
-export function renderRun(
-	run: RunRecord,
-	ctx: HandlerContext,
-	withSteps: boolean,
-	offset = offsetOf(ctx),
-) {
-	const out: Record<string, unknown> = {
-		id: run.id,
-		bundleId: run.bundleId,
-		status: renderRunStatus(run.status, ctx),
-		event: run.event,
-		dateCreated: renderRunDate(run.dateCreated, ctx.variants, offset),
-	};
-	if (withSteps) {
-		const levels = run.steps.map((level) => level.map((s) => renderStep(s, ctx, offset)));
-		out.steps = ctx.variants.runSteps === 'flat' ? levels.flat() : levels;
-	}
-	return out;
-}
-
 // ------------------------------------------------------------------ handlers
 
 /** Whether the run's bundle belongs to one of the user's installations (else it is invisible). */
@@ -277,9 +218,10 @@ export const listRuns: Handler = (ctx) => {
 		.filter((r) => store.runs.get(r.id) === r)
 		.filter((r) => (bundleId === undefined ? owns(ctx, r.bundleId) : r.bundleId === bundleId))
 		.sort((a, b) => b.dateCreated - a.dateCreated || b.id - a.id);
-	return {
-		data: inOrder(runs, ctx.variants.runOrder).map((r) => renderRun(r, ctx, withSteps, offset)),
-	};
+	const render = (r: RunRecord) => renderRun(r, ctx, withSteps, offset);
+	// Bundles with a run stream: newest first, a page at a time (runStreamList.ts).
+	const streamed = streamedRuns(ctx.state, bundleIds, runs, render);
+	return { data: streamed ?? inOrder(runs, ctx.variants.runOrder).map(render) };
 };
 
 /** The runs (newest first) in the `runOrder` variant's order. */
@@ -318,8 +260,9 @@ export function endRun(
 /** GET /bundle/events/steps/{id}: the step as listed, plus eventId, bundleId and its detail (in a list with `runStepAnswer: 'list'`). */
 export const getRunStep: Handler = (ctx) => {
 	const store = runsOf(ctx.state);
-	const step = store.steps.get(ctx.id);
-	const run = step && store.runs.get(step.eventId);
+	const streamed = streamStepById(ctx.state, ctx.id);
+	const step = streamed?.step ?? store.steps.get(ctx.id);
+	const run = streamed?.run ?? (step && store.runs.get(step.eventId));
 	if (!step || !run || !owns(ctx, run.bundleId)) throw notFound(`Event step ${ctx.id}`);
 	const detail = {
 		...renderStep(step, ctx, offsetOf(ctx)),

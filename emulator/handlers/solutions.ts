@@ -8,6 +8,7 @@ import {
 	templatesOf,
 	type StepFixture,
 } from '../fixtures';
+import { activeCopiesOf } from '../activeCopies';
 import { listLagOf } from '../listLag';
 import { assertNotBlocked } from './billing';
 import { offerConnections } from './links';
@@ -237,6 +238,7 @@ export const install: Handler = (ctx) => {
 	};
 	state.installations.set(record.id, record);
 	listLagOf(state).created(record.id);
+	if (record.status === 1) activeCopiesOf(state).started(state, record);
 	for (const templateId of body.templateIds) {
 		const bundleId = state.nextIds.bundle++;
 		const template = templatesOf(solutionId).find((t) => t.id === templateId)!;

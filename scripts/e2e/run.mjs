@@ -113,7 +113,7 @@ export async function checkOnboarding(checks, n8n, emulator, workflow) {
 	checks.equal(`all ${names.length} nodes ran successfully`, ran, names);
 
 	const solutions = outputOf(runData, 'List solutions').map((s) => s.id);
-	checks.equal('List solutions → the 3 published solutions', solutions, [101, 102, 103]);
+	checks.equal('List solutions → the 4 published solutions', solutions, [101, 102, 103, 105]);
 	checks.ok(
 		'Read connection settings → steps of solution 101',
 		outputOf(runData, 'Read connection settings')[0]?.steps?.some((s) => s.id === 'crm'),
@@ -373,7 +373,7 @@ async function main() {
 			);
 		// Billing: needs the partner credential (imported above).
 		if (n8n.server)
-			await checks.group('Billing: usage top-up, plans, block (issue 31)', () =>
+			await checks.group('Billing: usage top-up, plans, block', () =>
 				timed('billing (s)', () => checkBilling(checks, n8n, emulator, repoRoot)),
 			);
 		// Needs the partner credential (imported above); several groups share one trigger wait.
@@ -385,16 +385,15 @@ async function main() {
 			);
 		// Needs the partner credential (imported by partner mode).
 		if (n8n.server)
-			await checks.group(
-				'Fleet change: snapshots, canary, stop halfway, resume, restore (issue 29)',
-				() => timed('fleet change (s)', () => checkFleetChange(checks, n8n, emulator, repoRoot)),
+			await checks.group('Fleet change: snapshots, canary, stop halfway, resume, restore', () =>
+				timed('fleet change (s)', () => checkFleetChange(checks, n8n, emulator, repoRoot)),
 			);
 		if (n8n.server)
-			await checks.group('Fleet watch: every customer, incidents (issue 30)', () =>
+			await checks.group('Fleet watch: every customer, incidents', () =>
 				timed('fleet watch (s)', () => checkFleetWatch(checks, n8n, emulator)),
 			);
 		if (n8n.server)
-			await checks.group('Strict readings: credential test, Check Connection (issue 38)', () =>
+			await checks.group('Strict readings: credential test, Check Connection', () =>
 				timed('strict readings (s)', () => checkStrictAuth(checks, n8n, emulator)),
 			);
 	} catch (error) {

@@ -254,8 +254,8 @@ export class Bench {
 		};
 	}
 
-	/** Seeds `count` customers in chunks of SEED_CHUNK; records the time and the emulator's RSS. */
-	async seed(count, idPrefix) {
+	/** Seeds `count` customers by SEED_CHUNK (time and RSS); `runs`: `{runsPerDay}` for a stream. */
+	async seed(count, idPrefix, runs = { runsPerBundle: 1 }) {
 		const began = Date.now();
 		const customers = [];
 		for (let start = 0; start < count; start += SEED_CHUNK) {
@@ -263,7 +263,7 @@ export class Bench {
 				count: Math.min(SEED_CHUNK, count - start),
 				start,
 				idPrefix,
-				runsPerBundle: 1,
+				...runs,
 			});
 			for (const customer of chunk.customers) customers.push(customer);
 		}

@@ -55,7 +55,20 @@ function upTo10000OrSmallest(sizes) {
 	return small.length > 0 ? small : [Math.min(...sizes)];
 }
 export const OUT = path.resolve(arg('--out', 'bench-fleet.json'));
-export const ONLY = arg('--jobs', 'nightlyPause,fleetChange,fleetSweep').split(',');
+/** `--weeks N`: the sweep over N simulated weeks (scripts/lib/fleetYear.mjs); 0: none. */
+export const WEEKS = Number(arg('--weeks', 0));
+if (!Number.isInteger(WEEKS) || WEEKS < 0) throw new Error('--weeks wants a whole number ≥ 0');
+/** Runs a day per automation of the weeks' fleet (the emulator's run stream). */
+export const RUNS_PER_DAY = Number(arg('--runs-per-day', 50));
+/** How late an incident may be said before the weeks count it missed (`--lateness-minutes`). */
+export const LATENESS_MS = Number(arg('--lateness-minutes', 60)) * 60_000;
+/** The workers' clock in the weeks: auto, faketime or real (scripts/lib/workerClock.mjs). */
+export const WORKER_CLOCK = arg('--worker-clock', 'auto');
+/** The jobs: `--jobs`, else the three (or, with `--weeks`, the weeks alone). */
+export const ONLY = arg(
+	'--jobs',
+	WEEKS > 0 ? 'fleetYear' : 'nightlyPause,fleetChange,fleetSweep',
+).split(',');
 
 /** The emulator's `strictAuth` variant (emulator/README.md), set after every reset. */
 export const STRICT_READINGS = [
@@ -106,3 +119,16 @@ export const JOBS = {
 };
 export const batchPath = (job) => `bench-batch-${job}`;
 export const fanoutPath = (job) => `bench-fanout-${job}`;
+
+/** The workers' NODE_OPTIONS: BENCH_WORKER_NODE_OPTIONS, and the store trace when asked for. */
+export function workerNodeOptions() {
+	const trace = process.env.BENCH_STORE_TRACE;
+	const options = [
+		process.env.BENCH_WORKER_NODE_OPTIONS,
+		trace && `--require ${path.join(repoRoot, 'scripts/lib/storeTrace.cjs')}`,
+	].filter(Boolean);
+	return {
+		...(options.length ? { NODE_OPTIONS: options.join(' ') } : {}),
+		...(trace ? { BENCH_STORE_TRACE: path.resolve(trace) } : {}),
+	};
+}

@@ -31,7 +31,7 @@ export const roundSeconds = (ms) => Math.round(ms / 100) / 10;
 /** Bytes as MB with one decimal. */
 export const megabytes = (bytes) => Math.round(bytes / 104857.6) / 10;
 
-/** Seconds each job may take: issue 32's at 10,000 customers (and below), issue 41's at 100,000. */
+/** Seconds each job may take: the targets at 10,000 customers (and below), and at 100,000. */
 const JOB_TARGETS = {
 	nightlyPause: { label: 'nightly pause', seconds: { 10000: 300, 100000: 900 } },
 	fleetChange: { label: 'fleet change', seconds: { 10000: 600, 100000: 1800 } },

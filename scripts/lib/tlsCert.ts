@@ -20,6 +20,12 @@ export interface TestCertificate {
 	remove(): void;
 }
 
+/**
+ * Days the certificates are valid: 2, or BENCH_CERT_DAYS (bench:fleet --weeks moves its workers'
+ * clock weeks ahead, and they must still trust the emulator).
+ */
+const DAYS = process.env.BENCH_CERT_DAYS ?? '2';
+
 export function makeTestCertificate(): TestCertificate {
 	const dir = mkdtempSync(path.join(tmpdir(), 'albato-tls-'));
 	const file = (name: string) => path.join(dir, name);
@@ -36,7 +42,7 @@ export function makeTestCertificate(): TestCertificate {
 		'-out',
 		'ca.pem',
 		'-days',
-		'2',
+		DAYS,
 		'-subj',
 		'/CN=Albato bench CA (throw-away)',
 		'-addext',
@@ -62,7 +68,7 @@ export function makeTestCertificate(): TestCertificate {
 		'-out',
 		'server.pem',
 		'-days',
-		'2',
+		DAYS,
 		'-extfile',
 		'server.ext',
 	);

@@ -17,6 +17,7 @@ export async function rerunWithTrustedCert(scriptUrl) {
 		execFileSync(process.execPath, [tsNode, '--transpile-only', 'scripts/lib/tlsCert.ts'], {
 			cwd: repoRoot,
 			encoding: 'utf8',
+			env: { ...process.env, BENCH_CERT_DAYS: String(certDays()) },
 		}),
 	);
 	try {
@@ -37,4 +38,10 @@ export async function rerunWithTrustedCert(scriptUrl) {
 	} finally {
 		await rm(cert.dir, { recursive: true, force: true });
 	}
+}
+
+/** 2 days, and with `--weeks N` (bench:fleet: workers on a clock N weeks ahead) those weeks too. */
+function certDays() {
+	const i = process.argv.indexOf('--weeks');
+	return 2 + (i === -1 ? 0 : 7 * (Number(process.argv[i + 1]) || 0) + 7);
 }

@@ -95,7 +95,7 @@ describe('/__emulator/ over HTTP', () => {
 		expect((await control('POST', 'error-style', { style: 'nope' })).status).toBe(400);
 
 		await control('POST', 'variants', { bare: true });
-		expect((await call(emu, 'GET', '/solution/apps')).data).toHaveLength(3);
+		expect((await call(emu, 'GET', '/solution/apps')).data).toHaveLength(4);
 
 		const { token } = (await control('POST', 'token', { sub: 'user-2' })).data;
 		expect(

@@ -21,7 +21,7 @@ describe('GET /solution/apps', () => {
 			version: number;
 			description: string;
 		}[];
-		expect(items.map((s) => s.id)).toEqual([101, 102, 103]);
+		expect(items.map((s) => s.id)).toEqual([101, 102, 103, 105]); // 105: 101's next version
 		expect(items[0]).toMatchObject({ id: 101, title: 'CRM Leads to Mailer', version: 2 });
 		expect(typeof items[0].description).toBe('string');
 	});

@@ -160,7 +160,7 @@ describe('variants', () => {
 		}
 		expect((await call(emu, 'GET', '/solution/installation/5001')).data.data.id).toBe(5001);
 		emu.setVariants({ bare: true });
-		expect((await call(emu, 'GET', '/solution/apps')).data.items).toHaveLength(3);
+		expect((await call(emu, 'GET', '/solution/apps')).data.items).toHaveLength(4);
 	});
 
 	it('rejects unknown variants; reset() restores the defaults', async () => {

@@ -27,7 +27,7 @@ describe('pickers with the Partner API credential', () => {
 	it('list as the End User ID, minting its token once', async () => {
 		const search = new AlbatoSolutions().methods.listSearch.searchSolutions;
 		const first = await search.call(picker('c-1'));
-		expect(first.results.map((r) => r.value)).toEqual(['101', '102', '103']);
+		expect(first.results.map((r) => r.value)).toEqual(['101', '102', '103', '105']);
 		await search.call(picker('c-1'));
 		expect(calls(0)).toEqual([
 			'POST /wl/acme-saas/get-user-session-token',

@@ -24,6 +24,7 @@ describe('searchSolutions (Solution locator, From List)', () => {
 				{ name: 'CRM Leads to Mailer (101)', value: '101' },
 				{ name: 'Shop Orders to Sheets (102)', value: '102' },
 				{ name: 'Support Tickets to Chat (103)', value: '103' },
+				{ name: 'CRM Leads to Mailer 2 (105)', value: '105' },
 			],
 		});
 		expect(calls).toEqual(['GET /solution/apps']);
@@ -45,7 +46,7 @@ describe('searchSolutions (Solution locator, From List)', () => {
 	it('reads lists wrapped or bare and ids sent as strings alike', async () => {
 		pickers.emu.setVariants({ bare: true, stringIds: true, wrapLists: true });
 		const { result } = await search('searchSolutions', PARENTS.searchSolutions);
-		expect(result.results.map((entry) => entry.value)).toEqual(['101', '102', '103']);
+		expect(result.results.map((entry) => entry.value)).toEqual(['101', '102', '103', '105']);
 	});
 });
 

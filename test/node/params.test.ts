@@ -6,6 +6,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { byId, runNode, useEmulator, VALID } from '../support/setup';
 import { AlbatoSolutions } from '../../nodes/AlbatoSolutions/AlbatoSolutions.node';
+import { upgradeParams } from './installation/upgradeSupport';
 
 const ctx = useEmulator();
 
@@ -249,6 +250,31 @@ const cases: Array<[string, INodeParameters, RegExp]> = [
 		'request options: negative timeout',
 		{ ...templates, requestOptions: { timeout: -1 } },
 		/^Request Options → Timeout \(Seconds\) must be/,
+	],
+	[
+		'upgrade: Current Solution not a number',
+		{ ...upgradeParams(), fromSolutionId: byId('id', '={{ "abc" }}') },
+		/^Current Solution must be a positive whole number, got "abc"/,
+	],
+	[
+		'upgrade: the same solution both sides',
+		{ ...upgradeParams(), solutionId: byId('id', 101) },
+		/^Current Solution and Solution are both 101/,
+	],
+	[
+		'upgrade: Direction unknown',
+		{ ...upgradeParams(), direction: '={{ "sideways" }}' },
+		/^Direction must be "upgrade" or "rollBack", got "sideways"/,
+	],
+	[
+		'upgrade: Renamed Fields not JSON',
+		{ ...upgradeParams(), fieldRenames: '{subject: mailSubject}' },
+		/^Renamed Fields \(JSON\) is not valid JSON/,
+	],
+	[
+		'upgrade: two fields renamed to one',
+		{ ...upgradeParams(), fieldRenames: '{"subject": "x", "listId": "x"}' },
+		/^Renamed Fields \(JSON\) \(item 0\): two fields are renamed to "x"/,
 	],
 ];
 

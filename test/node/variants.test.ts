@@ -328,6 +328,7 @@ describe('every variant gives the default outputs', () => {
 			[101, expect.any(String)],
 			[102, expect.any(String)],
 			[103, expect.any(String)],
+			[105, expect.any(String)],
 		]);
 		expect(out.templates).toEqual([
 			[1011, expect.any(String)],

@@ -14,6 +14,7 @@ import type { Operation } from '../../nodes/AlbatoSolutions/actions/types';
 import { forTests as tokenCacheForTests } from '../../nodes/shared/transport/tokenCache';
 import { addUsers, runPartner } from './partnerSetup';
 import { byId, type NodeRun, runNode } from './setup';
+import { upgradeParams } from './upgrades';
 
 /** What a run needs in the emulator first. */
 type Need =
@@ -114,6 +115,25 @@ const ROWS: Row[] = [
 			'PUT /bundle/data/{id}',
 			'PLAY /solution/installation/{id}',
 		],
+	},
+	{
+		// Customer "Leads for ACME" (5001, solution 101, active) to 105, the next version: the whole
+		// path (the subject carried into a field that holds another value, so one PUT). Before the install, Preview cannot know the new
+		// installation's steps and fields, so what maps is known only from the real run.
+		key: 'installation.upgrade',
+		credential: 'solutions',
+		params: upgradeParams({ fieldRenames: '{"subject": "replyTo"}', requestOptions: {} }),
+		calls: [
+			'GET /solution/installation',
+			INSTALLATION,
+			'GET /bundle/data',
+			'GET /solution/{id}/credentialists',
+			'POST /solution/{id}/installation',
+			'PUT /bundle/data/{id}',
+			'PAUSE /solution/installation/{id}',
+			'PLAY /solution/installation/{id}',
+		],
+		madeByWrite: ['newInstallation', 'notice', 'written', 'mapped', 'unmapped', 'kept'],
 	},
 	{
 		key: 'installation.get',

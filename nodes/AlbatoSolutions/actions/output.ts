@@ -2,25 +2,28 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from './errorItem';
-import type { RunContext } from './runUnits';
+import type { NodeExecution } from './execution';
 import { Reported, type OperationResult } from './types';
 import { withSentence } from './withSentence';
 
 /**
  * The output in item order, each item paired to its input. A failed item goes to the error output
- * under Continue On Fail; without it, the first failed item (in item order) fails the run.
+ * under Continue On Fail; without it, the first failed item (in item order) fails the execution.
  */
-export function output(run: RunContext, itemCount: number): INodeExecutionData[] {
-	const { ctx, guard, results, continueOnFail } = run;
+export function output(execution: NodeExecution, itemCount: number): INodeExecutionData[] {
+	const { ctx, guard, results, continueOnFail } = execution;
 	const notAttempted = itemCount - results.size;
 	// With a guard option set, its message fails the node: why it stopped, and the counts.
 	if (notAttempted > 0 && guard.active && !continueOnFail)
-		throw stoppedRun(run, notAttempted, itemCount);
+		throw stoppedRun(execution, notAttempted, itemCount);
+	// E.g. an installation paused for an update and not started again: with Continue On Fail its
+	// items say so.
+	if (execution.atEnd.length && !continueOnFail) throw execution.atEnd[0];
 	const returnData: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		const result = results.get(itemIndex);
 		if (result !== undefined) {
-			returnData.push(...itemOutput(run, result, itemIndex));
+			returnData.push(...itemOutput(execution, result, itemIndex));
 		} else if (continueOnFail) {
 			// Never started (the guard stopped the run): reported under Continue On Fail, with
 			// `details: { notAttempted: true, … }` (errorItem: why details). Without it the first
@@ -36,26 +39,26 @@ export function output(run: RunContext, itemCount: number): INodeExecutionData[]
  * One started item's output: its data and reports, or its error (thrown without Continue On Fail).
  */
 function itemOutput(
-	run: RunContext,
+	execution: NodeExecution,
 	result: OperationResult | Error,
 	itemIndex: number,
 ): INodeExecutionData[] {
-	const node = run.ctx.getNode();
+	const node = execution.ctx.getNode();
 	if (result instanceof Reported) {
-		const items = successItems(run, result.result, itemIndex);
+		const items = successItems(execution, result.result, itemIndex);
 		for (const report of result.reports) {
-			if (!run.continueOnFail) throw runFailure(run, report, itemIndex);
+			if (!execution.continueOnFail) throw runFailure(execution, report, itemIndex);
 			items.push(errorItem(node, report, itemIndex));
 		}
 		return items;
 	}
-	if (!(result instanceof Error)) return successItems(run, result, itemIndex);
-	if (run.continueOnFail) return [errorItem(node, result, itemIndex)];
-	throw runFailure(run, result, itemIndex);
+	if (!(result instanceof Error)) return successItems(execution, result, itemIndex);
+	if (execution.continueOnFail) return [errorItem(node, result, itemIndex)];
+	throw runFailure(execution, result, itemIndex);
 }
 
 function successItems(
-	{ ctx }: RunContext,
+	{ ctx }: NodeExecution,
 	result: IDataObject | IDataObject[],
 	itemIndex: number,
 ): INodeExecutionData[] {
@@ -67,8 +70,12 @@ function successItems(
 /**
  * The rollout guard stopped the run without Continue On Fail: its message, and the first failure.
  */
-function stoppedRun(run: RunContext, notAttempted: number, itemCount: number): NodeOperationError {
-	const { results } = run;
+function stoppedRun(
+	execution: NodeExecution,
+	notAttempted: number,
+	itemCount: number,
+): NodeOperationError {
+	const { results } = execution;
 	const firstFailed = [...results]
 		.filter(([, result]) => result instanceof Error)
 		.sort(([a], [b]) => a - b)[0];
@@ -78,10 +85,14 @@ function stoppedRun(run: RunContext, notAttempted: number, itemCount: number): N
 	const first = firstFailed
 		? `The first failure: item ${firstFailed[0]}: ${(firstFailed[1] as Error).message}. `
 		: '';
-	return new NodeOperationError(run.ctx.getNode(), run.guard.notAttemptedMessage(notAttempted), {
-		itemIndex: firstFailed?.[0] ?? skipped[0],
-		description: `${first}Items not attempted (nothing sent for them): ${skipped.join(', ')}. Items that completed are not in the output; running the workflow again over the same items writes nothing for those already done (Installation → Ensure; Start and Pause with Skip If Already in Status).`,
-	});
+	return new NodeOperationError(
+		execution.ctx.getNode(),
+		execution.guard.notAttemptedMessage(notAttempted),
+		{
+			itemIndex: firstFailed?.[0] ?? skipped[0],
+			description: `${first}Items not attempted (nothing sent for them): ${skipped.join(', ')}. Items that completed are not in the output; running the workflow again over the same items writes nothing for those already done (Installation → Ensure; Start and Pause with Skip If Already in Status).`,
+		},
+	);
 }
 
 /**
@@ -90,7 +101,7 @@ function stoppedRun(run: RunContext, notAttempted: number, itemCount: number): N
  * error names them.
  */
 function runFailure(
-	{ ctx, results }: RunContext,
+	{ ctx, results }: NodeExecution,
 	error: Error,
 	itemIndex: number,
 ): NodeOperationError | NodeApiError {

@@ -67,67 +67,95 @@ export interface WriteItemOperation extends Described {
 export type ItemOperation = ReadItemOperation | WriteItemOperation;
 
 /**
+ * What a unit (and a batch operation's plan) sees of the router's one execution. Results and the
+ * stop rule live in the router; a unit only reports each item as it ends and asks whether it may go
+ * on.
+ */
+export interface Execution {
+	readonly ctx: IExecuteFunctions;
+	readonly client: AlbatoClient;
+	/** Request Options → Preview (a read operation may need it: Get New keeps no memory). */
+	readonly preview: boolean;
+	/**
+	 * The rollout guard is on (Canary Items or Stop After Failures): it judges each item as it ends,
+	 * so units should be as small as the operation allows.
+	 */
+	readonly guarded: boolean;
+	/**
+	 * The node is set to "Continue (using error output)": an item that succeeded but left something
+	 * to be told (an installation left paused) leaves through the error output instead.
+	 */
+	readonly errorOutput: boolean;
+	/**
+	 * Whether more work may start: false once the rollout guard stops the run (without Continue On
+	 * Fail: the first failure). Work already sent finishes, and what it paused is started again.
+	 */
+	mayGoOn(): boolean;
+	/**
+	 * An item ended with its data or error. A later call for the same item replaces its result (e.g.
+	 * "also left paused"); the rollout guard counts the first.
+	 */
+	ended(itemIndex: number, result: OperationResult | Error): void;
+	/**
+	 * Without Continue On Fail, the node fails with this error once every unit has ended (e.g. an
+	 * installation paused for an update that could not be started again); with it, the items
+	 * already say so.
+	 */
+	failsAtEnd(error: Error): void;
+	/** Runs `task` for each entry, up to Items in Flight at once (for work done in `finish`). */
+	inFlight<T>(entries: T[], task: (entry: T) => Promise<void>): Promise<void>;
+}
+
+/**
  * Items of a batch operation that run together and end together (e.g. one installation's updates:
- * one pause, the PUTs, one start). `run` answers a result or error per item it ran; an item it has
- * no answer for yet may get one from the plan's `finish`. The router's scheduler decides when a
+ * one pause, the PUTs, one start). `execute` reports each item through `Execution.ended` as it ends;
+ * an item it reports nothing for may get its result from the plan's `finish`, and if `execute` throws,
+ * each of its items without a result fails with that error. The router's scheduler decides when a
  * unit starts (canary units first, Items in Flight, the rollout guard); a unit that holds a canary
  * item is a canary unit: if any of its items fails, no other unit starts.
  */
 export interface Unit {
 	itemIndexes: number[];
-	run(): Promise<ItemResults>;
+	execute(): Promise<void>;
 }
 
 /** How a batch operation's items run. */
 export interface BatchPlan {
 	units: Unit[];
-	/** Items refused before anything is sent (e.g. bad input): they start no unit of their own. */
-	failed?: ItemResults;
 	/**
 	 * Runs once every unit has ended, or the run stopped: what completes the batch (e.g. Get New's
-	 * one gate for all customers read). Its answers replace the units' (e.g. an error for every
-	 * item); if it throws, each item of the batch without a result fails with that error.
+	 * one gate for all customers read), reporting through `Execution.ended`. Not run when the node
+	 * fails anyway (a failure without Continue On Fail). If it throws, each item of the batch
+	 * without a result fails with that error.
 	 */
-	finish?(): Promise<ItemResults>;
+	finish?(): Promise<void>;
 }
 
-/** What the router tells a batch operation's plan about the whole execution. */
-export interface PlanContext {
-	/** Request Options → Preview is on (a read operation may need it: Get New keeps no memory). */
-	preview: boolean;
-	/**
-	 * The rollout guard is on (Canary Items or Stop After Failures): it judges each unit as it ends,
-	 * so units should be as small as the operation allows.
-	 */
-	guarded: boolean;
-	/** Runs `task` for each entry, up to Items in Flight at once (for work done in `finish`). */
-	inFlight<T>(entries: T[], task: (entry: T) => Promise<void>): Promise<void>;
+/**
+ * A batch operation: it only reads each item (`read`, checked before anything is sent; the router
+ * loops, pairs and stops) and plans units for the jobs read (`plan`; a writing one `previewPlan`
+ * under Request Options → Preview). The router runs the units.
+ */
+interface BatchOf<Job> extends Described {
+	/** One item's job, read and checked before anything is sent: bad input throws. */
+	read(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number): Job;
+	plan(jobs: Job[], execution: Execution): BatchPlan | Promise<BatchPlan>;
 }
-
-/** Plans all items of a batch operation at once (each item's parameters read first). */
-type PlanItems = (
-	this: IExecuteFunctions,
-	client: AlbatoClient,
-	itemIndexes: number[],
-	context: PlanContext,
-) => Promise<BatchPlan>;
 
 /** A batch operation that only reads. */
-export interface ReadBatchOperation extends Described {
+export interface ReadBatchOperation<Job = unknown> extends BatchOf<Job> {
 	effect: 'read';
-	plan: PlanItems;
 }
 
 /** A batch operation that may change the service: `previewPlan` under Request Options → Preview. */
-export interface WriteBatchOperation extends Described {
+export interface WriteBatchOperation<Job = unknown> extends BatchOf<Job> {
 	effect: 'write';
-	plan: PlanItems;
-	previewPlan: PlanItems;
+	previewPlan(jobs: Job[], execution: Execution): BatchPlan | Promise<BatchPlan>;
 }
 
 /**
  * An operation that must see all of its items at once (e.g. one pause and one start around many
- * updates): it plans units, the router runs them.
+ * updates): it reads its items as jobs and plans units, the router runs them.
  */
 export type BatchOperation = ReadBatchOperation | WriteBatchOperation;
 

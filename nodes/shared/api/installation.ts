@@ -10,7 +10,7 @@ import {
 	statusOf,
 } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
-import { AlbatoApiError, outcomeOf } from '../transport/errors';
+import { errorSays, outcomeOf } from '../transport/errors';
 import { segment } from '../transport/wire';
 
 /** The expand the service documents, sent literally: its `+` must reach the service unencoded. */
@@ -145,7 +145,7 @@ async function confirmedStatus(
 	error: unknown,
 	options: { itemIndex?: number; owed: boolean },
 ): Promise<IDataObject> {
-	if (!(error instanceof AlbatoApiError) || !error.unreadable) throw error;
+	if (!errorSays(error, 'unreadable')) throw error;
 	const installation = await getInstallation(client, installationId, options).catch(
 		() => undefined,
 	);

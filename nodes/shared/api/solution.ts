@@ -4,7 +4,7 @@ import { choicesQuery, resolveChoices, type Resolution } from '../readers/connec
 import { SETTING_STEP_KEYS, settingStepsOf, type SettingStep } from '../readers/settingSteps';
 import { holdsList, listOrMap, withNumericIds } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
-import { AlbatoApiError } from '../transport/errors';
+import { errorSays } from '../transport/errors';
 import { segment } from '../transport/wire';
 
 /**
@@ -96,7 +96,7 @@ export async function fetchConnectionSettings(
 		try {
 			steps = await fetchSteps(sent);
 		} catch (error) {
-			const rejected = error instanceof AlbatoApiError && error.rejectsValues;
+			const rejected = errorSays(error, 'rejectsValues');
 			if (refused || Object.keys(sent).length === 0 || !rejected) throw error as Error;
 			// Start again from the top, sending only what each level shows to be valid.
 			refused = true;

@@ -15,11 +15,14 @@ import type { DisplayCondition, INode, INodeProperties } from 'n8n-workflow';
  *    output)" an error item is `{ error, message }` only (what every n8n routes to the error
  *    output: `errorItemKeepsDetails`), where versions 1 and 2 add `details`, which n8n before
  *    2.36 sends to the success output.
+ *  - 4: Installation → Ensure pauses the other active copies of its installation (same solution
+ *    and title: twins a race left running) unless Options → Pause Other Active Copies is set to
+ *    off; versions 1 to 3 leave them running unless it is on (`pausesOtherCopies`).
  *
  * Both names saved at version 1: the first name is read when it holds a value, the new name otherwise.
  */
-export const NODE_VERSIONS = [1, 2, 3];
-export const CURRENT_NODE_VERSION = 3;
+export const NODE_VERSIONS = [1, 2, 3, 4];
+export const CURRENT_NODE_VERSION = 4;
 
 function withVersion(
 	properties: INodeProperties[],
@@ -100,4 +103,22 @@ export function versionedName(ctx: { getNode(): INode }, names: Renamed): string
  */
 export function errorItemKeepsDetails(node: INode): boolean {
 	return node.onError !== 'continueErrorOutput' || node.typeVersion < 3;
+}
+
+/**
+ * Whether installation statuses are output as words ("active", "paused"), as versions 1 and 2 of
+ * the node gave them (Ensure's other installations); from version 3 as the service's codes.
+ */
+export function statusAsWords(node: INode): boolean {
+	return node.typeVersion < 3;
+}
+
+/**
+ * Whether Installation → Ensure pauses the other active copies it finds: as Options → Pause Other
+ * Active Copies says when it is set, else from version 4 on (both copies active is the harm: every
+ * email sent twice), and not before (a saved workflow's copies kept running).
+ */
+export function pausesOtherCopies(node: INode, option: unknown): boolean {
+	if (typeof option === 'boolean') return option;
+	return node.typeVersion >= 4;
 }

@@ -27,3 +27,26 @@ export function stepsOf(bundle: IDataObject): IDataObject[] {
 export function stepFieldsOf(records: IDataObject[] | undefined, stepId: unknown): FieldEntry[] {
 	return fieldsOf(records?.find((record) => sameId(record.id, stepId))?.data);
 }
+
+/** A field update's target: the step of an automation of an installation. */
+interface StepTarget {
+	installationId: number;
+	bundleId: number;
+	stepId: number;
+}
+
+/**
+ * Why an update of this step would be refused, when the step is not one of this installation's
+ * (the service would say so only after a pause): the message and advice; undefined when it is.
+ */
+export function notPartOf(
+	installation: IDataObject,
+	{ installationId, bundleId, stepId }: StepTarget,
+): { message: string; description: string } | undefined {
+	const bundle = bundlesOf(installation).find((candidate) => sameId(candidate.id, bundleId));
+	if (bundle && stepsOf(bundle).some((step) => sameId(step.id, stepId))) return undefined;
+	return {
+		message: `Step ${stepId} of automation ${bundleId} is not part of installation ${installationId}`,
+		description: 'Nothing was changed. Pick the automation and step again for this installation.',
+	};
+}

@@ -7,10 +7,19 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE } from '../constants';
 import { fingerprint } from '../readers/mintedToken';
-import { formsFor, tokenExpiry, type TokenForm } from '../readers/token';
+import {
+	authorizationIn,
+	formsFor,
+	looksLikeJwt,
+	namedPrincipalOf,
+	principalOf,
+	tokenExpiry,
+	type TokenForm,
+} from '../readers/token';
 import { decryptedOptions } from './partnerCredential';
 import { Trial, wayIn, wayName } from './tokenForms';
-import type { ApiContext } from './callOptions';
+import type { ApiContext, SendAs } from './callOptions';
+import type { Signer } from './signer';
 import { baseUrlOf, baseUrlProblem } from './baseUrl';
 
 /** Reads and checks the Albato Solutions API credential: raises before any request is sent. */
@@ -49,9 +58,9 @@ export async function readAccessToken(
  * The Access Token credential, read once: what a client without a partner session signs with, and
  * the form its token goes in (Send Token As; on Auto found out, see tokenForms.ts).
  */
-export class AccessCredential {
+export class AccessCredential implements Signer {
 	/** Per form: what n8n's request helper is handed, built once (the hot path allocates nothing). */
-	private readonly signed = new Map<TokenForm, IAdditionalCredentialOptions>();
+	private readonly signedForms = new Map<TokenForm, IAdditionalCredentialOptions>();
 
 	private readonly key: string;
 
@@ -68,6 +77,14 @@ export class AccessCredential {
 		this.ways = formsFor(token, credentials.headerForm, 'bearer');
 	}
 
+	principal(): string {
+		return principalOf(this.baseUrl, this.token);
+	}
+
+	namedPrincipal(): string | undefined {
+		return namedPrincipalOf(this.baseUrl, this.token);
+	}
+
 	/** How one call sends the token: the form learnt, or those to try. */
 	async trial(): Promise<Trial> {
 		const { name } = this.node.credentials?.[CREDENTIAL_TYPE] ?? {};
@@ -75,18 +92,35 @@ export class AccessCredential {
 		return await Trial.start(this.key, this.ways, { where: credential, option: 'Send Token As' });
 	}
 
-	/** How the token goes now (learnt by a call, or the only form), named. */
-	get sentAs(): string {
-		return wayName(wayIn(this.key, this.ways));
+	/** How the token goes now (learnt by a call, or the only form), named, and its kind. */
+	tokenForms(): Record<string, string> {
+		const kind = looksLikeJwt(this.token) ? 'session token (JWT)' : 'permanent token';
+		return { accessToken: wayName(wayIn(this.key, this.ways)), accessTokenKind: kind };
+	}
+
+	signed(
+		_sendAs: SendAs,
+		_token: string | undefined,
+		form: TokenForm,
+	): [string, IAdditionalCredentialOptions] {
+		return [CREDENTIAL_TYPE, this.options(form)];
+	}
+
+	owedAuthorization(_sendAs: SendAs, _token: string | undefined, form: TokenForm): string {
+		return authorizationIn(this.token, form);
+	}
+
+	secrets(): string[] {
+		return [this.token];
 	}
 
 	/** The credential as n8n signs a request with it, its token in `form`. */
-	options(form: TokenForm): IAdditionalCredentialOptions {
-		let options = this.signed.get(form);
+	private options(form: TokenForm): IAdditionalCredentialOptions {
+		let options = this.signedForms.get(form);
 		if (!options) {
 			const data = { ...this.credentials, headerForm: form };
 			options = decryptedOptions(this.node, CREDENTIAL_TYPE, data);
-			this.signed.set(form, options);
+			this.signedForms.set(form, options);
 		}
 		return options;
 	}

@@ -1,12 +1,5 @@
 import { PARTNER_API } from '../constants';
-import {
-	basicUsername,
-	looksLikeJwt,
-	namedPrincipalOf,
-	principalOf,
-	redact,
-	redactKeys,
-} from '../readers/token';
+import { basicUsername, redact, redactKeys } from '../readers/token';
 import { AccessCredential, readAccessToken } from './accessToken';
 import type { ErrorSource } from './answers';
 import type { ApiContext, CallOptions, SendAs } from './callOptions';
@@ -21,6 +14,7 @@ import {
 } from './partnerCredential';
 import { PartnerSession, type TokenCall } from './partnerSession';
 import { Sender } from './sender';
+import type { Signer } from './signer';
 import type { Trial } from './tokenForms';
 import { DEFAULT_TRANSPORT_OPTIONS, type TransportOptions } from './settings';
 
@@ -39,7 +33,7 @@ export class AlbatoClient {
 	readonly partner: PartnerSession | undefined;
 
 	/** Whom requests are signed as: the Access Token credential, or the partner session. */
-	private readonly signer: AccessCredential | PartnerSession;
+	private readonly signer: Signer;
 
 	/**
 	 * Shared by every request of this client (= of the execution): adapts to 429s. On Auto it also
@@ -55,11 +49,11 @@ export class AlbatoClient {
 		private readonly options: TransportOptions,
 		credential: AccessCredential | PartnerCredential,
 	) {
-		this.signer =
+		this.partner =
 			credential instanceof AccessCredential
-				? credential
+				? undefined
 				: new PartnerSession(ctx, credential, async (call) => await this.mint(call));
-		this.partner = this.signer instanceof PartnerSession ? this.signer : undefined;
+		this.signer = this.partner ?? (credential as AccessCredential);
 		this.limiter = InFlightLimiter.forItemsInFlight(options.concurrency, autoCeiling);
 		const sender = new Sender(ctx, this.signer, this.limiter, options.timeout);
 		this.line = {
@@ -93,8 +87,7 @@ export class AlbatoClient {
 	 * bookkeeping.
 	 */
 	principal(itemIndex: number | undefined): string {
-		if (this.signer instanceof PartnerSession) return this.signer.principal(itemIndex);
-		return principalOf(this.signer.baseUrl, this.signer.token);
+		return this.signer.principal(itemIndex);
 	}
 
 	/**
@@ -105,31 +98,20 @@ export class AlbatoClient {
 		return this.limiter.current;
 	}
 
-	/** Request Options → Preview: writing operations say what they would do, and no write is sent. */
-	get preview(): boolean {
-		return this.options.preview;
-	}
-
 	/**
 	 * `principal` when a new credential of the same end user gives the same key (a partner's End User
 	 * ID, a token that names its subject); undefined for a token known only by its digest.
 	 */
 	namedPrincipal(itemIndex: number | undefined): string | undefined {
-		if (this.signer instanceof PartnerSession) return this.signer.principal(itemIndex);
-		return namedPrincipalOf(this.signer.baseUrl, this.signer.token);
+		return this.signer.namedPrincipal(itemIndex);
 	}
 
 	/**
 	 * How each token this client sends goes now (Auto's finding, or the form chosen), named; in
 	 * partner mode for the item's end user. Never a token.
 	 */
-	sentAs(itemIndex: number): Record<string, string> {
-		const signer = this.signer;
-		if (!(signer instanceof PartnerSession)) {
-			const kind = looksLikeJwt(signer.token) ? 'session token (JWT)' : 'permanent token';
-			return { accessToken: signer.sentAs, accessTokenKind: kind };
-		}
-		return signer.sentAs(signer.endUserId(itemIndex));
+	tokenForms(itemIndex: number): Record<string, string> {
+		return this.signer.tokenForms(itemIndex);
 	}
 
 	/** The node this client works for, for errors raised outside the transport. */
@@ -190,10 +172,7 @@ export class AlbatoClient {
 
 	/** How a call puts its token in the header: the form learnt, or those to try (tokenForms.ts). */
 	private async trialFor(sendAs: SendAs, token: string | undefined): Promise<Trial> {
-		const signer = this.signer;
-		return signer instanceof PartnerSession
-			? await signer.trial(sendAs, token)
-			: await signer.trial();
+		return await this.signer.trial(sendAs, token);
 	}
 
 	/**
@@ -205,8 +184,7 @@ export class AlbatoClient {
 		{ secrets = [], secretKeys = [] }: CallOptions,
 		sent: readonly string[],
 	): ErrorSource {
-		const signer = this.signer;
-		const own = () => (signer instanceof PartnerSession ? signer.secrets() : [signer.token]);
+		const own = () => this.signer.secrets();
 		// Each token also as Basic sends it (base64 of "<token>:"): an echoed header must not show it.
 		const hidden = () =>
 			[...own(), ...sent, ...secrets].flatMap((secret) => [secret, basicUsername(secret)]);

@@ -226,6 +226,22 @@ export function retold(
 	});
 }
 
+/** The named checks an AlbatoApiError answers (what the service said, or did not). */
+export type NamedCheck =
+	| 'appliedNothing'
+	| 'unsettled'
+	| 'declined'
+	| 'unreadable'
+	| 'rejectsValues'
+	| 'deniedAccess'
+	| 'wrongMethod'
+	| 'needsPause';
+
+/** One of AlbatoApiError's named checks, for any error (false when it is not the transport's). */
+export function errorSays(error: unknown, check: NamedCheck): boolean {
+	return error instanceof AlbatoApiError && error[check];
+}
+
 /** The outcome of any error: undefined when it is not the transport's. */
 export function outcomeOf(error: unknown): Outcome | undefined {
 	return error instanceof AlbatoApiError ? error.outcome : undefined;

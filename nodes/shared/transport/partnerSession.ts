@@ -25,6 +25,7 @@ import type { ApiContext, SendAs } from './callOptions';
 import { EndUserIds } from './endUserId';
 import { readError } from './errors';
 import { decryptedOptions, type PartnerCredential } from './partnerCredential';
+import type { Signer } from './signer';
 import { Trial, type Way, wayIn, wayName } from './tokenForms';
 import {
 	cachedExpiry,
@@ -58,7 +59,7 @@ interface TokenRequest {
 }
 
 /** What a client in partner mode needs: the credential, the current end user, and the tokens. */
-export class PartnerSession {
+export class PartnerSession implements Signer {
 	readonly baseUrl: string;
 
 	readonly partnerName: string;
@@ -151,11 +152,16 @@ export class PartnerSession {
 		return await Trial.start(`${this.key}\nuser`, ways, pin);
 	}
 
+	namedPrincipal(itemIndex: number | undefined): string {
+		return this.principal(itemIndex);
+	}
+
 	/**
-	 * How the master token and this end user's token go now (learnt by a call, or the only form),
-	 * named; and which kind of token the service handed out.
+	 * How the master token and this item's end user's token go now (learnt by a call, or the only
+	 * form), named; and which kind of token the service handed out.
 	 */
-	sentAs(userId: string): { masterToken: string; endUserToken: string; endUserTokenKind: string } {
+	tokenForms(itemIndex: number): Record<string, string> {
+		const userId = this.endUserId(itemIndex);
 		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
 		const master = formsFor(this.masterToken, data.basicAuthStyle, 'basicRaw');
 		const token = cachedToken(`${this.key}\n${userId}`) ?? '';
@@ -188,9 +194,12 @@ export class PartnerSession {
 		];
 	}
 
-	/** The master token's Authorization header in `form` (for an owed call). */
-	masterAuthorization(form: TokenForm): string {
-		return authorizationIn(this.masterToken, form);
+	owedAuthorization(sendAs: SendAs, token: string | undefined, form: TokenForm) {
+		if (sendAs === 'partner') return authorizationIn(this.masterToken, form);
+		// Nothing owed is sent with the master token as Bearer (update-user-data).
+		return sendAs === 'masterBearer' || token === undefined
+			? undefined
+			: authorizationIn(token, form);
 	}
 
 	/** The partner credential as n8n signs a /wl call with it, the master token in `form`. */

@@ -10,9 +10,7 @@ import type {
 	IHttpRequestOptions,
 } from 'n8n-workflow';
 
-import { CREDENTIAL_TYPE } from '../constants';
-import { authorizationIn, type TokenForm } from '../readers/token';
-import type { AccessCredential } from './accessToken';
+import type { TokenForm } from '../readers/token';
 import type { ApiContext, SendAs } from './callOptions';
 import {
 	type ApiMethod,
@@ -21,7 +19,7 @@ import {
 	NetworkFailure,
 } from './errors';
 import type { InFlightLimiter } from './limiter';
-import { PartnerSession } from './partnerSession';
+import type { Signer } from './signer';
 
 /** What one attempt sends. */
 interface Outgoing {
@@ -45,7 +43,7 @@ interface Response {
 export class Sender {
 	constructor(
 		private readonly ctx: ApiContext,
-		private readonly signer: AccessCredential | PartnerSession,
+		private readonly signer: Signer,
 		private readonly limiter: InFlightLimiter,
 		private readonly timeout: number,
 	) {}
@@ -110,9 +108,7 @@ export class Sender {
 
 	/** The credential n8n signs the request with, and the options it is handed. */
 	private credentialOf({ sendAs, token, form }: Outgoing): [string, IAdditionalCredentialOptions] {
-		const signer = this.signer;
-		if (!(signer instanceof PartnerSession)) return [CREDENTIAL_TYPE, signer.options(form)];
-		return signer.signed(sendAs, token, form);
+		return this.signer.signed(sendAs, token, form);
 	}
 
 	/**
@@ -120,12 +116,7 @@ export class Sender {
 	 * the one the credential adds, in the attempt's form.
 	 */
 	private owedAuthorization({ sendAs, token, form }: Outgoing): string | undefined {
-		const signer = this.signer;
-		if (!(signer instanceof PartnerSession)) return authorizationIn(signer.token, form);
-		if (sendAs === 'partner') return signer.masterAuthorization(form);
-		// Nothing owed is sent with the master token as Bearer (update-user-data).
-		if (sendAs === 'masterBearer' || token === undefined) return undefined;
-		return authorizationIn(token, form);
+		return this.signer.owedAuthorization(sendAs, token, form);
 	}
 
 	/**

@@ -6,7 +6,7 @@ import type { ResourceMapperFields, ResourceMapperValue } from 'n8n-workflow';
 
 import { FIXTURE_IDS } from '../../../emulator/fixtures';
 import { labelOfMapperField, mapperFieldName } from '../../../nodes/shared/readers/fieldLabel';
-import { updatedOutput } from '../../../nodes/AlbatoSolutions/actions/pausedUpdate/fieldUpdateBatch';
+import { updatedOutput } from '../../../nodes/AlbatoSolutions/actions/pausedUpdate/updateGroup';
 import { byId, runNode } from '../../support/setup';
 import { PARENTS, usePickers } from '../../support/methodsSetup';
 

@@ -2,7 +2,8 @@
  * Resume: running the same workflow again after a stop continues where it stopped, and customers that
  * were done cost no write. Start and Pause with Skip If Already … send nothing for an installation
  * already in the wanted status (and say so); Ensure converges; Ensure reports every other active
- * installation with the same solution and title (`details.duplicateOf`), pausing it only when asked.
+ * installation with the same solution and title (`details.duplicateOf`), and pauses it (from node
+ * version 4 on, unless asked not to; before, only when asked).
  */
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
@@ -17,6 +18,7 @@ async function run(
 	parameters: INodeParameters,
 	inputItems: IDataObject[],
 	onError = 'continueErrorOutput',
+	typeVersion?: number,
 ) {
 	const before = ctx.emu.requests.length;
 	const result = await runWorkflow({
@@ -27,6 +29,7 @@ async function run(
 				type: 'albatoSolutions',
 				parameters,
 				onError: onError as 'continueErrorOutput',
+				...(typeVersion ? { typeVersion } : {}),
 			},
 		],
 		inputItems,
@@ -159,9 +162,9 @@ describe('Ensure reports the other active copies', () => {
 	const ensureTwin = (extra: INodeParameters = {}) =>
 		ensureParams('Twin subject', { title: 'Twin', desiredStatus: 'active', ...extra });
 
-	it('on the error output, paired, naming both (details.duplicateOf on the success item); nothing paused by default', async () => {
+	it('saved at version 3: on the error output, paired, naming both (details.duplicateOf on the success item); nothing paused unless asked', async () => {
 		const [older, younger] = await twins();
-		const result = await run(ensureTwin(), [{}]);
+		const result = await run(ensureTwin(), [{}], 'continueErrorOutput', 3);
 		expect(result.success).toHaveLength(1);
 		expect(result.success[0].json).toMatchObject({
 			installation: { id: older },
@@ -177,25 +180,29 @@ describe('Ensure reports the other active copies', () => {
 		expect(ctx.emu.state.installations.get(younger)!.status).toBe(1);
 	});
 
-	it('with Pause Other Active Copies: paused, and the output says so', async () => {
-		const [older, younger] = await twins();
-		const result = await run(
-			ensureTwin({ options: { lostAnswerCheck: 0.5, pauseDuplicates: true } }),
-			[{}],
-		);
-		expect(writesIn(result.calls)).toContain(`PAUSE /solution/installation/${younger}`);
-		// The older one was paused only around its field update, and runs.
-		expect(ctx.emu.state.installations.get(older)!.status).toBe(1);
-		expect(ctx.emu.state.installations.get(younger)!.status).toBe(0);
-		expect(result.failed[0].json).toMatchObject({
-			error: `Installation ${younger} duplicates installation ${older} ("Twin"): it is now paused`,
-		});
-		expect(result.success[0].json.duplicates).toMatchObject([{ paused: true }]);
-		// The next run has nothing to report: the copy is paused.
-		const again = await run(ensureTwin(), [{}]);
-		expect(again.failed).toEqual([]);
-		expect(again.success[0].json.duplicates).toBeUndefined();
-	});
+	it.each([
+		['Pause Other Active Copies on', { pauseDuplicates: true }],
+		['version 4, Pause Other Active Copies not set', {}],
+	])(
+		'%s: every copy but the oldest paused (kept), and the output says so',
+		async (_name, option) => {
+			const [older, younger] = await twins();
+			const result = await run(ensureTwin({ options: { lostAnswerCheck: 0.5, ...option } }), [{}]);
+			expect(ctx.emu.state.installations.size).toBe(5); // nothing deleted
+			expect(writesIn(result.calls)).toContain(`PAUSE /solution/installation/${younger}`);
+			// The older one was paused only around its field update, and runs.
+			expect(ctx.emu.state.installations.get(older)!.status).toBe(1);
+			expect(ctx.emu.state.installations.get(younger)!.status).toBe(0);
+			expect(result.failed[0].json).toMatchObject({
+				error: `Installation ${younger} duplicates installation ${older} ("Twin"): it is now paused`,
+			});
+			expect(result.success[0].json.duplicates).toMatchObject([{ paused: true }]);
+			// The next run has nothing to report: the copy is paused.
+			const again = await run(ensureTwin(), [{}]);
+			expect(again.failed).toEqual([]);
+			expect(again.success[0].json.duplicates).toBeUndefined();
+		},
+	);
 
 	it('in Preview: reported as it would be, nothing paused', async () => {
 		const [, younger] = await twins();
@@ -214,11 +221,23 @@ describe('Ensure reports the other active copies', () => {
 		});
 	});
 
+	it('Pause Other Active Copies off: both stay active, and the copy is reported', async () => {
+		const [older, younger] = await twins();
+		const result = await run(
+			ensureTwin({ options: { lostAnswerCheck: 0.5, pauseDuplicates: false } }),
+			[{}],
+		);
+		expect(result.calls).not.toContain(`PAUSE /solution/installation/${younger}`);
+		expect(result.failed[0].json).toMatchObject({
+			error: `Installation ${younger} duplicates installation ${older} ("Twin"): both are active`,
+		});
+	});
+
 	it('without Continue On Fail the report fails the run', async () => {
 		const [older, younger] = await twins();
 		const result = await run(ensureTwin(), [{}], 'stopWorkflow');
 		expect(result.error?.message).toBe(
-			`Installation ${younger} duplicates installation ${older} ("Twin"): both are active`,
+			`Installation ${younger} duplicates installation ${older} ("Twin"): it is now paused`,
 		);
 	});
 });

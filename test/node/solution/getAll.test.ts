@@ -15,6 +15,7 @@ describe('Solution → Get Many', () => {
 			[101, 2],
 			[102, 1],
 			[103, 1],
+			[105, 1],
 		]);
 		expect(all.calls).toEqual(['GET /solution/apps']);
 		const limited = await runNode(ctx.emu, { resource: 'solution', operation: 'getAll', limit: 2 });

@@ -66,6 +66,7 @@ describe('mappers say what they hold', () => {
 		).toEqual([
 			['Connection Settings', 'Connection Settings'], // Installation → Create
 			['Connection Settings', 'Connection Settings'], // Installation → Ensure
+			['Connection Settings', 'Connection Settings'], // Installation → Upgrade
 			['Field Values', 'Field Values'],
 			['Connection Fields', 'Connection Fields'],
 			['Own Connection Fields', 'Own Connection Fields'],

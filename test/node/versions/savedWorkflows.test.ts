@@ -83,13 +83,15 @@ const RENAMED: Record<string, Expected> = {
 // Saved at version 2: Ensure's otherInstallations give their status as words, as then (version 3
 // gives the number installation.status gives), and error items under "Continue (using error
 // output)" keep `details` (test/node/errorOutputRouting.test.ts: which n8n routes them where).
+/** An Ensure of "Leads for ACME" as it is: the list, then its detail twice. */
+const ENSURE_UNCHANGED = [
+	'GET /solution/installation',
+	'GET /solution/installation/5001',
+	'GET /solution/installation/5001',
+];
 const AT_VERSION_2: Record<string, Expected> = {
 	'installation-ensure-others-v2.json': {
-		calls: [
-			'GET /solution/installation',
-			'GET /solution/installation/5001',
-			'GET /solution/installation/5001',
-		],
+		calls: ENSURE_UNCHANGED,
 		output: {
 			unchanged: true,
 			otherInstallations: [{ id: 5002, title: 'Leads for Globex', status: 'paused' }],
@@ -101,7 +103,24 @@ const AT_VERSION_2: Record<string, Expected> = {
 	},
 };
 
-const EXPECTED: Record<string, Expected> = { ...FIRST_NAMES, ...RENAMED, ...AT_VERSION_2 };
+// Version 4 pauses Ensure's other active copies by default; version 3 leaves them running unless
+// asked (the twins themselves: test/node/fleet/resume.test.ts). Here: a saved Ensure runs unchanged.
+const AT_VERSION_3: Record<string, Expected> = {
+	'installation-ensure-v3.json': {
+		calls: ENSURE_UNCHANGED,
+		output: {
+			unchanged: true,
+			otherInstallations: [{ id: 5002, title: 'Leads for Globex', status: 0 }],
+		},
+	},
+};
+
+const EXPECTED: Record<string, Expected> = {
+	...FIRST_NAMES,
+	...RENAMED,
+	...AT_VERSION_2,
+	...AT_VERSION_3,
+};
 
 const fixtures = readdirSync(FIXTURES).filter((file) => file.endsWith('.json'));
 

@@ -1,22 +1,16 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
-import type { AlbatoClient } from '../../../shared/transport/client';
 import {
 	bundleSelect,
 	installationLocator,
 } from '../../../shared/descriptions/common.descriptions';
-import {
-	type FieldUpdateBatch,
-	newFieldUpdateBatch,
-	updateDirect,
-	updateGuarded,
-	type UpdateJob,
-} from '../pausedUpdate/pauseAndResume';
+import { updateDirect, updateWhilePaused, type UpdateJob } from '../pausedUpdate/pauseAndResume';
 import { mapperOrJson } from '../../../shared/descriptions/mapper.descriptions';
-import type { BatchPlan, PlanContext } from '../types';
-import { readJobs, unitsOf } from './updateUnits';
+import type { BatchPlan, Execution } from '../types';
+import { unitsOf } from './updateUnits';
 
 export { previewPlan } from './updatePreview';
+export { readUpdateJob as read } from './updateUnits';
 
 export const option = {
 	name: 'Update',
@@ -88,32 +82,17 @@ export const description: INodeProperties[] = [
  * executions. Each installation is a unit the router schedules; so is each step in "Fail" mode
  * under the rollout guard (otherwise all of that mode's items are one unit).
  */
-export async function plan(
-	this: IExecuteFunctions,
-	client: AlbatoClient,
-	itemIndexes: number[],
-	{ guarded }: PlanContext,
-): Promise<BatchPlan> {
-	const { jobs, failed } = readJobs(this, itemIndexes);
-	const run = newFieldUpdateBatch(this, client, this.continueOnFail());
+export function plan(jobs: UpdateJob[], execution: Execution): BatchPlan {
 	const unitKey = (job: UpdateJob) =>
 		job.pauseAndResume
-			? `guarded:${job.installationId}`
-			: guarded
+			? `paused:${job.installationId}`
+			: execution.guarded
 				? `direct:${job.stepId}`
 				: 'direct';
-	const task = async (updateRun: FieldUpdateBatch, group: UpdateJob[]) =>
-		group[0].pauseAndResume
-			? await updateGuarded(updateRun, group)
-			: await updateDirect(updateRun, group);
 	return {
-		units: unitsOf(run, jobs, unitKey, task),
-		failed,
-		// Without Continue On Fail, a restart that failed fails every item once every installation
-		// has finished (rule 5).
-		finish: async () =>
-			run.continueOnFail || !run.restartFailures.length
-				? new Map()
-				: new Map(itemIndexes.map((itemIndex) => [itemIndex, run.restartFailures[0]])),
+		units: unitsOf(jobs, unitKey, async (group) => {
+			if (group[0].pauseAndResume) await updateWhilePaused(execution, group);
+			else await updateDirect(execution, group);
+		}),
 	};
 }

@@ -4,55 +4,44 @@
  * step of this installation, known field codes, paused unless the node may pause it) and answered
  * with the output a real run gives. Nothing is paused, put or started.
  */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { bundleData } from '../../../shared/api/bundleData';
 import { getInstallation } from '../../../shared/api/installation';
-import { bundlesOf, stepsOf } from '../../../shared/readers/bundles';
+import { notPartOf } from '../../../shared/readers/bundles';
 import { ACTIVE, fieldsOf, sameId, statusOf } from '../../../shared/readers/shapes';
-import type { AlbatoClient } from '../../../shared/transport/client';
-import {
-	fail,
-	type FieldUpdateBatch,
-	newFieldUpdateBatch,
-	updatedOutput,
-	type UpdateJob,
-} from '../pausedUpdate/fieldUpdateBatch';
-import type { BatchPlan } from '../types';
-import { readJobs, unitsOf } from './updateUnits';
+import { refusedItem } from '../pausedUpdate/pauseAndResume';
+import { updatedOutput, type UpdateJob } from '../pausedUpdate/updateGroup';
+import type { BatchPlan, Execution } from '../types';
+import { unitsOf } from './updateUnits';
 
 /** Preview reads per installation, whatever If Installation Is Active says. */
-export async function previewPlan(
-	this: IExecuteFunctions,
-	client: AlbatoClient,
-	itemIndexes: number[],
-): Promise<BatchPlan> {
-	const { jobs, failed } = readJobs(this, itemIndexes);
-	const run = newFieldUpdateBatch(this, client, this.continueOnFail());
+export function previewPlan(jobs: UpdateJob[], execution: Execution): BatchPlan {
 	const byInstallation = (job: UpdateJob) => String(job.installationId);
-	return { units: unitsOf(run, jobs, byInstallation, previewUpdates), failed };
+	return { units: unitsOf(jobs, byInstallation, (group) => previewUpdates(execution, group)) };
 }
 
 /** The items of one installation: one read of it, then each item checked. */
-async function previewUpdates(run: FieldUpdateBatch, jobs: UpdateJob[]): Promise<void> {
+async function previewUpdates(execution: Execution, jobs: UpdateJob[]): Promise<void> {
 	const { installationId, itemIndex } = jobs[0];
 	let installation: IDataObject;
 	try {
-		installation = await getInstallation(run.client, installationId, {
+		installation = await getInstallation(execution.client, installationId, {
 			withBundles: true,
 			itemIndex,
 		});
 	} catch (error) {
-		for (const job of jobs) fail(run, job, error);
+		for (const job of jobs) execution.ended(job.itemIndex, error as Error);
 		return;
 	}
 	const records = new Map<number, IDataObject[]>();
 	for (const job of jobs) {
+		if (!execution.mayGoOn()) return;
 		try {
-			run.results.set(job.key, await previewUpdate(run, job, installation, records));
+			execution.ended(job.itemIndex, await previewUpdate(execution, job, installation, records));
 		} catch (error) {
-			fail(run, job, error);
+			execution.ended(job.itemIndex, error as Error);
 		}
 	}
 }
@@ -62,27 +51,26 @@ async function previewUpdates(run: FieldUpdateBatch, jobs: UpdateJob[]): Promise
  * field values read so far, by automation.
  */
 async function previewUpdate(
-	run: FieldUpdateBatch,
+	execution: Execution,
 	job: UpdateJob,
 	installation: IDataObject,
 	records: Map<number, IDataObject[]>,
 ): Promise<IDataObject> {
 	const refused = (message: string, description: string) =>
-		new NodeOperationError(run.ctx.getNode(), message, { itemIndex: job.itemIndex, description });
+		new NodeOperationError(execution.ctx.getNode(), message, {
+			itemIndex: job.itemIndex,
+			description,
+		});
 	const status = statusOf(installation);
-	const bundle = bundlesOf(installation).find((candidate) => sameId(candidate.id, job.bundleId));
-	if (!bundle || !stepsOf(bundle).some((step) => sameId(step.id, job.stepId)))
-		throw refused(
-			`Step ${job.stepId} of automation ${job.bundleId} is not part of installation ${job.installationId}`,
-			'Nothing was changed. Pick the automation and step again for this installation.',
-		);
+	const outside = notPartOf(installation, job);
+	if (outside) throw refusedItem(execution, job, outside);
 	if (status === ACTIVE && !job.pauseAndResume)
 		throw refused(
 			`Installation ${job.installationId} is active: the service would refuse the update (pause the installation first)`,
 			'Preview: nothing was sent. Pause it first, or set If Installation Is Active to "Pause, Update, Then Start Again".',
 		);
 	if (!records.has(job.bundleId))
-		records.set(job.bundleId, await bundleData(run.client, job.bundleId, job.itemIndex));
+		records.set(job.bundleId, await bundleData(execution.client, job.bundleId, job.itemIndex));
 	const record = records.get(job.bundleId)!.find((candidate) => sameId(candidate.id, job.stepId));
 	const known = fieldsOf(record?.data ?? record?.fields).map((field) => field.name);
 	const unknown = Object.keys(job.data).filter((code) => !known.includes(code));

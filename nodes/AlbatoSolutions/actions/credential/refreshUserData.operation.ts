@@ -11,7 +11,7 @@ import {
 } from '../../../shared/readers/links';
 import type { SendAs } from '../../../shared/transport/callOptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { AlbatoApiError } from '../../../shared/transport/errors';
+import { errorSays } from '../../../shared/transport/errors';
 import { appIdProperty, optionsCollection } from '../../../shared/descriptions/common.descriptions';
 import { appIdParameter, numberInRange, type NumberRange, oneOf, toId } from '../params';
 import { withSentence } from '../withSentence';
@@ -123,7 +123,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		done = await refreshUntilDone(client, refresh, itemIndex);
 	} catch (error) {
 		// Albato's page asks for "the master account token", which an Access Token credential lacks.
-		if (client.partner === undefined && error instanceof AlbatoApiError && error.deniedAccess)
+		if (client.partner === undefined && errorSays(error, 'deniedAccess'))
 			throw withSentence(this.getNode(), error, MASTER_ONLY, itemIndex);
 		throw error as Error;
 	}

@@ -7,6 +7,7 @@ import * as getAll from './getAll.operation';
 import * as getSnapshot from './getSnapshot.operation';
 import * as pause from './pause.operation';
 import * as start from './start.operation';
+import * as upgrade from './upgrade.operation';
 
 /**
  * The one place an operation is named: its key is its value in the Operation menu. The order is
@@ -20,6 +21,7 @@ export const operations = {
 	pause,
 	start,
 	getSnapshot,
+	upgrade,
 } satisfies Record<string, Operation>;
 
 export const description = describeResource('installation', operations, 'getAll');

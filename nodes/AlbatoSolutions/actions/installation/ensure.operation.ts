@@ -106,9 +106,9 @@ export const description: INodeProperties[] = [
 			displayName: 'Pause Other Active Copies',
 			name: 'pauseDuplicates',
 			type: 'boolean',
-			default: false,
+			default: true,
 			description:
-				'Whether to pause the other active installations with this solution and title (they are reported on the error output either way). The oldest one is the one Ensure keeps.',
+				'Whether to pause the other active installations with this solution and title, twins a race left running (they are reported on the error output either way, and never deleted). The oldest one is the one Ensure keeps. Not set: paused (node version 4 on).',
 		},
 		settingsOption,
 	]),

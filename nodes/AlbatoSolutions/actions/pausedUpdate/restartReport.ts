@@ -1,50 +1,48 @@
 import type { NodeApiError } from 'n8n-workflow';
 
 import { retold, shownOf } from '../../../shared/transport/errors';
-import type { PauseGuard } from './pauseGuard';
+import type { PausedInstallation } from './pausedInstallation';
 import { withSentence } from '../withSentence';
-import type { FieldUpdateBatch, UpdateJob } from './fieldUpdateBatch';
+import type { UpdateGroup, UpdateJob } from './updateGroup';
 
 type Restart = { removed?: boolean; error?: Error };
 
 /**
  * Gives every item of the group the outcome of the pause and restart. A failed restart never turns
  * successful updates into failures: they carry `restartError` (or, under "Continue (using error
- * output)", leave through the error output). Without Continue On Fail the batch then fails with the
- * restart error, after every group has finished.
+ * output)", leave through the error output). Without Continue On Fail the node then fails with the
+ * restart error, once every unit has ended (`failsAtEnd`).
  */
 export function reportRestart(
-	batch: FieldUpdateBatch,
+	group: UpdateGroup,
 	jobs: UpdateJob[],
-	guard: PauseGuard,
+	paused: PausedInstallation,
 	restart: Restart,
 ) {
-	const { ctx, results } = batch;
-	const done = jobs.filter(
-		(job) => results.has(job.key) && !(results.get(job.key) instanceof Error),
-	);
-	const restartError = restart.error && restartFailure(batch, jobs, done, restart.error);
-	if (restartError) batch.restartFailures.push(restartError);
+	const { outcomes, execution } = group;
+	const done = jobs.filter((job) => outcomes.has(job) && !(outcomes.get(job) instanceof Error));
+	const restartError = restart.error && restartFailure(group, jobs, done, restart.error);
+	if (restartError) execution.failsAtEnd(restartError);
 	// "Continue (using error output)": the applied items whose restart failed go to the error output.
-	const toErrorOutput = ctx.getNode().onError === 'continueErrorOutput';
+	const toErrorOutput = execution.errorOutput;
 	const told = new Map<Error, Error>(); // one error may stand for several items (e.g. a failed pause)
 	for (const job of jobs) {
-		const result = results.get(job.key);
+		const result = outcomes.get(job);
 		if (result instanceof Error) {
 			// The failed items say it too, so nobody misses a paused installation.
 			if (restartError && !done.length)
-				results.set(job.key, alsoLeftPaused(batch, result, told, restartError));
+				outcomes.set(job, alsoLeftPaused(group, result, told, restartError));
 			continue;
 		}
 		if (!result) continue;
 		if (restartError && toErrorOutput) {
 			// An alerting branch on the error output must hear that the installation stopped.
-			results.set(job.key, leftPaused(batch, job, restart.error!, applied(done)));
+			outcomes.set(job, leftPaused(group, job, restart.error!, applied(done)));
 			continue;
 		}
 		Object.assign(result, {
-			pausedForUpdate: guard.owesPlay,
-			installationStatus: restart.removed ? null : (guard.status ?? null),
+			pausedForUpdate: paused.owesPlay,
+			installationStatus: restart.removed ? null : (paused.status ?? null),
 			...(restart.removed ? { installationRemoved: true } : {}),
 			...(restartError
 				? { restartError: `${sentence(restartError.message)} Start it with Installation → Start.` }
@@ -53,20 +51,19 @@ export function reportRestart(
 	}
 }
 
-/** The error a failed restart fails the batch with: it names what was applied, and what failed. */
+/** The error a failed restart fails the node with: it names what was applied, and what failed. */
 function restartFailure(
-	batch: FieldUpdateBatch,
+	{ outcomes, execution }: UpdateGroup,
 	jobs: UpdateJob[],
 	done: UpdateJob[],
 	cause: Error,
 ): NodeApiError {
-	const { results } = batch;
 	const { description } = shownOf(cause);
-	const failed = jobs.find((job) => results.get(job.key) instanceof Error);
+	const failed = jobs.find((job) => outcomes.get(job) instanceof Error);
 	const stoppedBy = failed
-		? `Item ${failed.itemIndex} failed: ${(results.get(failed.key) as Error).message}. `
+		? `Item ${failed.itemIndex} failed: ${(outcomes.get(failed) as Error).message}. `
 		: '';
-	return retold(batch.ctx.getNode(), cause, {
+	return retold(execution.ctx.getNode(), cause, {
 		message: `Installation ${jobs[0].installationId} was paused for the update and could not be started again: ${cause.message}`,
 		description: `${applied(done)}${stoppedBy}Start it with Installation → Start.${description ? ` (${description})` : ''}`,
 		itemIndex: (done[0] ?? jobs[0]).itemIndex,
@@ -75,13 +72,13 @@ function restartFailure(
 
 /** A failed item's error, told once per error that the installation is left paused too. */
 function alsoLeftPaused(
-	batch: FieldUpdateBatch,
+	{ execution }: UpdateGroup,
 	result: Error,
 	told: Map<Error, Error>,
 	restartError: NodeApiError,
 ): Error {
 	const also = `Also: ${sentence(restartError.message)} Start it with Installation → Start.`;
-	const retoldError = told.get(result) ?? withSentence(batch.ctx.getNode(), result, also);
+	const retoldError = told.get(result) ?? withSentence(execution.ctx.getNode(), result, also);
 	told.set(result, retoldError);
 	return retoldError;
 }
@@ -102,13 +99,13 @@ function applied(done: UpdateJob[]): string {
  * again.
  */
 function leftPaused(
-	batch: FieldUpdateBatch,
+	{ execution }: UpdateGroup,
 	job: UpdateJob,
 	cause: Error,
 	updates: string,
 ): NodeApiError {
 	const { description } = shownOf(cause);
-	return retold(batch.ctx.getNode(), cause, {
+	return retold(execution.ctx.getNode(), cause, {
 		message: `Installation ${job.installationId} is left paused: it was paused for the update and could not be started again (${cause.message})`,
 		description: `${updates}Start it with Installation → Start when the service answers again.${description ? ` (${description})` : ''}`,
 		itemIndex: job.itemIndex,

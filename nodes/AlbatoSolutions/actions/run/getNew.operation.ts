@@ -6,7 +6,7 @@ import {
 	optionsCollection,
 } from '../../../shared/descriptions/common.descriptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import type { BatchPlan, ItemResults, PlanContext, Unit } from '../types';
+import type { BatchPlan, Execution, Unit } from '../types';
 import { type Read, readCustomer, readDeeper } from './customerRead';
 import { forgetRecords, passGate, reassertGate } from './gate';
 import { type Job, readJob } from './newRunsJob';
@@ -23,6 +23,11 @@ export const option = {
 };
 
 export const effect = 'read';
+
+/** One customer item, read and checked before anything is sent. */
+export function read(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number): Job {
+	return readJob(this, client, itemIndex);
+}
 
 /** Where the memory lives in the workflow's static data (this node's part of it). */
 export const MEMORY_KEY = 'getNewRuns';
@@ -118,8 +123,6 @@ interface Sweep {
 	staticData?: IDataObject;
 	memory: ReturnType<typeof memoryOf>;
 	reads: Read[];
-	/** A customer failed without Continue On Fail: nothing is returned or remembered. */
-	stopped: boolean;
 }
 
 /**
@@ -129,64 +132,40 @@ interface Sweep {
  * return: the new runs and, for incidents, each customer's first-sweep marks and the reminders
  * due; only what no other execution recorded before is returned. Names are looked up for the
  * customers with something to return, and the memory in the workflow's static data is updated for
- * the customers read. A customer that fails leaves its memory as it was. See docs/runs.md "Watch
- * every customer".
+ * the customers read. A customer that fails leaves its memory as it was; when the node fails anyway
+ * (a failure without Continue On Fail) the router does not finish the sweep: nothing is returned or
+ * remembered. See docs/runs.md "Watch every customer".
  */
-export async function plan(
-	this: IExecuteFunctions,
-	client: AlbatoClient,
-	itemIndexes: number[],
-	context: PlanContext,
-): Promise<BatchPlan> {
-	const failed: ItemResults = new Map();
-	const jobs: Job[] = [];
-	for (const itemIndex of itemIndexes) {
-		try {
-			jobs.push(readJob(this, client, itemIndex));
-		} catch (error) {
-			failed.set(itemIndex, error as Error);
-			if (!this.continueOnFail()) return { units: [], failed };
-		}
-	}
-	const manual = this.getMode() === 'manual' || context.preview;
-	const staticData = manual ? undefined : this.getWorkflowStaticData('node');
+export function plan(jobs: Job[], execution: Execution): BatchPlan {
+	const { ctx, client } = execution;
+	const manual = ctx.getMode() === 'manual' || execution.preview;
+	const staticData = manual ? undefined : ctx.getWorkflowStaticData('node');
 	const memory = memoryOf(staticData?.[MEMORY_KEY]);
-	const sweep: Sweep = { client, manual, staticData, memory, reads: [], stopped: false };
+	const sweep: Sweep = { client, manual, staticData, memory, reads: [] };
 	const units = jobs.map(
 		(job): Unit => ({
 			itemIndexes: [job.itemIndex],
-			run: async () => {
-				try {
-					const known = manual ? undefined : memory.customers[job.key];
-					sweep.reads.push(await readCustomer(client, job, known));
-					return new Map();
-				} catch (error) {
-					sweep.stopped ||= !this.continueOnFail();
-					return new Map([[job.itemIndex, error as Error]]);
-				}
+			execute: async () => {
+				const known = manual ? undefined : memory.customers[job.key];
+				sweep.reads.push(await readCustomer(client, job, known));
 			},
 		}),
 	);
-	return { units, failed, finish: async () => await finishSweep(this, sweep, context) };
+	return { units, finish: async () => await finishSweep(sweep, execution) };
 }
 
 /**
  * The gate for every customer read, their answers with names, the records no longer needed removed
  * (docs/runs.md, "Bounded memory: the invariant"), and the memory updated.
  */
-async function finishSweep(
-	ctx: IExecuteFunctions,
-	sweep: Sweep,
-	context: PlanContext,
-): Promise<ItemResults> {
+async function finishSweep(sweep: Sweep, execution: Execution): Promise<void> {
+	const { ctx } = execution;
 	const { manual, reads, memory } = sweep;
-	const results: ItemResults = new Map();
-	if (sweep.stopped) return results;
 	const now = Date.now();
 	const rounds = gateRounds(reads, now, async (read) => await catchUp(ctx, sweep, read));
 	const named = new Set<Read>();
 	const name = async (passed: ReadonlySet<string>) =>
-		await nameAnswers(sweep, { passed, now, named, context });
+		await nameAnswers(sweep, { passed, now, named, execution });
 	const gate = manual
 		? { passed: new Set(await allKeys(rounds)), heldBefore: new Set<string>(), markers: [] }
 		: // The names' requests overlap the gate's wait.
@@ -196,7 +175,7 @@ async function finishSweep(
 	const forgotten: string[] = [];
 	for (const read of reads) {
 		const window = windowOf(read, gate.heldBefore);
-		results.set(read.job.itemIndex, answer(read, passed, now, window));
+		execution.ended(read.job.itemIndex, answer(read, passed, now, window));
 		forgotten.push(...forgottenKeys(read, window, { passed, now }));
 	}
 	if (!manual) {
@@ -206,7 +185,6 @@ async function finishSweep(
 		if (reads.length) boundMemory(memory, reads[0].job.limits);
 		sweep.staticData![MEMORY_KEY] = memory as unknown as IDataObject;
 	}
-	return results;
 }
 
 /**
@@ -230,13 +208,13 @@ async function catchUp(ctx: IExecuteFunctions, { client }: Sweep, read: Read): P
  */
 async function nameAnswers(
 	{ client, reads }: Sweep,
-	{ passed, now, named, context }: NamingRound,
+	{ passed, now, named, execution }: NamingRound,
 ): Promise<void> {
 	const due = reads.filter(
 		(read) =>
 			read.job.scope === 'endUser' && !named.has(read) && answer(read, passed, now).length > 0,
 	);
-	await context.inFlight(due, async (read) => {
+	await execution.inFlight(due, async (read) => {
 		named.add(read);
 		try {
 			await nameAutomations(client, read.job.itemIndex, read.names);
@@ -251,5 +229,5 @@ interface NamingRound {
 	now: number;
 	/** The customers named already in this sweep. */
 	named: Set<Read>;
-	context: PlanContext;
+	execution: Execution;
 }

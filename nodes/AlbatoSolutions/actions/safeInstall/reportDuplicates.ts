@@ -2,13 +2,14 @@
  * Installation → Ensure found other active installations with the same solution and title beside
  * the one it keeps (the oldest): made by a race it could not see (another worker, a list lagging
  * past Lost Answer Check), or by hand. Each is reported, paired to the item, with
- * `details.duplicateOf`; with Options → Pause Other Active Copies each is paused first (in Preview:
- * would be).
+ * `details.duplicateOf`; each is paused first (in Preview: would be), kept, never deleted, unless
+ * Options → Pause Other Active Copies is off (or not set, before node version 4: `pausesOtherCopies`).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { setStatus } from '../../../shared/api/installation';
+import { pausesOtherCopies } from '../../../shared/descriptions/versions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 
 /** Another active installation with the same solution and title as the one Ensure keeps. */
@@ -54,16 +55,18 @@ interface Keeping {
 	itemIndex: number;
 	title: string;
 	preview: boolean;
+	/** Pause them whatever Options → Pause Other Active Copies says (Installation → Upgrade). */
+	pause?: boolean;
 }
 
 export async function reportDuplicates(
 	others: IDataObject[],
 	keeper: number,
 	output: IDataObject,
-	{ ctx, client, itemIndex, title, preview }: Keeping,
+	{ ctx, client, itemIndex, title, preview, pause }: Keeping,
 ): Promise<Error[]> {
-	const pauseAsked =
-		(ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).pauseDuplicates === true;
+	const option = (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).pauseDuplicates;
+	const pauseAsked = pause === true || pausesOtherCopies(ctx.getNode(), option);
 	const reports: DuplicateFoundError[] = [];
 	for (const other of others) {
 		const id = Number(other.id);

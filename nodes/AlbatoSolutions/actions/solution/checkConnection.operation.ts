@@ -22,5 +22,5 @@ export const description: INodeProperties[] = [];
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
 	const solutions = await listSolutions(client, itemIndex);
-	return { connected: true, solutions: solutions.length, ...client.sentAs(itemIndex) };
+	return { connected: true, solutions: solutions.length, ...client.tokenForms(itemIndex) };
 }

@@ -7,8 +7,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import {
-	newFieldUpdateBatch,
-	updateGuarded,
+	type UpdateExecution,
+	updateWhilePaused,
 	type UpdateJob,
 } from '../../pausedUpdate/pauseAndResume';
 import type { AlbatoClient } from '../../../../shared/transport/client';
@@ -34,7 +34,6 @@ export async function applyFieldChanges(
 	for (const change of changes) {
 		const job = steps.get(change.stepId) ?? {
 			itemIndex,
-			key: steps.size,
 			installationId,
 			bundleId: change.bundleId,
 			stepId: change.stepId,
@@ -44,16 +43,15 @@ export async function applyFieldChanges(
 		job.data[change.code] = change.value as IDataObject[string];
 		steps.set(change.stepId, job);
 	}
-	// The first failed step stops the others; the installation is still restored.
-	const batch = newFieldUpdateBatch(ctx, client, false);
+	const execution = stepsExecution(ctx, client);
 	const jobs = [...steps.values()];
-	const status = await updateGuarded(batch, jobs, installation);
-	if (batch.restartFailures.length) throw batch.restartFailures[0];
-	const failed = jobs.find((job) => batch.results.get(job.key) instanceof Error);
+	const { group, status } = await updateWhilePaused(execution, jobs, installation);
+	if (execution.atEnd) throw execution.atEnd;
+	const failed = jobs.find((job) => group.outcomes.get(job) instanceof Error);
 	if (!failed) return status;
-	const error = batch.results.get(failed.key) as Error;
+	const error = group.outcomes.get(failed) as Error;
 	const applied = jobs.filter((job) => {
-		const result = batch.results.get(job.key);
+		const result = group.outcomes.get(job);
 		return result !== undefined && !(result instanceof Error);
 	});
 	if (!applied.length) throw error;
@@ -64,4 +62,29 @@ export async function applyFieldChanges(
 		`Applied before the failure: ${list.join('; ')}. Running Ensure again changes only what still differs.`,
 		itemIndex,
 	);
+}
+
+/**
+ * The execution one item's steps run in: the first failed step stops the others (the installation
+ * is still restored), and a failed restart fails the item.
+ */
+function stepsExecution(
+	ctx: IExecuteFunctions,
+	client: AlbatoClient,
+): UpdateExecution & { atEnd?: Error } {
+	let failed = false;
+	const execution: UpdateExecution & { atEnd?: Error } = {
+		ctx,
+		client,
+		// A failed restart fails the item (`atEnd`): nothing goes to the error output on its own.
+		errorOutput: false,
+		mayGoOn: () => !failed,
+		ended: (_itemIndex, result) => {
+			if (result instanceof Error) failed = true;
+		},
+		failsAtEnd: (error) => {
+			execution.atEnd ??= error;
+		},
+	};
+	return execution;
 }

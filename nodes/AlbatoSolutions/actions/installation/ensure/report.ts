@@ -4,6 +4,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
+import { statusAsWords } from '../../../../shared/descriptions/versions';
 import { ACTIVE, PAUSED, sameId } from '../../../../shared/readers/shapes';
 import { newInstallation } from '../../safeInstall/installInput';
 import { reportDuplicates } from '../../safeInstall/reportDuplicates';
@@ -27,7 +28,7 @@ export async function report(
 		listed.others.filter((other) => !sameId(other.id, id)),
 	);
 	const output = {
-		...customerOf(item),
+		...endUserFields(item),
 		created,
 		changed: {
 			fields: changes.map(({ automation, step, code, from, value, bundleId, stepId }) => ({
@@ -60,7 +61,7 @@ export function previewNew(item: EnsureItem): IDataObject {
 	const { desired } = item;
 	const installation = newInstallation(desired.input.solutionId, desired.input.title);
 	return {
-		...customerOf(item),
+		...endUserFields(item),
 		created: true,
 		changed: {
 			fields: desired.fields.map(({ automation, step, code, value }) => ({
@@ -80,7 +81,10 @@ export function previewNew(item: EnsureItem): IDataObject {
 }
 
 /** In partner mode, whose installation it is (End User ID), as End User and Run outputs say. */
-function customerOf({ client, itemIndex }: EnsureItem): IDataObject {
+export function endUserFields({
+	client,
+	itemIndex,
+}: Pick<EnsureItem, 'client' | 'itemIndex'>): IDataObject {
 	const endUserId = client.partner?.endUserId(itemIndex);
 	return endUserId === undefined ? {} : { endUserId };
 }
@@ -90,7 +94,7 @@ function customerOf({ client, itemIndex }: EnsureItem): IDataObject {
  * paused); versions 1 and 2 of the node gave the words, and keep them (versions.ts).
  */
 function otherInstallations({ ctx }: EnsureItem, others: IDataObject[]): IDataObject[] {
-	if (ctx.getNode().typeVersion >= 3) return others;
+	if (!statusAsWords(ctx.getNode())) return others;
 	const word = (status: unknown) =>
 		status === ACTIVE ? 'active' : status === PAUSED ? 'paused' : null;
 	return others.map((other) => ({ ...other, status: word(other.status) }));

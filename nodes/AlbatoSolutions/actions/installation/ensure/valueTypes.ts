@@ -110,11 +110,11 @@ function shortText(text: string): string {
 	return JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}…` : text);
 }
 
-const isNothing = (value: unknown) => value === null || value === undefined;
+const isNullish = (value: unknown) => value === null || value === undefined;
 
 /** Deep equality of JSON values: same types, lists in order, objects whatever their key order. */
 export function sameJson(a: unknown, b: unknown): boolean {
-	if (a === b || (isNothing(a) && isNothing(b))) return true;
+	if (a === b || (isNullish(a) && isNullish(b))) return true;
 	if (Array.isArray(a) || Array.isArray(b))
 		return (
 			Array.isArray(a) &&

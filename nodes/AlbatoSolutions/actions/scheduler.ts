@@ -1,45 +1,30 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
-
-import type { AlbatoClient } from '../../shared/transport/client';
+import type { NodeExecution } from './execution';
 import { mapLimited } from '../../shared/transport/mapLimited';
-import type { RolloutGuard } from './rolloutGuard';
-import type { ItemResults, Unit } from './types';
-
-/** What one execution's steps share: read once by the router's `connect`. */
-export interface RunContext {
-	ctx: IExecuteFunctions;
-	client: AlbatoClient;
-	continueOnFail: boolean;
-	/** Request Options → Preview. */
-	preview: boolean;
-	/** Items in Flight, as a number of units at once (Auto: its ceiling). */
-	itemsInFlight: number;
-	guard: RolloutGuard;
-	/** Each item's result or error, as items end. */
-	results: ItemResults;
-}
+import type { Unit } from './types';
 
 /**
  * The one scheduler, for single items (one-item units) and batch units alike. Units start in the
  * order given, `itemsInFlight` at once: 1 keeps the classic order of calls; more only overlaps the
  * waiting (under Auto the client's slow start decides how many requests go out at once). The canary
  * units (holding a canary item) run first, all of them to the end, then the others. The rollout
- * guard is told each time a unit ends; once it says stop (without Continue On Fail: the first
- * failure), no further unit starts and those in flight finish. Units never started leave their
- * items without a result: the output reports them as not attempted.
+ * guard hears each item as it ends; once it says stop (without Continue On Fail: the first
+ * failure), no further unit starts, and those in flight start no further work of their own and
+ * finish. Units never started leave their items without a result: the output reports them as not
+ * attempted.
  */
-export async function runUnits(run: RunContext, units: Unit[]): Promise<void> {
-	const { guard } = run;
+export async function executeUnits(execution: NodeExecution, units: Unit[]): Promise<void> {
+	const { guard } = execution;
+	execution.schedule(units);
 	const task = async (unit: Unit) => {
-		await runUnit(run, unit);
+		await executeUnit(execution, unit);
 		return guard.mayStart();
 	};
 	// With a guard option set, units start as the client's window allows (not all at once under
 	// Auto).
 	const each = (entries: Unit[]) =>
 		guard.active
-			? startEach(entries, () => Math.min(run.itemsInFlight, run.client.window), task)
-			: mapLimited(entries, run.itemsInFlight, task);
+			? startEach(entries, () => Math.min(execution.itemsInFlight, execution.client.window), task)
+			: mapLimited(entries, execution.itemsInFlight, task);
 	const isCanary = (unit: Unit) => guard.canaryOf(unit.itemIndexes) !== undefined;
 	if (!guard.mayStart()) return;
 	await each(units.filter(isCanary));
@@ -47,25 +32,12 @@ export async function runUnits(run: RunContext, units: Unit[]): Promise<void> {
 	await each(units.filter((unit) => !isCanary(unit)));
 }
 
-/** A unit that fails as a whole fails each of its items. */
-async function runUnit(run: RunContext, unit: Unit): Promise<void> {
-	let answers: ItemResults;
+/** A unit that fails as a whole fails each of its items that has no result yet. */
+async function executeUnit(execution: NodeExecution, unit: Unit): Promise<void> {
 	try {
-		answers = await unit.run();
+		await unit.execute();
 	} catch (error) {
-		answers = new Map(unit.itemIndexes.map((itemIndex) => [itemIndex, error as Error]));
-	}
-	record(run, answers, run.guard.canaryOf(unit.itemIndexes));
-}
-
-/**
- * Keeps the items' results and tells the guard. `canary`: the canary item of the unit they ran in;
- * when given, any failure among them stops the run.
- */
-export function record(run: RunContext, answers: ItemResults, canary?: number): void {
-	for (const [itemIndex, result] of answers) {
-		run.results.set(itemIndex, result);
-		run.guard.ended(result instanceof Error, itemIndex, canary);
+		execution.failOpen(unit.itemIndexes, error as Error);
 	}
 }
 

@@ -1,19 +1,17 @@
-/** The pause state of one installation within one batch of field updates, and the pause rules. */
+/** The pause state of one installation within one group of field updates, and the pause rules. */
 import { NodeOperationError } from 'n8n-workflow';
 
 import { getInstallation, setStatus } from '../../../shared/api/installation';
 import { ACTIVE, PAUSED, statusOf } from '../../../shared/readers/shapes';
-import { AlbatoApiError, outcomeOf } from '../../../shared/transport/errors';
-import { fail, type FieldUpdateBatch, MAX_PAUSES, put, type UpdateJob } from './fieldUpdateBatch';
+import { errorSays, outcomeOf } from '../../../shared/transport/errors';
+import { MAX_PAUSES, type UpdateGroup, type UpdateJob } from './updateGroup';
 
-// AlbatoApiError's named checks, for any error (false when it is not the transport's).
 /** No clear verdict: the call may or may not have been applied (lost answer, unusable 2xx). */
-const isUnsettled = (error: unknown) => error instanceof AlbatoApiError && error.unsettled;
+const isUnsettled = (error: unknown) => errorSays(error, 'unsettled');
 /** The service said no with a 4xx: nothing was applied. */
-const isAppliedNothing = (error: unknown) =>
-	error instanceof AlbatoApiError && error.appliedNothing;
+const isAppliedNothing = (error: unknown) => errorSays(error, 'appliedNothing');
 /** The PUT was refused because the installation is active. */
-const isNeedsPause = (error: unknown) => error instanceof AlbatoApiError && error.needsPause;
+const isNeedsPause = (error: unknown) => errorSays(error, 'needsPause');
 
 /** A PLAY is sent at most this often (PLAY is idempotent). */
 const PLAY_ATTEMPTS = 2;
@@ -21,7 +19,7 @@ const PLAY_ATTEMPTS = 2;
 /**
  * Whoever pauses starts again: this execution sends PLAY at the end if and only if it sent a PAUSE
  * that may have been applied (answered, or failed without a 4xx), and it pauses only an installation
- * it saw active (see `PauseGuard.confirmActive`). So the installation ends as it was before this
+ * it saw active (see `PausedInstallation.confirmActive`). So the installation ends as it was before this
  * execution's own first pause, and one paused by someone else is never started by us.
  */
 const owesPlayAfterPause = (pauseError?: unknown) => !isAppliedNothing(pauseError);
@@ -51,7 +49,7 @@ const playsAgain = (error: unknown, attempt: number) =>
 	isUnsettled(error) && attempt < PLAY_ATTEMPTS;
 
 /** The pause state of one installation within one execution. */
-export class PauseGuard {
+export class PausedInstallation {
 	/** True once this execution sent a PAUSE that may have been applied: it then owes a PLAY. */
 	owesPlay = false;
 	/** The status as far as this execution knows it (undefined: not known). */
@@ -61,7 +59,7 @@ export class PauseGuard {
 	private pausing: Promise<Error | undefined> | undefined;
 
 	constructor(
-		private readonly batch: FieldUpdateBatch,
+		private readonly group: UpdateGroup,
 		private readonly installationId: number,
 		private readonly itemIndex: number,
 	) {}
@@ -74,7 +72,7 @@ export class PauseGuard {
 		this.pausing ??= (async () => {
 			try {
 				const answer = await setStatus(
-					this.batch.client,
+					this.group.execution.client,
 					this.installationId,
 					'PAUSE',
 					this.itemIndex,
@@ -104,9 +102,13 @@ export class PauseGuard {
 	private confirmActive(): Promise<number | undefined> {
 		this.confirming ??= (async () => {
 			try {
-				const installation = await getInstallation(this.batch.client, this.installationId, {
-					itemIndex: this.itemIndex,
-				});
+				const installation = await getInstallation(
+					this.group.execution.client,
+					this.installationId,
+					{
+						itemIndex: this.itemIndex,
+					},
+				);
 				return statusOf(installation);
 			} catch {
 				return PAUSED; // cannot tell: do not pause; the PUT is tried again, and fails with its own error
@@ -122,10 +124,10 @@ export class PauseGuard {
 		for (let attempt = 1; ; attempt++) {
 			const epoch = this.epoch;
 			try {
-				await put(this.batch, job);
+				await this.group.put(job);
 				return;
 			} catch (error) {
-				if (!pausesAgain(error, attempt)) return fail(this.batch, job, error);
+				if (!pausesAgain(error, attempt)) return this.group.fail(job, error);
 				// (When neither the detail nor the list shows a status, a read cannot tell: the refusal is
 				// believed.)
 				if (!this.owesPlay && this.status === PAUSED) {
@@ -134,7 +136,7 @@ export class PauseGuard {
 					// field error is then refused again, until MAX_PAUSES attempts; nothing is paused or
 					// started.
 					if (status === PAUSED) {
-						if (this.batch.stopped) return fail(this.batch, job, error);
+						if (!this.group.execution.mayGoOn()) return this.group.fail(job, error);
 						continue;
 					}
 					this.status = status;
@@ -144,8 +146,8 @@ export class PauseGuard {
 					: this.epoch === epoch
 						? await this.pause()
 						: undefined;
-				if (pauseError) return fail(this.batch, job, pauseError);
-				if (this.batch.stopped) return;
+				if (pauseError) return this.group.fail(job, pauseError);
+				if (!this.group.execution.mayGoOn()) return;
 			}
 		}
 	}
@@ -157,7 +159,7 @@ export class PauseGuard {
 			try {
 				// Owed even when the execution was cancelled meanwhile: never left paused by a Stop.
 				const answer = await setStatus(
-					this.batch.client,
+					this.group.execution.client,
 					this.installationId,
 					'PLAY',
 					this.itemIndex,
@@ -170,7 +172,7 @@ export class PauseGuard {
 					this.status = PAUSED;
 					return {
 						error: new NodeOperationError(
-							this.batch.ctx.getNode(),
+							this.group.execution.ctx.getNode(),
 							'the service answered PLAY twice, but the installation is still paused',
 							{ itemIndex: this.itemIndex },
 						),
