@@ -30,7 +30,7 @@ export function endMark(run: IDataObject, offset: number): RunMark {
 	const [id, started] = markOf(run, offset);
 	const stepDates = stepsOfRun(run).map((step) => runDateMs(step.dateCreated, offset) ?? -Infinity);
 	const ended = Math.max(Number.isNaN(started) ? -Infinity : started, ...stepDates);
-	return [id, Number.isFinite(ended) ? ended : started];
+	return [id, ended === -Infinity ? started : ended];
 }
 
 /**
