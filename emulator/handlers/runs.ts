@@ -237,12 +237,19 @@ function inOrder(runs: RunRecord[], order: Variants['runOrder']): RunRecord[] {
 }
 
 /** Changes a recorded run's outcome (a run in progress that ends): its status, and its last level's steps. */
-export function endRun(state: EmulatorState, id: number, outcome: RunOutcome): RunRecord {
+export function endRun(
+	state: EmulatorState,
+	id: number,
+	outcome: RunOutcome,
+	/** Tests: when the last level ran (its steps' dateCreated, epoch ms); kept as recorded if absent. */
+	endedAt?: number,
+): RunRecord {
 	const run = runsOf(state).runs.get(id);
 	if (!run) throw new Error(`unknown run ${id}`);
 	run.status = RUN_STATUS[outcome];
 	const last = run.steps[run.steps.length - 1] ?? [];
 	for (const step of last) {
+		if (endedAt !== undefined) step.dateCreated = endedAt;
 		step.status = RUN_STATUS[outcome];
 		step.error = outcome === 'failed' ? 'Emulated step error' : null;
 		step.resultMessage = outcome === 'failed' ? null : `Step ${step.stepLevel} done`;

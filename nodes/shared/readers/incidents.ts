@@ -250,3 +250,39 @@ export function incidentContextRead(
 	}
 	return true;
 }
+
+/** Reminder periods a removal names at most per incident (the newest ones). */
+const STALE_PERIODS = 48;
+
+/**
+ * The reminders no sweep asks for again (Run → Get New removes them from its store): of an open
+ * incident, its periods before the last two; of an incident resolved at least one Remind After ago,
+ * every period it could have reached. Only the newest STALE_PERIODS of each.
+ */
+export function staleReminders(
+	history: IDataObject[],
+	remindAfterMs: number,
+	now: number,
+): string[] {
+	if (remindAfterMs <= 0) return [];
+	const keys: string[] = [];
+	const periods = (automation: string, after: Point | undefined, to: number) => {
+		for (let p = Math.max(1, to - STALE_PERIODS + 1); p <= to; p++)
+			keys.push(reminderKey(automation, after?.id, p));
+	};
+	for (const [automation, points] of timelines(history))
+		for (let end = 0; end < points.length; end++) {
+			if (!points[end].failed || points[end + 1]?.failed) continue;
+			const { start, after } = streakBefore(points, end);
+			const resolved = points[end + 1];
+			if (!resolved)
+				periods(automation, after, Math.floor((now - points[start].at) / remindAfterMs) - 2);
+			else if (now - resolved.at >= remindAfterMs)
+				periods(
+					automation,
+					after,
+					Math.floor((resolved.at - points[start].at) / remindAfterMs) + 1,
+				);
+		}
+	return keys;
+}

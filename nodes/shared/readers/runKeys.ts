@@ -19,8 +19,14 @@ export const watchedRunsKey = (owner: string | undefined, installationId: number
 /** A run in a customer's gate: its id as the service sent it. */
 export const runGateKey = (customer: string, runId: unknown) => `${customer}\n${String(runId)}`;
 
-/** A customer's first-sweep mark of one week (weeks since the epoch). */
+/**
+ * A customer's first-sweep mark of one week (weeks since the epoch): written by earlier releases,
+ * no longer written (see knownGateKey).
+ */
 export const sweptGateKey = (customer: string, week: number) => `${customer}\nswept\n${week}`;
+
+/** A customer swept before: its next sweep is not a first one (one record, never renewed). */
+export const knownGateKey = (customer: string) => `${customer}\nknown`;
 
 /** A reminder in a customer's gate (see reminderKey). */
 export const reminderGateKey = (customer: string, reminder: string) =>

@@ -10,10 +10,6 @@ it.each([
 		/Max Remembered Runs per Customer must be a whole number of at least 10, got 5/,
 	],
 	[
-		{ options: { maxRunsTotal: 10.5 } },
-		/Max Remembered Runs in Total must be a whole number of at least 100/,
-	],
-	[
 		{ groupIntoIncidents: true, remindAfterHours: -1 },
 		/Remind After \(Hours\) must be a number of at least 0/,
 	],

@@ -45,7 +45,7 @@ describe('Run → Get New: pages read per sweep', () => {
 		const pagesRead: number[] = [];
 		for (let round = 0; round < 5; round++) {
 			if (round === 2) {
-				endRun(emu.state, slow.id, 'failed');
+				endRun(emu.state, slow.id, 'failed', at()); // its last step dated when it ended
 				recorded.add(slow.id);
 			}
 			if (round > 0 && round !== 3) for (let i = 0; i < 3; i++) record(7001, 'failed');

@@ -9,7 +9,6 @@ import { customerWithTwoAutomations, runClock, watcher } from '../../support/swe
 const ctx = usePartnerEmulator();
 
 const idsOf = (json: Array<{ id?: unknown }>) => json.map((run) => Number(run.id));
-const limit = (maxRunsTotal: number) => ({ parameters: { options: { maxRunsTotal } } });
 
 /** Whether a store call's items hold the gate's marker. */
 const isMarker = (item: unknown) => String(item).startsWith('gate\n');
@@ -24,71 +23,6 @@ const signal = () => {
 	const fired = new Promise<void>((resolve) => (fire = resolve));
 	return { fire, fired };
 };
-
-describe('Run → Get New: a store too small for the fleet', () => {
-	it('stops before the store would forget a run, names the option, and loses nothing', async () => {
-		const emu = ctx.emu;
-		const at = runClock();
-		const customers = Array.from({ length: 40 }, (_, n) => `fleet-${n}`);
-		const bundles = await Promise.all(
-			customers.map(async (id) => await customerWithTwoAutomations(emu, id)),
-		);
-		const recordEach = () =>
-			bundles.flatMap((pair) =>
-				pair.map((bundleId) => emu.recordRun({ bundleId, outcome: 'failed', dateCreated: at() })),
-			);
-		const items = customers.map((customer) => ({ customer }));
-		const w = watcher(emu, { partner: true, staticData: 'lost' });
-
-		const first = recordEach(); // 80 runs: 81 records with the gate's marker, within 90% of 100
-		expect(idsOf((await w.sweep(items, limit(100))).json).sort()).toEqual(
-			first.map((run) => run.id).sort(),
-		);
-
-		const second = recordEach(); // 80 more: past 90 records, so n8n would drop the oldest
-		const refused = await w.sweep(items, limit(100));
-		expect(refused.json).toEqual([]);
-		expect(refused.errors).toHaveLength(customers.length);
-		expect(refused.errors[0]).toMatchObject({
-			error: expect.stringMatching(/Max Remembered Runs in Total \(100\).*at least \d+/),
-			message: expect.stringContaining('nothing was returned or remembered'),
-		});
-
-		// Raised as the message says: the runs it held back come once, none of the first ones again.
-		const atLeast = Number(/at least (\d+)/.exec(String(refused.errors[0].error))![1]);
-		const raised = await w.sweep(items, limit(atLeast));
-		expect(idsOf(raised.json).sort()).toEqual(second.map((run) => run.id).sort());
-		expect((await w.sweep(items, limit(atLeast))).json).toEqual([]);
-	});
-
-	it('with Group Into Incidents, the first-sweep marks count too: no incident opens twice', async () => {
-		const emu = ctx.emu;
-		const at = runClock(Date.now() - 600000);
-		const customers = Array.from({ length: 20 }, (_, n) => `incident-${n}`);
-		const bundles = await Promise.all(
-			customers.map(async (id) => await customerWithTwoAutomations(emu, id)),
-		);
-		const items = customers.map((customer) => ({ customer }));
-		const w = watcher(emu, {
-			partner: true,
-			staticData: 'lost',
-			parameters: { groupIntoIncidents: true },
-		});
-		for (const [b1] of bundles)
-			emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
-		// 20 runs + 40 first-sweep marks + the marker: 61 of 100
-		const opened = await w.sweep(items, limit(100));
-		expect(opened.json.filter((item) => item.event === 'incidentOpened')).toHaveLength(20);
-		for (const [b1] of bundles)
-			emu.recordRun({ bundleId: b1, outcome: 'failed', dateCreated: at() });
-		const refused = await w.sweep(items, limit(100)); // 40 runs and 40 marks: past 90
-		expect(refused.json).toEqual([]);
-		expect(refused.errors).toHaveLength(customers.length);
-		const again = await w.sweep(items, limit(1000));
-		expect(again.json).toEqual([]); // still failing: no incident opens twice, no run comes twice
-		expect(again.errors).toEqual([]);
-	});
-});
 
 describe('Run → Get New: what the store holds', () => {
 	it('with Status Failed, only the failed runs: a succeeded one is never returned, so never recorded', async () => {
@@ -111,7 +45,8 @@ describe('Run → Get New: what the store holds', () => {
 		const items = customers.map((customer) => ({ customer }));
 		expect(idsOf((await w.sweep(items)).json).sort()).toEqual(failed.map((run) => run.id).sort());
 		const [row] = [...w.store().rows.entries()].filter(([key]) => key.startsWith(w.workflowId));
-		expect(row[1].data).toHaveLength(failed.length + 1); // and the gate's marker
+		// And each customer's known record; the gate's marker removed at the end.
+		expect(row[1].data).toHaveLength(failed.length + customers.length);
 		expect((await w.sweep(items)).json).toEqual([]);
 	});
 });
@@ -194,7 +129,6 @@ describe('Run → Get New: a gate waits as long as its worker’s store calls la
 		// Then fast again; the other worker's gate reads before this one's writes and writes 1.2 s after.
 		const failed = emu.recordRun({ bundleId: v1, outcome: 'failed', dateCreated: at() });
 		const other = emu.recordRun({ bundleId: x1, outcome: 'failed', dateCreated: at() });
-		const has = (items: unknown[], text: string) => items.some((i) => String(i).includes(text));
 		// The victim's calls of this sweep: those holding its new run (later calls carry it too).
 		const holdsFailed = (items: unknown[]) => holdsRun(items, victim, failed.id);
 		let fire = { slowRead: () => {}, victimWrites: () => {} };
@@ -208,7 +142,8 @@ describe('Run → Get New: a gate waits as long as its worker’s store calls la
 		};
 		store.betweenReadAndWrite = async (items) => {
 			if (holdsFailed(items) && items.some(isMarker)) fire.victimWrites();
-			if (!has(items, slow) || !items.some(isMarker)) return;
+			// The slow gate's call: its run (this worker's later calls carry its known record too).
+			if (!holdsRun(items, slow, other.id) || !items.some(isMarker)) return;
 			fire.slowRead();
 			await victimWrites;
 			await wait(1200);
@@ -362,8 +297,9 @@ describe('Run → Get New: records erased after the sweep ended', () => {
 			store.betweenReadAndWrite = undefined;
 		}
 		expect(answers.map(({ json }) => idsOf(json))).toEqual([[failed.id], [other.id]]);
-		expect(sizes.victimEnded - sizes.slowRead).toBe(2); // its run and its gate's marker
-		// Erased: the list holds what the slow gate read and its own run and marker.
+		// Its run and its known record (a first sweep without static data); its marker removed.
+		expect(sizes.victimEnded - sizes.slowRead).toBe(2);
+		// Erased: the list holds what the slow gate read, its own run and known record.
 		expect(listSize()).toBe(sizes.slowRead + 2);
 
 		// Worker 0's next sweep (another customer's run) carries the victim's records back.
@@ -372,8 +308,8 @@ describe('Run → Get New: records erased after the sweep ended', () => {
 			{ customer: later },
 		]);
 		expect(idsOf(laterSweep.json)).toEqual([next.id]);
-		// The victim's run back (not its marker, which is no run), and the later sweep's run and marker.
-		expect(listSize()).toBe(sizes.slowRead + 2 + 1 + 2);
+		// The victim's run and known record back, and the later sweep's run (markers removed).
+		expect(listSize()).toBe(sizes.slowRead + 2 + 2 + 1);
 
 		// The victim's next sweep, on the other worker: its run is not returned again.
 		const again = await watcher(emu, { ...options, workflowId: w.workflowId, worker: 1 }).sweep([

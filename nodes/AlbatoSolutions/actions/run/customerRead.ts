@@ -26,6 +26,23 @@ export interface Read {
 	next: CustomerMemory;
 	/** The automations the runs belong to, with their names, as far as known. */
 	names: Automations;
+	/** Whether the whole list was read (not cut short by the memory or the read's depth). */
+	complete: boolean;
+}
+
+/**
+ * How much deeper a catch-up reads (gateRounds.ts): a customer whose read met no run handled before,
+ * though it was swept before, is read again down to this many times Max Remembered Runs per
+ * Customer.
+ */
+export const CATCH_UP_DEPTH = 10;
+
+/** Reads the customer again, CATCH_UP_DEPTH times deeper, into `read` (its job kept). */
+export async function readDeeper(client: AlbatoClient, read: Read): Promise<void> {
+	const { job } = read;
+	const limits = { ...job.limits, perCustomer: job.limits.perCustomer * CATCH_UP_DEPTH };
+	const deeper = await readCustomer(client, { ...job, limits }, read.previous);
+	Object.assign(read, { ...deeper, job });
 }
 
 /** One customer: its runs (as few pages as the memory allows), compared with its memory. */
@@ -59,7 +76,7 @@ export async function readCustomer(
 	else runs = await read(job.scope === 'bundle' ? job.bundleId : undefined);
 	const { fresh, next } = sweepCustomer(memory, runs, job, Date.now(), complete);
 	const items = new Map(runs.map((run) => [run, runItem(run, job.offset)]));
-	return { job, previous: memory, runs, fresh, items, next, names };
+	return { job, previous: memory, runs, fresh, items, next, names, complete };
 }
 
 /**

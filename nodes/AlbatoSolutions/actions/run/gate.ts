@@ -17,6 +17,13 @@ const FIRST_WRITE_CONFLICT = /duplicate key|unique constraint|duplicate entry/i;
 const FIRST_WRITE_ATTEMPTS = 3;
 
 /**
+ * n8n's own limit on the node's list (`maxEntries`: past it n8n drops the oldest records). The
+ * sweeps keep the list bounded by the fleet themselves (forgetRecords; docs/runs.md "Bounded
+ * memory"), so this is set far above what they keep and decides nothing.
+ */
+export const STORE_MAX_ENTRIES = 10_000_000;
+
+/**
  * Run → Get New's gate in n8n's deduplication store: which of `keys` no other execution has
  * recorded. n8n's store reads a node's list and writes it back without a lock, so when two
  * executions' calls meet, the later write drops the earlier one's additions and both calls answer
@@ -30,28 +37,46 @@ const FIRST_WRITE_ATTEMPTS = 3;
  * comes out of two executions only if another execution's call took longer than that between its
  * read and its write (docs/runs.md, "Overlap guarantee").
  *
- * `onlyRecord`: some keys stand for runs no execution's memory holds (queue mode, a first sweep),
- * so the store is their only record. n8n drops a list's oldest records past `maxEntries`, and a run
- * whose record was dropped would be returned again: the gate refuses, before recording anything, to
- * fill the list past STORE_FILL_LIMIT of `maxEntries` (storeRoom).
+ * The keys go in rounds: `nextKeys` names the keys to send next, given those found in the store so
+ * far (the sweep sends each customer's newest runs first, and older ones only until it meets the runs
+ * handled before: runWindow.ts); each round's call carries a marker of its own. It answers the keys
+ * that are this execution's (`passed`), those already in the store when first sent (`heldBefore`)
+ * and its markers (for forgetRecords).
  */
 export async function passGate(
 	ctx: IExecuteFunctions,
-	keys: string[],
-	{ maxEntries, onlyRecord, settleMs = GATE_SETTLE_MS, whileSettling }: GateOptions,
-): Promise<Set<string>> {
-	if (onlyRecord) await storeRoom(ctx, keys.length + 1, maxEntries);
-	const record = async (values: string[]) => await recordNew(ctx, values, maxEntries);
-	const marker = `gate\n${ctx.getExecutionId()}\n${Date.now()}\n${Math.random()}`;
-	let fresh = (await record([...keys, marker])).filter((key) => key !== marker);
-	if (fresh.length === 0) return new Set();
+	nextKeys: (heldBefore: ReadonlySet<string>) => string[] | Promise<string[]>,
+	{ settleMs = GATE_SETTLE_MS, whileSettling }: GateOptions = {},
+): Promise<GateResult> {
+	const record = async (values: string[]) => await recordNew(ctx, values);
+	const markers: string[] = [];
+	const heldBefore = new Set<string>();
+	let fresh: string[] = [];
+	for (let keys = await nextKeys(heldBefore); keys.length > 0; keys = await nextKeys(heldBefore)) {
+		const marker = `gate\n${ctx.getExecutionId()}\n${Date.now()}\n${Math.random()}`;
+		markers.push(marker);
+		const added = new Set(await record([...keys, marker]));
+		for (const key of keys)
+			if (added.has(key)) fresh.push(key);
+			else heldBefore.add(key);
+	}
+	if (fresh.length === 0) return { passed: new Set(), heldBefore, markers };
 	await Promise.all([
 		sleep(Math.max(settleMs, 2 * slowestLately(ctx))),
 		whileSettling?.(new Set(fresh)),
 	]);
-	if ((await record([marker])).length > 0) fresh = await record(fresh);
+	if ((await record(markers)).length > 0) fresh = await record(fresh);
 	noteDecided(ctx, fresh);
-	return new Set(fresh);
+	return { passed: new Set(fresh), heldBefore, markers };
+}
+
+export interface GateResult {
+	/** The keys that are this execution's. */
+	passed: Set<string>;
+	/** The keys that were in the store at the call that first sent them. */
+	heldBefore: Set<string>;
+	/** The gate's own markers, one per call that sent keys (recorded; forgetRecords removes them). */
+	markers: string[];
 }
 
 /**
@@ -63,51 +88,54 @@ export async function passGate(
 export async function reassertGate(
 	ctx: IExecuteFunctions,
 	passed: ReadonlySet<string>,
-	maxEntries: number,
 ): Promise<void> {
 	if (passed.size === 0) return;
 	try {
-		await recordNew(ctx, [...passed], maxEntries);
+		await recordNew(ctx, [...passed]);
 	} catch {
 		// Carried by this worker's next call on the list.
 	}
 }
 
+/**
+ * Removes records the sweeps no longer read (runs past KEPT_RUNS, the gate's marker): this keeps the
+ * node's list bounded by the fleet. This worker stops carrying them. A failure leaves them for the
+ * next sweep that reads them (n8n's log says so): it loses nothing.
+ */
+export async function forgetRecords(ctx: IExecuteFunctions, all: string[]): Promise<void> {
+	// n8n's store looks each one up in the whole list (a scan per key): a call removes at most
+	// FORGET_PER_CALL; what is left stays until n8n's own limit drops it (a first sweep's deep runs).
+	const keys = all.slice(0, FORGET_PER_CALL);
+	if (keys.length === 0) return;
+	const gone = new Set(keys);
+	for (const entries of decided.values())
+		for (const entry of entries) entry.keys = entry.keys.filter((key) => !gone.has(key));
+	try {
+		await oneAtATime(ctx, async () => {
+			const started = Date.now();
+			await ctx.helpers.removeProcessed(keys, 'node', {
+				mode: 'entries',
+				maxEntries: STORE_MAX_ENTRIES,
+			});
+			noteCall(ctx, Date.now() - started);
+		});
+	} catch (error) {
+		ctx.logger.warn(
+			`Run → Get New: n8n's deduplication store did not remove ${keys.length} records no longer needed (${(error as Error)?.message ?? ''}); a later sweep removes them`,
+		);
+	}
+}
+
+/** Records one sweep removes at most (see forgetRecords). */
+export const FORGET_PER_CALL = 2_000;
+
 export interface GateOptions {
-	/** The size of the node's list in the store (Options → Max Remembered Runs in Total). */
-	maxEntries: number;
-	/** Whether the store is the only record of some keys (see passGate). */
-	onlyRecord: boolean;
 	settleMs?: number;
 	/**
 	 * Work to do during the settle with the keys this execution recorded first (a superset of what
 	 * passes): the sweep names the automations of the runs it will likely return. It must not fail.
 	 */
 	whileSettling?: (likely: ReadonlySet<string>) => Promise<void>;
-}
-
-/**
- * How full the gate lets the store's list get when it is the only record of a run: the rest is room
- * for the sweeps that check at the same moment (each checks, then records).
- */
-export const STORE_FILL_LIMIT = 0.9;
-
-/**
- * Refuses, before anything is recorded or returned, a recording that would take the node's list past
- * STORE_FILL_LIMIT of Max Remembered Runs in Total: n8n would then drop its oldest records, and the
- * runs they stand for would be returned again. The message names the option and a size to set.
- */
-async function storeRoom(ctx: IExecuteFunctions, adding: number, maxEntries: number) {
-	const held = await ctx.helpers.getProcessedDataCount('node', { mode: 'entries' });
-	if (held + adding <= Math.floor(maxEntries * STORE_FILL_LIMIT)) return;
-	const atLeast = roundUp(2 * (held + adding));
-	throw new NodeOperationError(
-		ctx.getNode(),
-		`Options → Max Remembered Runs in Total (${maxEntries}) is too small for these customers: set it to at least ${atLeast}`,
-		{
-			description: `n8n's deduplication store holds ${held} records of this node and this sweep adds up to ${adding}, past ${Math.round(STORE_FILL_LIMIT * 100)}% of the limit. Past the limit n8n forgets the oldest records, and the runs they stand for would be returned again, so nothing was returned or remembered: the next sweep returns these runs. Where the store is the only memory (queue mode) it holds about one record per run returned and, with Group Into Incidents, two per customer a week (docs/runs.md, "How big the store grows").`,
-		},
-	);
 }
 
 /**
@@ -200,15 +228,11 @@ function decidedLately(ctx: IExecuteFunctions): string[] {
  * never answered as new: that execution returned it. A carried key found missing was erased by
  * another worker and is recorded again (n8n's log says how many, as a warning).
  */
-async function recordNew(
-	ctx: IExecuteFunctions,
-	values: string[],
-	maxEntries: number,
-): Promise<string[]> {
+async function recordNew(ctx: IExecuteFunctions, values: string[]): Promise<string[]> {
 	const lately = decidedLately(ctx);
 	const asked = new Set(values);
 	const carried = lately.filter((key) => !asked.has(key));
-	const added = await storeCall(ctx, [...values, ...carried], maxEntries);
+	const added = await storeCall(ctx, [...values, ...carried]);
 	const ours = new Set(lately);
 	const restored = added.filter((key) => ours.has(key)).length;
 	if (restored > 0)
@@ -219,18 +243,14 @@ async function recordNew(
 }
 
 /** One call of n8n's store, this process's calls on the list one at a time; answers what was new. */
-async function storeCall(
-	ctx: IExecuteFunctions,
-	values: string[],
-	maxEntries: number,
-): Promise<string[]> {
+async function storeCall(ctx: IExecuteFunctions, values: string[]): Promise<string[]> {
 	for (let attempt = 1; ; attempt++) {
 		try {
 			const { new: added } = await oneAtATime(ctx, async () => {
 				const started = Date.now();
 				const answer = await ctx.helpers.checkProcessedAndRecord(values, 'node', {
 					mode: 'entries',
-					maxEntries,
+					maxEntries: STORE_MAX_ENTRIES,
 				});
 				noteCall(ctx, Date.now() - started);
 				return answer;
@@ -247,9 +267,3 @@ async function storeCall(
 		}
 	}
 }
-
-/** `n` rounded up to two significant digits (302 → 310, 1,234,567 → 1,300,000). */
-const roundUp = (n: number) => {
-	const step = 10 ** Math.max(0, Math.floor(Math.log10(n)) - 1);
-	return Math.ceil(n / step) * step;
-};

@@ -7,12 +7,13 @@ import {
 } from '../../../shared/descriptions/common.descriptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import type { BatchPlan, Execution, Unit } from '../types';
-import { type Read, readCustomer } from './customerRead';
-import { passGate, reassertGate } from './gate';
+import { type Read, readCustomer, readDeeper } from './customerRead';
+import { forgetRecords, passGate, reassertGate } from './gate';
 import { type Job, readJob } from './newRunsJob';
 import { boundMemory, memoryOf } from './runMemory';
 import { dateOffsetOption, runStatusFilter } from './runFilters';
-import { answer, gateKeys, nameAutomations } from './sweepAnswer';
+import { allKeys, gateRounds } from './gateRounds';
+import { answer, forgottenKeys, nameAutomations, windowOf } from './sweepAnswer';
 
 export const option = {
 	name: 'Get New',
@@ -99,7 +100,7 @@ export const description: INodeProperties[] = [
 			typeOptions: { minValue: 100 },
 			default: 100000,
 			description:
-				'Ended runs this node remembers over all customers; past it every customer keeps an equal share of its newest runs',
+				'No longer used: what this node keeps is bounded per customer, whatever the fleet’s age (see docs/runs.md). A saved value is ignored.',
 		},
 		{
 			displayName: 'Max Remembered Runs per Customer',
@@ -153,33 +154,50 @@ export function plan(jobs: Job[], execution: Execution): BatchPlan {
 	return { units, finish: async () => await finishSweep(sweep, execution) };
 }
 
-/** The gate for every customer read, their answers with names, and the memory updated. */
+/**
+ * The gate for every customer read, their answers with names, the records no longer needed removed
+ * (docs/runs.md, "Bounded memory: the invariant"), and the memory updated.
+ */
 async function finishSweep(sweep: Sweep, execution: Execution): Promise<void> {
 	const { ctx } = execution;
 	const { manual, reads, memory } = sweep;
 	const now = Date.now();
-	const keys = reads.flatMap((read) => gateKeys(read, now));
-	const maxEntries = Math.max(...reads.map(({ job }) => job.limits.total));
-	const gated = !manual && keys.length > 0;
+	const rounds = gateRounds(reads, now, async (read) => await catchUp(ctx, sweep, read));
 	const named = new Set<Read>();
 	const name = async (passed: ReadonlySet<string>) =>
 		await nameAnswers(sweep, { passed, now, named, execution });
-	const passed = gated
-		? await passGate(ctx, keys, {
-				maxEntries,
-				// A customer read without memory (queue mode, a first sweep): the store is its only record.
-				onlyRecord: reads.some((read) => read.previous === undefined),
-				// The names' requests overlap the gate's wait.
-				whileSettling: name,
-			})
-		: new Set(keys);
+	const gate = manual
+		? { passed: new Set(await allKeys(rounds)), heldBefore: new Set<string>(), markers: [] }
+		: // The names' requests overlap the gate's wait.
+			await passGate(ctx, rounds, { whileSettling: name });
+	const { passed } = gate;
 	await name(passed);
-	for (const read of reads) execution.ended(read.job.itemIndex, answer(read, passed, now));
-	if (gated) await reassertGate(ctx, passed, maxEntries);
+	const forgotten: string[] = [];
+	for (const read of reads) {
+		const window = windowOf(read, gate.heldBefore);
+		execution.ended(read.job.itemIndex, answer(read, passed, now, window));
+		forgotten.push(...forgottenKeys(read, window, { passed, now }));
+	}
 	if (!manual) {
+		await reassertGate(ctx, passed);
+		await forgetRecords(ctx, [...gate.markers, ...forgotten]);
 		for (const { job, next } of reads) memory.customers[job.key] = next;
 		if (reads.length) boundMemory(memory, reads[0].job.limits);
 		sweep.staticData![MEMORY_KEY] = memory as unknown as IDataObject;
+	}
+}
+
+/**
+ * A customer swept before whose read met no run handled before: read again deeper (a long gap). A
+ * failed read leaves the first one (its newest runs are returned; n8n's log says so).
+ */
+async function catchUp(ctx: IExecuteFunctions, { client }: Sweep, read: Read): Promise<void> {
+	try {
+		await readDeeper(client, read);
+	} catch (error) {
+		ctx.logger.warn(
+			`Run → Get New: the catch-up read of item ${read.job.itemIndex} failed (${(error as Error)?.message ?? ''}): only its newest runs were returned`,
+		);
 	}
 }
 

@@ -44,13 +44,9 @@ export function readJob(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex:
 			{ min: 10, whole: true, fallback: DEFAULT_LIMITS.perCustomer },
 			itemIndex,
 		),
-		total: numberInRange(
-			ctx,
-			options.maxRunsTotal,
-			'Options → Max Remembered Runs in Total',
-			{ min: 100, whole: true, fallback: DEFAULT_LIMITS.total },
-			itemIndex,
-		),
+		// Max Remembered Runs in Total is retired (docs/runs.md, "Bounded memory"): a saved value is
+		// ignored; static data keeps at most its old default.
+		total: DEFAULT_LIMITS.total,
 	};
 	// The customer is read (and End User ID checked) before any request.
 	const principal = client.principal(itemIndex);
