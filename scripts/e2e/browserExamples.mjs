@@ -284,7 +284,7 @@ async function fleetChangeAndRestore(page, ctx) {
 		checks,
 		'fleet-change',
 		['Find the installation', 'Get snapshot', 'Ensure new subject'],
-		/Preview first: open Ensure new subject → Request Options → turn on Preview/,
+		/Preview first: open Ensure new subject → Request Options → Add Option → Preview/,
 	);
 
 	const change = await checks.step('fleet-change: "Run now" executes from the editor', () =>
