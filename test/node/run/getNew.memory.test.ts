@@ -399,3 +399,12 @@ it("the options' defaults are the memory's defaults", () => {
 		DEFAULT_LIMITS.perCustomer,
 	);
 });
+
+it('the editor says what goes in and out, and names no repository path', () => {
+	const notice = description.find((p) => p.name === 'getNewNotice')!;
+	expect(notice.displayName).toMatch(
+		/^One input item per customer; one output item per run, or per incident\./,
+	);
+	const texts = JSON.stringify(description);
+	expect(texts).not.toMatch(/docs\/|\.md\b|nodes\/|test\//);
+});

@@ -35,7 +35,7 @@ export const MEMORY_KEY = 'getNewRuns';
 export const description: INodeProperties[] = [
 	{
 		displayName:
-			'Returns each ended run once across executions, per End User (one item per customer). Manual executions in the editor, and Request Options → Preview, neither read nor change this memory: they show what a first sweep would return.',
+			'One input item per customer; one output item per run, or per incident. Each ended run is returned once across executions. Manual executions in the editor, and Request Options → Preview, neither read nor change this memory: they show what a first sweep would return.',
 		name: 'getNewNotice',
 		type: 'notice',
 		default: '',
@@ -100,7 +100,7 @@ export const description: INodeProperties[] = [
 			typeOptions: { minValue: 100 },
 			default: 100000,
 			description:
-				'No longer used: what this node keeps is bounded per customer, whatever the fleet’s age (see docs/runs.md). A saved value is ignored.',
+				'No longer used: what this node keeps is bounded per customer, whatever the fleet’s age. A saved value is ignored; there is nothing to size.',
 		},
 		{
 			displayName: 'Max Remembered Runs per Customer',
