@@ -251,6 +251,18 @@ export function incidentContextRead(
 	return true;
 }
 
+/**
+ * Whether every automation failing at the end of `history` (output items) also has the success
+ * before its streak: how long it has been open is then known (Run → Get New's reminders).
+ */
+export function openStreaksBounded(history: IDataObject[]): boolean {
+	for (const points of timelines(history).values()) {
+		const last = points.length - 1;
+		if (points[last].failed && streakBefore(points, last).after === undefined) return false;
+	}
+	return true;
+}
+
 /** Reminder periods a removal names at most per incident (the newest ones). */
 const STALE_PERIODS = 48;
 
