@@ -192,7 +192,8 @@ export function weekLine(w) {
  * now, so nothing before it is counted), then the weeks.
  */
 export async function fleetYear(bench, n, prefix, clock) {
-	const t0 = Math.floor(Date.now() / MINUTE) * MINUTE;
+	// On a 5-minute tick (node version 5 ends its windows on ticks), so `to - lateness` is one.
+	const t0 = Math.floor(Date.now() / (5 * MINUTE)) * 5 * MINUTE;
 	await setClocks(bench, clock, t0);
 	const seeded = await bench.seed(n, prefix, {
 		runsPerBundle: 0,

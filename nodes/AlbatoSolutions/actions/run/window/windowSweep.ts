@@ -11,7 +11,7 @@ import type { BatchPlan, Execution, Unit } from '../../types';
 import type { Job } from '../newRunsJob';
 import { nameAutomations } from '../sweepAnswer';
 import { claimWindow, settleWindow, type WindowClaim } from './claims';
-import { endTickAt, LOOKBACK_TICKS, tickStart } from './ticks';
+import { LOOKBACK_TICKS, tickOf, tickStart } from './ticks';
 import { windowAnswer } from './windowAnswer';
 import { readWindow, type WindowRead } from './windowRead';
 
@@ -36,8 +36,12 @@ function groupOf(jobs: Job[], execution: Execution) {
 	return first.windowed!;
 }
 
-/** A manual execution (or Preview) reads and writes no store: it shows what a first sweep would. */
-function manualClaim(end: number): WindowClaim {
+/**
+ * A manual execution (or Preview) reads and writes no store: it shows what a first sweep would,
+ * up to now (its window ends after the current tick: no lateness waited for).
+ */
+function manualClaim(now: number): WindowClaim {
+	const end = tickOf(now) + 1;
 	const own = Array.from({ length: LOOKBACK_TICKS }, (_, n) => end - LOOKBACK_TICKS + n);
 	return { keys: undefined!, end, own, first: true, pending: [], markers: [] };
 }
@@ -52,7 +56,7 @@ export function planWindows(jobs: Job[], execution: Execution): BatchPlan {
 	let claiming: Promise<WindowClaim> | undefined;
 	const claim = async () =>
 		await (claiming ??= manual
-			? Promise.resolve(manualClaim(endTickAt(now, latenessMs)))
+			? Promise.resolve(manualClaim(now))
 			: claimWindow(ctx, { group, now, latenessMs }));
 	const reads: WindowRead[] = [];
 	const units = jobs.map(
