@@ -251,10 +251,7 @@ export function incidentContextRead(
 	return true;
 }
 
-/**
- * Whether every automation failing at the end of `history` (output items) also has the success
- * before its streak: how long it has been open is then known (Run → Get New's reminders).
- */
+/** Whether each automation failing at the end of `history` has the success before its streak. */
 export function openStreaksBounded(history: IDataObject[]): boolean {
 	for (const points of timelines(history).values()) {
 		const last = points.length - 1;
