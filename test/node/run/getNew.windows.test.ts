@@ -37,7 +37,7 @@ async function fleet(names: string[]) {
 	return await Promise.all(names.map(async (id) => await customerWithTwoAutomations(ctx.emu, id)));
 }
 
-it('each run once, after its lateness, over 8 sweeps of 3 customers; the first sweep returns the newest runs before its window', async () => {
+it('each run once, after its lateness, over 5 sweeps of 3 customers; the first sweep returns the newest runs before its window', async () => {
 	const emu = ctx.emu;
 	const t0 = startAt();
 	const names = ['w-a', 'w-b', 'w-c'];
@@ -53,7 +53,7 @@ it('each run once, after its lateness, over 8 sweeps of 3 customers; the first s
 	expect(ids(first.json).sort()).toEqual(old.map((run) => run.id).sort());
 	const recorded: number[] = [];
 	const returned: number[] = [];
-	for (let sweep = 1; sweep <= 8; sweep++) {
+	for (let sweep = 1; sweep <= 5; sweep++) {
 		const at = t0 + sweep * 15 * MINUTE;
 		for (const [b1, b2] of bundles)
 			for (const [bundleId, ago] of [
@@ -76,7 +76,7 @@ it('each run once, after its lateness, over 8 sweeps of 3 customers; the first s
 		for (const run of answer.json)
 			expect(Date.parse(String(run.dateCreated))).toBeLessThan(at - 10 * MINUTE);
 	}
-	setNow(t0 + 9 * 15 * MINUTE + 30 * MINUTE);
+	setNow(t0 + 6 * 15 * MINUTE + 30 * MINUTE);
 	returned.push(...ids((await w.sweep(items)).json));
 	expect(new Set(returned).size).toBe(returned.length);
 	expect(returned.sort()).toEqual(recorded.sort());
@@ -84,7 +84,7 @@ it('each run once, after its lateness, over 8 sweeps of 3 customers; the first s
 	expect(listSize(w)).toBeLessThanOrEqual(2 * LOOKBACK_TICKS + 20);
 });
 
-it('two workers sweeping at the same instant, 5 times: each run returned by one of them only', async () => {
+it('two workers sweeping at the same instant, 4 times, their store calls meeting: each run returned by one of them only', async () => {
 	const emu = ctx.emu;
 	const t0 = startAt();
 	const names = ['x-a', 'x-b'];
@@ -98,7 +98,10 @@ it('two workers sweeping at the same instant, 5 times: each run returned by one 
 	await one.sweep(items);
 	const recorded: number[] = [];
 	const returned: number[] = [];
-	for (let sweep = 1; sweep <= 5; sweep++) {
+	// n8n's store between its read and its write for 5 ms: calls of the two workers meet there.
+	one.store().betweenReadAndWrite = async () => await new Promise((done) => setTimeout(done, 5));
+	const overlapsBefore = one.store().overlaps;
+	for (let sweep = 1; sweep <= 4; sweep++) {
 		const at = t0 + sweep * 30 * MINUTE;
 		for (const [b1, b2] of bundles)
 			for (const bundleId of [b1, b2])
@@ -112,6 +115,8 @@ it('two workers sweeping at the same instant, 5 times: each run returned by one 
 			returned.push(...ids(answer.json));
 		}
 	}
+	one.store().betweenReadAndWrite = undefined;
+	expect(one.store().overlaps).toBeGreaterThan(overlapsBefore);
 	expect(new Set(returned).size).toBe(returned.length);
 	expect(returned.sort()).toEqual(recorded.sort());
 });
@@ -206,7 +211,7 @@ it('two sweep groups (a fan-out of two batches) each return their own customers;
 	]);
 });
 
-it('a year in weekly jumps (each a catch-up over a week of runs): every run once, and the store no bigger in week 10 than in week 2', async () => {
+it('a year in weekly jumps (each a catch-up over a week of runs): every run once, and the store no bigger in week 6 than in week 2', async () => {
 	const emu = ctx.emu;
 	const t0 = startAt();
 	const [[b1, b2]] = await fleet(['y-a']);
@@ -221,7 +226,7 @@ it('a year in weekly jumps (each a catch-up over a week of runs): every run once
 	const sizes: number[] = [];
 	const events: string[] = [];
 	const WEEK = 7 * 24 * 60 * MINUTE;
-	for (let week = 1; week <= 10; week++) {
+	for (let week = 1; week <= 6; week++) {
 		const start = t0 + (week - 1) * WEEK;
 		for (let day = 0; day < 7; day++) {
 			const at = start + day * 24 * 60 * MINUTE + 60 * MINUTE;
@@ -235,8 +240,8 @@ it('a year in weekly jumps (each a catch-up over a week of runs): every run once
 		events.push(...answer.json.map((item) => String(item.event)));
 		sizes.push(listSize(w));
 	}
-	expect(events.filter((event) => event === 'incidentOpened')).toHaveLength(70);
-	expect(events.filter((event) => event === 'incidentResolved')).toHaveLength(70);
-	expect(sizes[9]).toBeLessThanOrEqual(Math.ceil(sizes[1] * 1.1));
-	expect(sizes[9]).toBeLessThanOrEqual(2 * LOOKBACK_TICKS + 20);
+	expect(events.filter((event) => event === 'incidentOpened')).toHaveLength(42);
+	expect(events.filter((event) => event === 'incidentResolved')).toHaveLength(42);
+	expect(sizes[5]).toBeLessThanOrEqual(Math.ceil(sizes[1] * 1.1));
+	expect(sizes[5]).toBeLessThanOrEqual(2 * LOOKBACK_TICKS + 20);
 });
