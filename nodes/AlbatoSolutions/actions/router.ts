@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { AlbatoClient } from '../../shared/transport/client';
-import { itemsAtOnce } from '../../shared/transport/limiter';
 import { errorItem } from './errorItem';
 import { markPreview, NodeExecution, previewed } from './execution';
 import { findOperation } from './index';
@@ -57,7 +56,7 @@ async function connect(ctx: IExecuteFunctions): Promise<NodeExecution> {
 		client,
 		continueOnFail,
 		preview: transport.preview,
-		itemsInFlight: itemsAtOnce(transport.concurrency),
+		itemsInFlight: transport.concurrency,
 		guard: new RolloutGuard(rollout, continueOnFail, (itemIndex) => customerOf(client, itemIndex)),
 	});
 }
