@@ -17,6 +17,7 @@ import {
 	authorizationIn,
 	basicUsername,
 	chosenForm,
+	formChoice,
 	formsFor,
 	looksLikeJwt,
 	type TokenForm,
@@ -104,8 +105,8 @@ export class PartnerSession implements Signer {
 			baseUrl,
 			partnerName,
 			masterToken,
-			credentials.basicAuthStyle ?? '',
-			credentials.endUserHeaderForm ?? '',
+			formChoice(credentials, 'headerForm'),
+			formChoice(credentials, 'endUserHeaderForm'),
 		]);
 		this.key = `${id ?? ''}\n${fingerprint(data)}`;
 	}
@@ -136,18 +137,19 @@ export class PartnerSession implements Signer {
 		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
 		const where = `the Albato Partner API credential${this.credentialName ? ` "${this.credentialName}"` : ''}`;
 		if (sendAs === 'partner') {
-			const ways = formsFor(this.masterToken, data.basicAuthStyle, 'basicRaw');
+			const ways = formsFor(this.masterToken, formChoice(data, 'headerForm'), 'basicRaw');
 			return await Trial.start(`${this.key}\nmaster`, ways, {
 				where,
 				option: 'Send Master Token As',
 			});
 		}
 		if (sendAs === 'masterBearer') {
-			const ways: Way[] = chosenForm(data.basicAuthStyle) ? ['bearer'] : ['bearer', 'userToken'];
+			const master = chosenForm(formChoice(data, 'headerForm'));
+			const ways: Way[] = master ? ['bearer'] : ['bearer', 'userToken'];
 			const pin = { where: 'this node', option: 'Options → Authorize As' };
 			return await Trial.start(`${this.key}\nupdate-user-data`, ways, pin);
 		}
-		const ways = formsFor(token ?? '', data.endUserHeaderForm, 'bearer');
+		const ways = formsFor(token ?? '', formChoice(data, 'endUserHeaderForm'), 'bearer');
 		const pin = { where, option: 'Send End-User Tokens As' };
 		return await Trial.start(`${this.key}\nuser`, ways, pin);
 	}
@@ -163,9 +165,9 @@ export class PartnerSession implements Signer {
 	tokenForms(itemIndex: number): Record<string, string> {
 		const userId = this.endUserId(itemIndex);
 		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
-		const master = formsFor(this.masterToken, data.basicAuthStyle, 'basicRaw');
+		const master = formsFor(this.masterToken, formChoice(data, 'headerForm'), 'basicRaw');
 		const token = cachedToken(`${this.key}\n${userId}`) ?? '';
-		const user = formsFor(token, data.endUserHeaderForm, 'bearer');
+		const user = formsFor(token, formChoice(data, 'endUserHeaderForm'), 'bearer');
 		return {
 			masterToken: wayName(wayIn(`${this.key}\nmaster`, master)),
 			endUserToken: token ? wayName(wayIn(`${this.key}\nuser`, user)) : wayName(undefined),
@@ -207,7 +209,7 @@ export class PartnerSession implements Signer {
 		let options = this.masterForms.get(form);
 		if (!options) {
 			const { credentialsDecrypted } = this.credentialOptions;
-			const data = { ...credentialsDecrypted?.data, basicAuthStyle: form };
+			const data = { ...credentialsDecrypted?.data, headerForm: form };
 			const base = { id: '', name: '', type: PARTNER_CREDENTIAL_TYPE, ...credentialsDecrypted };
 			options = { credentialsDecrypted: { ...base, data } };
 			this.masterForms.set(form, options);
