@@ -57,12 +57,12 @@ async function connect(ctx: IExecuteFunctions): Promise<NodeExecution> {
 		continueOnFail,
 		preview: transport.preview,
 		itemsInFlight: transport.concurrency,
-		guard: new RolloutGuard(rollout, continueOnFail, (itemIndex) => customerOf(client, itemIndex)),
+		guard: new RolloutGuard(rollout, continueOnFail, (itemIndex) => endUserIdOf(client, itemIndex)),
 	});
 }
 
 /** The End User ID an item acts for (partner mode), to name it in a stop reason; else undefined. */
-function customerOf(client: AlbatoClient, itemIndex: number): string | undefined {
+function endUserIdOf(client: AlbatoClient, itemIndex: number): string | undefined {
 	try {
 		return client.partner?.endUserId(itemIndex);
 	} catch {

@@ -32,7 +32,7 @@ import {
 	cachedExpiry,
 	cachedToken,
 	dropCached,
-	dropUser,
+	dropEndUser,
 	forItem,
 	sharedMint,
 	storeToken,
@@ -42,7 +42,7 @@ import {
 export interface TokenCall {
 	/** `/wl/{partner}/get-user-session-token` */
 	path: string;
-	userId: string;
+	endUserId: string;
 	itemIndex: number | undefined;
 	/** For an owed call (see CallOptions.owed): its token call is sent even after a Stop. */
 	owed: boolean;
@@ -145,7 +145,7 @@ export class PartnerSession implements Signer {
 		}
 		if (sendAs === 'masterBearer') {
 			const master = chosenForm(formChoice(data, 'headerForm'));
-			const ways: Way[] = master ? ['bearer'] : ['bearer', 'userToken'];
+			const ways: Way[] = master ? ['bearer'] : ['bearer', 'endUserToken'];
 			const pin = { where: 'this node', option: 'Options → Authorize As' };
 			return await Trial.start(`${this.key}\nupdate-user-data`, ways, pin);
 		}
@@ -163,14 +163,14 @@ export class PartnerSession implements Signer {
 	 * form), named; and which kind of token the service handed out.
 	 */
 	tokenForms(itemIndex: number): Record<string, string> {
-		const userId = this.endUserId(itemIndex);
+		const endUserId = this.endUserId(itemIndex);
 		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
 		const master = formsFor(this.masterToken, formChoice(data, 'headerForm'), 'basicRaw');
-		const token = cachedToken(`${this.key}\n${userId}`) ?? '';
-		const user = formsFor(token, formChoice(data, 'endUserHeaderForm'), 'bearer');
+		const token = cachedToken(`${this.key}\n${endUserId}`) ?? '';
+		const endUser = formsFor(token, formChoice(data, 'endUserHeaderForm'), 'bearer');
 		return {
 			masterToken: wayName(wayIn(`${this.key}\nmaster`, master)),
-			endUserToken: token ? wayName(wayIn(`${this.key}\nuser`, user)) : wayName(undefined),
+			endUserToken: token ? wayName(wayIn(`${this.key}\nuser`, endUser)) : wayName(undefined),
 			endUserTokenKind: !token
 				? 'none yet'
 				: looksLikeJwt(token)
@@ -234,17 +234,20 @@ export class PartnerSession implements Signer {
 	 * The end user's token: cached while valid, else minted (once for all concurrent callers).
 	 */
 	async token(
-		userId: string,
+		endUserId: string,
 		{ itemIndex, owed = false, stale }: TokenRequest = {},
 	): Promise<string> {
-		const key = `${this.key}\n${userId}`;
+		const key = `${this.key}\n${endUserId}`;
 		if (stale !== undefined) dropCached(key, stale);
 		const cached = cachedToken(key);
 		if (cached) return cached;
 
 		let minted: MintedToken;
 		try {
-			minted = await sharedMint(key, async () => await this.mintNow(key, userId, itemIndex, owed));
+			minted = await sharedMint(
+				key,
+				async () => await this.mintNow(key, endUserId, itemIndex, owed),
+			);
 		} catch (error) {
 			throw forItem(error, itemIndex);
 		}
@@ -257,29 +260,29 @@ export class PartnerSession implements Signer {
 	}
 
 	/** When the cached token of this end user expires (epoch ms), if known. */
-	expiresAt(userId: string): number | undefined {
-		return cachedExpiry(`${this.key}\n${userId}`);
+	expiresAt(endUserId: string): number | undefined {
+		return cachedExpiry(`${this.key}\n${endUserId}`);
 	}
 
 	/** Forgets every token of this end user (after delete-user): none is sent again. */
-	forget(userId: string): void {
-		dropUser(`${this.key}\n${userId}`);
+	forget(endUserId: string): void {
+		dropEndUser(`${this.key}\n${endUserId}`);
 	}
 
 	/** Keeps a token the service handed out with a new user (add-user), so no token call follows. */
-	remember(userId: string, data: unknown): void {
+	remember(endUserId: string, data: unknown): void {
 		const minted = tokenFromResponse(data);
-		if (minted) this.store(`${this.key}\n${userId}`, minted);
+		if (minted) this.store(`${this.key}\n${endUserId}`, minted);
 	}
 
 	private async mintNow(
 		key: string,
-		userId: string,
+		endUserId: string,
 		itemIndex: number | undefined,
 		owed: boolean,
 	): Promise<MintedToken> {
 		const path = this.path('get-user-session-token');
-		const data = await this.mint({ path, userId, itemIndex, owed });
+		const data = await this.mint({ path, endUserId, itemIndex, owed });
 		const minted = tokenFromResponse(data);
 		if (!minted) {
 			const message = 'The service answered the token request without a token';
@@ -288,7 +291,7 @@ export class PartnerSession implements Signer {
 				message,
 				{ method: 'POST', path },
 				itemIndex,
-				`POST ${path} for End User ID "${userId}" returned neither sessionToken, token nor permanentToken. Check that the end user exists (End User → Create) and your partner settings.`,
+				`POST ${path} for End User ID "${endUserId}" returned neither sessionToken, token nor permanentToken. Check that the end user exists (End User → Create) and your partner settings.`,
 			);
 		}
 		this.store(key, minted);
