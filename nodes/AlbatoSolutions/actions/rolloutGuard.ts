@@ -39,8 +39,8 @@ export class RolloutGuard {
 	private reason: string | undefined;
 
 	/**
-	 * `endUserIdOf`: the customer an item acts for (End User ID in partner mode), to name it in a
-	 * reason; undefined when it has none.
+	 * `endUserIdOf`: the end user an item acts for (its End User ID, in partner mode), to name it
+	 * in a reason; undefined when it has none.
 	 */
 	constructor(
 		readonly settings: RolloutSettings,

@@ -101,13 +101,9 @@ export class PartnerSession implements Signer {
 		this.masterToken = masterToken;
 		this.credentialOptions = decryptedOptions(this.node, PARTNER_CREDENTIAL_TYPE, credentials);
 		const { id } = this.node.credentials?.[PARTNER_CREDENTIAL_TYPE] ?? {};
-		const data = JSON.stringify([
-			baseUrl,
-			partnerName,
-			masterToken,
-			formChoice(credentials, 'headerForm'),
-			formChoice(credentials, 'endUserHeaderForm'),
-		]);
+		const master = formChoice(credentials, 'headerForm');
+		const endUser = formChoice(credentials, 'endUserHeaderForm');
+		const data = JSON.stringify([baseUrl, partnerName, masterToken, master, endUser]);
 		this.key = `${id ?? ''}\n${fingerprint(data)}`;
 	}
 
@@ -136,16 +132,16 @@ export class PartnerSession implements Signer {
 	async trial(sendAs: SendAs, token: string | undefined): Promise<Trial> {
 		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
 		const where = `the Albato Partner API credential${this.credentialName ? ` "${this.credentialName}"` : ''}`;
+		const master = formChoice(data, 'headerForm');
 		if (sendAs === 'partner') {
-			const ways = formsFor(this.masterToken, formChoice(data, 'headerForm'), 'basicRaw');
+			const ways = formsFor(this.masterToken, master, 'basicRaw');
 			return await Trial.start(`${this.key}\nmaster`, ways, {
 				where,
 				option: 'Send Master Token As',
 			});
 		}
 		if (sendAs === 'masterBearer') {
-			const master = chosenForm(formChoice(data, 'headerForm'));
-			const ways: Way[] = master ? ['bearer'] : ['bearer', 'endUserToken'];
+			const ways: Way[] = chosenForm(master) ? ['bearer'] : ['bearer', 'endUserToken'];
 			const pin = { where: 'this node', option: 'Options → Authorize As' };
 			return await Trial.start(`${this.key}\nupdate-user-data`, ways, pin);
 		}
@@ -244,10 +240,8 @@ export class PartnerSession implements Signer {
 
 		let minted: MintedToken;
 		try {
-			minted = await sharedMint(
-				key,
-				async () => await this.mintNow(key, endUserId, itemIndex, owed),
-			);
+			const mintOnce = async () => await this.mintNow(key, endUserId, itemIndex, owed);
+			minted = await sharedMint(key, mintOnce);
 		} catch (error) {
 			throw forItem(error, itemIndex);
 		}
