@@ -61,8 +61,7 @@ export async function watchWorkflow(repoRoot, { incidents = false } = {}) {
 						}),
 					},
 				};
-			if (node.name !== GET_NEW) return node;
-			// Node version 4 (real time: lib/setup.mjs, fleetWatch); runs, or as it is (incidents).
+			if (node.name !== GET_NEW) return node; // at version 4: real time (lib/setup.mjs)
 			const groupIntoIncidents = incidents && node.parameters.groupIntoIncidents;
 			return { ...node, typeVersion: 4, parameters: { ...node.parameters, groupIntoIncidents } };
 		});

@@ -192,8 +192,7 @@ export function weekLine(w) {
  * now, so nothing before it is counted), then the weeks.
  */
 export async function fleetYear(bench, n, prefix, clock) {
-	// On a 5-minute tick: node version 5 ends its windows on ticks.
-	const t0 = Math.floor(Date.now() / (5 * MINUTE)) * 5 * MINUTE;
+	const t0 = Math.floor(Date.now() / (5 * MINUTE)) * 5 * MINUTE; // a tick: windows end on ticks
 	await setClocks(bench, clock, t0);
 	const seeded = await bench.seed(n, prefix, {
 		runsPerBundle: 0,
