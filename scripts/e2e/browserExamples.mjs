@@ -11,7 +11,7 @@
 //     names the customer with none.
 //  2. fleet-restore: with an empty and with a wrong execution ID the run stops in "Match the
 //     customers", with the message (shown in the node's output) that names the customers and says
-//     where the right ID is (snapshots.executionId); nothing is written. With the change's ID it
+//     where the right ID is (snapshots.firstExecutionId); nothing is written. With the change's ID it
 //     restores both customers (subject, delay and status of before) and names the third as having no
 //     snapshot.
 //  3. fleet-watch (its "Run now"): a failed run of one customer gives one "Automation failing"
@@ -329,7 +329,7 @@ async function fleetChangeAndRestore(page, ctx) {
 			return id;
 		},
 	);
-	await checkOpened(page, checks, 'fleet-restore', ['Restore'], /snapshots\.executionId/);
+	await checkOpened(page, checks, 'fleet-restore', ['Restore'], /snapshots\.firstExecutionId/);
 
 	const wrong = [
 		['', /executionId is empty/],
@@ -353,13 +353,13 @@ async function fleetChangeAndRestore(page, ctx) {
 				`${run.status} ${run.data.resultData.lastNodeExecuted} ${JSON.stringify(run.data.resultData.error ?? {}).slice(0, 500)}`,
 		);
 		const shown = await checks.step(`fleet-restore with ${label}: the node's error is shown`, () =>
-			shownOutput(page, 'Match the customers', /snapshots\.executionId/),
+			shownOutput(page, 'Match the customers', /snapshots\.firstExecutionId/),
 		);
 		checks.ok(
-			`fleet-restore with ${label}: the editor shows "${named}", why, and where the right ID is (snapshots.executionId)`,
+			`fleet-restore with ${label}: the editor shows "${named}", why, and where the right ID is (snapshots.firstExecutionId)`,
 			shown.includes(named) &&
 				why.test(shown) &&
-				/snapshots\.executionId in the output of its Report node/.test(shown),
+				/snapshots\.firstExecutionId in the output of its Report node/.test(shown),
 			shown.slice(0, 700),
 		);
 		const writes = (await emulator.requests()).slice(logged).filter(isWrite);
