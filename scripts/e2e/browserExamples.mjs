@@ -46,6 +46,7 @@ import {
 	refreshMapper,
 	UI_TIMEOUT,
 } from './browser.mjs';
+import { firstHourIn, partnerCredential } from './browserFirstHour.mjs';
 import { Checks } from './lib/checks.mjs';
 import { waitFor } from './lib/proc.mjs';
 import { customerSession, installFor } from './partner.mjs';
@@ -822,13 +823,9 @@ export async function runExamplesBrowserTest({
 	log = console.log,
 }) {
 	const partner = await emulator.control('GET', '/partner');
-	const credentials = (await n8n.rest('GET', '/credentials')).filter(
-		(c) => c.type === 'albatoPartnerApi',
-	);
-	credentials.sort((a, b) => Date.parse(b.createdAt ?? 0) - Date.parse(a.createdAt ?? 0));
-	if (credentials.length === 0) throw new Error('no Albato Partner API credential in n8n');
-	const credentialName = credentials[0].name;
-	const ctx = { baseUrl, n8n, emulator, checks, partner, credentialName };
+	const credential = await partnerCredential(n8n);
+	const credentialName = credential.name;
+	const ctx = { baseUrl, n8n, emulator, checks, partner, credentialName, credential, repoRoot };
 	const editor = {
 		baseUrl,
 		checks,
@@ -839,13 +836,14 @@ export async function runExamplesBrowserTest({
 			dropSnapshotTable(n8n).catch((error) => log(`    snapshot table not deleted: ${error}`)),
 	};
 	await inEditor(editor, async (page) => {
-		// Debugging: EXAMPLES_E2E_ONLY=fleet,watch,topup,onboarding (any of them).
+		// Debugging: EXAMPLES_E2E_ONLY=fleet,watch,topup,onboarding,firstHour (any of them).
 		const only = process.env.EXAMPLES_E2E_ONLY?.split(',');
 		const runs = (group) => !only || only.includes(group);
 		if (runs('fleet')) await fleetChangeAndRestore(page, ctx);
 		if (runs('watch')) await fleetWatch(page, ctx);
 		if (runs('topup')) await usageTopUp(page, ctx);
 		if (runs('onboarding')) await firstOnboarding(page, ctx);
+		if (runs('firstHour')) await firstHourIn(page, ctx);
 	});
 }
 
