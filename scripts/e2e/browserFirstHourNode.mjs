@@ -9,7 +9,8 @@
 //    ("Subject"), opened for a customer with the installation: no parameter issue on Field Values;
 //    Field Values → Automation offers only the template chosen in Template Names (1011).
 //  - Run → Get New: the notice says "one input item per customer; one output item per run, or per
-//    incident", and no repository path shows in the panel.
+//    incident"; Max Remembered Runs in Total says it is no longer used (or its minimum); no
+//    repository path in the panel or that tooltip.
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -133,14 +134,14 @@ async function checkNoRed(page, ctx) {
 	);
 }
 
-/** Run → Get New's notice, and no repository path anywhere in the panel. */
+/** Run → Get New's notice and Max Remembered Runs in Total; no repository path in the panel. */
 async function checkGetNew(page, ctx) {
 	const { checks } = ctx;
 	const panel = await checks.step('Run → Get New added', async () => {
 		await newNode(page, ctx, 'Get new runs');
 		const ndv = page.getByTestId('ndv').first();
 		await ndv
-			.getByText(/output item/)
+			.getByText(/ended run/)
 			.first()
 			.waitFor({ timeout: UI_TIMEOUT });
 		return flat(await ndv.innerText());
@@ -150,10 +151,31 @@ async function checkGetNew(page, ctx) {
 		panel.includes('One input item per customer; one output item per run, or per incident'),
 		panel.slice(0, 600),
 	);
+	const total = await checks.step('Options → Max Remembered Runs in Total added', async () => {
+		// Options' "Add Option": a select (collection-parameter-add) or a dropdown menu.
+		const options = page
+			.getByTestId('parameter-item')
+			.filter({ has: page.getByText('Options', { exact: true }) })
+			.last();
+		const add = options.getByTestId('collection-parameter-add');
+		await add.or(options.getByTestId('collection-parameter-add-dropdown')).first().click();
+		const entry = page
+			.getByTestId('collection-parameter-option')
+			.or(page.getByRole('menuitem'))
+			.filter({ visible: true });
+		await entry.filter({ hasText: 'Max Remembered Runs in Total' }).first().click();
+		return tooltipOf(page, 'maxRunsTotal', /^(No longer used|Ended runs)/);
+	});
 	checks.ok(
-		'Get New: no repository path in the panel',
-		!/\b(docs|contributing|scripts)\/\S+\.md\b/.test(panel),
-		panel.match(/\S+\.md\b/g)?.join(', '),
+		'Max Remembered Runs in Total: no longer used (nothing to size) or its minimum',
+		/No longer used/.test(total) || /minimum|at least/i.test(total),
+		total,
+	);
+	const shown = `${panel} ${total}`;
+	checks.ok(
+		'Get New: no repository path in the panel or that tooltip',
+		!/\S+\.md\b/.test(shown),
+		shown.match(/\S+\.md\b/g)?.join(', '),
 	);
 }
 
