@@ -12,9 +12,8 @@
 //     succeed, fleet-08 fails, Stop After Failures 2% stops the run halfway; every customer never
 //     started is on the error output ("Not attempted: …", paired) and got nothing from Ensure
 //     (only the snapshot's reads, before); the report counts changed, failed, not attempted, kept
-//  2. fix (create fleet-08) and run it again: nothing is written for the customers done in run 1;
-//     every customer ends active with the new subject; the report has no failure and names run 1
-//     as the change's first; run 2 added its own rows and left run 1's as they were
+//  2. fix (create fleet-08), run again: nothing written for those done in run 1; all end active
+//     with the new subject; the report: no failure, run 1 the first; run 2's own rows, run 1's kept
 //  3. the restore with an empty and with an unknown execution ID fails before any write, naming
 //     both customers and where the right ID is (snapshots.firstExecutionId); then it restores
 //     fleet-02 (changed by run 1) and fleet-20 (changed by run 2) from run 1's rows: exactly the

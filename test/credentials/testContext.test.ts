@@ -8,7 +8,7 @@
 import { CredentialTestContext } from 'n8n-core';
 
 it("n8n's credential test context offers request, and no httpRequest", () => {
-	const helpers = new CredentialTestContext().helpers as Record<string, unknown>;
+	const helpers = new CredentialTestContext().helpers as unknown as Record<string, unknown>;
 	expect(typeof helpers.request).toBe('function');
 	expect(helpers.httpRequest).toBeUndefined();
 	expect(helpers.httpRequestWithAuthentication).toBeUndefined();
