@@ -9,7 +9,7 @@
 //    ("Subject"), opened for a customer with the installation: no parameter issue on Field Values;
 //    Field Values → Automation offers only the template chosen in Template Names (1011).
 //  - Run → Get New: the notice says "one input item per customer; one output item per run, or per
-//    incident"; Max Remembered Runs in Total says it is no longer used (or its minimum); no
+//    incident"; Max Remembered Runs in Total is gone (node version 5), Allowed Lateness explains; no
 //    repository path in the panel or that tooltip.
 
 import { readFile } from 'node:fs/promises';
@@ -134,7 +134,7 @@ async function checkNoRed(page, ctx) {
 	);
 }
 
-/** Run → Get New's notice and Max Remembered Runs in Total; no repository path in the panel. */
+/** Run → Get New's notice and its Options (version 5); no repository path in the panel. */
 async function checkGetNew(page, ctx) {
 	const { checks } = ctx;
 	const panel = await checks.step('Run → Get New added', async () => {
@@ -151,7 +151,8 @@ async function checkGetNew(page, ctx) {
 		panel.includes('One input item per customer; one output item per run, or per incident'),
 		panel.slice(0, 600),
 	);
-	const total = await checks.step('Options → Max Remembered Runs in Total added', async () => {
+	// Node version 5: Max Remembered Runs in Total is gone (windows keep nothing to size).
+	const { offered, total } = await checks.step('Options → Allowed Lateness added', async () => {
 		// Options' "Add Option": a select (collection-parameter-add) or a dropdown menu.
 		const options = page
 			.getByTestId('parameter-item')
@@ -163,13 +164,14 @@ async function checkGetNew(page, ctx) {
 			.getByTestId('collection-parameter-option')
 			.or(page.getByRole('menuitem'))
 			.filter({ visible: true });
-		await entry.filter({ hasText: 'Max Remembered Runs in Total' }).first().click();
-		return tooltipOf(page, 'maxRunsTotal', /^(No longer used|Ended runs)/);
+		const names = (await entry.allInnerTexts()).join(' | ');
+		await entry.filter({ hasText: 'Allowed Lateness' }).first().click();
+		return { offered: names, total: await tooltipOf(page, 'latenessMinutes', /^How long/) };
 	});
 	checks.ok(
-		'Max Remembered Runs in Total: no longer used (nothing to size) or its minimum',
-		/No longer used/.test(total) || /minimum|at least/i.test(total),
-		total,
+		'Max Remembered Runs in Total is not offered; Allowed Lateness says what it waits for',
+		!offered.includes('Max Remembered Runs in Total') && /appear in the list/.test(total),
+		`${offered} / ${total}`,
 	);
 	const shown = `${panel} ${total}`;
 	checks.ok(
