@@ -119,6 +119,7 @@ async function installNew(
 			refuseDuplicateTitle: true,
 			titleScope: 'solution',
 			checkWindow: input.checkWindow,
+			listed: pair.listed,
 		});
 		return { id: Number(installed.id), status: undefined, created: true };
 	} catch (error) {
