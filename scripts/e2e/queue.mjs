@@ -715,7 +715,7 @@ async function main() {
 		for (const kind of Object.keys(TWICE))
 			await checks.group(TWICE[kind].group, () =>
 				timed(`delivered twice, ${kind} (s)`, () =>
-					checkTwice(checks, webhookBase, emulator, kind, post),
+					checkTwice(checks, { webhookBase, emulator, post, postgres }, kind),
 				),
 			);
 		await checks.group('Executions: all succeeded, spread over both workers', () =>

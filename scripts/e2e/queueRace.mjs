@@ -5,7 +5,10 @@
 // active copies, the oldest is the one kept, each extra copy is paused, kept (nothing deleted) and
 // reported in that customer's answer (`duplicates: [{duplicateOf, installationId, paused: true}]`).
 
+import { waitFor } from './lib/proc.mjs';
+
 export const RACE_CUSTOMERS = 20;
+export const RACE_ID = 'QueueRaceEnsure1';
 const LAG_MS = 9000;
 const title = (i) => `Race ${String(i + 1).padStart(3, '0')} – delivered twice`;
 const customer = (i) => ({ customer: `Race ${String(i + 1).padStart(3, '0')}` });
@@ -28,6 +31,23 @@ async function copiesOf(emulator) {
 	const state = await emulator.state();
 	return Array.from({ length: RACE_CUSTOMERS }, (_, i) =>
 		state.installations.filter((inst) => inst.title === title(i)).sort((a, b) => a.id - b.id),
+	);
+}
+
+/**
+ * Until every execution of the race has ended: an answer goes out from "Respond ok" while the
+ * execution goes on (a customer's twin also leaves on the error output, to "Respond failed").
+ */
+async function settled(postgres) {
+	await waitFor(
+		'the race executions to end',
+		async () => {
+			const [[left]] = await postgres.psql(
+				`SELECT count(*) FROM execution_entity WHERE "workflowId" = '${RACE_ID}' AND status IN ('new', 'running')`,
+			);
+			return Number(left) === 0;
+		},
+		{ timeoutMs: 60_000, intervalMs: 500 },
 	);
 }
 
@@ -71,7 +91,7 @@ function checkMended(checks, before, after, later) {
 	return reported;
 }
 
-export async function checkRaceBeyondWindow(checks, webhookBase, emulator, post) {
+export async function checkRaceBeyondWindow(checks, { webhookBase, emulator, post, postgres }) {
 	const url = `${webhookBase}/webhook/albato-queue-race-ensure`;
 	await emulator.control('POST', '/list-lag', { ms: LAG_MS });
 	const twice = Array.from({ length: RACE_CUSTOMERS }, (_, i) => customer(i)).flatMap((body) => [
@@ -99,6 +119,7 @@ export async function checkRaceBeyondWindow(checks, webhookBase, emulator, post)
 		Array.from({ length: RACE_CUSTOMERS }, (_, i) => post(url, customer(i))),
 	);
 	const after = await copiesOf(emulator);
+	await settled(postgres);
 	const reported = checkMended(checks, before, after, later);
 	console.log(
 		`    race: ${harmed.length} of ${RACE_CUSTOMERS} customers with two active copies after the race; ${reported.length} paused and reported by the later Ensure`,

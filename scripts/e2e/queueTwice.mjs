@@ -3,7 +3,7 @@
 // With Installation → Ensure, and with Create + Refuse Duplicate Title: exactly one active
 // installation per customer, every extra one paused and reported (`details.duplicateOf`).
 
-import { checkRaceBeyondWindow, RACE_CUSTOMERS, raceWorkflow } from './queueRace.mjs';
+import { checkRaceBeyondWindow, RACE_CUSTOMERS, RACE_ID, raceWorkflow } from './queueRace.mjs';
 
 export const TWICE_CUSTOMERS = Number(process.env.QUEUE_E2E_TWICE) || 20;
 const ENSURE_FILE = 'scripts/e2e/fixtures/queue-twice-ensure.workflow.json';
@@ -22,7 +22,7 @@ export const TWICE = {
 		group: deliveredTwice('Create + Refuse Duplicate Title'),
 	},
 	race: {
-		id: 'QueueRaceEnsure1',
+		id: RACE_ID,
 		file: ENSURE_FILE,
 		adapt: raceWorkflow,
 		group: `A race beyond the list-lag window: ${RACE_CUSTOMERS} onboardings each twice at once, then one later Ensure each`,
@@ -39,10 +39,10 @@ export async function twiceWorkflows(readWorkflow) {
 	return out;
 }
 
-/** One of the checks above, by its key in TWICE. */
-export async function checkTwice(checks, webhookBase, emulator, kind, post) {
-	if (kind === 'race') return await checkRaceBeyondWindow(checks, webhookBase, emulator, post);
-	return await checkDeliveredTwice(checks, webhookBase, emulator, kind, post);
+/** One of the checks above, by its key in TWICE (`run`: webhookBase, emulator, post, postgres). */
+export async function checkTwice(checks, run, kind) {
+	if (kind === 'race') return await checkRaceBeyondWindow(checks, run);
+	return await checkDeliveredTwice(checks, run.webhookBase, run.emulator, kind, run.post);
 }
 const title = (kind, i) => `Twice ${kind} ${String(i + 1).padStart(3, '0')} – delivered twice`;
 
