@@ -69,7 +69,7 @@ const outputs = (runData, name) =>
 	(runData[name]?.[0]?.data?.main ?? []).map((items) => items ?? []);
 
 /** The example with a webhook in place of its manual trigger (same node name, same connections). */
-async function withWebhook(repoRoot, target, change) {
+export async function withWebhook(repoRoot, target, change) {
 	const workflow = JSON.parse(await readFile(path.join(repoRoot, target.file), 'utf8'));
 	const nodes = workflow.nodes.map((node) =>
 		node.name === target.trigger
@@ -92,7 +92,7 @@ async function withWebhook(repoRoot, target, change) {
 	return change({ ...workflow, id: target.id, nodes });
 }
 
-const setJson = (workflow, nodeName, value) => {
+export const setJson = (workflow, nodeName, value) => {
 	const node = workflow.nodes.find((n) => n.name === nodeName);
 	node.parameters.jsonOutput = JSON.stringify(value);
 	return workflow;
@@ -117,7 +117,7 @@ async function runToEnd(n8n, target, label) {
 }
 
 /** One run that must succeed: `{ id, runData }`. */
-async function runOnce(checks, n8n, target, label) {
+export async function runOnce(checks, n8n, target, label) {
 	return await checks.step(`the webhook runs ${label}`, async () => {
 		const run = await runToEnd(n8n, target, label);
 		if (run.status !== 'success')
