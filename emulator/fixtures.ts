@@ -2,10 +2,8 @@
  * Fixtures: solutions, connection settings, templates, partner schemas and the
  * pre-existing installations. Exported so tests elsewhere can reference ids and values.
  */
-import { activeCopiesOf } from './activeCopies';
-import { OwnerIndexedMap } from './indexedMap';
 import type { PlanFixture } from './runTypes';
-import type { BundleStepRecord, EmulatorState, FieldRecord, InstallationRecord } from './types';
+import type { FieldRecord } from './types';
 import { UPGRADE, UPGRADE_SOLUTION, upgradeTemplates } from './upgradeFixtures';
 
 export const USER_1 = 'user-1';
@@ -13,7 +11,8 @@ export const USER_2 = 'user-2';
 export const DEFAULT_SECRET = 'albato-emulator-secret';
 export const DEFAULT_PARTNER = 'acme-saas';
 export const DEFAULT_MASTER_TOKEN = 'emu-master-7f3a9c2e41d84b6f';
-const FIRST_END_USER = 70001;
+/** The first numeric id given to an end user added at run time. */
+export const FIRST_END_USER = 70001;
 
 // ------------------------------------------------------- billing plans
 
@@ -443,119 +442,3 @@ export const FIXTURE_IDS = {
 	nextStep: 9101,
 	nextCredential: 8001,
 } as const;
-
-const FIXTURE_INSTALLATIONS: {
-	id: number;
-	userId: string;
-	solutionId: number;
-	title: string;
-	status: 0 | 1;
-	bundles: { id: number; templateId: number; stepIds: number[] }[];
-}[] = [
-	{
-		id: 5001,
-		userId: USER_1,
-		solutionId: 101,
-		title: 'Leads for ACME',
-		status: 1,
-		bundles: [
-			{ id: 7001, templateId: 1011, stepIds: [9001, 9002] },
-			{ id: 7002, templateId: 1012, stepIds: [9003, 9004] },
-		],
-	},
-	{
-		id: 5002,
-		userId: USER_1,
-		solutionId: 101,
-		title: 'Leads for Globex',
-		status: 0,
-		bundles: [{ id: 7003, templateId: 1011, stepIds: [9005, 9006] }],
-	},
-	{
-		id: 5003,
-		userId: USER_2,
-		solutionId: 102,
-		title: 'Orders of user 2',
-		status: 0,
-		bundles: [{ id: 7004, templateId: 1021, stepIds: [9007, 9008] }],
-	},
-];
-
-const copyFields = (fields: FieldRecord[]): FieldRecord[] =>
-	fields.map((f) => ({ ...f, value: structuredClone(f.value) }));
-
-/** Creates the bundle (and its step records) for one template; shared by fixtures and install. */
-export function addBundle(
-	state: EmulatorState,
-	installationId: number,
-	templateId: number,
-	bundleId: number,
-	stepIds: number[],
-): void {
-	const template = TEMPLATES.find((t) => t.id === templateId)!;
-	state.bundles.set(bundleId, {
-		id: bundleId,
-		installationId,
-		templateId,
-		title: template.bundle.title,
-		stepIds,
-	});
-	template.bundle.steps.forEach((step, i) => {
-		const record: BundleStepRecord = {
-			id: stepIds[i],
-			bundleId,
-			title: step.title,
-			fields: copyFields(step.fields),
-		};
-		state.bundleData.set(record.id, record);
-	});
-}
-
-export function createState(): EmulatorState {
-	const state: EmulatorState = {
-		installations: new OwnerIndexedMap(),
-		bundles: new Map(),
-		bundleData: new Map(),
-		credentials: new OwnerIndexedMap(),
-		endUsers: new Map(),
-		permanentTokens: new Map(),
-		nextIds: { installation: 0, bundle: 0, step: 0, credential: 0, endUser: 0 },
-	};
-	loadFixtures(state);
-	return state;
-}
-
-/** Refills `state` in place (so references held by tests stay valid). */
-export function loadFixtures(state: EmulatorState): void {
-	activeCopiesOf(state).clear();
-	state.installations.clear();
-	state.bundles.clear();
-	state.bundleData.clear();
-	state.credentials.clear();
-	state.endUsers.clear();
-	state.permanentTokens.clear();
-	state.nextIds = {
-		endUser: FIRST_END_USER,
-		installation: FIXTURE_IDS.nextInstallation,
-		bundle: FIXTURE_IDS.nextBundle,
-		step: FIXTURE_IDS.nextStep,
-		credential: FIXTURE_IDS.nextCredential,
-	};
-	for (const fx of FIXTURE_INSTALLATIONS) {
-		const record: InstallationRecord = {
-			id: fx.id,
-			userId: fx.userId,
-			solutionId: fx.solutionId,
-			solutionVersion: latestPublished(fx.solutionId)!.version,
-			title: fx.title,
-			status: fx.status,
-			settings: {},
-			credentialData: { ...VALID_CREDENTIAL_DATA[fx.solutionId] },
-			bundleIds: fx.bundles.map((b) => b.id),
-			dateCreated: '2024-04-10T08:00:00Z',
-			dateUpdated: '2024-04-11T08:00:00Z',
-		};
-		state.installations.set(record.id, record);
-		for (const b of fx.bundles) addBundle(state, fx.id, b.templateId, b.id, b.stepIds);
-	}
-}

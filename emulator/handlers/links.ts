@@ -11,7 +11,6 @@
 import { randomBytes } from 'crypto';
 
 import { authenticate, basicToken } from '../auth';
-import { connectionsOf } from '../connections';
 import type { CompleteLinkOptions, LinkRecord } from '../connectionTypes';
 import { ApiError, notFound, type FieldError } from '../errors';
 import { PARTNERS, type StepFixture } from '../fixtures';
@@ -28,7 +27,7 @@ export const linkUrl = (link: { id: number; token: string }) =>
 /** 0 waiting, 1 connected (credentialId set), 2 expired (only with the `linkExpiredStatus: 'expired'` variant). */
 export function linkStatus(state: EmulatorState, link: LinkRecord, variants: Variants): number {
 	if (link.credentialId !== null) return 1;
-	if (connectionsOf(state).isExpired(link) && variants.linkExpiredStatus === 'expired') return 2;
+	if (state.connections.isExpired(link) && variants.linkExpiredStatus === 'expired') return 2;
 	return 0;
 }
 
@@ -43,7 +42,7 @@ function shaped(status: number, words: string[], variants: Variants): number | s
 }
 
 function renderLink(ctx: HandlerContext, link: LinkRecord) {
-	const store = connectionsOf(ctx.state);
+	const store = ctx.state.connections;
 	const out: Record<string, unknown> = {
 		id: link.id,
 		partnerId: link.partnerId,
@@ -65,7 +64,7 @@ function renderLink(ctx: HandlerContext, link: LinkRecord) {
 }
 
 function ownLink(ctx: HandlerContext): LinkRecord {
-	const link = connectionsOf(ctx.state).links.get(ctx.id);
+	const link = ctx.state.connections.links.get(ctx.id);
 	if (!link || link.userId !== ctx.user) throw notFound(`Sharing ${ctx.id}`);
 	return link;
 }
@@ -93,7 +92,7 @@ export const createLink: Handler = (ctx) => {
 		errors.push({ field: 'partnerId', message: `unknown partner (app) ${partnerId}` });
 	checkTitle(title, errors, true);
 	if (errors.length) throw new ApiError(400, errors);
-	const link = connectionsOf(ctx.state).createLink(ctx.user, partnerId as number, title as string);
+	const link = ctx.state.connections.createLink(ctx.user, partnerId as number, title as string);
 	return { status: 201, data: renderLink(ctx, link) };
 };
 
@@ -118,7 +117,7 @@ export const renewLink: Handler = (ctx) => {
 				message: `Sharing ${link.id} was already used (credential ${link.credentialId}): create a new one`,
 			},
 		]);
-	connectionsOf(ctx.state).renewLink(link);
+	ctx.state.connections.renewLink(link);
 	if (typeof body.title === 'string') link.title = body.title;
 	const answer = ctx.variants.linkRenewAnswer;
 	if (answer === 'noContent') return { status: 204, data: null };
@@ -130,7 +129,7 @@ export const renewLink: Handler = (ctx) => {
 /** DELETE /credentials/grant-access-sharing/{id} → 200 {id} (or 204 with `linkDeleteAnswer: 'noContent'`). The credential it made stays. */
 export const deleteLink: Handler = (ctx) => {
 	const link = ownLink(ctx);
-	connectionsOf(ctx.state).links.delete(link.id);
+	ctx.state.connections.links.delete(link.id);
 	if (ctx.variants.linkDeleteAnswer === 'noContent') return { status: 204, data: null };
 	return { data: { id: link.id } };
 };
@@ -163,7 +162,7 @@ export function completeLink(
 	id: number,
 	options: CompleteLinkOptions = {},
 ): CredentialRecord {
-	const store = connectionsOf(state);
+	const store = state.connections;
 	const link = store.links.get(id);
 	if (!link)
 		throw new LinkCompletionError(404, `Sharing ${id} not found (never created, or deleted)`);
@@ -318,7 +317,7 @@ export const updateUserData: Handler = (ctx) => {
 		throw notFound(`Credential ${credentialId}`);
 	if (credential.partnerId !== partnerId)
 		throw notFound(`Credential ${credentialId} of partner ${partnerId}`);
-	const status = connectionsOf(ctx.state).nextUpdateStatus(credentialId);
+	const status = ctx.state.connections.nextUpdateStatus(credentialId);
 	const out: Record<string, unknown> = {
 		updateStatus: shaped(status, UPDATE_WORDS, ctx.variants),
 	};

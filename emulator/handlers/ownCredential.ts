@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'crypto';
 
-import { connectionsOf } from '../connections';
 import type { OwnCredentialRecord } from '../connectionTypes';
 import { ApiError, type FieldError } from '../errors';
 import type { PartnerField } from '../fixtures';
@@ -55,7 +54,7 @@ function render(ctx: HandlerContext, record: OwnCredentialRecord) {
 	out.webhookUrl = record.webhookUrl;
 	if (ctx.variants.connectionExtraFields) {
 		out.id = record.id;
-		out.dateUpdated = connectionsOf(ctx.state).nowIso();
+		out.dateUpdated = ctx.state.connections.nowIso();
 	}
 	return out;
 }
@@ -67,7 +66,7 @@ export function addOwnCredential(
 	values: Record<string, string | number>,
 	title = OWN_CREDENTIAL_TITLE,
 ): OwnCredentialRecord {
-	const store = connectionsOf(state);
+	const store = state.connections;
 	const id = store.nextOwnCredentialId++;
 	const record: OwnCredentialRecord = {
 		id,
@@ -81,7 +80,7 @@ export function addOwnCredential(
 }
 
 export const ownCredentialsOf = (state: EmulatorState, userId: string) =>
-	[...connectionsOf(state).ownCredentials.values()].filter((c) => c.userId === userId);
+	[...state.connections.ownCredentials.values()].filter((c) => c.userId === userId);
 
 /** Checks {fields: {...}}: known keys only, at least one, values of their type; masked values refused. */
 function validateFields(body: Record<string, unknown>): Record<string, string | number> {

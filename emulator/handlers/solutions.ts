@@ -1,15 +1,14 @@
 /** Endpoints 1–4: solutions, connection settings, templates, install. */
 import { ApiError, notFound, type FieldError } from '../errors';
 import {
-	addBundle,
 	CREDENTIALISTS,
 	latestPublished,
 	SOLUTIONS,
 	templatesOf,
 	type StepFixture,
 } from '../fixtures';
-import { activeCopiesOf } from '../activeCopies';
-import { listLagOf } from '../listLag';
+import { recordsOf } from '../indexedMap';
+import { addBundle } from '../state';
 import { assertNotBlocked } from './billing';
 import { offerConnections } from './links';
 import { wrapInstallation } from '../render';
@@ -237,8 +236,9 @@ export const install: Handler = (ctx) => {
 		dateUpdated: now,
 	};
 	state.installations.set(record.id, record);
-	listLagOf(state).created(record.id);
-	if (record.status === 1) activeCopiesOf(state).started(state, record);
+	state.listLag.created(record.id);
+	if (record.status === 1)
+		state.activeCopies.started(recordsOf(state.installations, record.userId), record);
 	for (const templateId of body.templateIds) {
 		const bundleId = state.nextIds.bundle++;
 		const template = templatesOf(solutionId).find((t) => t.id === templateId)!;

@@ -8,7 +8,6 @@
 import { join } from 'path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { activeCopiesOf } from '../../../emulator/activeCopies';
 import { type ExampleWorkflow, readExample, runExample } from '../../../harness/examples';
 import { AlbatoSolutions } from '../../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { fleetStandIns } from '../../support/fleetStandIns';
@@ -138,7 +137,7 @@ describe('examples/fleet-upgrade.workflow.json and fleet-rollback.workflow.json'
 			'rolledBack',
 		]);
 		for (const id of CUSTOMERS.slice(0, 3)) expect(activeOf(id)).toEqual([101]);
-		expect(activeCopiesOf(ctx.emu.state).events).toBe(0); // never two active, at any moment
+		expect(ctx.emu.state.activeCopies.events).toBe(0); // never two active, at any moment
 		const twice = await run(rollBack);
 		expect(writesIn(twice.calls).filter((call) => !call.includes('/wl/'))).toEqual([]);
 		expect((twice.report.customers as IDataObject[]).map((c) => c.state)).toEqual([
