@@ -64,13 +64,8 @@ export function seedFleet(deps: FleetDeps, spec: FleetSpec) {
 	const count = Number(spec.count);
 	if (!Number.isInteger(count) || count < 1 || count > 100_000)
 		throw new Error('fleet: count must be a whole number from 1 to 100000');
-	const prefix = spec.idPrefix ?? 'fleet-';
-	const start = spec.start ?? 0;
-	const solutionId = spec.solutionId ?? 101;
-	const templateIds = spec.templateIds ?? [1011, 1012];
-	const credentialData = spec.credentialData ?? DEFAULT_CREDENTIAL_DATA;
-	const title = spec.title ?? 'Leads of {id}';
-	const status = spec.status ?? 1;
+	const { prefix, start, solutionId, templateIds, credentialData, title, status } =
+		withDefaults(spec);
 	const { stream, runsPerBundle } = runsOfFleet(deps.state, spec);
 	const context = (user: string, id: number, body: unknown): HandlerContext => ({
 		user,
@@ -103,6 +98,19 @@ export function seedFleet(deps: FleetDeps, spec: FleetSpec) {
 		customers.push({ id, installationId: installation.id, bundleIds: installation.bundleIds });
 	}
 	return { customers };
+}
+
+/** The spec with its defaults filled in. */
+function withDefaults(spec: FleetSpec) {
+	return {
+		prefix: spec.idPrefix ?? 'fleet-',
+		start: spec.start ?? 0,
+		solutionId: spec.solutionId ?? 101,
+		templateIds: spec.templateIds ?? [1011, 1012],
+		credentialData: spec.credentialData ?? DEFAULT_CREDENTIAL_DATA,
+		title: spec.title ?? 'Leads of {id}',
+		status: spec.status ?? 1,
+	};
 }
 
 /** The fleet's run stream (with `runsPerDay`: one for every customer) and its recorded runs per automation. */

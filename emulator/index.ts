@@ -62,9 +62,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 	});
 	const { port } = front.address() as net.AddressInfo;
 	const urlHost = host.includes(':') ? `[${host}]` : host;
+	const close = () =>
+		new Promise<void>((resolve) => {
+			front.close(() => resolve());
+			for (const socket of sockets) socket.destroy();
+		});
+	return emulatorOf(core, `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`, close);
+}
 
+/** The emulator as code drives it (`Emulator`), over one core. */
+function emulatorOf(core: EmulatorCore, baseUrl: string, close: () => Promise<void>): Emulator {
 	return {
-		baseUrl: `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`,
+		baseUrl,
 		token: (claims) => core.token(claims),
 		requests: core.requests,
 		faults: {
@@ -96,21 +105,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 			clearPlan: (id) => clearPlan(core.state, core.partner.name, id),
 			isBlocked: (id) => isBlocked(core.state, core.partner.name, id),
 		},
-		links: {
-			complete: (id, opts) => completeLink(core.state, id, opts),
-			get: (id) => core.state.connections.links.get(id),
-			list: () => [...core.state.connections.links.values()],
-			url: (id) => {
-				const link = core.state.connections.links.get(id);
-				if (!link) throw new Error(`Sharing ${id} not found`);
-				return linkUrl(link);
-			},
-			expiresAt: (id) => {
-				const link = core.state.connections.links.get(id);
-				if (!link) throw new Error(`Sharing ${id} not found`);
-				return core.state.connections.expiresAt(link);
-			},
-		},
+		links: linksOf(core),
 		clock: clockOf(core),
 		setUpdateUserData: (rule) => core.state.connections.setRefresh(rule),
 		ownCredentials: {
@@ -121,11 +116,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 					: ownCredentialsOf(core.state, sub),
 		},
 		reset: () => core.reset(),
-		close: () =>
-			new Promise<void>((resolve) => {
-				front.close(() => resolve());
-				for (const socket of sockets) socket.destroy();
-			}),
+		close,
+	};
+}
+
+/** Connection by link, as `emu.links` gives it. */
+function linksOf(core: EmulatorCore): Emulator['links'] {
+	const connections = core.state.connections;
+	const linkOf = (id: number) => {
+		const link = connections.links.get(id);
+		if (!link) throw new Error(`Sharing ${id} not found`);
+		return link;
+	};
+	return {
+		complete: (id, opts) => completeLink(core.state, id, opts),
+		get: (id) => connections.links.get(id),
+		list: () => [...connections.links.values()],
+		url: (id) => linkUrl(linkOf(id)),
+		expiresAt: (id) => connections.expiresAt(linkOf(id)),
 	};
 }
 
