@@ -56,7 +56,7 @@ export async function checkConnectByLink(checks, n8n, emulator, repoRoot, { part
 	const sub = `${partner.name}:${customer.customerId}`;
 	await checks.step('activate "connect by link" (REST)', () => activateWorkflow(n8n, id));
 
-	await checkRefusedWithoutSecret(checks, n8n, emulator, webhookPath, customer, ignore);
+	await checkRefusedWithoutSecret({ checks, n8n, emulator, ignore }, webhookPath, customer);
 
 	const answer = await checks.step('webhook with the secret → 200 and a link', async () => {
 		const called = await callWebhook(n8n, webhookPath, customer, SECRET_HEADER);
