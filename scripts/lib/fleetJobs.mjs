@@ -3,7 +3,8 @@
 
 import { readFile } from 'node:fs/promises';
 
-import { convergence, mapLimited } from './fleetBench.mjs';
+import { mapLimited } from './fleetBench.mjs';
+import { convergence } from './fleetOutcome.mjs';
 import { BATCH, JOBS, SWEEP_MAX_RUNS_TOTAL } from './fleetOptions.mjs';
 import { storeTraceReport } from './storeTraceReport.mjs';
 
