@@ -100,7 +100,7 @@ async function watchExecutions(n8n, workflowId = WATCH.id) {
 }
 
 /** The runs one execution returned (output 0 of Get New), and its error output. */
-async function returnedBy(n8n, id) {
+export async function returnedBy(n8n, id) {
 	const execution = await n8n.execution(id);
 	const main = execution.data.resultData.runData[GET_NEW]?.[0]?.data?.main ?? [];
 	return {
@@ -110,7 +110,7 @@ async function returnedBy(n8n, id) {
 }
 
 /** Runs `fn` while every run list answers 150 ms late (so that a sweep takes seconds). */
-async function withSlowRunLists(emulator, fn) {
+export async function withSlowRunLists(emulator, fn) {
 	await emulator.control('POST', '/faults', {
 		method: 'GET',
 		path: '/bundle/events',
@@ -125,7 +125,7 @@ async function withSlowRunLists(emulator, fn) {
 }
 
 /** Two webhook calls at once; answers the two executions they started, once both finished. */
-async function sweepTwiceAtOnce(checks, { n8n, post, url, workflowId, label }) {
+export async function sweepTwiceAtOnce(checks, { n8n, post, url, workflowId, label }) {
 	const before = (await watchExecutions(n8n, workflowId)).length;
 	const answers = await Promise.all([post(url, {}), post(url, {})]);
 	checks.ok(
@@ -261,72 +261,4 @@ export async function checkOverlappingSweeps(
 		checks.equal('the last sweep returns nothing (nothing new, nothing again)', runs.length, 0);
 	}
 	return { sweeps: results.length + (last ? 1 : 0), bundles };
-}
-
-/**
- * Incidents in queue mode: pairs of sweeps at once of the example as it is, while the first
- * automation of every customer (`bundles`: bundle id → customer, from checkOverlappingSweeps)
- * fails, fails again and recovers. Answers the number of sweeps.
- */
-export async function checkOverlappingIncidents(
-	checks,
-	{ emulator, n8n, webhookBase, post, workerOf, bundles },
-) {
-	const url = `${webhookBase}/webhook/${WATCH_INCIDENTS.webhookPath}`;
-	const first = new Map(); // customer → its first automation
-	for (const [bundleId, customer] of Object.entries(bundles))
-		if (!first.has(customer) || Number(bundleId) < first.get(customer))
-			first.set(customer, Number(bundleId));
-	const record = async (outcome) => {
-		for (const bundleId of first.values())
-			await emulator.control('POST', '/runs', { bundleId, outcome });
-	};
-	const steps = [
-		['the first sweeps (every automation succeeded last)', null, []],
-		['one failure each', 'failed', ['incidentOpened 1']],
-		['another failure each', 'failed', []],
-		['a success each', 'succeeded', ['incidentResolved 2']],
-	];
-	let sweeps = 0;
-	const workers = new Set();
-	await withSlowRunLists(emulator, async () => {
-		for (const [name, outcome, expected] of steps) {
-			if (outcome) await record(outcome);
-			const pair = await sweepTwiceAtOnce(checks, {
-				n8n,
-				post,
-				url,
-				workflowId: WATCH_INCIDENTS.id,
-				label: name,
-			});
-			if (!pair) return;
-			sweeps += 2;
-			const items = [];
-			for (const execution of pair) {
-				workers.add(await workerOf(execution.id));
-				const { runs, errors } = await returnedBy(n8n, execution.id);
-				checks.ok(
-					`${name}: sweep #${execution.id} succeeded, no customer on the error output`,
-					execution.status === 'success' && errors.length === 0,
-					() => JSON.stringify([execution.status, errors.slice(0, 2)]),
-				);
-				items.push(...runs);
-			}
-			const got = items
-				.map((item) => `${item.endUserId} ${item.bundleId} ${item.event} ${item.failedRuns}`)
-				.sort();
-			const want = [...first.entries()]
-				.flatMap(([customer, bundleId]) =>
-					expected.map((event) => `${customer} ${bundleId} ${event}`),
-				)
-				.sort();
-			checks.equal(
-				`${name}: across both sweeps, ${want.length} incident items, each once`,
-				got,
-				want,
-			);
-		}
-	});
-	console.log(`    incident sweeps ran on: ${[...workers].join(', ')}`);
-	return sweeps;
 }

@@ -179,6 +179,17 @@ export class Bench {
 		return out;
 	}
 
+	/** The failed items of these executions and whose they were; `onRun` sees each one's run data. */
+	async failedOf(executions, onRun) {
+		const failed = { count: 0, customers: new Set() };
+		for (const execution of executions) {
+			const runData = await this.runData(execution.id);
+			failedItems(execution, runData, failed);
+			onRun?.(runData, execution);
+		}
+		return failed;
+	}
+
 	/**
 	 * Runs one job over `customers` ([{customerId, …}]): as a fan-out (one POST to the fan-out
 	 * webhook) or as one execution (one POST to the batch webhook). Returns its figures and the
@@ -212,12 +223,10 @@ export class Bench {
 		const rss = await this.peaks();
 		const emulatorPeakRssMB = await peakRss(this.emulator.child.pid);
 		const ids = [...own, ...parent].map((e) => e.id);
-		const failed = { count: 0, customers: new Set() };
-		for (const execution of own.filter((e) => !stuck.includes(e))) {
-			const runData = await this.runData(execution.id);
-			failedItems(execution, runData, failed);
-			onRun?.(runData, execution);
-		}
+		const failed = await this.failedOf(
+			own.filter((e) => !stuck.includes(e)),
+			onRun,
+		);
 		const workerRss = Object.entries(rss)
 			.filter(([name]) => name.startsWith('worker'))
 			.map(([, mb]) => mb ?? 0);
