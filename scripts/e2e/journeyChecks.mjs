@@ -123,6 +123,21 @@ async function triggerEvents(n8n, workflowId, triggerName, nextName) {
 	return seen;
 }
 
+/** Two changes, as an end user would make them elsewhere: 5002 started, one installation created (given). */
+async function changeInstallations(emulator) {
+	await emulator.call('PLAY', '/solution/installation/5002');
+	return await emulator.call('POST', '/solution/101/installation', {
+		title: 'Created by the e2e test',
+		templateIds: [1011],
+		credentialData: {
+			crm: 'hubspot',
+			hubspotPipeline: 'sales',
+			hubspotStage: 'new',
+			mailer: 'mailchimp',
+		},
+	});
+}
+
 /** n8n started with the trigger workflow active, and its first poll (the baseline) seen. */
 async function startWithTrigger(checks, n8n, emulator) {
 	// The trigger's first poll only records a baseline: start from the fixtures.
@@ -164,17 +179,7 @@ export async function checkTrigger(checks, n8n, emulator, workflow) {
 
 	// Two changes, as an end user would make them elsewhere.
 	const started = Date.now();
-	await emulator.call('PLAY', '/solution/installation/5002');
-	const created = await emulator.call('POST', '/solution/101/installation', {
-		title: 'Created by the e2e test',
-		templateIds: [1011],
-		credentialData: {
-			crm: 'hubspot',
-			hubspotPipeline: 'sales',
-			hubspotStage: 'new',
-			mailer: 'mailchimp',
-		},
-	});
+	const created = await changeInstallations(emulator);
 	console.log(
 		`    changed the emulator (PLAY 5002, installed ${created.id}); waiting for the next poll (every minute)…`,
 	);
