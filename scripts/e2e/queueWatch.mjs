@@ -145,13 +145,8 @@ export async function sweepTwiceAtOnce(checks, { n8n, post, url, workflowId, lab
 	);
 }
 
-/**
- * `workerOf(id)`: the worker that ran execution `id` (from the workers' logs). `post(url, body)`.
- */
-export async function checkOverlappingSweeps(
-	checks,
-	{ emulator, partner, n8n, webhookBase, post, workerOf },
-) {
+/** The watched customers, each with one started installation; gives bundle id → customer. */
+async function seedWatchCustomers(checks, emulator, partner) {
 	const bundles = {};
 	await checks.step(
 		`${WATCH_CUSTOMERS} customers, each with one started installation`,
@@ -166,6 +161,81 @@ export async function checkOverlappingSweeps(
 			}
 		},
 	);
+	return bundles;
+}
+
+/** The two sweeps of every round overlapped in time, and at least one pair ran on two workers. */
+function checkPairs(checks, pairs, results) {
+	const overlapped = pairs.filter(
+		([a, b]) =>
+			Date.parse(a.startedAt) < Date.parse(b.stoppedAt) &&
+			Date.parse(b.startedAt) < Date.parse(a.stoppedAt),
+	);
+	checks.equal('the two sweeps of every round overlapped in time', overlapped.length, pairs.length);
+	const split = pairs.filter(([a, b]) => {
+		const [wa, wb] = [a, b].map((e) => results.find((r) => r.execution.id === e.id)?.worker);
+		return wa && wb && wa !== wb;
+	});
+	console.log(`    pairs on two different workers: ${split.length} of ${pairs.length}`);
+	checks.ok(
+		'at least one round ran its two sweeps on two different workers',
+		split.length > 0,
+		'every pair landed on one worker: the rounds prove overlap, not across workers',
+	);
+}
+
+/** Every run injected returned once, for its own customer, in the round it was injected. */
+async function checkReturned(checks, emulator, { pairs, results, bundles }) {
+	const returned = results.flatMap((r) => r.runs);
+	const ids = returned.map((run) => run.id);
+	const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+	checks.equal('no run returned twice across both executions of any round', twice, []);
+	const all = (await emulator.control('GET', '/runs')).filter((run) => run.bundleId in bundles);
+	const missing = all.filter((run) => !ids.includes(run.id)).map((run) => run.id);
+	checks.equal(
+		`none lost: the ${all.length} runs injected were returned (${ids.length} returned)`,
+		missing,
+		[],
+	);
+	const foreign = returned.filter((run) => bundles[run.bundleId] !== run.endUserId);
+	checks.equal('each run returned for its own customer (endUserId)', foreign.length, 0);
+	const perRound = pairs.map((pair) =>
+		pair
+			.map((e) => results.find((r) => r.execution.id === e.id).runs.length)
+			.reduce((a, b) => a + b, 0),
+	);
+	checks.equal(
+		`each round returned exactly its ${2 * Object.keys(bundles).length} new runs, between its two sweeps`,
+		perRound,
+		pairs.map(() => 2 * Object.keys(bundles).length),
+	);
+}
+
+/** One more sweep on its own: the memory both left behind holds every run. Gives it (if it finished). */
+async function lastSweep(checks, { n8n, post, url }) {
+	const before = (await watchExecutions(n8n)).length;
+	await post(url, {});
+	const last = await checks.step('a last sweep on its own finished', () =>
+		waitFor('the last sweep', async () => (await watchExecutions(n8n))[before], {
+			timeoutMs: 120_000,
+			intervalMs: 1000,
+		}),
+	);
+	if (last) {
+		const { runs } = await returnedBy(n8n, last.id);
+		checks.equal('the last sweep returns nothing (nothing new, nothing again)', runs.length, 0);
+	}
+	return last;
+}
+
+/**
+ * `workerOf(id)`: the worker that ran execution `id` (from the workers' logs). `post(url, body)`.
+ */
+export async function checkOverlappingSweeps(
+	checks,
+	{ emulator, partner, n8n, webhookBase, post, workerOf },
+) {
+	const bundles = await seedWatchCustomers(checks, emulator, partner);
 	const url = `${webhookBase}/webhook/${WATCH.webhookPath}`;
 	const pairs = [];
 	await withSlowRunLists(emulator, async () => {
@@ -206,59 +276,10 @@ export async function checkOverlappingSweeps(
 				results.map((r) => [r.execution.id, r.execution.status, r.errors.slice(0, 2)]),
 			),
 	);
-	const overlapped = pairs.filter(
-		([a, b]) =>
-			Date.parse(a.startedAt) < Date.parse(b.stoppedAt) &&
-			Date.parse(b.startedAt) < Date.parse(a.stoppedAt),
-	);
-	checks.equal('the two sweeps of every round overlapped in time', overlapped.length, pairs.length);
-	const split = pairs.filter(([a, b]) => {
-		const [wa, wb] = [a, b].map((e) => results.find((r) => r.execution.id === e.id)?.worker);
-		return wa && wb && wa !== wb;
-	});
-	console.log(`    pairs on two different workers: ${split.length} of ${pairs.length}`);
-	checks.ok(
-		'at least one round ran its two sweeps on two different workers',
-		split.length > 0,
-		'every pair landed on one worker: the rounds prove overlap, not across workers',
-	);
+	checkPairs(checks, pairs, results);
 
-	const returned = results.flatMap((r) => r.runs);
-	const ids = returned.map((run) => run.id);
-	const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
-	checks.equal('no run returned twice across both executions of any round', twice, []);
-	const all = (await emulator.control('GET', '/runs')).filter((run) => run.bundleId in bundles);
-	const missing = all.filter((run) => !ids.includes(run.id)).map((run) => run.id);
-	checks.equal(
-		`none lost: the ${all.length} runs injected were returned (${ids.length} returned)`,
-		missing,
-		[],
-	);
-	const foreign = returned.filter((run) => bundles[run.bundleId] !== run.endUserId);
-	checks.equal('each run returned for its own customer (endUserId)', foreign.length, 0);
-	const perRound = pairs.map((pair) =>
-		pair
-			.map((e) => results.find((r) => r.execution.id === e.id).runs.length)
-			.reduce((a, b) => a + b, 0),
-	);
-	checks.equal(
-		`each round returned exactly its ${2 * Object.keys(bundles).length} new runs, between its two sweeps`,
-		perRound,
-		pairs.map(() => 2 * Object.keys(bundles).length),
-	);
+	await checkReturned(checks, emulator, { pairs, results, bundles });
 
-	// One more sweep on its own: the memory both left behind holds every run.
-	const before = (await watchExecutions(n8n)).length;
-	await post(url, {});
-	const last = await checks.step('a last sweep on its own finished', () =>
-		waitFor('the last sweep', async () => (await watchExecutions(n8n))[before], {
-			timeoutMs: 120_000,
-			intervalMs: 1000,
-		}),
-	);
-	if (last) {
-		const { runs } = await returnedBy(n8n, last.id);
-		checks.equal('the last sweep returns nothing (nothing new, nothing again)', runs.length, 0);
-	}
+	const last = await lastSweep(checks, { n8n, post, url });
 	return { sweeps: results.length + (last ? 1 : 0), bundles };
 }
