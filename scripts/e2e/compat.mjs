@@ -33,7 +33,7 @@ import { checkErrorOutput } from './errorOutput.mjs';
 import { checkErrorRouting } from './errorRouting.mjs';
 import { checkFleetChange } from './fleet.mjs';
 import { checkFleetWatch } from './fleetWatch.mjs';
-import { checkPartnerMode } from './partner.mjs';
+import { checkPartnerMode } from './partnerMode.mjs';
 import { checkOnboarding, checkTrigger } from './journeyChecks.mjs';
 import { Checks } from './lib/checks.mjs';
 import { Emulator } from './lib/emulator.mjs';

@@ -31,7 +31,7 @@ import { runPartnerBrowserTest } from './browserPartner.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
 import { checkFleetChange } from './fleet.mjs';
 import { checkFleetWatch } from './fleetWatch.mjs';
-import { checkPartnerMode } from './partner.mjs';
+import { checkPartnerMode } from './partnerMode.mjs';
 import { checkRunsAndConnections } from './runs.mjs';
 import { checkStrictAuth } from './strictAuth.mjs';
 import { checkBilling } from './billing.mjs';
