@@ -2,8 +2,8 @@
 // credential in n8n's credential modal and test it (a Base URL that answers 404 HTML fails, the
 // emulator passes), then build a workflow with the trigger (Fetch Test Event), the installation
 // picker, the field mapper and the solution picker, all acting as one end user. Screenshots go to
-// docs/screenshots/n8n-partner-*.png. Used by run.mjs after the Access Token editor test; `node scripts/e2e/browserPartner.mjs <n8n URL>
-// <emulator URL>` runs it alone against `npm run dev`.
+// docs/screenshots/n8n-partner-*.png. Used by run.mjs after the Access Token editor test; `node
+// scripts/e2e/browserPartner.mjs <n8n URL> <emulator URL>` runs it alone against `npm run dev`.
 
 import http from 'node:http';
 import os from 'node:os';
