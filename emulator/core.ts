@@ -3,6 +3,7 @@ import type http from 'http';
 
 import { answerOf, type Outcome } from './answer';
 import { authenticate, authFormOf, signToken } from './auth';
+import { customerResolver } from './customerFaults';
 import { ApiError, renderError } from './errors';
 import { faultAnswer, spoilt, type ErrorForm } from './faultAnswers';
 import { describeFault, FaultStore } from './faults';
@@ -50,7 +51,7 @@ interface Served {
 
 export class EmulatorCore {
 	readonly state: EmulatorState = createState();
-	readonly faults = new FaultStore();
+	readonly faults = new FaultStore(customerResolver(this));
 	readonly requests: RequestLogEntry[] = [];
 	/** Counts of every call served (fleets read this instead of the log). */
 	readonly summary = new RequestSummary();
@@ -158,7 +159,7 @@ export class EmulatorCore {
 			return send(res, refused);
 		}
 
-		const fault = this.faults.take(method, path, rawQuery);
+		const fault = this.faults.take(method, path, rawQuery, req.headers.authorization);
 		if (fault) entry.fault = describeFault(fault);
 		if (fault?.delayMs) await sleep(fault.delayMs);
 		if (fault?.reset === 'before') {

@@ -12,9 +12,7 @@
 //     (browserExamples.mjs)
 //  7. partner mode (partner.mjs); billing: usage top-up, plans, block (billing.mjs); runs,
 //     offboarding and connect-by-link examples (runs.mjs)
-//  8. the fleet change example: snapshots kept first, canary, a stop halfway, a resume, then the
-//     restore example (fleet.mjs)
-//  9. the fleet-watch example on its schedule over several sweeps (fleetWatch.mjs)
+//  8. the fleet examples (fleetGroups.mjs): change and restore, upgrade and roll back, watch
 //
 // Ends with `N passed, N failed`; exit code 1 when anything failed. Every child process is
 // killed on the way out. Env: N8N_E2E_SKIP_BROWSER=1 skips step 6, N8N_E2E_KEEP=1 keeps the
@@ -29,8 +27,7 @@ import { runBrowserTest } from './browser.mjs';
 import { runEnsureBrowserTest } from './browserEnsure.mjs';
 import { runPartnerBrowserTest } from './browserPartner.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
-import { checkFleetChange } from './fleet.mjs';
-import { checkFleetWatch } from './fleetWatch.mjs';
+import { FLEET_GROUPS } from './fleetGroups.mjs';
 import { checkPartnerMode } from './partnerMode.mjs';
 import { checkRunsAndConnections } from './runs.mjs';
 import { checkStrictAuth } from './strictAuth.mjs';
@@ -113,31 +110,14 @@ async function editorGroups(checks, n8n, emulator) {
 /**
  * The groups against the running n8n, after the editor (its new nodes would otherwise pick the
  * partner credential, the newest one), in this order: billing, runs and connections and the fleet
- * change need the partner credential (imported by partner mode); runs and connections share one
- * trigger wait.
+ * groups (fleetGroups.mjs) need the partner credential (imported by partner mode); runs and
+ * connections share one trigger wait.
  */
 const SERVER_GROUPS = [
-	[
-		'Partner mode (webhook onboarding, nightly run)',
-		'partner test (s)',
-		(checks, n8n, emulator) => checkPartnerMode(checks, n8n, emulator, repoRoot),
-	],
-	[
-		'Billing: usage top-up, plans, block',
-		'billing (s)',
-		(checks, n8n, emulator) => checkBilling(checks, n8n, emulator, repoRoot),
-	],
-	[
-		'Customers: runs and connections',
-		'runs and connections (s)',
-		(checks, n8n, emulator) => checkRunsAndConnections(checks, n8n, emulator, repoRoot),
-	],
-	[
-		'Fleet change: snapshots, canary, stop halfway, resume, restore',
-		'fleet change (s)',
-		(checks, n8n, emulator) => checkFleetChange(checks, n8n, emulator, repoRoot),
-	],
-	['Fleet watch: every customer, incidents', 'fleet watch (s)', checkFleetWatch],
+	['Partner mode (webhook onboarding, nightly run)', 'partner test (s)', checkPartnerMode],
+	['Billing: usage top-up, plans, block', 'billing (s)', checkBilling],
+	['Customers: runs and connections', 'runs and connections (s)', checkRunsAndConnections],
+	...FLEET_GROUPS,
 	['Strict readings: credential test, Check Connection', 'strict readings (s)', checkStrictAuth],
 ];
 
@@ -178,7 +158,9 @@ async function main() {
 		await editorGroups(checks, n8n, emulator);
 		if (n8n.server)
 			for (const [group, timing, check] of SERVER_GROUPS)
-				await checks.group(group, () => timed(timing, () => check(checks, n8n, emulator)));
+				await checks.group(group, () =>
+					timed(timing, () => check(checks, n8n, emulator, repoRoot)),
+				);
 	} catch (error) {
 		checks.ok('end-to-end run', false, error instanceof Error ? error.stack : String(error));
 	} finally {

@@ -1,7 +1,7 @@
 /**
  * The emulator counts each moment a customer gets two active copies of one installation (same
  * title, any solution): at PLAY, or at an install when installs start active. Read in tests through
- * activeCopiesOf, and over HTTP in fleet/status's `bothActive`; reset clears it.
+ * `emu.state.activeCopies`, and over HTTP in fleet/status's `bothActive`; reset clears it.
  */
 import axios from 'axios';
 

@@ -89,14 +89,14 @@ interface Streak {
 function eventItem(
 	event: string,
 	{ automation, points, start, failedRuns }: Streak,
-	customer: IDataObject,
+	endUserFields: IDataObject,
 	extra: IDataObject,
 ): IDataObject {
 	const first = points[start].item;
 	const named = [...points].reverse().find((point) => point.item.bundleTitle != null)?.item;
 	return {
 		event,
-		...customer,
+		...endUserFields,
 		installationId: first.installationId ?? named?.installationId ?? null,
 		installationTitle: first.installationTitle ?? named?.installationTitle ?? null,
 		bundleId: idOut(automation),
@@ -114,8 +114,11 @@ export interface IncidentInput {
 	fresh: ReadonlySet<string>;
 	/** The customer's first sweep: report only what is failing now. */
 	firstSweep: boolean;
-	/** Added to every item (endUserId in partner mode). */
-	customer: IDataObject;
+	/**
+	 * Added to every item (endUserId in partner mode): the end user's fields. To be named
+	 * `endUserFields` with Run → Get New's files (sweepAnswer.ts passes it).
+	 */
+	endUserFields: IDataObject;
 }
 
 /** The incidentOpened and incidentResolved items of one sweep of one customer, oldest first. */
@@ -127,7 +130,7 @@ export function incidentEvents(input: IncidentInput): IDataObject[] {
 			const last = points.length - 1;
 			if (!points[last].failed) continue;
 			const { start } = streakBefore(points, last);
-			emit(last, opened(automation, points, start, last, input.customer));
+			emit(last, opened(automation, points, start, last, input.endUserFields));
 			continue;
 		}
 		// Only runs newer than every run reported before decide anything (a late one only counts).
@@ -138,9 +141,9 @@ export function incidentEvents(input: IncidentInput): IDataObject[] {
 			if (points[i].failed && (!previous || !previous.failed)) {
 				let end = i;
 				while (end + 1 < points.length && points[end + 1].failed) end++;
-				emit(i, opened(automation, points, i, end, input.customer));
+				emit(i, opened(automation, points, i, end, input.endUserFields));
 			} else if (!points[i].failed && previous?.failed) {
-				emit(i, resolved(automation, points, i, input.customer));
+				emit(i, resolved(automation, points, i, input.endUserFields));
 			}
 		}
 	}
@@ -152,11 +155,11 @@ function opened(
 	points: Point[],
 	start: number,
 	end: number,
-	customer: IDataObject,
+	endUserFields: IDataObject,
 ): IDataObject {
 	const run = points[start].item;
 	const streak = { automation, points, start, failedRuns: end - start + 1 };
-	return eventItem('incidentOpened', streak, customer, {
+	return eventItem('incidentOpened', streak, endUserFields, {
 		failedStep: run.failedStep ?? null,
 		run,
 	});
@@ -166,12 +169,12 @@ function resolved(
 	automation: string,
 	points: Point[],
 	index: number,
-	customer: IDataObject,
+	endUserFields: IDataObject,
 ): IDataObject {
 	const { start } = streakBefore(points, index - 1);
 	const lasted = points[index].at - points[start].at;
 	const streak = { automation, points, start, failedRuns: index - start };
-	return eventItem('incidentResolved', streak, customer, {
+	return eventItem('incidentResolved', streak, endUserFields, {
 		resolvedAt: isoOf(points[index].at),
 		durationSeconds: Number.isNaN(lasted) ? null : Math.round(lasted / 1000),
 		firstFailedRunId: idOut(points[start].id),
@@ -198,7 +201,7 @@ export function dueReminders(
 	history: IDataObject[],
 	remindAfterMs: number,
 	now: number,
-	customer: IDataObject,
+	endUserFields: IDataObject,
 ): Reminder[] {
 	if (remindAfterMs <= 0) return [];
 	const due: Reminder[] = [];
@@ -213,7 +216,7 @@ export function dueReminders(
 		due.push({
 			key: reminderKey(automation, after?.id, periods),
 			bundleId: automation,
-			item: eventItem('incidentReminder', streak, customer, {
+			item: eventItem('incidentReminder', streak, endUserFields, {
 				openForSeconds: Math.round(open / 1000),
 				lastFailedRunId: idOut(points[last].id),
 			}),
@@ -250,6 +253,12 @@ export function incidentContextRead(
 	}
 	return true;
 }
+
+/** Whether each automation failing at the end of `history` has the success before its streak. */
+export const openStreaksBounded = (history: IDataObject[]): boolean =>
+	[...timelines(history).values()].every(
+		(points) => !points.at(-1)!.failed || streakBefore(points, points.length - 1).after,
+	);
 
 /** Reminder periods a removal names at most per incident (the newest ones). */
 const STALE_PERIODS = 48;
