@@ -4,12 +4,18 @@
  * start active) while its owner already has another active installation with the same title, of
  * any solution, the emulator counts it and names the customer and title. `npm run bench:fleet`
  * reads it throughout a job (`POST /__emulator/fleet/status` → `bothActive`), tests through
- * `activeCopiesOf(emu.state)`. Cleared with the fixtures (reset).
+ * `emu.state.activeCopies`. Cleared with the fixtures (reset).
  */
-import { recordsOf } from './indexedMap';
-import type { EmulatorState, InstallationRecord } from './types';
+/** What the count reads of an installation. */
+interface Copy {
+	id: number;
+	userId: string;
+	title: string;
+	status: number;
+}
 
-class ActiveCopies {
+/** A part of the state (state.ts). */
+export class ActiveCopies {
 	events = 0;
 	private readonly copies = new Set<string>();
 
@@ -18,9 +24,9 @@ class ActiveCopies {
 		this.copies.clear();
 	}
 
-	/** Called once `installation` is active: counts it when another copy is active too. */
-	started(state: EmulatorState, installation: InstallationRecord): void {
-		const twin = recordsOf(state.installations, installation.userId).some(
+	/** Called once `installation` is active: counts it when another of `owners` (its owner's installations) is active too. */
+	started(owners: readonly Copy[], installation: Copy): void {
+		const twin = owners.some(
 			(other) =>
 				other.id !== installation.id && other.title === installation.title && other.status === 1,
 		);
@@ -37,13 +43,4 @@ class ActiveCopies {
 		});
 		return { events: this.events, customers: copies.length, copies };
 	}
-}
-
-const stores = new WeakMap<EmulatorState, ActiveCopies>();
-
-/** The count of one emulator (keyed by its state, as listLagOf is). */
-export function activeCopiesOf(state: EmulatorState): ActiveCopies {
-	let store = stores.get(state);
-	if (!store) stores.set(state, (store = new ActiveCopies()));
-	return store;
 }

@@ -1,7 +1,6 @@
 /**
- * State of connection by link, update-user-data, the partner's own
- * connection) and the emulator's clock. Kept beside the state (keyed by it, as listLag.ts does) so
- * the shared state and handler context need nothing new; `reset()` clears it with `.clear()`.
+ * The connections' part of the state (state.ts): connection by link, update-user-data, the
+ * partner's own connection, and the emulator's clock; the state's reset clears it with `.clear()`.
  *
  * The clock: `now()` is the real time plus an offset that tests move (`emu.clock.advance(ms)`), or
  * a time it was frozen at (`POST /__emulator/clock {"freeze": true}`: run streams, runStream.ts).
@@ -11,7 +10,6 @@
 import { randomBytes } from 'crypto';
 
 import type { LinkRecord, OwnCredentialRecord, RefreshRule } from './connectionTypes';
-import type { EmulatorState } from './types';
 
 /** How long a link works after creation (or renewal): 48 h, as both Albato pages say. */
 export const LINK_LIFETIME_MS = 48 * 3600 * 1000;
@@ -140,13 +138,4 @@ export class ConnectionsStore {
 		this.refresh = { sequence: [...REFRESH_PRESETS.progress] };
 		this.refreshPosition.clear();
 	}
-}
-
-const stores = new WeakMap<EmulatorState, ConnectionsStore>();
-
-/** The connections' state of one emulator (connection by link, own connection, refreshed user data) (keyed by its state, so handlers need nothing new in their context). */
-export function connectionsOf(state: EmulatorState): ConnectionsStore {
-	let store = stores.get(state);
-	if (!store) stores.set(state, (store = new ConnectionsStore()));
-	return store;
 }

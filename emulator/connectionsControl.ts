@@ -1,5 +1,5 @@
 /** Control calls of the connection endpoints (connection by link, own connection) (under /__emulator/, no auth, never logged). */
-import { connectionsOf, type ConnectionsStore, type REFRESH_PRESETS } from './connections';
+import type { ConnectionsStore, REFRESH_PRESETS } from './connections';
 import { completeLink, LinkCompletionError, linkUrl, renderCredential } from './handlers/links';
 import { addOwnCredential, ownCredentialsOf } from './handlers/ownCredential';
 import type { EmulatorState } from './types';
@@ -21,7 +21,7 @@ interface ControlResult {
 
 /** Publicly safe view of a sharing: the token left out (the link itself carries it). */
 function linkView(state: EmulatorState, id: number) {
-	const store = connectionsOf(state);
+	const store = state.connections;
 	const link = store.links.get(id)!;
 	return {
 		id: link.id,
@@ -41,7 +41,7 @@ export function handleConnectionsControl(
 	route: string,
 	body: unknown,
 ): ControlResult | undefined {
-	const store = connectionsOf(state);
+	const store = state.connections;
 	const input = (body ?? {}) as Record<string, unknown>;
 	const complete = /^POST \/__emulator\/links\/(\d+)\/complete$/.exec(route);
 	if (complete) {

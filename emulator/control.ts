@@ -1,15 +1,10 @@
 /** The control surface under /__emulator/ (outside the spec; no auth; never logged). */
 import { CONNECTIONS_CONTROL_ROUTES, handleConnectionsControl } from './connectionsControl';
-import {
-	FLEET_CONTROL_ROUTES,
-	fleetStatus,
-	seedFleet,
-	type FleetSpec,
-	type RequestSummary,
-} from './fleetControl';
+import { FLEET_CONTROL_ROUTES, fleetStatus, seedFleet, type FleetSpec } from './fleetControl';
+import type { RequestSummary } from './requestSummary';
 import { RUN_CONTROL_ROUTES, handleRunControl } from './runControl';
 import { faultFromJson, faultToJson, type FaultStore } from './faults';
-import { listLagOf, type ListLag } from './listLag';
+import type { ListLag } from './listLag';
 import type { RateLimit } from './rateLimit';
 import type {
 	EmulatorState,
@@ -77,6 +72,80 @@ interface ControlResult {
 const ok = (body: unknown = { ok: true }): ControlResult => ({ status: 200, body });
 const bad = (message: string): ControlResult => ({ status: 400, body: { error: message } });
 
+type ControlCall = (core: Controlled, body: unknown) => ControlResult;
+
+/** The control surface's own routes, by "METHOD /path" (runs and connections answer theirs first). */
+const CONTROL: Record<string, ControlCall> = {
+	'GET /__emulator': () => ok({ routes: CONTROL_ROUTES }),
+	'GET /__emulator/requests': (core) => ok(core.requests),
+	'DELETE /__emulator/requests': (core) => {
+		core.requests.length = 0;
+		core.summary.clear();
+		return ok();
+	},
+	'GET /__emulator/requests/summary': (core) => ok(core.summary.toJson()),
+	'POST /__emulator/requests/keep': (core, body) => {
+		core.keepLog = (body as { keep?: unknown }).keep !== false;
+		return ok({ keep: core.keepLog });
+	},
+	'POST /__emulator/fleet': (core, body) => ({
+		status: 201,
+		body: seedFleet(
+			{
+				state: core.state,
+				variants: core.variants,
+				partner: core.partner,
+				secret: core.secret,
+				initialStatus: core.initialStatus,
+			},
+			body as FleetSpec,
+		),
+	}),
+	'POST /__emulator/fleet/status': (core, body) =>
+		ok(fleetStatus(core.state, core.partner.name, body as Record<string, unknown>)),
+	'GET /__emulator/faults': (core) => ok(core.faults.list().map(faultToJson)),
+	'POST /__emulator/faults': (core, body) => {
+		core.faults.add(faultFromJson(body));
+		return { status: 201, body: { ok: true } };
+	},
+	'DELETE /__emulator/faults': (core) => {
+		core.faults.clear();
+		return ok();
+	},
+	'POST /__emulator/reset': (core) => {
+		core.reset();
+		return ok();
+	},
+	'POST /__emulator/error-style': (core, body) => {
+		core.setErrorStyle((body as { style: ErrorStyle }).style);
+		return ok();
+	},
+	'POST /__emulator/variants': (core, body) => {
+		core.setVariants(body as Partial<Variants>);
+		return ok({ variants: core.variants });
+	},
+	'POST /__emulator/list-lag': (core, body) => {
+		core.state.listLag.set(body as ListLag);
+		return ok({ listLag: core.state.listLag.lag });
+	},
+	'POST /__emulator/token': (core, body) => ok({ token: core.token(body as TokenClaims) }),
+	'GET /__emulator/partner': (core) => ok(core.partner),
+	'POST /__emulator/partner': (core, body) => {
+		core.setPartner(body as Partial<PartnerSettings>);
+		return ok(core.partner);
+	},
+	'POST /__emulator/rate-limit': (core, body) => {
+		core.setRateLimit(body as RateLimitRule);
+		return ok(core.rateLimit?.stats);
+	},
+	'GET /__emulator/rate-limit': (core) => ok(core.rateLimit?.stats ?? null),
+	'DELETE /__emulator/rate-limit': (core) => {
+		core.setRateLimit(null);
+		return ok();
+	},
+	'GET /__emulator/state': (core) => ok(stateAsJson(core)),
+};
+
 export function handleControl(
 	core: Controlled,
 	method: string,
@@ -93,88 +162,21 @@ export function handleControl(
 	}
 	try {
 		const route = `${method} ${path.replace(/\/+$/, '')}`;
-		const runs = handleRunControl(core.state, core.partner.name, route, body);
-		if (runs) return runs;
 		const removal = /^DELETE \/__emulator\/installations\/(\d+)$/.exec(route);
 		if (removal) {
 			core.removeInstallation(Number(removal[1]));
 			return ok();
 		}
-		const connections = handleConnectionsControl(core.state, route, body);
-		if (connections) return connections;
-		switch (route) {
-			case 'GET /__emulator':
-				return ok({ routes: CONTROL_ROUTES });
-			case 'GET /__emulator/requests':
-				return ok(core.requests);
-			case 'DELETE /__emulator/requests':
-				core.requests.length = 0;
-				core.summary.clear();
-				return ok();
-			case 'GET /__emulator/requests/summary':
-				return ok(core.summary.toJson());
-			case 'POST /__emulator/requests/keep':
-				core.keepLog = (body as { keep?: unknown }).keep !== false;
-				return ok({ keep: core.keepLog });
-			case 'POST /__emulator/fleet':
-				return {
-					status: 201,
-					body: seedFleet(
-						{
-							state: core.state,
-							variants: core.variants,
-							partner: core.partner,
-							secret: core.secret,
-							initialStatus: core.initialStatus,
-						},
-						body as FleetSpec,
-					),
-				};
-			case 'POST /__emulator/fleet/status':
-				return ok(fleetStatus(core.state, core.partner.name, body as Record<string, unknown>));
-			case 'GET /__emulator/faults':
-				return ok(core.faults.list().map(faultToJson));
-			case 'POST /__emulator/faults':
-				core.faults.add(faultFromJson(body));
-				return { status: 201, body: { ok: true } };
-			case 'DELETE /__emulator/faults':
-				core.faults.clear();
-				return ok();
-			case 'POST /__emulator/reset':
-				core.reset();
-				return ok();
-			case 'POST /__emulator/error-style':
-				core.setErrorStyle((body as { style: ErrorStyle }).style);
-				return ok();
-			case 'POST /__emulator/variants':
-				core.setVariants(body as Partial<Variants>);
-				return ok({ variants: core.variants });
-			case 'POST /__emulator/list-lag':
-				listLagOf(core.state).set(body as ListLag);
-				return ok({ listLag: listLagOf(core.state).lag });
-			case 'POST /__emulator/token':
-				return ok({ token: core.token(body as TokenClaims) });
-			case 'GET /__emulator/partner':
-				return ok(core.partner);
-			case 'POST /__emulator/partner':
-				core.setPartner(body as Partial<PartnerSettings>);
-				return ok(core.partner);
-			case 'POST /__emulator/rate-limit':
-				core.setRateLimit(body as RateLimitRule);
-				return ok(core.rateLimit?.stats);
-			case 'GET /__emulator/rate-limit':
-				return ok(core.rateLimit?.stats ?? null);
-			case 'DELETE /__emulator/rate-limit':
-				core.setRateLimit(null);
-				return ok();
-			case 'GET /__emulator/state':
-				return ok(stateAsJson(core));
-			default:
-				return {
-					status: 404,
-					body: { error: `unknown control route ${route}`, routes: CONTROL_ROUTES },
-				};
-		}
+		const answer =
+			handleRunControl(core.state, core.partner.name, route, body) ??
+			handleConnectionsControl(core.state, route, body) ??
+			CONTROL[route]?.(core, body);
+		return (
+			answer ?? {
+				status: 404,
+				body: { error: `unknown control route ${route}`, routes: CONTROL_ROUTES },
+			}
+		);
 	} catch (err) {
 		return bad((err as Error).message);
 	}

@@ -1,6 +1,6 @@
 /**
- * Fleets: seeding thousands of partner end users in one control call, and a request
- * summary that stays small however many calls a fleet job sends. Kept apart from control.ts.
+ * Fleets: seeding thousands of partner end users in one control call (a control module: the
+ * request pipeline never imports it; the request summary is requestSummary.ts).
  *
  * `POST /__emulator/fleet` creates, per customer, what the partner's own calls would have made:
  * the end user (add-user), one installation of `solutionId` with `templateIds` (the install
@@ -8,7 +8,6 @@
  * runs per automation (run history). It goes through the same handlers as the HTTP calls, without
  * HTTP or the request log, so 10,000 customers take seconds.
  */
-import { activeCopiesOf } from './activeCopies';
 import { addUser } from './handlers/partner';
 import { install } from './handlers/solutions';
 import type { HandlerContext } from './handlers/context';
@@ -16,13 +15,7 @@ import { recordRun } from './runControl';
 import { attachStream, clockOf, makeStream, type StreamSpec } from './runStream';
 import type { RunOutcome } from './runTypes';
 import { recordsOf } from './indexedMap';
-import type {
-	EmulatorState,
-	InstallationRecord,
-	PartnerSettings,
-	RequestLogEntry,
-	Variants,
-} from './types';
+import type { EmulatorState, InstallationRecord, PartnerSettings, Variants } from './types';
 
 export const FLEET_CONTROL_ROUTES = [
 	'POST   /__emulator/fleet               {"count", "idPrefix"?, "solutionId"?, "templateIds"?, "credentialData"?, "title"?, "status"?, "runsPerBundle"?, "runOutcome"?, "runsPerDay"?, "runStream"?: {"seed", "origin", …}} → {"customers": [{"id", "installationId", "bundleIds"}]}',
@@ -71,13 +64,8 @@ export function seedFleet(deps: FleetDeps, spec: FleetSpec) {
 	const count = Number(spec.count);
 	if (!Number.isInteger(count) || count < 1 || count > 100_000)
 		throw new Error('fleet: count must be a whole number from 1 to 100000');
-	const prefix = spec.idPrefix ?? 'fleet-';
-	const start = spec.start ?? 0;
-	const solutionId = spec.solutionId ?? 101;
-	const templateIds = spec.templateIds ?? [1011, 1012];
-	const credentialData = spec.credentialData ?? DEFAULT_CREDENTIAL_DATA;
-	const title = spec.title ?? 'Leads of {id}';
-	const status = spec.status ?? 1;
+	const { prefix, start, solutionId, templateIds, credentialData, title, status } =
+		withDefaults(spec);
 	const { stream, runsPerBundle } = runsOfFleet(deps.state, spec);
 	const context = (user: string, id: number, body: unknown): HandlerContext => ({
 		user,
@@ -112,6 +100,19 @@ export function seedFleet(deps: FleetDeps, spec: FleetSpec) {
 	return { customers };
 }
 
+/** The spec with its defaults filled in. */
+function withDefaults(spec: FleetSpec) {
+	return {
+		prefix: spec.idPrefix ?? 'fleet-',
+		start: spec.start ?? 0,
+		solutionId: spec.solutionId ?? 101,
+		templateIds: spec.templateIds ?? [1011, 1012],
+		credentialData: spec.credentialData ?? DEFAULT_CREDENTIAL_DATA,
+		title: spec.title ?? 'Leads of {id}',
+		status: spec.status ?? 1,
+	};
+}
+
 /** The fleet's run stream (with `runsPerDay`: one for every customer) and its recorded runs per automation. */
 function runsOfFleet(state: EmulatorState, spec: FleetSpec) {
 	if (spec.runsPerDay === undefined)
@@ -119,74 +120,6 @@ function runsOfFleet(state: EmulatorState, spec: FleetSpec) {
 	const stream = makeStream({ ...spec.runStream, runsPerDay: spec.runsPerDay }, clockOf(state));
 	return { stream, runsPerBundle: spec.runsPerBundle ?? 0 };
 }
-
-/** Counts of the calls served, by kind and status: what a fleet benchmark reads instead of the log. */
-export class RequestSummary {
-	byKind: Record<string, number> = {};
-	byStatus: Record<string, number> = {};
-	rateLimited = 0;
-	total = 0;
-	tokenCallsByUser = new Map<string, number>();
-	/** By token kind (`master`: the /wl partner calls; `endUser`: the others), form and status. */
-	byAuth: Record<string, number> = {};
-
-	add(entry: RequestLogEntry): void {
-		this.total++;
-		const kind = `${entry.method} ${kindOf(entry.path)}`;
-		this.byKind[kind] = (this.byKind[kind] ?? 0) + 1;
-		const status = String(entry.status || 'reset');
-		this.byStatus[status] = (this.byStatus[status] ?? 0) + 1;
-		if (entry.status === 429) this.rateLimited++;
-		const auth = `${tokenKindOf(entry.path)} ${entry.auth} ${status}`;
-		this.byAuth[auth] = (this.byAuth[auth] ?? 0) + 1;
-		// A refused call (401) issued no token: it is counted in byAuth, not as a token call.
-		if (/\/get-user-session-token$/.test(entry.path) && entry.status !== 401) {
-			const body = entry.body as { id?: unknown } | undefined;
-			const id = String(body?.id ?? body ?? '');
-			this.tokenCallsByUser.set(id, (this.tokenCallsByUser.get(id) ?? 0) + 1);
-		}
-	}
-
-	clear(): void {
-		this.byKind = {};
-		this.byStatus = {};
-		this.rateLimited = 0;
-		this.total = 0;
-		this.tokenCallsByUser.clear();
-		this.byAuth = {};
-	}
-
-	toJson() {
-		// One pass, no spread: 100,000 users are more arguments than Math.max takes.
-		const histogram: Record<string, number> = {};
-		let total = 0;
-		let max = 0;
-		for (const calls of this.tokenCallsByUser.values()) {
-			histogram[calls] = (histogram[calls] ?? 0) + 1;
-			total += calls;
-			if (calls > max) max = calls;
-		}
-		return {
-			total: this.total,
-			byKind: this.byKind,
-			byStatus: this.byStatus,
-			rateLimited: this.rateLimited,
-			unauthorized: this.byStatus['401'] ?? 0,
-			/** "<master|endUser> <bearer|basicUsername|basicRaw|none|other> <status>" → calls. */
-			byAuth: this.byAuth,
-			tokenCalls: {
-				users: this.tokenCallsByUser.size,
-				total,
-				maxPerUser: max,
-				/** How many users had 1, 2, … token calls. */
-				histogram,
-			},
-		};
-	}
-}
-
-/** Which token a call carries: the master token on the partner (/wl) calls, else an end user's. */
-const tokenKindOf = (path: string) => (path.startsWith('/wl/') ? 'master' : 'endUser');
 
 /**
  * Per customer of a seeded prefix: its installations as `[id, title, status, value]`, `value` being
@@ -221,9 +154,5 @@ export function fleetStatus(
 		]);
 	}
 	// Two active copies of one customer's installation, counted as they happened (activeCopies.ts).
-	return { customers, bothActive: activeCopiesOf(state).summary() };
+	return { customers, bothActive: state.activeCopies.summary() };
 }
-
-/** A path with its numeric segments as {id} and the partner segment of /wl as {partner}. */
-export const kindOf = (path: string) =>
-	path.replace(/^\/wl\/[^/]+\//, '/wl/{partner}/').replace(/\/\d+(?=\/|$)/g, '/{id}');

@@ -8,16 +8,13 @@
 import http from 'http';
 import type net from 'net';
 
-import { connectionsOf } from './connections';
 import { handleControl, isControlPath } from './control';
 import { EmulatorCore, sendJson } from './core';
 import { completeLink, LinkCompletionError, linkUrl } from './handlers/links';
 import { addOwnCredential, ownCredentialsOf } from './handlers/ownCredential';
 import { DEFAULT_MASTER_TOKEN, DEFAULT_PARTNER, DEFAULT_SECRET } from './fixtures';
 import { createFront } from './front';
-import { listLagOf } from './listLag';
 import { recordRun } from './runControl';
-import { runsOf } from './handlers/runs';
 import { setTransactionsUsed } from './handlers/userLifecycle';
 import { clearPlan, isBlocked } from './handlers/billing';
 import type { Emulator, EmulatorOptions } from './types';
@@ -65,9 +62,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 	});
 	const { port } = front.address() as net.AddressInfo;
 	const urlHost = host.includes(':') ? `[${host}]` : host;
+	const close = () =>
+		new Promise<void>((resolve) => {
+			front.close(() => resolve());
+			for (const socket of sockets) socket.destroy();
+		});
+	return emulatorOf(core, `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`, close);
+}
 
+/** The emulator as code drives it (`Emulator`), over one core. */
+function emulatorOf(core: EmulatorCore, baseUrl: string, close: () => Promise<void>): Emulator {
 	return {
-		baseUrl: `${options.tls ? 'https' : 'http'}://${urlHost}:${port}`,
+		baseUrl,
 		token: (claims) => core.token(claims),
 		requests: core.requests,
 		faults: {
@@ -77,7 +83,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		},
 		setErrorStyle: (style) => core.setErrorStyle(style),
 		setVariants: (v) => core.setVariants(v),
-		setListLag: (lag) => listLagOf(core.state).set(lag),
+		setListLag: (lag) => core.state.listLag.set(lag),
 		partner: {
 			get name() {
 				return core.partner.name;
@@ -93,42 +99,41 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 		setRateLimit: (rule) => core.setRateLimit(rule),
 		rateLimit: () => core.rateLimit?.stats ?? null,
 		recordRun: (run) => recordRun(core.state, run),
-		runs: () => [...runsOf(core.state).runs.values()],
+		runs: () => [...core.state.runHistory.runs.values()],
 		setTransactionsUsed: (id, used) => setTransactionsUsed(core.state, core.partner.name, id, used),
 		billing: {
 			clearPlan: (id) => clearPlan(core.state, core.partner.name, id),
 			isBlocked: (id) => isBlocked(core.state, core.partner.name, id),
 		},
-		links: {
-			complete: (id, opts) => completeLink(core.state, id, opts),
-			get: (id) => connectionsOf(core.state).links.get(id),
-			list: () => [...connectionsOf(core.state).links.values()],
-			url: (id) => {
-				const link = connectionsOf(core.state).links.get(id);
-				if (!link) throw new Error(`Sharing ${id} not found`);
-				return linkUrl(link);
-			},
-			expiresAt: (id) => {
-				const link = connectionsOf(core.state).links.get(id);
-				if (!link) throw new Error(`Sharing ${id} not found`);
-				return connectionsOf(core.state).expiresAt(link);
-			},
-		},
+		links: linksOf(core),
 		clock: clockOf(core),
-		setUpdateUserData: (rule) => connectionsOf(core.state).setRefresh(rule),
+		setUpdateUserData: (rule) => core.state.connections.setRefresh(rule),
 		ownCredentials: {
 			add: (sub, values, title) => addOwnCredential(core.state, sub, values, title),
 			list: (sub) =>
 				sub === undefined
-					? [...connectionsOf(core.state).ownCredentials.values()]
+					? [...core.state.connections.ownCredentials.values()]
 					: ownCredentialsOf(core.state, sub),
 		},
 		reset: () => core.reset(),
-		close: () =>
-			new Promise<void>((resolve) => {
-				front.close(() => resolve());
-				for (const socket of sockets) socket.destroy();
-			}),
+		close,
+	};
+}
+
+/** Connection by link, as `emu.links` gives it. */
+function linksOf(core: EmulatorCore): Emulator['links'] {
+	const connections = core.state.connections;
+	const linkOf = (id: number) => {
+		const link = connections.links.get(id);
+		if (!link) throw new Error(`Sharing ${id} not found`);
+		return link;
+	};
+	return {
+		complete: (id, opts) => completeLink(core.state, id, opts),
+		get: (id) => connections.links.get(id),
+		list: () => [...connections.links.values()],
+		url: (id) => linkUrl(linkOf(id)),
+		expiresAt: (id) => connections.expiresAt(linkOf(id)),
 	};
 }
 
@@ -149,7 +154,7 @@ async function serveRequest(
 
 /** The emulator's clock, as `emu.clock` gives it. */
 function clockOf(core: EmulatorCore): EmulatorClock {
-	const connections = () => connectionsOf(core.state);
+	const connections = () => core.state.connections;
 	return {
 		now: () => connections().now(),
 		advance: (ms) => connections().advance(ms),

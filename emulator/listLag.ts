@@ -4,8 +4,6 @@
  * missing from the list for its owner's next `reads` list calls and/or for `ms` milliseconds
  * (whichever lasts longer). The detail call and everything else see it at once.
  */
-import type { EmulatorState } from './types';
-
 export interface ListLag {
 	/** List calls (by the installation's owner) that leave it out. */
 	reads?: number;
@@ -13,7 +11,8 @@ export interface ListLag {
 	ms?: number;
 }
 
-class ListLagStore {
+/** The lag set and the installations it still hides: a part of the state (state.ts). */
+export class ListLagStore {
 	lag: ListLag = {};
 	private readonly hidden = new Map<number, { reads: number; until: number }>();
 
@@ -46,13 +45,4 @@ class ListLagStore {
 		if (!stillHidden) this.hidden.delete(id);
 		return !stillHidden;
 	}
-}
-
-const stores = new WeakMap<EmulatorState, ListLagStore>();
-
-/** The list lag of one emulator (keyed by its state, so handlers need nothing new in their context). */
-export function listLagOf(state: EmulatorState): ListLagStore {
-	let store = stores.get(state);
-	if (!store) stores.set(state, (store = new ListLagStore()));
-	return store;
 }

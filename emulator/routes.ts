@@ -4,20 +4,17 @@ import { bundleData, updateBundleData } from './handlers/bundles';
 import type { Handler } from './handlers/context';
 import { createCredential, credentialMeta } from './handlers/credentials';
 import { getInstallation, listInstallations, pause, play } from './handlers/installations';
-import {
-	authenticateUpdateUserData,
-	authenticateUserOrMaster,
-	createLink,
-	deleteLink,
-	getLink,
-	renewLink,
-	updateUserData,
-} from './handlers/links';
+import { createLink, deleteLink, getLink, renewLink } from './handlers/links';
 import {
 	getOwnCredential,
 	getOwnCredentialMetadataBy,
 	upsertOwnCredential,
 } from './handlers/ownCredential';
+import {
+	authenticateUpdateUserData,
+	authenticateUserOrMaster,
+	updateUserData,
+} from './handlers/updateUserData';
 import { addUser, getUserSessionToken } from './handlers/partner';
 import { getRunStep, listRuns } from './handlers/runs';
 import type { PartnerSettings, Variants } from './types';

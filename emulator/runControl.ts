@@ -1,6 +1,5 @@
 /** Control routes for run history and end-user usage; kept apart from control.ts. */
 import { clearPlan } from './handlers/billing';
-import { runsOf } from './handlers/runs';
 import { countTransaction, setTransactionsUsed } from './handlers/userLifecycle';
 import { handleStreamControl, RUN_STREAM_ROUTES } from './runStreamControl';
 import type { RunInput, RunRecord } from './runTypes';
@@ -16,7 +15,7 @@ export const RUN_CONTROL_ROUTES = [
 
 /** Records a run and counts it as one transaction of its owner (when a /wl end user). */
 export function recordRun(state: EmulatorState, input: RunInput): RunRecord {
-	const run = runsOf(state).record(input);
+	const run = state.runHistory.record(input);
 	countTransaction(state, run.bundleId);
 	return run;
 }
@@ -39,7 +38,7 @@ export function handleRunControl(
 		case 'POST /__emulator/runs':
 			return { status: 201, body: recordRun(state, body as RunInput) };
 		case 'GET /__emulator/runs':
-			return { status: 200, body: [...runsOf(state).runs.values()] };
+			return { status: 200, body: [...state.runHistory.runs.values()] };
 		case 'POST /__emulator/end-users/transactions': {
 			const { id, used } = body as { id: string; used: number };
 			setTransactionsUsed(state, partner, id, used);

@@ -7,10 +7,9 @@
  * in progress across sweeps), when it is listed (at its start, or 3-20 minutes after it ended for a
  * run listed late) and whether it failed (a streak of 1-4 failed runs on some days, then a success:
  * the recovery). Nothing is kept per run: the list, a step's detail and the ground truth are
- * computed from the emulator clock (`connectionsOf(state).now()`, moved by `POST /__emulator/clock`).
+ * computed from the emulator clock (`state.connections.now()`, moved by `POST /__emulator/clock`).
  * A stream is one small object shared by the bundles it was started on.
  */
-import { connectionsOf } from './connections';
 import { RUN_STATUS, type RunRecord, type RunStepRecord } from './runTypes';
 import type { EmulatorState } from './types';
 
@@ -202,7 +201,7 @@ export function streamsOf(state: EmulatorState): Map<number, Stream> {
 	return streams;
 }
 
-export const clockOf = (state: EmulatorState) => connectionsOf(state).now();
+export const clockOf = (state: EmulatorState) => state.connections.now();
 
 const share = (value: unknown, fallback: number, name: string) => {
 	const n = value === undefined ? fallback : Number(value);

@@ -21,11 +21,13 @@ import { fileURLToPath } from 'node:url';
 import { Emulator } from './e2e/lib/emulator.mjs';
 import { ensureN8n } from './e2e/lib/install.mjs';
 import { N8nInstance } from './e2e/lib/n8n.mjs';
-import { killAll, startProcess, waitFor } from './e2e/lib/proc.mjs';
+import { killAll } from './e2e/lib/proc.mjs';
 import { rerunWithTrustedCert } from './lib/trustedRerun.mjs';
+import { startDelayProxy } from './lib/startDelayProxy.mjs';
+import { mapLimited } from './lib/fleetBench.mjs';
+import { CREDENTIAL, NODE, sweepWorkflow } from './lib/benchSweepWorkflow.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tsNode = path.join(repoRoot, 'node_modules', 'ts-node', 'dist', 'bin.js');
 
 function arg(name, fallback) {
 	const i = process.argv.indexOf(name);
@@ -35,23 +37,8 @@ const CUSTOMERS = Number(arg('--customers', 1000));
 const RTT = Number(arg('--rtt', 150));
 const SWEEPS = Number(arg('--sweeps', 5));
 const OUT = path.resolve(arg('--out', 'bench-fleet-n8n.json'));
-const NODE = 'New failed runs';
-const CREDENTIAL = {
-	id: 'BenchPartner1',
-	name: 'Albato Partner (bench)',
-	type: 'albatoPartnerApi',
-};
 
 // ---- seeding, straight to the emulator ---------------------------------------------------------------
-
-async function mapLimited(list, limit, fn) {
-	let next = 0;
-	await Promise.all(
-		Array.from({ length: Math.min(limit, list.length) }, async () => {
-			while (next < list.length) await fn(list[next++]);
-		}),
-	);
-}
 
 async function seed(emulator, partner, ids) {
 	const call = async (url, init) => {
@@ -105,66 +92,94 @@ async function seed(emulator, partner, ids) {
 	return bundles;
 }
 
-// ---- the workflow ------------------------------------------------------------------------------------
-
-function sweepWorkflow(ids) {
-	const chain = (to) => ({ main: [[{ node: to, type: 'main', index: 0 }]] });
-	return {
-		id: 'BenchFleetSweep1',
-		name: `Bench: Run → Get New over ${ids.length} customers`,
-		nodes: [
-			{
-				parameters: {},
-				name: 'Start',
-				type: 'n8n-nodes-base.manualTrigger',
-				typeVersion: 1,
-				position: [0, 0],
-			},
-			{
-				parameters: {
-					mode: 'raw',
-					jsonOutput: JSON.stringify({ customers: ids.map((customerId) => ({ customerId })) }),
-					options: {},
-				},
-				name: 'Customers',
-				type: 'n8n-nodes-base.set',
-				typeVersion: 3.4,
-				position: [200, 0],
-			},
-			{
-				parameters: { fieldToSplitOut: 'customers', options: {} },
-				name: 'One item per customer',
-				type: 'n8n-nodes-base.splitOut',
-				typeVersion: 1,
-				position: [400, 0],
-			},
-			{
-				parameters: {
-					authentication: 'partnerApi',
-					endUserId: '={{ $json.customerId }}',
-					resource: 'run',
-					operation: 'getNew',
-					filters: { status: 'failed' },
-				},
-				name: NODE,
-				type: 'n8n-nodes-albato-solutions.albatoSolutions',
-				typeVersion: 1,
-				position: [600, 0],
-				credentials: { albatoPartnerApi: { id: CREDENTIAL.id, name: CREDENTIAL.name } },
-				onError: 'continueErrorOutput',
-			},
-		],
-		connections: {
-			Start: chain('Customers'),
-			Customers: chain('One item per customer'),
-			'One item per customer': chain(NODE),
-		},
-		settings: { executionOrder: 'v1' },
-		active: false,
+/** Injects failed runs at random automations of random customers (a fixed seed); their ids go to `injected`. */
+function injectorOf(emulator, { ids, bundles }, injected) {
+	let rng = 30;
+	const random = () => (rng = (rng * 1103515245 + 12345) % 2147483648) / 2147483648;
+	return async (count) => {
+		for (let i = 0; i < count; i++) {
+			const id = ids[Math.floor(random() * ids.length)];
+			const own = bundles.get(id);
+			const run = await emulator.control('POST', '/runs', {
+				bundleId: own[Math.floor(random() * own.length)],
+				outcome: 'failed',
+			});
+			injected.push(run.id);
+		}
 	};
 }
 
-// ---- the child ---------------------------------------------------------------------------------------
+/**
+ * One sweep (`n8n execute`), with failed runs injected before it and, but for the last, during it.
+ * `run`: { n8n, emulator, inject, injected, returned }; the runs it returned go to `returned`.
+ */
+async function oneSweep({ n8n, emulator, inject, injected, returned }, sweep) {
+	const last = sweep > SWEEPS;
+	if (!last) await inject(20);
+	await emulator.control('DELETE', '/requests');
+	let running = true;
+	const during = (async () => {
+		if (last) return;
+		await new Promise((resolve) => setTimeout(resolve, 8000)); // n8n's start-up, then inside the sweep
+		while (running && injected.length < sweep * 60) {
+			await inject(5);
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
+	})();
+	const executed = await n8n.execute('BenchFleetSweep1', { timeoutMs: 900_000 });
+	running = false;
+	await during;
+	const task = executed.run?.data.resultData.runData[NODE]?.[0];
+	if (!task)
+		throw new Error(
+			`sweep ${sweep}: no run data (exit ${executed.code})\n${executed.output.slice(-3000)}`,
+		);
+	const out = (task.data?.main?.[0] ?? []).map((item) => item.json);
+	const errors = task.data?.main?.[1] ?? [];
+	const requests = (await emulator.requests()).length;
+	returned.push(...out.map((run) => run.id));
+	const figures = {
+		sweep,
+		seconds: Math.round(task.executionTime) / 1000,
+		returned: out.length,
+		customerErrors: errors.length,
+		requests,
+	};
+	console.log(
+		`sweep ${sweep}${last ? ' (collects the last injections)' : ''}: ${figures.seconds} s, ${figures.returned} new failed runs, ${figures.customerErrors} customers failed, ${requests} requests`,
+	);
+	return figures;
+}
+
+/** The figures written to OUT, and what the targets read: runs returned twice, missing, the slowest sweep. */
+function resultsOf({ injected, returned, sweeps }, { install, began }) {
+	const twice = returned.filter((id, i) => returned.indexOf(id) !== i);
+	const missing = injected.filter((id) => !returned.includes(id));
+	const slowest = Math.max(...sweeps.map((s) => s.seconds));
+	const results = {
+		customers: CUSTOMERS,
+		automationsPerCustomer: 2,
+		rttMs: RTT,
+		sweeps,
+		injected: injected.length,
+		returned: returned.length,
+		returnedTwice: twice.length,
+		missing: missing.length,
+		targets: {
+			sweepSeconds: { target: '≤ 60', value: slowest },
+			exactlyOnce: {
+				target: '0 twice, 0 missing',
+				value: `${twice.length} twice, ${missing.length} missing`,
+			},
+		},
+		setup: {
+			n8n: install.root,
+			date: new Date().toISOString(),
+			benchSeconds: Math.round((Date.now() - began) / 1000),
+		},
+	};
+	return { results, twice, missing, slowest };
+}
 
 async function child() {
 	const cert = JSON.parse(process.env.BENCH_N8N_CERT);
@@ -173,20 +188,7 @@ async function child() {
 	const emulator = await Emulator.start(repoRoot, {
 		args: ['--tls-cert', cert.certFile, '--tls-key', cert.keyFile, '--quiet'],
 	});
-	const port = new URL(emulator.baseUrl).port;
-	let proxyUrl;
-	startProcess(
-		process.execPath,
-		[tsNode, '--transpile-only', 'scripts/lib/delayProxy.ts', port, String(RTT)],
-		{
-			cwd: repoRoot,
-			onLine: (line) => {
-				const match = /^PROXY \d+ (\d+)$/.exec(line);
-				if (match) proxyUrl = `https://127.0.0.1:${match[1]}`;
-			},
-		},
-	);
-	await waitFor('the delay proxy', () => proxyUrl, { timeoutMs: 60_000, intervalMs: 100 });
+	const { proxyUrl } = await startDelayProxy(emulator, RTT);
 	const partner = await emulator.control('GET', '/partner');
 	const ids = Array.from({ length: CUSTOMERS }, (_, i) => `bench-${String(i).padStart(5, '0')}`);
 	const seeding = Date.now();
@@ -206,84 +208,18 @@ async function child() {
 		]);
 		await n8n.importWorkflow(sweepWorkflow(ids));
 
-		let rng = 30;
-		const random = () => (rng = (rng * 1103515245 + 12345) % 2147483648) / 2147483648;
 		const injected = [];
-		const inject = async (count) => {
-			for (let i = 0; i < count; i++) {
-				const id = ids[Math.floor(random() * ids.length)];
-				const own = bundles.get(id);
-				const run = await emulator.control('POST', '/runs', {
-					bundleId: own[Math.floor(random() * own.length)],
-					outcome: 'failed',
-				});
-				injected.push(run.id);
-			}
-		};
+		const inject = injectorOf(emulator, { ids, bundles }, injected);
 		const returned = [];
 		const sweeps = [];
 		for (let sweep = 1; sweep <= SWEEPS + 1; sweep++) {
-			const last = sweep > SWEEPS;
-			if (!last) await inject(20);
-			await emulator.control('DELETE', '/requests');
-			let running = true;
-			const during = (async () => {
-				if (last) return;
-				await new Promise((resolve) => setTimeout(resolve, 8000)); // n8n's start-up, then inside the sweep
-				while (running && injected.length < sweep * 60) {
-					await inject(5);
-					await new Promise((resolve) => setTimeout(resolve, 1000));
-				}
-			})();
-			const executed = await n8n.execute('BenchFleetSweep1', { timeoutMs: 900_000 });
-			running = false;
-			await during;
-			const task = executed.run?.data.resultData.runData[NODE]?.[0];
-			if (!task)
-				throw new Error(
-					`sweep ${sweep}: no run data (exit ${executed.code})\n${executed.output.slice(-3000)}`,
-				);
-			const out = (task.data?.main?.[0] ?? []).map((item) => item.json);
-			const errors = task.data?.main?.[1] ?? [];
-			const requests = (await emulator.requests()).length;
-			returned.push(...out.map((run) => run.id));
-			const figures = {
-				sweep,
-				seconds: Math.round(task.executionTime) / 1000,
-				returned: out.length,
-				customerErrors: errors.length,
-				requests,
-			};
+			const figures = await oneSweep({ n8n, emulator, inject, injected, returned }, sweep);
 			sweeps.push(figures);
-			console.log(
-				`sweep ${sweep}${last ? ' (collects the last injections)' : ''}: ${figures.seconds} s, ${figures.returned} new failed runs, ${figures.customerErrors} customers failed, ${requests} requests`,
-			);
 		}
-		const twice = returned.filter((id, i) => returned.indexOf(id) !== i);
-		const missing = injected.filter((id) => !returned.includes(id));
-		const slowest = Math.max(...sweeps.map((s) => s.seconds));
-		const results = {
-			customers: CUSTOMERS,
-			automationsPerCustomer: 2,
-			rttMs: RTT,
-			sweeps,
-			injected: injected.length,
-			returned: returned.length,
-			returnedTwice: twice.length,
-			missing: missing.length,
-			targets: {
-				sweepSeconds: { target: '≤ 60', value: slowest },
-				exactlyOnce: {
-					target: '0 twice, 0 missing',
-					value: `${twice.length} twice, ${missing.length} missing`,
-				},
-			},
-			setup: {
-				n8n: install.root,
-				date: new Date().toISOString(),
-				benchSeconds: Math.round((Date.now() - began) / 1000),
-			},
-		};
+		const { results, twice, missing, slowest } = resultsOf(
+			{ injected, returned, sweeps },
+			{ install, began },
+		);
 		await writeFile(OUT, `${JSON.stringify(results, null, 2)}\n`);
 		console.log(
 			`\nslowest sweep ${slowest} s (target ≤ 60); ${injected.length} failed runs injected, ${returned.length} returned, ${twice.length} twice, ${missing.length} missing; figures in ${path.relative(process.cwd(), OUT) || OUT}`,

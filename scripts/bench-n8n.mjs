@@ -25,12 +25,12 @@ import { fileURLToPath } from 'node:url';
 import { Emulator } from './e2e/lib/emulator.mjs';
 import { ensureN8n } from './e2e/lib/install.mjs';
 import { N8nInstance } from './e2e/lib/n8n.mjs';
-import { killAll, startProcess, waitFor } from './e2e/lib/proc.mjs';
+import { killAll } from './e2e/lib/proc.mjs';
 import { CREDENTIAL } from './e2e/lib/setup.mjs';
+import { startDelayProxy } from './lib/startDelayProxy.mjs';
 import { rerunWithTrustedCert } from './lib/trustedRerun.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const tsNode = path.join(repoRoot, 'node_modules', 'ts-node', 'dist', 'bin.js');
 
 function arg(name, fallback) {
 	const i = process.argv.indexOf(name);
@@ -144,6 +144,82 @@ async function measure(n8n, workflowId, nodeName, items = ITEMS) {
 
 // ---- the child: emulator, proxy, n8n --------------------------------------------------------------
 
+/** One measured run of a bench workflow, with the requests it sent and how many were answered 429. */
+async function measureOnce({ n8n, emulator }, label, key, workflowId) {
+	await emulator.control('DELETE', '/requests');
+	const result = await measure(n8n, workflowId, NODES[key]);
+	const log = await emulator.requests();
+	result.requests = log.length;
+	result.rateLimited = log.filter((entry) => entry.status === 429).length;
+	console.log(
+		`${label ? `${label} ` : ''}${key}: ${result.seconds} s, ${result.failed} failed, ${result.requests} requests (${result.rateLimited} answered 429)${result.error ? `; error: ${result.error}` : ''}`,
+	);
+	return result;
+}
+
+/** The Access Token credential (through the proxy) and the bench workflows. */
+async function importBench(n8n, emulator, proxyUrl) {
+	await n8n.importCredentials([
+		{ ...CREDENTIAL, data: { baseUrl: proxyUrl, accessToken: emulator.token } },
+	]);
+	await n8n.importWorkflow(
+		workflow('BenchAlbatoNode', `Bench: ${ITEMS} Gets, Albato Solutions node`, ourNode()),
+	);
+	for (const n of EXTRA)
+		await n8n.importWorkflow(
+			workflow(
+				`BenchAlbatoAt${n}`,
+				`Bench: ${ITEMS} Gets, Albato Solutions node, ${n} in flight`,
+				ourNode(n),
+			),
+		);
+	await n8n.importWorkflow(
+		workflow('BenchAlbatoSmall', `Bench: ${SMALL} Gets, Albato Solutions node`, ourNode(), SMALL),
+	);
+	await n8n.importWorkflow(
+		workflow(
+			'BenchHttpRequest',
+			`Bench: ${ITEMS} Gets, HTTP Request node`,
+			httpRequestNode(proxyUrl),
+		),
+	);
+}
+
+/** The figures written to OUT: every run, the targets, the set-up. */
+function resultsOf(runs, small, { install, began }) {
+	return {
+		rttMs: RTT,
+		items: ITEMS,
+		node: runs.node,
+		httpRequest: runs.httpRequest,
+		// Extra: what raising Items in Flight gives.
+		...Object.fromEntries(EXTRA.map((n) => [`nodeAt${n}`, runs[`nodeAt${n}`]])),
+		rateLimited: runs.rateLimited,
+		targets: {
+			nodeVsHttpRequest: {
+				target: '≤ 1.25',
+				value: Math.round((runs.node.seconds / runs.httpRequest.seconds) * 100) / 100,
+			},
+			nodeFailedUnderRateLimit: { target: 0, value: runs.rateLimited.node.failed },
+			smallRunPeakInFlight: { target: '≤ 8', items: SMALL, value: small.peakInFlight },
+			...Object.fromEntries(
+				EXTRA.map((n) => [
+					`nodeAt${n}VsHttpRequest`,
+					{
+						value: Math.round((runs[`nodeAt${n}`].seconds / runs.httpRequest.seconds) * 100) / 100,
+					},
+				]),
+			),
+		},
+		setup: {
+			n8n: install.root,
+			rateLimit: { maxConcurrent: RATE_LIMIT, retryAfterSeconds: 1, serviceMs: 50 },
+			date: new Date().toISOString(),
+			benchSeconds: Math.round((Date.now() - began) / 1000),
+		},
+	};
+}
+
 async function child() {
 	const cert = JSON.parse(process.env.BENCH_N8N_CERT);
 	const began = Date.now();
@@ -151,61 +227,15 @@ async function child() {
 	const emulator = await Emulator.start(repoRoot, {
 		args: ['--tls-cert', cert.certFile, '--tls-key', cert.keyFile, '--quiet'],
 	});
-	const port = new URL(emulator.baseUrl).port;
-	let proxyUrl;
-	startProcess(
-		process.execPath,
-		[tsNode, '--transpile-only', 'scripts/lib/delayProxy.ts', port, String(RTT)],
-		{
-			cwd: repoRoot,
-			onLine: (line) => {
-				const match = /^PROXY \d+ (\d+)$/.exec(line);
-				if (match) proxyUrl = `https://127.0.0.1:${match[1]}`;
-			},
-		},
-	);
-	await waitFor('the delay proxy', () => proxyUrl, { timeoutMs: 60_000, intervalMs: 100 });
+	const { proxyUrl } = await startDelayProxy(emulator, RTT);
 	console.log(`HTTPS emulator ${emulator.baseUrl}, behind a ${RTT} ms round trip at ${proxyUrl}`);
 
 	const n8n = await N8nInstance.create(install, repoRoot);
 	try {
-		await n8n.importCredentials([
-			{ ...CREDENTIAL, data: { baseUrl: proxyUrl, accessToken: emulator.token } },
-		]);
-		await n8n.importWorkflow(
-			workflow('BenchAlbatoNode', `Bench: ${ITEMS} Gets, Albato Solutions node`, ourNode()),
-		);
-		for (const n of EXTRA)
-			await n8n.importWorkflow(
-				workflow(
-					`BenchAlbatoAt${n}`,
-					`Bench: ${ITEMS} Gets, Albato Solutions node, ${n} in flight`,
-					ourNode(n),
-				),
-			);
-		await n8n.importWorkflow(
-			workflow('BenchAlbatoSmall', `Bench: ${SMALL} Gets, Albato Solutions node`, ourNode(), SMALL),
-		);
-		await n8n.importWorkflow(
-			workflow(
-				'BenchHttpRequest',
-				`Bench: ${ITEMS} Gets, HTTP Request node`,
-				httpRequestNode(proxyUrl),
-			),
-		);
+		await importBench(n8n, emulator, proxyUrl);
 
 		const runs = {};
-		const once = async (label, key, workflowId) => {
-			await emulator.control('DELETE', '/requests');
-			const result = await measure(n8n, workflowId, NODES[key]);
-			const log = await emulator.requests();
-			result.requests = log.length;
-			result.rateLimited = log.filter((entry) => entry.status === 429).length;
-			console.log(
-				`${label ? `${label} ` : ''}${key}: ${result.seconds} s, ${result.failed} failed, ${result.requests} requests (${result.rateLimited} answered 429)${result.error ? `; error: ${result.error}` : ''}`,
-			);
-			return result;
-		};
+		const once = (label, key, workflowId) => measureOnce({ n8n, emulator }, label, key, workflowId);
 		// A small run: how many requests were served at once (the emulator's peak), never more than 8.
 		await emulator.control('POST', '/rate-limit', { maxConcurrent: 1000, serviceMs: 50 });
 		await emulator.control('DELETE', '/requests');
@@ -233,38 +263,7 @@ async function child() {
 			);
 		runs.rateLimited.emulator = await emulator.control('GET', '/rate-limit');
 
-		const results = {
-			rttMs: RTT,
-			items: ITEMS,
-			node: runs.node,
-			httpRequest: runs.httpRequest,
-			// Extra: what raising Items in Flight gives.
-			...Object.fromEntries(EXTRA.map((n) => [`nodeAt${n}`, runs[`nodeAt${n}`]])),
-			rateLimited: runs.rateLimited,
-			targets: {
-				nodeVsHttpRequest: {
-					target: '≤ 1.25',
-					value: Math.round((runs.node.seconds / runs.httpRequest.seconds) * 100) / 100,
-				},
-				nodeFailedUnderRateLimit: { target: 0, value: runs.rateLimited.node.failed },
-				smallRunPeakInFlight: { target: '≤ 8', items: SMALL, value: small.peakInFlight },
-				...Object.fromEntries(
-					EXTRA.map((n) => [
-						`nodeAt${n}VsHttpRequest`,
-						{
-							value:
-								Math.round((runs[`nodeAt${n}`].seconds / runs.httpRequest.seconds) * 100) / 100,
-						},
-					]),
-				),
-			},
-			setup: {
-				n8n: install.root,
-				rateLimit: { maxConcurrent: RATE_LIMIT, retryAfterSeconds: 1, serviceMs: 50 },
-				date: new Date().toISOString(),
-				benchSeconds: Math.round((Date.now() - began) / 1000),
-			},
-		};
+		const results = resultsOf(runs, small, { install, began });
 		await writeFile(OUT, `${JSON.stringify(results, null, 2)}\n`);
 		console.log(
 			`\nnode / HTTP Request: ${results.targets.nodeVsHttpRequest.value}× (target ≤ 1.25); node items failed under the rate limit: ${runs.rateLimited.node.failed} (target 0); ${SMALL}-item run: at most ${small.peakInFlight} in flight (target ≤ 8)`,

@@ -10,13 +10,8 @@ import { formatReport, runProbe } from './probe/index';
 const USAGE =
 	'Usage: ALBATO_TOKEN=<end-user JWT> [ALBATO_MASTER_TOKEN=<partner master token>] npm run probe -- --base-url https://api.albato.com [--partner-id N] [--solution-id N] [--link-id N] [--partner NAME]';
 
-export function parseArgs(argv: string[]): {
-	baseUrl: string;
-	partnerId?: number;
-	solutionId?: string;
-	linkId?: number;
-	partner?: string;
-} {
+/** `--name value` or `--name=value` flags, by name; a token, a bare word or an unknown flag throws. */
+function flagsOf(argv: string[]): Record<string, string> {
 	const args: Record<string, string> = {};
 	for (let i = 0; i < argv.length; i++) {
 		const [flag, inline] = argv[i].split('=', 2);
@@ -30,15 +25,30 @@ export function parseArgs(argv: string[]): {
 	for (const name of Object.keys(args))
 		if (!['base-url', 'partner-id', 'solution-id', 'link-id', 'partner'].includes(name))
 			throw new Error(`Unknown option --${name}. ${USAGE}`);
+	return args;
+}
+
+/** A flag's value as a positive whole number (undefined when the flag is not given). */
+function positiveWhole(value: string | undefined, flag: string): number | undefined {
+	if (value === undefined) return undefined;
+	const n = Number(value);
+	if (!(Number.isInteger(n) && n > 0)) throw new Error(`${flag} must be a positive whole number`);
+	return n;
+}
+
+export function parseArgs(argv: string[]): {
+	baseUrl: string;
+	partnerId?: number;
+	solutionId?: string;
+	linkId?: number;
+	partner?: string;
+} {
+	const args = flagsOf(argv);
 	const baseUrl = (args['base-url'] ?? '').trim();
 	if (!/^https?:\/\/[^/]/i.test(baseUrl))
 		throw new Error(`--base-url must be an http(s) address. ${USAGE}`);
-	const partnerId = args['partner-id'] === undefined ? undefined : Number(args['partner-id']);
-	if (partnerId !== undefined && !(Number.isInteger(partnerId) && partnerId > 0))
-		throw new Error('--partner-id must be a positive whole number');
-	const linkId = args['link-id'] === undefined ? undefined : Number(args['link-id']);
-	if (linkId !== undefined && !(Number.isInteger(linkId) && linkId > 0))
-		throw new Error('--link-id must be a positive whole number');
+	const partnerId = positiveWhole(args['partner-id'], '--partner-id');
+	const linkId = positiveWhole(args['link-id'], '--link-id');
 	const partner = args.partner === undefined ? undefined : args.partner.trim();
 	if (partner !== undefined && !/^[\w.-]+$/.test(partner))
 		throw new Error('--partner must be the partner name of the /wl paths');

@@ -23,53 +23,24 @@ import type { EmulatorState, EndUserRecord } from '../types';
 import { byMethodOnly, type Handler, type HandlerContext, isPlainObject, nowIso } from './context';
 import { bodyId, endUserKey, namedUser } from './endUserIds';
 
-class BillingStore {
-	/** Subjects of blocked users. */
-	readonly blocked = new Set<string>();
-	/** Subjects whose plan was taken away (no active plan until set-user-plan). */
-	readonly planless = new Set<string>();
-	/** Subject → extra transactions added this month. */
-	readonly extra = new Map<string, number>();
-
-	reset(): void {
-		this.blocked.clear();
-		this.planless.clear();
-		this.extra.clear();
-	}
-
-	forget(sub: string): void {
-		this.blocked.delete(sub);
-		this.planless.delete(sub);
-		this.extra.delete(sub);
-	}
-}
-
-const stores = new WeakMap<EmulatorState, BillingStore>();
-
-export function billingOf(state: EmulatorState): BillingStore {
-	let store = stores.get(state);
-	if (!store) stores.set(state, (store = new BillingStore()));
-	return store;
-}
-
 /** The service's words when a blocked user's integration would start (PLAY, install). */
 export const BLOCKED_MESSAGE =
 	'User billing plan is blocked: integrations cannot be started for this user';
 
 /** Throws 422 when the subject's billing plan is blocked (PLAY, install). */
 export function assertNotBlocked(state: EmulatorState, sub: string): void {
-	if (billingOf(state).blocked.has(sub)) throw new ApiError(422, BLOCKED_MESSAGE);
+	if (state.billing.blocked.has(sub)) throw new ApiError(422, BLOCKED_MESSAGE);
 }
 
 /** Whether the user has an active billing plan: not blocked, and a plan set. */
 export function hasActivePlan(state: EmulatorState, sub: string): boolean {
-	const store = billingOf(state);
+	const store = state.billing;
 	return !store.blocked.has(sub) && !store.planless.has(sub);
 }
 
 /** After set-user-plan: the user has a plan again; the block is lifted unless the variant keeps it. */
 export function planSet(ctx: HandlerContext, sub: string): void {
-	const store = billingOf(ctx.state);
+	const store = ctx.state.billing;
 	store.planless.delete(sub);
 	if (ctx.variants.setPlanUnblocks === 'yes') store.blocked.delete(sub);
 }
@@ -99,7 +70,7 @@ export const listPlansBy = (method: 'GET' | 'POST'): Handler =>
 
 export const blockUserPlan: Handler = (ctx) => {
 	const user = userOf(ctx);
-	billingOf(ctx.state).blocked.add(user.sub);
+	ctx.state.billing.blocked.add(user.sub);
 	const now = nowIso();
 	for (const inst of recordsOf(ctx.state.installations, user.sub)) {
 		if (inst.status === 0) continue;
@@ -123,7 +94,7 @@ export const addUserPlanTransactions: Handler = (ctx) => {
 		throw new ApiError(400, [
 			{ field: 'id', message: 'The user has no active billing plan to add transactions to' },
 		]);
-	const store = billingOf(ctx.state);
+	const store = ctx.state.billing;
 	store.extra.set(user.sub, (store.extra.get(user.sub) ?? 0) + (count as number));
 	return { data: [] };
 };
@@ -132,11 +103,11 @@ export const addUserPlanTransactions: Handler = (ctx) => {
 export function clearPlan(state: EmulatorState, partner: string, id: string): void {
 	const user = state.endUsers.get(endUserKey(partner, String(id)));
 	if (!user) throw new Error(`unknown end user "${id}"`);
-	billingOf(state).planless.add(user.sub);
+	state.billing.planless.add(user.sub);
 }
 
 /** Whether an end user (the partner's own id) is blocked (control surface, tests). */
 export function isBlocked(state: EmulatorState, partner: string, id: string): boolean {
 	const user = state.endUsers.get(endUserKey(partner, String(id)));
-	return !!user && billingOf(state).blocked.has(user.sub);
+	return !!user && state.billing.blocked.has(user.sub);
 }

@@ -34,24 +34,23 @@ export const bundleData: Handler = (ctx) => {
 	};
 };
 
+/** Per field type: whether a value fits it, and what the service says when it does not. */
+const VALUE_CHECKS: Record<FieldRecord['type'], [(value: unknown) => boolean, string]> = {
+	string: [(v) => typeof v === 'string', 'must be a string'],
+	number: [(v) => typeof v === 'number' && Number.isFinite(v), 'must be a number'],
+	boolean: [(v) => typeof v === 'boolean', 'must be a boolean'],
+	listRef: [
+		(v) => typeof v === 'string' && LIST_REF.test(v),
+		'must be a list reference like {%12:345%}',
+	],
+	list: [Array.isArray, 'must be a list'],
+	object: [isPlainObject, 'must be an object'],
+};
+
 function checkValue(field: FieldRecord, value: unknown): string | undefined {
 	if (value === null) return field.nullable ? undefined : 'must not be null';
-	switch (field.type) {
-		case 'string':
-			return typeof value === 'string' ? undefined : 'must be a string';
-		case 'number':
-			return typeof value === 'number' && Number.isFinite(value) ? undefined : 'must be a number';
-		case 'boolean':
-			return typeof value === 'boolean' ? undefined : 'must be a boolean';
-		case 'listRef':
-			return typeof value === 'string' && LIST_REF.test(value)
-				? undefined
-				: 'must be a list reference like {%12:345%}';
-		case 'list':
-			return Array.isArray(value) ? undefined : 'must be a list';
-		case 'object':
-			return isPlainObject(value) ? undefined : 'must be an object';
-	}
+	const [fits, problem] = VALUE_CHECKS[field.type];
+	return fits(value) ? undefined : problem;
 }
 
 /** PUT /bundle/data/{stepId} {data: {code: value}}: only while the installation is paused; all-or-nothing. */

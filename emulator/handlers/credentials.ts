@@ -67,19 +67,46 @@ export const createCredential: Handler = (ctx) => {
 				title === undefined ? 'is required (the connection name)' : 'must be a non-empty string',
 		});
 	}
-	// Layout variant: the partner's fields flat beside the title, or inside {"fields": {...}}.
-	let given: Record<string, unknown> = body;
-	if (ctx.variants.credentialBody === 'fields') {
-		if (!isPlainObject(body.fields))
-			errors.push({ field: 'fields', message: "is required: an object with the partner's fields" });
-		given = isPlainObject(body.fields) ? body.fields : {};
-		for (const key of Object.keys(body))
-			if (key !== TITLE_KEY && key !== 'fields')
-				errors.push({
-					field: key,
-					message: 'unknown key; the partner\'s fields go inside "fields"',
-				});
-	}
+	const given = givenFields(body, ctx.variants, errors);
+	const values = fieldValues(fields, given, errors);
+	errors.push(...unknownKeys(ctx.id, body, given, ctx.variants, fields));
+	if (errors.length) throw new ApiError(400, errors);
+	const record: CredentialRecord = {
+		id: ctx.state.nextIds.credential++,
+		userId: ctx.user,
+		partnerId: ctx.id,
+		title: title as string,
+		values,
+		dateCreated: nowIso(),
+	};
+	ctx.state.credentials.set(record.id, record);
+	return { status: 201, data: renderCredential(record) };
+};
+
+/** The partner's fields as given: flat beside the title, or inside {"fields": {...}} (layout variant). */
+function givenFields(
+	body: Record<string, unknown>,
+	variants: Variants,
+	errors: FieldError[],
+): Record<string, unknown> {
+	if (variants.credentialBody !== 'fields') return body;
+	if (!isPlainObject(body.fields))
+		errors.push({ field: 'fields', message: "is required: an object with the partner's fields" });
+	for (const key of Object.keys(body))
+		if (key !== TITLE_KEY && key !== 'fields')
+			errors.push({
+				field: key,
+				message: 'unknown key; the partner\'s fields go inside "fields"',
+			});
+	return isPlainObject(body.fields) ? body.fields : {};
+}
+
+/** The values of the partner's fields, each checked (required, a string, one of the allowed values). */
+function fieldValues(
+	fields: PartnerField[],
+	given: Record<string, unknown>,
+	errors: FieldError[],
+): Record<string, string> {
 	const values: Record<string, string> = {};
 	for (const f of fields) {
 		const v = given[f.id];
@@ -93,26 +120,23 @@ export const createCredential: Handler = (ctx) => {
 			});
 		else values[f.id] = v;
 	}
-	if (ctx.variants.credentialBody === 'flat') {
-		for (const key of Object.keys(body)) {
-			if (key !== TITLE_KEY && !fields.some((f) => f.id === key))
-				errors.push({ field: key, message: `unknown field for partner ${ctx.id}` });
-		}
-	} else {
-		for (const key of Object.keys(given)) {
-			if (!fields.some((f) => f.id === key))
-				errors.push({ field: `fields.${key}`, message: `unknown field for partner ${ctx.id}` });
-		}
-	}
-	if (errors.length) throw new ApiError(400, errors);
-	const record: CredentialRecord = {
-		id: ctx.state.nextIds.credential++,
-		userId: ctx.user,
-		partnerId: ctx.id,
-		title: title as string,
-		values,
-		dateCreated: nowIso(),
-	};
-	ctx.state.credentials.set(record.id, record);
-	return { status: 201, data: renderCredential(record) };
-};
+	return values;
+}
+
+/** Keys that are none of the partner's fields. */
+function unknownKeys(
+	partnerId: number,
+	body: Record<string, unknown>,
+	given: Record<string, unknown>,
+	variants: Variants,
+	fields: PartnerField[],
+): FieldError[] {
+	const known = (key: string) => fields.some((f) => f.id === key);
+	if (variants.credentialBody === 'flat')
+		return Object.keys(body)
+			.filter((key) => key !== TITLE_KEY && !known(key))
+			.map((key) => ({ field: key, message: `unknown field for partner ${partnerId}` }));
+	return Object.keys(given)
+		.filter((key) => !known(key))
+		.map((key) => ({ field: `fields.${key}`, message: `unknown field for partner ${partnerId}` }));
+}

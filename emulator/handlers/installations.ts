@@ -1,8 +1,6 @@
 /** Endpoints 5–8: start, pause, list, detail. */
 import { nowIso, ownInstallation, type Handler, type HandlerContext } from './context';
 import { recordsOf } from '../indexedMap';
-import { activeCopiesOf } from '../activeCopies';
-import { listLagOf } from '../listLag';
 import { assertNotBlocked } from './billing';
 import { wrapInstallation } from '../render';
 import { renderInstallation } from './views';
@@ -24,7 +22,7 @@ function expandOf(ctx: HandlerContext): Set<string> {
 }
 
 export const listInstallations: Handler = (ctx) => {
-	const lag = listLagOf(ctx.state);
+	const lag = ctx.state.listLag;
 	const own = recordsOf(ctx.state.installations, ctx.user)
 		.filter((i) => lag.listed(i.id))
 		.sort((a, b) => a.id - b.id);
@@ -57,7 +55,8 @@ const setStatus =
 		if (inst.status !== status) {
 			inst.status = status;
 			inst.dateUpdated = nowIso();
-			if (status === 1) activeCopiesOf(ctx.state).started(ctx.state, inst);
+			if (status === 1)
+				ctx.state.activeCopies.started(recordsOf(ctx.state.installations, inst.userId), inst);
 		}
 		const rendered = renderInstallation(
 			ctx,

@@ -1,25 +1,21 @@
 /**
- * Connection by link and refreshed user data (outside the spec, from Albato's docs):
+ * Connection by link (outside the spec, from Albato's docs; refreshed user data: updateUserData.ts):
  *   POST   /credentials/grant-access-sharing        {partnerId, title}   end-user token
  *   GET    /credentials/grant-access-sharing/{id}                        end-user token
  *   PUT    /credentials/grant-access-sharing/{id}   (renew; PATCH too)   end-user token
  *   DELETE /credentials/grant-access-sharing/{id}                        end-user token
- *   POST   /credentials/{partnerId}/{credentialId}/update-user-data      Bearer master token or the owner's token
  * A link is completed into a credential by the control call (completeLink); the solutions'
  * credentialists then offer that credential (offerConnections).
  */
 import { randomBytes } from 'crypto';
 
-import { authenticate, basicToken } from '../auth';
-import { connectionsOf } from '../connections';
 import type { CompleteLinkOptions, LinkRecord } from '../connectionTypes';
 import { ApiError, notFound, type FieldError } from '../errors';
 import { PARTNERS, type StepFixture } from '../fixtures';
 import { recordsOf } from '../indexedMap';
-import type { CredentialRecord, EmulatorState, PartnerSettings, Variants } from '../types';
+import type { CredentialRecord, EmulatorState, Variants } from '../types';
 import { isPlainObject, type Handler, type HandlerContext } from './context';
 import { renderCredential } from './credentials';
-import { authenticatePartner } from './partner';
 
 /** The link the customer opens (Albato's format). */
 export const linkUrl = (link: { id: number; token: string }) =>
@@ -28,22 +24,22 @@ export const linkUrl = (link: { id: number; token: string }) =>
 /** 0 waiting, 1 connected (credentialId set), 2 expired (only with the `linkExpiredStatus: 'expired'` variant). */
 export function linkStatus(state: EmulatorState, link: LinkRecord, variants: Variants): number {
 	if (link.credentialId !== null) return 1;
-	if (connectionsOf(state).isExpired(link) && variants.linkExpiredStatus === 'expired') return 2;
+	if (state.connections.isExpired(link) && variants.linkExpiredStatus === 'expired') return 2;
 	return 0;
 }
 
 const LINK_WORDS = ['waiting', 'connected', 'expired'];
-const UPDATE_WORDS = ['new', 'queued', 'updating', 'updated', 'requeued'];
+export const UPDATE_WORDS = ['new', 'queued', 'updating', 'updated', 'requeued'];
 
 /** A numeric status as `statusShape` renders it: 1, "1", or a word. */
-function shaped(status: number, words: string[], variants: Variants): number | string {
+export function shaped(status: number, words: string[], variants: Variants): number | string {
 	if (variants.statusShape === 'string') return String(status);
 	if (variants.statusShape === 'word') return words[status] ?? String(status);
 	return status;
 }
 
 function renderLink(ctx: HandlerContext, link: LinkRecord) {
-	const store = connectionsOf(ctx.state);
+	const store = ctx.state.connections;
 	const out: Record<string, unknown> = {
 		id: link.id,
 		partnerId: link.partnerId,
@@ -65,7 +61,7 @@ function renderLink(ctx: HandlerContext, link: LinkRecord) {
 }
 
 function ownLink(ctx: HandlerContext): LinkRecord {
-	const link = connectionsOf(ctx.state).links.get(ctx.id);
+	const link = ctx.state.connections.links.get(ctx.id);
 	if (!link || link.userId !== ctx.user) throw notFound(`Sharing ${ctx.id}`);
 	return link;
 }
@@ -93,7 +89,7 @@ export const createLink: Handler = (ctx) => {
 		errors.push({ field: 'partnerId', message: `unknown partner (app) ${partnerId}` });
 	checkTitle(title, errors, true);
 	if (errors.length) throw new ApiError(400, errors);
-	const link = connectionsOf(ctx.state).createLink(ctx.user, partnerId as number, title as string);
+	const link = ctx.state.connections.createLink(ctx.user, partnerId as number, title as string);
 	return { status: 201, data: renderLink(ctx, link) };
 };
 
@@ -118,7 +114,7 @@ export const renewLink: Handler = (ctx) => {
 				message: `Sharing ${link.id} was already used (credential ${link.credentialId}): create a new one`,
 			},
 		]);
-	connectionsOf(ctx.state).renewLink(link);
+	ctx.state.connections.renewLink(link);
 	if (typeof body.title === 'string') link.title = body.title;
 	const answer = ctx.variants.linkRenewAnswer;
 	if (answer === 'noContent') return { status: 204, data: null };
@@ -130,7 +126,7 @@ export const renewLink: Handler = (ctx) => {
 /** DELETE /credentials/grant-access-sharing/{id} → 200 {id} (or 204 with `linkDeleteAnswer: 'noContent'`). The credential it made stays. */
 export const deleteLink: Handler = (ctx) => {
 	const link = ownLink(ctx);
-	connectionsOf(ctx.state).links.delete(link.id);
+	ctx.state.connections.links.delete(link.id);
 	if (ctx.variants.linkDeleteAnswer === 'noContent') return { status: 204, data: null };
 	return { data: { id: link.id } };
 };
@@ -163,7 +159,7 @@ export function completeLink(
 	id: number,
 	options: CompleteLinkOptions = {},
 ): CredentialRecord {
-	const store = connectionsOf(state);
+	const store = state.connections;
 	const link = store.links.get(id);
 	if (!link)
 		throw new LinkCompletionError(404, `Sharing ${id} not found (never created, or deleted)`);
@@ -225,106 +221,3 @@ export function offerConnections(
 		}));
 	return walk(steps);
 }
-
-// ------------------------------------------------------------ update-user-data
-
-interface AuthEnv {
-	secret: string;
-	permanentTokens: Map<string, string>;
-	partner: PartnerSettings;
-	variants: Variants;
-	segment: string;
-}
-
-/**
- * update-user-data's page says "Authorization: Bearer <master account token>". The master
- * account's token is the partner's master token (the one /wl takes as Basic), sent as Bearer.
- * `updateUserDataAuth`: 'either' (default) also takes the credential owner's end-user token;
- * 'master' only the master token; 'user' only end-user tokens. Basic is refused.
- */
-export function authenticateUpdateUserData(header: string | undefined, env: AuthEnv): string {
-	const { strictAuth } = env.variants;
-	// The strict readings of "the master account token": the panel's master token, or a session token.
-	const mode =
-		strictAuth === 'panelToken'
-			? 'master'
-			: strictAuth === 'sessionToken'
-				? 'user'
-				: env.variants.updateUserDataAuth;
-	const bearer = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
-	if (bearer && bearer[1] === env.partner.masterToken) {
-		if (mode === 'user')
-			throw new ApiError(401, 'This call takes the end user\'s token ("Bearer <token>")');
-		return `partner:${env.partner.name}`;
-	}
-	if (header && /^Basic\s/i.test(header) && carriesMaster(header, env.partner.masterToken))
-		throw new ApiError(
-			401,
-			'Send the master account token as "Authorization: Bearer <master token>", not Basic',
-		);
-	if (mode === 'master')
-		throw new ApiError(
-			401,
-			header
-				? 'This call takes the master account token: "Authorization: Bearer <master token>"'
-				: 'Missing Authorization header: send "Authorization: Bearer <master token>"',
-		);
-	const user = authenticate(header, env.secret, env.permanentTokens, strictAuth);
-	if (strictAuth === 'sessionToken' && header && permanentOf(header, env.permanentTokens))
-		throw new ApiError(401, 'This call takes a session token, not a permanent token');
-	return user;
-}
-
-/** Also used by get-own-credential-metadata: Bearer end-user token or Basic master token (`ownMetadataAuth`). */
-export function authenticateUserOrMaster(header: string | undefined, env: AuthEnv): string {
-	const mode = env.variants.ownMetadataAuth;
-	// Basic with the master token; an end user's token may come as Basic too (its username).
-	if (header && /^Basic\s/i.test(header) && carriesMaster(header, env.partner.masterToken)) {
-		if (mode === 'user')
-			throw new ApiError(401, 'This call takes the end user\'s token ("Bearer <token>")');
-		return authenticatePartner(header, env.partner, env.segment, env.variants.strictAuth);
-	}
-	if (mode === 'master')
-		throw new ApiError(
-			401,
-			'This call takes the master token: "Authorization: Basic <master token>"',
-			{ 'WWW-Authenticate': 'Basic realm="partner"' },
-		);
-	return authenticate(header, env.secret, env.permanentTokens, env.variants.strictAuth);
-}
-
-/** Whether a Basic header carries the master token (raw or as the username). */
-function carriesMaster(header: string, masterToken: string): boolean {
-	const value = header.trim().split(/\s+/)[1] ?? '';
-	return basicToken(value).token === masterToken;
-}
-
-/** Whether a header carries a permanent token (in any form). */
-function permanentOf(header: string, permanentTokens: Map<string, string>): boolean {
-	const [scheme, value = ''] = header.trim().split(/\s+/);
-	const token = /^basic$/i.test(scheme) ? basicToken(value).token : value;
-	return permanentTokens.has(token);
-}
-
-/** POST /credentials/{partnerId}/{credentialId}/update-user-data (no body) → {updateStatus}; successive calls step through the rule. */
-export const updateUserData: Handler = (ctx) => {
-	const [partnerText, credentialText] = ctx.params ?? [];
-	const partnerId = Number(partnerText);
-	const credentialId = Number(credentialText);
-	if (!PARTNERS[partnerId]) throw notFound(`Partner ${partnerId}`);
-	const credential = ctx.state.credentials.get(credentialId);
-	const master = ctx.user.startsWith('partner:');
-	if (!credential || (!master && credential.userId !== ctx.user))
-		throw notFound(`Credential ${credentialId}`);
-	if (credential.partnerId !== partnerId)
-		throw notFound(`Credential ${credentialId} of partner ${partnerId}`);
-	const status = connectionsOf(ctx.state).nextUpdateStatus(credentialId);
-	const out: Record<string, unknown> = {
-		updateStatus: shaped(status, UPDATE_WORDS, ctx.variants),
-	};
-	if (ctx.variants.connectionExtraFields) {
-		out.credentialId = credentialId;
-		out.partnerId = partnerId;
-	}
-	return { data: out };
-};

@@ -7,7 +7,6 @@
  */
 import { randomBytes } from 'crypto';
 
-import { connectionsOf } from '../connections';
 import type { OwnCredentialRecord } from '../connectionTypes';
 import { ApiError, type FieldError } from '../errors';
 import type { PartnerField } from '../fixtures';
@@ -55,7 +54,7 @@ function render(ctx: HandlerContext, record: OwnCredentialRecord) {
 	out.webhookUrl = record.webhookUrl;
 	if (ctx.variants.connectionExtraFields) {
 		out.id = record.id;
-		out.dateUpdated = connectionsOf(ctx.state).nowIso();
+		out.dateUpdated = ctx.state.connections.nowIso();
 	}
 	return out;
 }
@@ -67,7 +66,7 @@ export function addOwnCredential(
 	values: Record<string, string | number>,
 	title = OWN_CREDENTIAL_TITLE,
 ): OwnCredentialRecord {
-	const store = connectionsOf(state);
+	const store = state.connections;
 	const id = store.nextOwnCredentialId++;
 	const record: OwnCredentialRecord = {
 		id,
@@ -81,7 +80,7 @@ export function addOwnCredential(
 }
 
 export const ownCredentialsOf = (state: EmulatorState, userId: string) =>
-	[...connectionsOf(state).ownCredentials.values()].filter((c) => c.userId === userId);
+	[...state.connections.ownCredentials.values()].filter((c) => c.userId === userId);
 
 /** Checks {fields: {...}}: known keys only, at least one, values of their type; masked values refused. */
 function validateFields(body: Record<string, unknown>): Record<string, string | number> {
@@ -108,29 +107,27 @@ function validateFields(body: Record<string, unknown>): Record<string, string | 
 			});
 			continue;
 		}
-		if (value === null || value === undefined || value === '') {
-			errors.push({ field, message: 'must not be empty' });
-			continue;
-		}
-		if (f.type === 0) {
-			if (typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))
-				values[key] = value;
-			else errors.push({ field, message: 'must be a string or a number' });
-		} else if (typeof value !== 'string') errors.push({ field, message: 'must be a string' });
-		else if (f.type === 3 && value.startsWith(OWN_MASK))
-			errors.push({
-				field,
-				message: 'is a masked value as this service answers it; send the real secret',
-			});
-		else if (f.allowedValues && !(value in f.allowedValues))
-			errors.push({
-				field,
-				message: `must be one of: ${Object.keys(f.allowedValues).join(', ')}`,
-			});
-		else values[key] = value;
+		const problem = valueProblem(f, value);
+		if (problem) errors.push({ field, message: problem });
+		else values[key] = value as string | number;
 	}
 	if (errors.length) throw new ApiError(400, errors);
 	return values;
+}
+
+/** What is wrong with one field's value, if anything. */
+function valueProblem(f: PartnerField, value: unknown): string | undefined {
+	if (value === null || value === undefined || value === '') return 'must not be empty';
+	if (f.type === 0)
+		return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
+			? undefined
+			: 'must be a string or a number';
+	if (typeof value !== 'string') return 'must be a string';
+	if (f.type === 3 && value.startsWith(OWN_MASK))
+		return 'is a masked value as this service answers it; send the real secret';
+	if (f.allowedValues && !(value in f.allowedValues))
+		return `must be one of: ${Object.keys(f.allowedValues).join(', ')}`;
+	return undefined;
 }
 
 /** POST /wl/{partner}/upsert-own-credential: creates the user's own connection, or updates one of them (a random one when several). */

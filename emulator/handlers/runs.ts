@@ -8,16 +8,7 @@
  */
 import { ApiError, notFound } from '../errors';
 import { recordsOf } from '../indexedMap';
-import {
-	RUN_STATUS,
-	type RunDateInput,
-	type RunInput,
-	type RunOutcome,
-	type RunRecord,
-	type RunStepInput,
-	type RunStepRecord,
-} from '../runTypes';
-import { streamsOf } from '../runStream';
+import { RUN_STATUS, type RunOutcome, type RunRecord } from '../runTypes';
 import { streamedRuns, streamStepById } from '../runStreamList';
 import type { EmulatorState, Variants } from '../types';
 import { isPlainObject, ownBundle, type Handler, type HandlerContext } from './context';
@@ -27,151 +18,7 @@ export { renderRun, renderRunDate } from './runRender';
 
 /** Run and step status codes (runTypes.ts). */
 export { RUN_STATUS };
-/** The event code of Albato's example (meaning not documented): the emulator's default. */
-export const DEFAULT_RUN_EVENT = 6;
-
-const FIRST_RUN = 3061464101;
-const FIRST_RUN_STEP = 3944029301;
-
-class RunStore {
-	readonly runs = new Map<number, RunRecord>();
-	/** The same runs by bundle (fleets: a customer's runs without scanning everyone's). */
-	readonly byBundle = new Map<number, RunRecord[]>();
-	readonly steps = new Map<number, RunStepRecord>();
-	nextRun = FIRST_RUN;
-	nextStep = FIRST_RUN_STEP;
-	constructor(private readonly state: EmulatorState) {
-		this.load();
-	}
-
-	/** The fixture runs again, and no run streams. */
-	reset(): void {
-		streamsOf(this.state).clear();
-		this.load();
-	}
-
-	private load(): void {
-		this.runs.clear();
-		this.byBundle.clear();
-		this.steps.clear();
-		this.nextRun = FIRST_RUN;
-		this.nextStep = FIRST_RUN_STEP;
-		for (const run of FIXTURE_RUNS) this.record(run);
-	}
-
-	/** Records a run (validated: the bundle must exist); returns the stored record. */
-	record(input: RunInput): RunRecord {
-		if (!isPlainObject(input)) throw new Error('a run must be an object');
-		const bundle = this.state.bundles.get(Number(input.bundleId));
-		if (!bundle) throw new Error(`unknown bundle ${String(input.bundleId)}`);
-		const id = input.id ?? this.nextRun;
-		if (!Number.isSafeInteger(id) || id <= 0) throw new Error('id must be a positive integer');
-		if (this.runs.has(id)) throw new Error(`run ${id} already exists`);
-		if (input.outcome !== undefined && !(input.outcome in RUN_STATUS))
-			throw new Error('outcome must be "succeeded", "failed" or "inProgress"');
-		for (const key of ['status', 'event'] as const)
-			if (input[key] !== undefined && !Number.isInteger(input[key]))
-				throw new Error(`${key} must be an integer`);
-		const date = toMillis(input.dateCreated ?? Date.now(), 'dateCreated');
-		const levels = input.steps ?? defaultSteps(bundle.stepIds, input.outcome ?? 'succeeded');
-		if (!Array.isArray(levels) || !levels.every((l) => Array.isArray(l) && l.every(isPlainObject)))
-			throw new Error('steps must be a list of lists of step objects');
-		const outcome = input.outcome ?? outcomeOf(levels);
-		const steps = levels.map((level, i) =>
-			level.map((s, j) => this.step(s, id, i + 1, j, bundle.stepIds, date)),
-		);
-		const run: RunRecord = {
-			id,
-			bundleId: bundle.id,
-			status: input.status ?? RUN_STATUS[outcome],
-			event: input.event ?? DEFAULT_RUN_EVENT,
-			dateCreated: date,
-			steps,
-		};
-		this.runs.set(id, run);
-		const ofBundle = this.byBundle.get(run.bundleId);
-		if (ofBundle) ofBundle.push(run);
-		else this.byBundle.set(run.bundleId, [run]);
-		for (const step of steps.flat()) this.steps.set(step.id, step);
-		this.nextRun = Math.max(this.nextRun, id + 1);
-		return run;
-	}
-
-	private step(
-		s: RunStepInput,
-		eventId: number,
-		level: number,
-		index: number,
-		stepIds: number[],
-		runDate: number,
-	): RunStepRecord {
-		const status = typeof s.status === 'number' ? s.status : RUN_STATUS[s.status ?? 'succeeded'];
-		if (status === undefined) throw new Error('a step status must be an outcome name or a number');
-		const failed = status === RUN_STATUS.failed;
-		const id = this.nextStep++;
-		const date =
-			s.dateCreated === undefined ? runDate : toMillis(s.dateCreated, 'step dateCreated');
-		return {
-			id,
-			eventId,
-			triggerActionId: s.triggerActionId ?? stepIds[level - 1] ?? 100000 + level,
-			resultMessage:
-				s.resultMessage !== undefined ? s.resultMessage : failed ? null : `Step ${level} done`,
-			status,
-			error: s.error !== undefined ? s.error : failed ? 'Emulated step error' : null,
-			hasActiveRerun: s.hasActiveRerun ?? false,
-			dateCreated: date,
-			behaviourType:
-				s.behaviourType !== undefined ? s.behaviourType : level === 1 ? 'webhook' : null,
-			token: `${Math.floor(runDate / 1000)}_v78_AN_z_${level + index}`,
-			warning: s.warning ?? null,
-			warningData: s.warningData ?? [],
-			stepLevel: level,
-			detail: s.detail ?? {
-				requestData: { level, attempt: 1 },
-				responseData: failed ? { error: 'Emulated step error' } : { ok: true },
-			},
-		};
-	}
-}
-
-function defaultSteps(stepIds: number[], outcome: RunOutcome): RunStepInput[][] {
-	const ids = stepIds.length ? stepIds : [0];
-	return ids.map((_, i) => [
-		{ status: i === ids.length - 1 && outcome !== 'succeeded' ? outcome : 'succeeded' },
-	]);
-}
-
-function outcomeOf(levels: RunStepInput[][]): RunOutcome {
-	const statuses = levels.flat().map((s) => s.status ?? 'succeeded');
-	if (statuses.some((s) => s === 'failed' || s === RUN_STATUS.failed)) return 'failed';
-	if (statuses.some((s) => s === 'inProgress' || s === RUN_STATUS.inProgress)) return 'inProgress';
-	return 'succeeded';
-}
-
-const NAIVE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})$/;
-
-/** Epoch ms of a date input; "YYYY-MM-DD HH:MM:SS" without a zone is read as UTC. */
-function toMillis(value: RunDateInput, name: string): number {
-	let ms = NaN;
-	if (value instanceof Date) ms = value.getTime();
-	else if (typeof value === 'number') ms = value;
-	else if (typeof value === 'string')
-		ms = Date.parse(NAIVE.test(value) ? `${value.replace(' ', 'T')}Z` : value);
-	if (!Number.isFinite(ms)) throw new Error(`${name} must be a date`);
-	return ms;
-}
-
-const stores = new WeakMap<EmulatorState, RunStore>();
-
-/** The runs of one emulator (keyed by its state, as the list lag is). */
-export function runsOf(state: EmulatorState): RunStore {
-	let store = stores.get(state);
-	if (!store) stores.set(state, (store = new RunStore(state)));
-	return store;
-}
-
-// ------------------------------------------------------------------ handlers
+export { DEFAULT_RUN_EVENT, FIXTURE_RUN_IDS } from '../runHistory';
 
 /** Whether the run's bundle belongs to one of the user's installations (else it is invisible). */
 function owns(ctx: HandlerContext, bundleId: number): boolean {
@@ -207,7 +54,7 @@ export const listRuns: Handler = (ctx) => {
 	const bundleId = bundleFilter(ctx);
 	const withSteps = expandsSteps(ctx);
 	const offset = offsetOf(ctx);
-	const store = runsOf(ctx.state);
+	const store = ctx.state.runHistory;
 	const bundleIds =
 		bundleId === undefined
 			? recordsOf(ctx.state.installations, ctx.user).flatMap((i) => i.bundleIds)
@@ -244,7 +91,7 @@ export function endRun(
 	/** Tests: when the last level ran (its steps' dateCreated, epoch ms); kept as recorded if absent. */
 	endedAt?: number,
 ): RunRecord {
-	const run = runsOf(state).runs.get(id);
+	const run = state.runHistory.runs.get(id);
 	if (!run) throw new Error(`unknown run ${id}`);
 	run.status = RUN_STATUS[outcome];
 	const last = run.steps[run.steps.length - 1] ?? [];
@@ -259,7 +106,7 @@ export function endRun(
 
 /** GET /bundle/events/steps/{id}: the step as listed, plus eventId, bundleId and its detail (in a list with `runStepAnswer: 'list'`). */
 export const getRunStep: Handler = (ctx) => {
-	const store = runsOf(ctx.state);
+	const store = ctx.state.runHistory;
 	const streamed = streamStepById(ctx.state, ctx.id);
 	const step = streamed?.step ?? store.steps.get(ctx.id);
 	const run = streamed?.run ?? (step && store.runs.get(step.eventId));
@@ -272,19 +119,3 @@ export const getRunStep: Handler = (ctx) => {
 	};
 	return { data: ctx.variants.runStepAnswer === 'list' ? [detail] : detail };
 };
-
-/** Fixture runs: user-1's bundles 7001 and 7003, user-2's 7004 (rendered newest first). */
-const FIXTURE_RUNS: RunInput[] = [
-	{ bundleId: 7001, outcome: 'succeeded', dateCreated: '2024-05-01 10:00:00' },
-	{ bundleId: 7001, outcome: 'failed', dateCreated: '2024-05-01 11:00:00' },
-	{ bundleId: 7003, outcome: 'succeeded', dateCreated: '2024-05-02 09:30:00' },
-	{ bundleId: 7004, outcome: 'failed', dateCreated: '2024-05-02 12:00:00' },
-];
-
-/** Ids of the fixture runs (in the order recorded). */
-export const FIXTURE_RUN_IDS = {
-	user1Succeeded: 3061464101,
-	user1Failed: 3061464102,
-	user1Bundle7003: 3061464103,
-	user2Failed: 3061464104,
-} as const;

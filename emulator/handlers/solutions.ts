@@ -1,15 +1,14 @@
 /** Endpoints 1–4: solutions, connection settings, templates, install. */
 import { ApiError, notFound, type FieldError } from '../errors';
 import {
-	addBundle,
 	CREDENTIALISTS,
 	latestPublished,
 	SOLUTIONS,
 	templatesOf,
 	type StepFixture,
 } from '../fixtures';
-import { activeCopiesOf } from '../activeCopies';
-import { listLagOf } from '../listLag';
+import { recordsOf } from '../indexedMap';
+import { addBundle } from '../state';
 import { assertNotBlocked } from './billing';
 import { offerConnections } from './links';
 import { wrapInstallation } from '../render';
@@ -159,35 +158,12 @@ function validateCredentialData(steps: StepFixture[], data: Record<string, unkno
 
 function validateInstall(ctx: HandlerContext, solutionId: number): FieldError[] {
 	const body = ctx.body as Record<string, unknown>;
-	const errors: FieldError[] = [];
 	const { title, templateIds, credentialData, settings } = body;
-
-	if (title === undefined || title === null)
-		errors.push({ field: 'title', message: 'is required' });
-	else if (typeof title !== 'string') errors.push({ field: 'title', message: 'must be a string' });
-	else if (title.trim() === '') errors.push({ field: 'title', message: 'must not be empty' });
-	else if (title.length > 255)
-		errors.push({ field: 'title', message: 'must be at most 255 characters' });
-
-	const ownTemplates = templatesOf(solutionId).map((t) => t.id);
-	if (templateIds === undefined || templateIds === null)
-		errors.push({ field: 'templateIds', message: 'is required' });
-	else if (!Array.isArray(templateIds))
-		errors.push({ field: 'templateIds', message: 'must be an array of integers' });
-	else if (templateIds.length === 0)
-		errors.push({ field: 'templateIds', message: 'must not be empty' });
-	else if (!templateIds.every((t) => Number.isInteger(t)))
-		errors.push({ field: 'templateIds', message: 'must contain integers only' });
-	else if (new Set(templateIds).size !== templateIds.length)
-		errors.push({ field: 'templateIds', message: 'must not repeat a template' });
-	else {
-		const foreign = templateIds.filter((t) => !ownTemplates.includes(t as number));
-		if (foreign.length)
-			errors.push({
-				field: 'templateIds',
-				message: `not templates of solution ${solutionId}: ${foreign.join(', ')} (its templates: ${ownTemplates.join(', ')})`,
-			});
-	}
+	const errors: FieldError[] = [];
+	const problem = titleProblem(title);
+	if (problem) errors.push({ field: 'title', message: problem });
+	const templates = templatesProblem(templateIds, solutionId);
+	if (templates) errors.push({ field: 'templateIds', message: templates });
 
 	if (credentialData === undefined || credentialData === null)
 		errors.push({ field: 'credentialData', message: 'is required' });
@@ -207,6 +183,27 @@ function validateInstall(ctx: HandlerContext, solutionId: number): FieldError[] 
 	if (settings !== undefined && !isPlainObject(settings))
 		errors.push({ field: 'settings', message: 'must be an object when given' });
 	return errors;
+}
+
+function titleProblem(title: unknown): string | undefined {
+	if (title === undefined || title === null) return 'is required';
+	if (typeof title !== 'string') return 'must be a string';
+	if (title.trim() === '') return 'must not be empty';
+	if (title.length > 255) return 'must be at most 255 characters';
+	return undefined;
+}
+
+function templatesProblem(templateIds: unknown, solutionId: number): string | undefined {
+	if (templateIds === undefined || templateIds === null) return 'is required';
+	if (!Array.isArray(templateIds)) return 'must be an array of integers';
+	if (templateIds.length === 0) return 'must not be empty';
+	if (!templateIds.every((t) => Number.isInteger(t))) return 'must contain integers only';
+	if (new Set(templateIds).size !== templateIds.length) return 'must not repeat a template';
+	const ownTemplates = templatesOf(solutionId).map((t) => t.id);
+	const foreign = templateIds.filter((t) => !ownTemplates.includes(t as number));
+	if (foreign.length)
+		return `not templates of solution ${solutionId}: ${foreign.join(', ')} (its templates: ${ownTemplates.join(', ')})`;
+	return undefined;
 }
 
 /** POST /solution/{id}/installation → 201 with the installation (no bundles, as the detail call without expand). */
@@ -237,8 +234,9 @@ export const install: Handler = (ctx) => {
 		dateUpdated: now,
 	};
 	state.installations.set(record.id, record);
-	listLagOf(state).created(record.id);
-	if (record.status === 1) activeCopiesOf(state).started(state, record);
+	state.listLag.created(record.id);
+	if (record.status === 1)
+		state.activeCopies.started(recordsOf(state.installations, record.userId), record);
 	for (const templateId of body.templateIds) {
 		const bundleId = state.nextIds.bundle++;
 		const template = templatesOf(solutionId).find((t) => t.id === templateId)!;

@@ -11,39 +11,16 @@ import { ApiError } from '../errors';
 import { DEFAULT_PLAN_ID, PLANS } from '../fixtures';
 import { recordsOf } from '../indexedMap';
 import type { EmulatorState, EndUserRecord } from '../types';
-import { billingOf, planSet } from './billing';
+import { planSet } from './billing';
 import { isPlainObject, type Handler, type HandlerContext } from './context';
 import { bodyId, endUserKey, namedUser } from './endUserIds';
-
-class LifecycleStore {
-	/** Token subject → plan id (absent: DEFAULT_PLAN_ID, the plan add-user answers). */
-	readonly plans = new Map<string, number>();
-	/** Token subject → transactions used this month. */
-	readonly used = new Map<string, number>();
-	/** Subjects of deleted users. */
-	readonly deleted = new Set<string>();
-
-	reset(): void {
-		this.plans.clear();
-		this.used.clear();
-		this.deleted.clear();
-	}
-}
-
-const stores = new WeakMap<EmulatorState, LifecycleStore>();
-
-export function lifecycleOf(state: EmulatorState): LifecycleStore {
-	let store = stores.get(state);
-	if (!store) stores.set(state, (store = new LifecycleStore()));
-	return store;
-}
 
 /**
  * Throws 401 when the token's subject is a deleted end user (unless a user with the same id was
  * added again since). Called after the end-user token is verified.
  */
 export function assertNotDeleted(state: EmulatorState, sub: string): string {
-	if (!lifecycleOf(state).deleted.has(sub)) return sub;
+	if (!state.lifecycle.deleted.has(sub)) return sub;
 	for (const user of state.endUsers.values()) if (user.sub === sub) return sub;
 	throw new ApiError(401, 'This end user was deleted: their tokens no longer work');
 }
@@ -57,16 +34,16 @@ export function endUserOfSub(state: EmulatorState, sub: string): EndUserRecord |
 }
 
 export function planOf(state: EmulatorState, user: EndUserRecord) {
-	const planId = lifecycleOf(state).plans.get(user.sub) ?? DEFAULT_PLAN_ID;
+	const planId = state.lifecycle.plans.get(user.sub) ?? DEFAULT_PLAN_ID;
 	return PLANS.find((p) => p.id === planId)!;
 }
 
 /** Transactions left this month: the plan's limit plus extra transactions (billing.ts), minus those used (never below 0). */
 export function trxLeft(state: EmulatorState, user: EndUserRecord): number {
-	const extra = billingOf(state).extra.get(user.sub) ?? 0;
+	const extra = state.billing.extra.get(user.sub) ?? 0;
 	return Math.max(
 		0,
-		planOf(state, user).trxLimit + extra - (lifecycleOf(state).used.get(user.sub) ?? 0),
+		planOf(state, user).trxLimit + extra - (state.lifecycle.used.get(user.sub) ?? 0),
 	);
 }
 
@@ -78,7 +55,7 @@ function expandsTransactions(ctx: HandlerContext): boolean {
 export const getUserProfile: Handler = (ctx) => {
 	const user = namedUser(ctx, bodyId(ctx));
 	const plan = planOf(ctx.state, user);
-	const used = lifecycleOf(ctx.state).used.get(user.sub) ?? 0;
+	const used = ctx.state.lifecycle.used.get(user.sub) ?? 0;
 	const data: Record<string, unknown> = {
 		id: user.albatoId,
 		email: user.email,
@@ -87,7 +64,7 @@ export const getUserProfile: Handler = (ctx) => {
 	};
 	if (ctx.variants.profileShape === 'billing') {
 		// A plan taken away (billing.ts clearPlan): no plan, nothing left.
-		const planless = billingOf(ctx.state).planless.has(user.sub);
+		const planless = ctx.state.billing.planless.has(user.sub);
 		data.planId = planless ? null : plan.id;
 		data.trxLimit = planless ? 0 : trxLeft(ctx.state, user);
 	}
@@ -108,7 +85,7 @@ export const setUserPlan: Handler = (ctx) => {
 			message: `Unknown plan ${String(body.planId)}; plans: ${PLANS.map((p) => p.id).join(', ')}`,
 		});
 	const user = namedUser(ctx, bodyId(ctx, extra));
-	lifecycleOf(ctx.state).plans.set(user.sub, body.planId as number);
+	ctx.state.lifecycle.plans.set(user.sub, body.planId as number);
 	planSet(ctx, user.sub);
 	return { data: [] };
 };
@@ -132,11 +109,11 @@ export function removeEndUser(state: EmulatorState, user: EndUserRecord): void {
 	for (const cred of recordsOf(state.credentials, user.sub)) state.credentials.delete(cred.id);
 	state.endUsers.delete(endUserKey(user.partner, user.id));
 	state.permanentTokens.delete(user.permanentToken);
-	const store = lifecycleOf(state);
+	const store = state.lifecycle;
 	store.plans.delete(user.sub);
 	store.used.delete(user.sub);
 	store.deleted.add(user.sub);
-	billingOf(state).forget(user.sub);
+	state.billing.forget(user.sub);
 }
 
 /** Sets an end user's transactions used this month (control surface). */
@@ -149,7 +126,7 @@ export function setTransactionsUsed(
 	if (!Number.isInteger(used) || used < 0) throw new Error('used must be an integer ≥ 0');
 	const user = state.endUsers.get(endUserKey(partner, String(id)));
 	if (!user) throw new Error(`unknown end user "${id}"`);
-	lifecycleOf(state).used.set(user.sub, used);
+	state.lifecycle.used.set(user.sub, used);
 }
 
 /** Counts one transaction for the owner of a bundle, when the owner is an end user created through /wl. */
@@ -161,6 +138,6 @@ export function countTransaction(state: EmulatorState, bundleId: number): void {
 		!(endUserOfSub(state, sub) || [...state.endUsers.values()].some((u) => u.sub === sub))
 	)
 		return;
-	const store = lifecycleOf(state);
+	const store = state.lifecycle;
 	store.used.set(sub, (store.used.get(sub) ?? 0) + 1);
 }

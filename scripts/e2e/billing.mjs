@@ -42,6 +42,34 @@ async function execute(checks, n8n, id, title) {
 	});
 }
 
+/** The Usage node's items and the one report item. */
+function checkUsageOutputs(checks, runData) {
+	const usage = allOutputs(runData, 'Usage');
+	checks.ok(
+		'Usage: trxLimit, monthlyTrx and trxUsedShare per customer',
+		usage.length === 3 &&
+			usage.find((u) => u.endUserId === 'acme')?.trxUsedShare === 0.95 &&
+			usage.every((u) => u.monthlyTrx === 1000),
+		JSON.stringify(usage),
+	);
+	const report = allOutputs(runData, 'Report');
+	checks.equal(
+		'the report: one item, every customer once, what was done',
+		[
+			report.length,
+			(report[0]?.customers ?? []).map((r) => `${r.customer}: ${r.action} (${r.leftBefore})`),
+		],
+		[
+			1,
+			[
+				'acme: added 1000 transactions (50 of 1000)',
+				'globex: plan set to 23 (80 of 1000)',
+				'initech: none: not low (500 of 1000)',
+			],
+		],
+	);
+}
+
 async function checkUsageTopUp(checks, n8n, emulator, repoRoot, partner) {
 	for (const id of ['acme', 'globex', 'initech']) await customerSession(emulator, partner, id);
 	for (const [id, used] of [
@@ -78,30 +106,7 @@ async function checkUsageTopUp(checks, n8n, emulator, repoRoot, partner) {
 	checks.equal('emulator: globex moved to plan 23', bodies('set-user-plan'), [
 		{ id: 'globex', planId: 23 },
 	]);
-	const usage = allOutputs(runData, 'Usage');
-	checks.ok(
-		'Usage: trxLimit, monthlyTrx and trxUsedShare per customer',
-		usage.length === 3 &&
-			usage.find((u) => u.endUserId === 'acme')?.trxUsedShare === 0.95 &&
-			usage.every((u) => u.monthlyTrx === 1000),
-		JSON.stringify(usage),
-	);
-	const report = allOutputs(runData, 'Report');
-	checks.equal(
-		'the report: one item, every customer once, what was done',
-		[
-			report.length,
-			(report[0]?.customers ?? []).map((r) => `${r.customer}: ${r.action} (${r.leftBefore})`),
-		],
-		[
-			1,
-			[
-				'acme: added 1000 transactions (50 of 1000)',
-				'globex: plan set to 23 (80 of 1000)',
-				'initech: none: not low (500 of 1000)',
-			],
-		],
-	);
+	checkUsageOutputs(checks, runData);
 	const summaries = await n8n.executions(WORKFLOWS.usageTopUp.id);
 	const stored = JSON.stringify(
 		await Promise.all(summaries.map(async (summary) => await n8n.execution(summary.id))),
@@ -161,25 +166,44 @@ async function checkPlansAndBlock(checks, n8n, emulator, repoRoot, partner) {
 	);
 }
 
+/** The Transactions Running Low items of every execution of the alert so far, with their status. */
+async function lowItems(n8n) {
+	const seen = [];
+	for (const summary of await n8n.executions(LOW_WORKFLOW.id)) {
+		const execution = await n8n.execution(summary.id);
+		const runData = execution.data.resultData.runData;
+		for (const item of allOutputs(runData, 'Transactions running low'))
+			seen.push({ item, status: summary.status });
+	}
+	return seen;
+}
+
+async function checkNoTokensStored(checks, n8n, partner) {
+	const stored = JSON.stringify(
+		await Promise.all(
+			(await n8n.executions(LOW_WORKFLOW.id)).map(async (s) => await n8n.execution(s.id)),
+		),
+	);
+	checks.ok(
+		'no master token or session token in the stored executions',
+		!stored.includes(partner.masterToken) && !/sessionToken|permanentToken/.test(stored),
+	);
+}
+
+/** How many profile reads of `customer` reached the service (one per poll of the alert). */
+async function profileReads(emulator, customer) {
+	return (await emulator.requests()).filter(
+		(r) => /\/get-user-profile$/.test(r.path) && r.body?.id === customer,
+	).length;
+}
+
 async function checkRunningLow(checks, n8n, emulator, repoRoot, partner) {
 	const customer = 'e2e-low';
 	await customerSession(emulator, partner, customer);
 	const used = (count) =>
 		emulator.control('POST', '/end-users/transactions', { id: customer, used: count });
-	const polls = async () =>
-		(await emulator.requests()).filter(
-			(r) => /\/get-user-profile$/.test(r.path) && r.body?.id === customer,
-		).length;
-	const items = async () => {
-		const seen = [];
-		for (const summary of await n8n.executions(LOW_WORKFLOW.id)) {
-			const execution = await n8n.execution(summary.id);
-			const runData = execution.data.resultData.runData;
-			for (const item of allOutputs(runData, 'Transactions running low'))
-				seen.push({ item, status: summary.status });
-		}
-		return seen;
-	};
+	const polls = () => profileReads(emulator, customer);
+	const items = () => lowItems(n8n);
 	await used(500);
 	const workflow = JSON.parse(await readFile(path.join(repoRoot, LOW_WORKFLOW.file), 'utf8'));
 	await checks.step('import:workflow (low transactions alert)', () =>
@@ -227,15 +251,7 @@ async function checkRunningLow(checks, n8n, emulator, repoRoot, partner) {
 				status === 'success',
 			JSON.stringify({ item, status }),
 		);
-		const stored = JSON.stringify(
-			await Promise.all(
-				(await n8n.executions(LOW_WORKFLOW.id)).map(async (s) => await n8n.execution(s.id)),
-			),
-		);
-		checks.ok(
-			'no master token or session token in the stored executions',
-			!stored.includes(partner.masterToken) && !/sessionToken|permanentToken/.test(stored),
-		);
+		await checkNoTokensStored(checks, n8n, partner);
 	} finally {
 		await deactivateWorkflow(n8n, LOW_WORKFLOW.id);
 	}

@@ -33,8 +33,8 @@ import { checkErrorOutput } from './errorOutput.mjs';
 import { checkErrorRouting } from './errorRouting.mjs';
 import { checkFleetChange } from './fleet.mjs';
 import { checkFleetWatch } from './fleetWatch.mjs';
-import { checkPartnerMode } from './partner.mjs';
-import { checkOnboarding, checkTrigger } from './run.mjs';
+import { checkPartnerMode } from './partnerMode.mjs';
+import { checkOnboarding, checkTrigger } from './journeyChecks.mjs';
 import { Checks } from './lib/checks.mjs';
 import { Emulator } from './lib/emulator.mjs';
 import { COMPAT_VERSIONS, ensureN8n } from './lib/install.mjs';
@@ -114,6 +114,55 @@ async function checkEditor(checks, n8n, emulator, version, timed) {
 	);
 }
 
+/** The groups run through the CLI (n8n execute): onboarding, error output, routing, saved workflows. */
+async function cliGroups({ checks, n8n, emulator, version, timed }, workflows) {
+	let routing;
+	if (runs('onboarding'))
+		await checks.group(`n8n ${version}: onboarding journey (n8n execute)`, () =>
+			checkOnboarding(checks, n8n, emulator, workflows.onboarding),
+		);
+	if (runs('errors'))
+		await checks.group(`n8n ${version}: error output (version 1)`, () =>
+			checkErrorOutput(checks, n8n, emulator, repoRoot),
+		);
+	if (runs('routing'))
+		await checks.group(`n8n ${version}: rollout guard's items by node version`, async () => {
+			routing = await checkErrorRouting(checks, n8n, emulator, repoRoot, version);
+		});
+	if (runs('saved'))
+		await checks.group(`n8n ${version}: workflows saved at earlier node versions`, () =>
+			timed('saved', () => checkSavedWorkflows(checks, n8n, emulator)),
+		);
+	return routing;
+}
+
+/** The groups against a running n8n: trigger, editor, partner mode, fleet change, fleet watch. */
+async function serverGroups({ checks, n8n, emulator, version, timed }, workflows) {
+	if (runs('trigger')) {
+		await checks.group(`n8n ${version}: polling trigger on its schedule`, () =>
+			timed('trigger', () => checkTrigger(checks, n8n, emulator, workflows.trigger)),
+		);
+		if (n8n.server) await n8n.deactivate(WORKFLOWS.trigger.id);
+	} else if (['editor', 'partner', 'fleet', 'watch'].some(runs)) {
+		// The trigger group starts n8n; without it, the later groups start it themselves.
+		await checks.step('n8n starts with our package loaded', () => n8n.start());
+		await checks.step('owner account set up through /rest/owner/setup', () => n8n.loginOwner());
+	}
+	if (runs('editor')) await checkEditor(checks, n8n, emulator, version, timed);
+	if (n8n.server && runs('partner'))
+		await checks.group(`n8n ${version}: partner mode`, () =>
+			timed('partner', () => checkPartnerMode(checks, n8n, emulator, repoRoot)),
+		);
+	if (n8n.server && runs('fleet'))
+		await checks.group(`n8n ${version}: fleet change (Data Table, stop, resume)`, () =>
+			timed('fleet', () => checkFleetChange(checks, n8n, emulator, repoRoot)),
+		);
+	if (n8n.server && runs('watch'))
+		await checks.group(`n8n ${version}: fleet watch (Run → Get New)`, () =>
+			timed('watch', () => checkFleetWatch(checks, n8n, emulator)),
+		);
+}
+
 async function runVersion(version, summary) {
 	const checks = new Checks();
 	const started = Date.now();
@@ -141,45 +190,9 @@ async function runVersion(version, summary) {
 			);
 		});
 		if (!workflows) throw new Error('nothing imported: stopping');
-		if (runs('onboarding'))
-			await checks.group(`n8n ${version}: onboarding journey (n8n execute)`, () =>
-				checkOnboarding(checks, n8n, emulator, workflows.onboarding),
-			);
-		if (runs('errors'))
-			await checks.group(`n8n ${version}: error output (version 1)`, () =>
-				checkErrorOutput(checks, n8n, emulator, repoRoot),
-			);
-		if (runs('routing'))
-			await checks.group(`n8n ${version}: rollout guard's items by node version`, async () => {
-				routing = await checkErrorRouting(checks, n8n, emulator, repoRoot, version);
-			});
-		if (runs('saved'))
-			await checks.group(`n8n ${version}: workflows saved at earlier node versions`, () =>
-				timed('saved', () => checkSavedWorkflows(checks, n8n, emulator)),
-			);
-		if (runs('trigger')) {
-			await checks.group(`n8n ${version}: polling trigger on its schedule`, () =>
-				timed('trigger', () => checkTrigger(checks, n8n, emulator, workflows.trigger)),
-			);
-			if (n8n.server) await n8n.deactivate(WORKFLOWS.trigger.id);
-		} else if (['editor', 'partner', 'fleet', 'watch'].some(runs)) {
-			// The trigger group starts n8n; without it, the later groups start it themselves.
-			await checks.step('n8n starts with our package loaded', () => n8n.start());
-			await checks.step('owner account set up through /rest/owner/setup', () => n8n.loginOwner());
-		}
-		if (runs('editor')) await checkEditor(checks, n8n, emulator, version, timed);
-		if (n8n.server && runs('partner'))
-			await checks.group(`n8n ${version}: partner mode`, () =>
-				timed('partner', () => checkPartnerMode(checks, n8n, emulator, repoRoot)),
-			);
-		if (n8n.server && runs('fleet'))
-			await checks.group(`n8n ${version}: fleet change (Data Table, stop, resume)`, () =>
-				timed('fleet', () => checkFleetChange(checks, n8n, emulator, repoRoot)),
-			);
-		if (n8n.server && runs('watch'))
-			await checks.group(`n8n ${version}: fleet watch (Run → Get New)`, () =>
-				timed('watch', () => checkFleetWatch(checks, n8n, emulator)),
-			);
+		const run = { checks, n8n, emulator, version, timed };
+		routing = await cliGroups(run, workflows);
+		await serverGroups(run, workflows);
 	} catch (error) {
 		checks.ok(`n8n ${version}`, false, error instanceof Error ? error.stack : String(error));
 	} finally {

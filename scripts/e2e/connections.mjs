@@ -48,6 +48,62 @@ function expectedCalls(partnerName, sharingId, installationId) {
 	return { once, allowed };
 }
 
+/** The customer owns one started installation on the new connection; only the documented calls were sent. */
+async function checkServiceSide(
+	checks,
+	emulator,
+	{ partner, customer, linkId, installed, credential },
+) {
+	const sub = `${partner.name}:${customer.customerId}`;
+	const state = await emulator.state();
+	const owned = state.installations.filter((i) => i.userId === sub);
+	checks.ok(
+		`emulator: the customer owns one installation (${installed.id}), started, its crm = credential ${credential.id}`,
+		owned.length === 1 &&
+			owned[0].id === installed.id &&
+			owned[0].status === 1 &&
+			String(owned[0].credentialData.crm) === String(credential.id),
+		JSON.stringify(owned),
+	);
+	const calls = (await emulator.requests())
+		.filter((r) => r.user === sub || r.body?.id === customer.customerId)
+		.map((r) => `${r.method} ${r.path}`);
+	const { once, allowed } = expectedCalls(partner.name, linkId, installed.id);
+	checks.ok(
+		'emulator: only the documented calls for these operations, the writes once each',
+		calls.every((call) => allowed.includes(call)) &&
+			once.every((call) => calls.filter((c) => c === call).length === 1),
+		calls.join('\n'),
+	);
+}
+
+/** The id of the workflow's latest execution once it finished (throws unless it succeeded). */
+function finishedExecution(n8n, id) {
+	return waitFor(
+		'a finished "connect by link" execution',
+		async () => {
+			const [latest] = await n8n.executions(id);
+			if (latest && !['running', 'waiting', 'new'].includes(latest.status)) {
+				if (latest.status !== 'success') throw new Error(`execution ${latest.status}`);
+				return latest.id;
+			}
+			return undefined;
+		},
+		{ timeoutMs: 60_000, intervalMs: 1000 },
+	);
+}
+
+/** The token: only inside the link given to the caller (and the Create Link output holding it). */
+async function checkTokenHidden(checks, n8n, execution, link, token) {
+	const stored = JSON.stringify(execution).split(link).join('');
+	const log = await readFile(n8n.logFile, 'utf8');
+	checks.ok(
+		'the link token is in no stored execution data except inside the link',
+		JSON.stringify(execution).includes(link) && !stored.includes(token),
+	);
+	checks.ok("the link token is not in n8n's log", !log.split(link).join('').includes(token));
+}
+
 export async function checkConnectByLink(checks, n8n, emulator, repoRoot, { partner, ignore }) {
 	const { id } = WORKFLOWS.connectByLink;
 	const workflow = await readExample(repoRoot, 'connectByLink');
@@ -56,7 +112,7 @@ export async function checkConnectByLink(checks, n8n, emulator, repoRoot, { part
 	const sub = `${partner.name}:${customer.customerId}`;
 	await checks.step('activate "connect by link" (REST)', () => activateWorkflow(n8n, id));
 
-	await checkRefusedWithoutSecret(checks, n8n, emulator, webhookPath, customer, ignore);
+	await checkRefusedWithoutSecret({ checks, n8n, emulator, ignore }, webhookPath, customer);
 
 	const answer = await checks.step('webhook with the secret → 200 and a link', async () => {
 		const called = await callWebhook(n8n, webhookPath, customer, SECRET_HEADER);
@@ -82,19 +138,7 @@ export async function checkConnectByLink(checks, n8n, emulator, repoRoot, { part
 	const { credential } = await emulator.control('POST', `/links/${linkId}/complete`, {});
 	const executionId = await checks.step(
 		'the Wait loop sees the connection and the execution ends with success',
-		() =>
-			waitFor(
-				'a finished "connect by link" execution',
-				async () => {
-					const [latest] = await n8n.executions(id);
-					if (latest && !['running', 'waiting', 'new'].includes(latest.status)) {
-						if (latest.status !== 'success') throw new Error(`execution ${latest.status}`);
-						return latest.id;
-					}
-					return undefined;
-				},
-				{ timeoutMs: 60_000, intervalMs: 1000 },
-			),
+		() => finishedExecution(n8n, id),
 	);
 	const execution = await n8n.execution(executionId);
 	const runData = execution.data.resultData.runData;
@@ -107,34 +151,7 @@ export async function checkConnectByLink(checks, n8n, emulator, repoRoot, { part
 	const installed = outputs(runData, 'Install with the connection')[0] ?? {};
 	checks.equal('Start → status 1', outputs(runData, 'Start')[0]?.status, 1);
 
-	const state = await emulator.state();
-	const owned = state.installations.filter((i) => i.userId === sub);
-	checks.ok(
-		`emulator: the customer owns one installation (${installed.id}), started, its crm = credential ${credential.id}`,
-		owned.length === 1 &&
-			owned[0].id === installed.id &&
-			owned[0].status === 1 &&
-			String(owned[0].credentialData.crm) === String(credential.id),
-		JSON.stringify(owned),
-	);
-	const calls = (await emulator.requests())
-		.filter((r) => r.user === sub || r.body?.id === customer.customerId)
-		.map((r) => `${r.method} ${r.path}`);
-	const { once, allowed } = expectedCalls(partner.name, linkId, installed.id);
-	checks.ok(
-		'emulator: only the documented calls for these operations, the writes once each',
-		calls.every((call) => allowed.includes(call)) &&
-			once.every((call) => calls.filter((c) => c === call).length === 1),
-		calls.join('\n'),
-	);
-
-	// The token: only inside the link given to the caller (and the Create Link output holding it).
-	const stored = JSON.stringify(execution).split(answer.link).join('');
-	const log = await readFile(n8n.logFile, 'utf8');
-	checks.ok(
-		'the link token is in no stored execution data except inside the link',
-		JSON.stringify(execution).includes(answer.link) && !stored.includes(token),
-	);
-	checks.ok("the link token is not in n8n's log", !log.split(answer.link).join('').includes(token));
+	await checkServiceSide(checks, emulator, { partner, customer, linkId, installed, credential });
+	await checkTokenHidden(checks, n8n, execution, answer.link, token);
 	await deactivateWorkflow(n8n, id);
 }

@@ -16,30 +16,8 @@ const outputs = (runData, name) =>
 	(runData[name]?.[0]?.data?.main ?? []).map((items) => (items ?? []).map((item) => item.json));
 const received = (runData, name) => outputs(runData, name)[0] ?? [];
 
-export async function checkErrorOutput(checks, n8n, emulator, repoRoot) {
-	await emulator.reset();
-	const workflow = JSON.parse(
-		await readFile(path.join(repoRoot, ERROR_OUTPUT_WORKFLOW.file), 'utf8'),
-	);
-	await checks.step('import:workflow (error output)', () =>
-		n8n.importWorkflow({ ...workflow, id: ERROR_OUTPUT_WORKFLOW.id }),
-	);
-	const result = await checks.step('n8n execute runs "error output"', async () => {
-		const executed = await n8n.execute(ERROR_OUTPUT_WORKFLOW.id);
-		if (!executed.run)
-			throw new Error(
-				`no run JSON in the output (exit ${executed.code})\n${executed.output.slice(-3000)}`,
-			);
-		return executed;
-	});
-	const runData = result.run.data.resultData.runData;
-	checks.ok(
-		'execution status "success" (failures were routed, not thrown)',
-		n8n.succeeded(result),
-		() => JSON.stringify(result.run.data.resultData.error ?? {}).slice(0, 800),
-	);
-
-	// Installation → Get: 5001 and 5002 exist, 999999 does not.
+/** Installation → Get: 5001 and 5002 exist, 999999 does not. */
+function checkGetOutputs(checks, runData) {
 	const [read, readFailed] = outputs(runData, 'Get installation');
 	checks.equal(
 		'Get installation: success output → 5001, 5002',
@@ -68,6 +46,32 @@ export async function checkErrorOutput(checks, n8n, emulator, repoRoot) {
 		received(runData, 'Read').map((json) => json.id),
 		[5001, 5002],
 	);
+}
+
+export async function checkErrorOutput(checks, n8n, emulator, repoRoot) {
+	await emulator.reset();
+	const workflow = JSON.parse(
+		await readFile(path.join(repoRoot, ERROR_OUTPUT_WORKFLOW.file), 'utf8'),
+	);
+	await checks.step('import:workflow (error output)', () =>
+		n8n.importWorkflow({ ...workflow, id: ERROR_OUTPUT_WORKFLOW.id }),
+	);
+	const result = await checks.step('n8n execute runs "error output"', async () => {
+		const executed = await n8n.execute(ERROR_OUTPUT_WORKFLOW.id);
+		if (!executed.run)
+			throw new Error(
+				`no run JSON in the output (exit ${executed.code})\n${executed.output.slice(-3000)}`,
+			);
+		return executed;
+	});
+	const runData = result.run.data.resultData.runData;
+	checks.ok(
+		'execution status "success" (failures were routed, not thrown)',
+		n8n.succeeded(result),
+		() => JSON.stringify(result.run.data.resultData.error ?? {}).slice(0, 800),
+	);
+
+	checkGetOutputs(checks, runData);
 
 	// Bundle Data → Update, pause-and-resume batch: the unknown field code fails, the others succeed.
 	const [updated, updateFailed] = outputs(runData, 'Update fields');

@@ -47,6 +47,32 @@ export async function checkErrorRouting(checks, n8n, emulator, repoRoot, version
 	});
 	const runData = result.run.data.resultData.runData;
 
+	checkVersion3(checks, runData);
+
+	const [done2 = [], problems2 = []] = outputs(runData, 'Get at version 2');
+	const whereV2 = paired(problems2.filter(notAttempted)).length === 2 ? 'error' : 'success';
+	const expected = routesDetails(version) ? 'error' : 'success';
+	checks.equal(
+		`version 2 (saved workflows): never-started items, with details, on the ${expected} output (n8n ${version})`,
+		whereV2,
+		expected,
+	);
+	checks.equal(
+		'version 2: the failed items are on the error output',
+		paired(problems2.filter((item) => !notAttempted(item))),
+		[1, 3],
+	);
+	if (whereV2 === 'success')
+		checks.equal(
+			'version 2: beside the done items, each marked details.notAttempted',
+			paired(done2.filter((item) => item.json.details?.notAttempted === true)),
+			[4, 5],
+		);
+	return { version2NotAttempted: whereV2 };
+}
+
+/** Version 3: done items on the success output; failed and never-started ones on the error output. */
+function checkVersion3(checks, runData) {
 	const [done3 = [], problems3 = []] = outputs(runData, 'Get at version 3');
 	checks.equal('version 3: the success output holds the done items only', paired(done3), [0, 2]);
 	checks.equal(
@@ -71,25 +97,4 @@ export async function checkErrorRouting(checks, n8n, emulator, repoRoot, version
 		(runData['Failed or not attempted (version 3)']?.[0]?.data?.main?.[0] ?? []).length,
 		4,
 	);
-
-	const [done2 = [], problems2 = []] = outputs(runData, 'Get at version 2');
-	const whereV2 = paired(problems2.filter(notAttempted)).length === 2 ? 'error' : 'success';
-	const expected = routesDetails(version) ? 'error' : 'success';
-	checks.equal(
-		`version 2 (saved workflows): never-started items, with details, on the ${expected} output (n8n ${version})`,
-		whereV2,
-		expected,
-	);
-	checks.equal(
-		'version 2: the failed items are on the error output',
-		paired(problems2.filter((item) => !notAttempted(item))),
-		[1, 3],
-	);
-	if (whereV2 === 'success')
-		checks.equal(
-			'version 2: beside the done items, each marked details.notAttempted',
-			paired(done2.filter((item) => item.json.details?.notAttempted === true)),
-			[4, 5],
-		);
-	return { version2NotAttempted: whereV2 };
 }

@@ -59,8 +59,8 @@ async function nextSweep(n8n, label) {
 
 const describe = (items) => items.map((i) => `${i.event} ${i.endUserId} ${i.failedRuns}`);
 
-export async function checkFleetWatch(checks, n8n, emulator) {
-	await emulator.reset();
+/** acme and globex, each with an active installation (by id) and one run that succeeded. */
+async function watchedCustomers(emulator) {
 	const partner = await emulator.control('GET', '/partner');
 	const customers = {};
 	for (const id of ['acme', 'globex']) {
@@ -68,6 +68,12 @@ export async function checkFleetWatch(checks, n8n, emulator) {
 		customers[id] = await installFor(asUser, `${id} – lead sync`, true);
 		await recordRun(emulator, customers[id], 'succeeded');
 	}
+	return customers;
+}
+
+export async function checkFleetWatch(checks, n8n, emulator) {
+	await emulator.reset();
+	const customers = await watchedCustomers(emulator);
 	const seen = [];
 	const step = async (label, expected) => {
 		const sweep = await checks.step(

@@ -47,7 +47,6 @@ import {
 } from './partner.mjs';
 import { checkTwice, TWICE, twiceWorkflows } from './queueTwice.mjs';
 import {
-	checkOverlappingIncidents,
 	checkOverlappingSweeps,
 	WATCH,
 	WATCH_INCIDENTS,
@@ -55,6 +54,7 @@ import {
 	WATCH_ROUNDS,
 	watchWorkflow,
 } from './queueWatch.mjs';
+import { checkOverlappingIncidents } from './queueWatchIncidents.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CUSTOMERS = Number(process.env.QUEUE_E2E_CUSTOMERS) || 50;

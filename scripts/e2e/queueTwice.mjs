@@ -66,24 +66,7 @@ export async function checkDeliveredTwice(checks, webhookBase, emulator, kind, p
 				.join('\n'),
 	);
 
-	const state = await emulator.state();
-	const perCustomer = Array.from({ length: TWICE_CUSTOMERS }, (_, i) =>
-		state.installations.filter((inst) => inst.title === title(kind, i)).sort((a, b) => a.id - b.id),
-	);
-	const active = perCustomer.flat().filter((inst) => inst.status === 1);
-	checks.equal(
-		`emulator: exactly ${TWICE_CUSTOMERS} active installations, one per customer`,
-		[active.length, perCustomer.every((list) => list.filter((i) => i.status === 1).length === 1)],
-		[TWICE_CUSTOMERS, true],
-	);
-	const duplicates = perCustomer.flatMap((list) => list.slice(1));
-	const activeDuplicates = duplicates.filter((inst) => inst.status !== 0);
-	checks.equal('emulator: 0 duplicates active', activeDuplicates.length, 0);
-	checks.ok(
-		'the oldest installation of each customer is the active one',
-		perCustomer.every((list) => list[0]?.status === 1),
-		() => JSON.stringify(perCustomer.filter((list) => list[0]?.status !== 1).slice(0, 3)),
-	);
+	const { perCustomer, duplicates } = checkOnePerCustomer(checks, await emulator.state(), kind);
 	const reported = responses
 		.filter((r) => r.json?.outcome === 'failed' && r.json?.details?.duplicateOf !== undefined)
 		.map((r) => [r.json.details.installationId, r.json.details.duplicateOf]);
@@ -109,4 +92,26 @@ export async function checkDeliveredTwice(checks, webhookBase, emulator, kind, p
 			responses.filter((r) => r.json?.outcome === 'ok').length
 		} ok`,
 	);
+}
+
+/** One active installation per customer, the oldest; the others (duplicates) not active. */
+function checkOnePerCustomer(checks, state, kind) {
+	const perCustomer = Array.from({ length: TWICE_CUSTOMERS }, (_, i) =>
+		state.installations.filter((inst) => inst.title === title(kind, i)).sort((a, b) => a.id - b.id),
+	);
+	const active = perCustomer.flat().filter((inst) => inst.status === 1);
+	checks.equal(
+		`emulator: exactly ${TWICE_CUSTOMERS} active installations, one per customer`,
+		[active.length, perCustomer.every((list) => list.filter((i) => i.status === 1).length === 1)],
+		[TWICE_CUSTOMERS, true],
+	);
+	const duplicates = perCustomer.flatMap((list) => list.slice(1));
+	const activeDuplicates = duplicates.filter((inst) => inst.status !== 0);
+	checks.equal('emulator: 0 duplicates active', activeDuplicates.length, 0);
+	checks.ok(
+		'the oldest installation of each customer is the active one',
+		perCustomer.every((list) => list[0]?.status === 1),
+		() => JSON.stringify(perCustomer.filter((list) => list[0]?.status !== 1).slice(0, 3)),
+	);
+	return { perCustomer, duplicates };
 }

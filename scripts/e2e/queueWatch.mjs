@@ -100,7 +100,7 @@ async function watchExecutions(n8n, workflowId = WATCH.id) {
 }
 
 /** The runs one execution returned (output 0 of Get New), and its error output. */
-async function returnedBy(n8n, id) {
+export async function returnedBy(n8n, id) {
 	const execution = await n8n.execution(id);
 	const main = execution.data.resultData.runData[GET_NEW]?.[0]?.data?.main ?? [];
 	return {
@@ -110,7 +110,7 @@ async function returnedBy(n8n, id) {
 }
 
 /** Runs `fn` while every run list answers 150 ms late (so that a sweep takes seconds). */
-async function withSlowRunLists(emulator, fn) {
+export async function withSlowRunLists(emulator, fn) {
 	await emulator.control('POST', '/faults', {
 		method: 'GET',
 		path: '/bundle/events',
@@ -125,7 +125,7 @@ async function withSlowRunLists(emulator, fn) {
 }
 
 /** Two webhook calls at once; answers the two executions they started, once both finished. */
-async function sweepTwiceAtOnce(checks, { n8n, post, url, workflowId, label }) {
+export async function sweepTwiceAtOnce(checks, { n8n, post, url, workflowId, label }) {
 	const before = (await watchExecutions(n8n, workflowId)).length;
 	const answers = await Promise.all([post(url, {}), post(url, {})]);
 	checks.ok(
@@ -145,13 +145,8 @@ async function sweepTwiceAtOnce(checks, { n8n, post, url, workflowId, label }) {
 	);
 }
 
-/**
- * `workerOf(id)`: the worker that ran execution `id` (from the workers' logs). `post(url, body)`.
- */
-export async function checkOverlappingSweeps(
-	checks,
-	{ emulator, partner, n8n, webhookBase, post, workerOf },
-) {
+/** The watched customers, each with one started installation; gives bundle id → customer. */
+async function seedWatchCustomers(checks, emulator, partner) {
 	const bundles = {};
 	await checks.step(
 		`${WATCH_CUSTOMERS} customers, each with one started installation`,
@@ -166,6 +161,81 @@ export async function checkOverlappingSweeps(
 			}
 		},
 	);
+	return bundles;
+}
+
+/** The two sweeps of every round overlapped in time, and at least one pair ran on two workers. */
+function checkPairs(checks, pairs, results) {
+	const overlapped = pairs.filter(
+		([a, b]) =>
+			Date.parse(a.startedAt) < Date.parse(b.stoppedAt) &&
+			Date.parse(b.startedAt) < Date.parse(a.stoppedAt),
+	);
+	checks.equal('the two sweeps of every round overlapped in time', overlapped.length, pairs.length);
+	const split = pairs.filter(([a, b]) => {
+		const [wa, wb] = [a, b].map((e) => results.find((r) => r.execution.id === e.id)?.worker);
+		return wa && wb && wa !== wb;
+	});
+	console.log(`    pairs on two different workers: ${split.length} of ${pairs.length}`);
+	checks.ok(
+		'at least one round ran its two sweeps on two different workers',
+		split.length > 0,
+		'every pair landed on one worker: the rounds prove overlap, not across workers',
+	);
+}
+
+/** Every run injected returned once, for its own customer, in the round it was injected. */
+async function checkReturned(checks, emulator, { pairs, results, bundles }) {
+	const returned = results.flatMap((r) => r.runs);
+	const ids = returned.map((run) => run.id);
+	const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+	checks.equal('no run returned twice across both executions of any round', twice, []);
+	const all = (await emulator.control('GET', '/runs')).filter((run) => run.bundleId in bundles);
+	const missing = all.filter((run) => !ids.includes(run.id)).map((run) => run.id);
+	checks.equal(
+		`none lost: the ${all.length} runs injected were returned (${ids.length} returned)`,
+		missing,
+		[],
+	);
+	const foreign = returned.filter((run) => bundles[run.bundleId] !== run.endUserId);
+	checks.equal('each run returned for its own customer (endUserId)', foreign.length, 0);
+	const perRound = pairs.map((pair) =>
+		pair
+			.map((e) => results.find((r) => r.execution.id === e.id).runs.length)
+			.reduce((a, b) => a + b, 0),
+	);
+	checks.equal(
+		`each round returned exactly its ${2 * Object.keys(bundles).length} new runs, between its two sweeps`,
+		perRound,
+		pairs.map(() => 2 * Object.keys(bundles).length),
+	);
+}
+
+/** One more sweep on its own: the memory both left behind holds every run. Gives it (if it finished). */
+async function lastSweep(checks, { n8n, post, url }) {
+	const before = (await watchExecutions(n8n)).length;
+	await post(url, {});
+	const last = await checks.step('a last sweep on its own finished', () =>
+		waitFor('the last sweep', async () => (await watchExecutions(n8n))[before], {
+			timeoutMs: 120_000,
+			intervalMs: 1000,
+		}),
+	);
+	if (last) {
+		const { runs } = await returnedBy(n8n, last.id);
+		checks.equal('the last sweep returns nothing (nothing new, nothing again)', runs.length, 0);
+	}
+	return last;
+}
+
+/**
+ * `workerOf(id)`: the worker that ran execution `id` (from the workers' logs). `post(url, body)`.
+ */
+export async function checkOverlappingSweeps(
+	checks,
+	{ emulator, partner, n8n, webhookBase, post, workerOf },
+) {
+	const bundles = await seedWatchCustomers(checks, emulator, partner);
 	const url = `${webhookBase}/webhook/${WATCH.webhookPath}`;
 	const pairs = [];
 	await withSlowRunLists(emulator, async () => {
@@ -206,127 +276,10 @@ export async function checkOverlappingSweeps(
 				results.map((r) => [r.execution.id, r.execution.status, r.errors.slice(0, 2)]),
 			),
 	);
-	const overlapped = pairs.filter(
-		([a, b]) =>
-			Date.parse(a.startedAt) < Date.parse(b.stoppedAt) &&
-			Date.parse(b.startedAt) < Date.parse(a.stoppedAt),
-	);
-	checks.equal('the two sweeps of every round overlapped in time', overlapped.length, pairs.length);
-	const split = pairs.filter(([a, b]) => {
-		const [wa, wb] = [a, b].map((e) => results.find((r) => r.execution.id === e.id)?.worker);
-		return wa && wb && wa !== wb;
-	});
-	console.log(`    pairs on two different workers: ${split.length} of ${pairs.length}`);
-	checks.ok(
-		'at least one round ran its two sweeps on two different workers',
-		split.length > 0,
-		'every pair landed on one worker: the rounds prove overlap, not across workers',
-	);
+	checkPairs(checks, pairs, results);
 
-	const returned = results.flatMap((r) => r.runs);
-	const ids = returned.map((run) => run.id);
-	const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
-	checks.equal('no run returned twice across both executions of any round', twice, []);
-	const all = (await emulator.control('GET', '/runs')).filter((run) => run.bundleId in bundles);
-	const missing = all.filter((run) => !ids.includes(run.id)).map((run) => run.id);
-	checks.equal(
-		`none lost: the ${all.length} runs injected were returned (${ids.length} returned)`,
-		missing,
-		[],
-	);
-	const foreign = returned.filter((run) => bundles[run.bundleId] !== run.endUserId);
-	checks.equal('each run returned for its own customer (endUserId)', foreign.length, 0);
-	const perRound = pairs.map((pair) =>
-		pair
-			.map((e) => results.find((r) => r.execution.id === e.id).runs.length)
-			.reduce((a, b) => a + b, 0),
-	);
-	checks.equal(
-		`each round returned exactly its ${2 * Object.keys(bundles).length} new runs, between its two sweeps`,
-		perRound,
-		pairs.map(() => 2 * Object.keys(bundles).length),
-	);
+	await checkReturned(checks, emulator, { pairs, results, bundles });
 
-	// One more sweep on its own: the memory both left behind holds every run.
-	const before = (await watchExecutions(n8n)).length;
-	await post(url, {});
-	const last = await checks.step('a last sweep on its own finished', () =>
-		waitFor('the last sweep', async () => (await watchExecutions(n8n))[before], {
-			timeoutMs: 120_000,
-			intervalMs: 1000,
-		}),
-	);
-	if (last) {
-		const { runs } = await returnedBy(n8n, last.id);
-		checks.equal('the last sweep returns nothing (nothing new, nothing again)', runs.length, 0);
-	}
+	const last = await lastSweep(checks, { n8n, post, url });
 	return { sweeps: results.length + (last ? 1 : 0), bundles };
-}
-
-/**
- * Incidents in queue mode: pairs of sweeps at once of the example as it is, while the first
- * automation of every customer (`bundles`: bundle id → customer, from checkOverlappingSweeps)
- * fails, fails again and recovers. Answers the number of sweeps.
- */
-export async function checkOverlappingIncidents(
-	checks,
-	{ emulator, n8n, webhookBase, post, workerOf, bundles },
-) {
-	const url = `${webhookBase}/webhook/${WATCH_INCIDENTS.webhookPath}`;
-	const first = new Map(); // customer → its first automation
-	for (const [bundleId, customer] of Object.entries(bundles))
-		if (!first.has(customer) || Number(bundleId) < first.get(customer))
-			first.set(customer, Number(bundleId));
-	const record = async (outcome) => {
-		for (const bundleId of first.values())
-			await emulator.control('POST', '/runs', { bundleId, outcome });
-	};
-	const steps = [
-		['the first sweeps (every automation succeeded last)', null, []],
-		['one failure each', 'failed', ['incidentOpened 1']],
-		['another failure each', 'failed', []],
-		['a success each', 'succeeded', ['incidentResolved 2']],
-	];
-	let sweeps = 0;
-	const workers = new Set();
-	await withSlowRunLists(emulator, async () => {
-		for (const [name, outcome, expected] of steps) {
-			if (outcome) await record(outcome);
-			const pair = await sweepTwiceAtOnce(checks, {
-				n8n,
-				post,
-				url,
-				workflowId: WATCH_INCIDENTS.id,
-				label: name,
-			});
-			if (!pair) return;
-			sweeps += 2;
-			const items = [];
-			for (const execution of pair) {
-				workers.add(await workerOf(execution.id));
-				const { runs, errors } = await returnedBy(n8n, execution.id);
-				checks.ok(
-					`${name}: sweep #${execution.id} succeeded, no customer on the error output`,
-					execution.status === 'success' && errors.length === 0,
-					() => JSON.stringify([execution.status, errors.slice(0, 2)]),
-				);
-				items.push(...runs);
-			}
-			const got = items
-				.map((item) => `${item.endUserId} ${item.bundleId} ${item.event} ${item.failedRuns}`)
-				.sort();
-			const want = [...first.entries()]
-				.flatMap(([customer, bundleId]) =>
-					expected.map((event) => `${customer} ${bundleId} ${event}`),
-				)
-				.sort();
-			checks.equal(
-				`${name}: across both sweeps, ${want.length} incident items, each once`,
-				got,
-				want,
-			);
-		}
-	});
-	console.log(`    incident sweeps ran on: ${[...workers].join(', ')}`);
-	return sweeps;
 }

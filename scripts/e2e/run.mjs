@@ -28,7 +28,7 @@ import { runEnsureBrowserTest } from './browserEnsure.mjs';
 import { runPartnerBrowserTest } from './browserPartner.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
 import { FLEET_GROUPS } from './fleetGroups.mjs';
-import { checkPartnerMode } from './partner.mjs';
+import { checkPartnerMode } from './partnerMode.mjs';
 import { checkRunsAndConnections } from './runs.mjs';
 import { checkStrictAuth } from './strictAuth.mjs';
 import { checkBilling } from './billing.mjs';
@@ -36,13 +36,12 @@ import { Checks } from './lib/checks.mjs';
 import { Emulator } from './lib/emulator.mjs';
 import { ensureN8n } from './lib/install.mjs';
 import { N8nInstance } from './lib/n8n.mjs';
-import { killAll, waitFor } from './lib/proc.mjs';
+import { killAll } from './lib/proc.mjs';
 import { importFixtures, WORKFLOWS } from './lib/setup.mjs';
 import { deactivateWorkflow } from './lib/webhook.mjs';
+import { checkOnboarding, checkTrigger, timings } from './journeyChecks.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const TRIGGER_TIMEOUT_MS = 150_000; // "every minute" polls: at most ~60 s after the change, plus slack
-const timings = {};
 
 /**
  * `node scripts/e2e/browserExamples.mjs` (its own n8n, emulator and browser), its lines shown as
@@ -75,211 +74,52 @@ async function timed(name, fn) {
 	}
 }
 
-// ---- run data helpers -------------------------------------------------------------------
-
-/** Output items (json) of a node's first run in n8n's run data. */
-function outputOf(runData, nodeName) {
-	return (runData[nodeName]?.[0]?.data?.main?.[0] ?? []).map((item) => item.json);
-}
-
-const fieldValue = (records, code) =>
-	records.flatMap((record) => record.data ?? []).find((field) => field.name === code)?.value;
-
-// ---- 4. the onboarding journey through `n8n execute` ----------------------------------------
-
-export async function checkOnboarding(checks, n8n, emulator, workflow) {
-	const result = await checks.step('n8n execute runs "customer onboarding journey"', async () => {
-		const executed = await n8n.execute(WORKFLOWS.onboarding.id);
-		if (!executed.run)
-			throw new Error(
-				`no run JSON in the output (exit ${executed.code})\n${executed.output.slice(-3000)}`,
-			);
-		return executed;
-	});
-	timings['execute onboarding (s)'] = Math.round(result.ms / 100) / 10;
-	const { run } = result;
-	const runData = run.data.resultData.runData;
-	checks.ok(
-		'exit code 0, execution status "success"',
-		n8n.succeeded(result),
-		() =>
-			`exit ${result.code}, status ${run.status}: ${JSON.stringify(run.data.resultData.error ?? {}).slice(0, 800)}`,
-	);
-	const names = workflow.nodes.map((node) => node.name);
-	const ran = names.filter((name) => runData[name]?.[0]?.executionStatus === 'success');
-	checks.equal(`all ${names.length} nodes ran successfully`, ran, names);
-
-	const solutions = outputOf(runData, 'List solutions').map((s) => s.id);
-	checks.equal('List solutions → the 4 published solutions', solutions, [101, 102, 103, 105]);
-	checks.ok(
-		'Read connection settings → steps of solution 101',
-		outputOf(runData, 'Read connection settings')[0]?.steps?.some((s) => s.id === 'crm'),
-	);
-	const installed = outputOf(runData, 'Install for Acme')[0] ?? {};
-	checks.ok(
-		'Install for Acme → a new installation, paused',
-		Number(installed.id) >= 6001 && installed.status === 0,
-		JSON.stringify(installed),
-	);
-	checks.equal('Start → status 1 (PLAY)', outputOf(runData, 'Start')[0]?.status, 1);
-	checks.equal('Pause → status 0 (PAUSE)', outputOf(runData, 'Pause')[0]?.status, 0);
-	checks.equal(
-		'Change email subject → updated',
-		outputOf(runData, 'Change email subject')[0]?.updated,
-		{ subject: 'Welcome to Acme!' },
-	);
-	checks.equal(
-		'Read changed values → the new subject',
-		fieldValue(outputOf(runData, 'Read changed values'), 'subject'),
-		'Welcome to Acme!',
-	);
-	checks.equal('Start again → status 1', outputOf(runData, 'Start again')[0]?.status, 1);
-	checks.ok(
-		'Read partner schema → fields of partner 201',
-		outputOf(runData, 'Read partner schema')[0]?.fields?.length === 3,
-	);
-	const connection = outputOf(runData, 'Create partner connection')[0] ?? {};
-	checks.ok(
-		'Create partner connection → a connection of partner 201',
-		connection.partnerId === 201 && connection.id !== undefined,
-		JSON.stringify(connection),
-	);
-
-	// The service's side: what the emulator now holds and which calls reached it.
-	const state = await emulator.state();
-	const installation = state.installations.find((i) => i.id === installed.id);
-	checks.ok(
-		`emulator: installation ${installed.id} exists and is active`,
-		installation?.status === 1,
-		JSON.stringify(installation),
-	);
-	const subject = state.bundleData
-		.filter((record) => installation?.bundleIds?.includes(record.bundleId))
-		.flatMap((record) => record.fields)
-		.find((field) => field.name === 'subject')?.value;
-	checks.equal('emulator: the subject field was changed', subject, 'Welcome to Acme!');
-	checks.ok(
-		'emulator: the partner connection was created',
-		state.credentials.some((c) => c.partnerId === 201 && c.title === 'Acme CRM connection'),
-	);
-	const calls = (await emulator.requests()).map((r) => `${r.method} ${r.path}`);
-	const own = `/solution/installation/${installed.id}`;
-	checks.ok(
-		'emulator: n8n sent the custom methods PLAY and PAUSE',
-		calls.includes(`PLAY ${own}`) && calls.includes(`PAUSE ${own}`),
-		calls.join('\n'),
-	);
-}
-
-// ---- 5. the polling trigger in a running n8n ----------------------------------------------
-
-/** Trigger events seen so far in the workflow's executions: `[{ event, installationId, … }]`. */
-async function triggerEvents(n8n, workflowId, triggerName, nextName) {
-	const seen = [];
-	for (const summary of await n8n.executions(workflowId)) {
-		if (summary.status !== 'success') continue;
-		const execution = await n8n.execution(summary.id);
-		const runData = execution.data.resultData.runData;
-		const details = outputOf(runData, nextName);
-		for (const event of outputOf(runData, triggerName))
-			seen.push({ ...event, detail: details.find((d) => d.id === event.installationId) });
-	}
-	return seen;
-}
-
-export async function checkTrigger(checks, n8n, emulator, workflow) {
-	const triggerName = workflow.nodes.find((node) =>
-		node.type.endsWith('albatoSolutionsTrigger'),
-	).name;
-	const nextName = workflow.nodes.find((node) => node.type.endsWith('.albatoSolutions')).name;
-
-	// The trigger's first poll only records a baseline: start from the fixtures.
-	await emulator.reset();
-	// n8n 2.0 publishes only a saved version, which its CLI import does not make: activated there
-	// once n8n runs, as the editor's toggle does (n8n.activate).
-	const publishLater = n8n.importMakesNoVersion;
-	if (!publishLater)
-		await checks.step('publish:workflow activates the trigger workflow', () =>
-			n8n.publishCli(WORKFLOWS.trigger.id),
-		);
-	timings['n8n start (s)'] =
-		Math.round((await checks.step('n8n starts with our package loaded', () => n8n.start())) / 100) /
-		10;
-	await checks.step('owner account set up through /rest/owner/setup', () => n8n.loginOwner());
-	if (publishLater)
-		await checks.step('the trigger workflow activated (REST)', () =>
-			n8n.activate(WORKFLOWS.trigger.id),
-		);
-
-	const listCalls = async () =>
-		(await emulator.requests()).filter(
-			(r) => r.method === 'GET' && r.path === '/solution/installation',
-		).length;
-	await checks.step('activation polls the service once (the baseline)', () =>
-		waitFor("the trigger's first poll", async () => (await listCalls()) >= 1, {
-			timeoutMs: 60_000,
-		}),
-	);
-
-	// Two changes, as an end user would make them elsewhere.
-	const started = Date.now();
-	await emulator.call('PLAY', '/solution/installation/5002');
-	const created = await emulator.call('POST', '/solution/101/installation', {
-		title: 'Created by the e2e test',
-		templateIds: [1011],
-		credentialData: {
-			crm: 'hubspot',
-			hubspotPipeline: 'sales',
-			hubspotStage: 'new',
-			mailer: 'mailchimp',
-		},
-	});
-	console.log(
-		`    changed the emulator (PLAY 5002, installed ${created.id}); waiting for the next poll (every minute)…`,
-	);
-
-	const events = await checks.step('the trigger fires within one poll interval', () =>
-		waitFor(
-			'executions with both events',
-			async () => {
-				const seen = await triggerEvents(n8n, WORKFLOWS.trigger.id, triggerName, nextName);
-				const started5002 = seen.find(
-					(e) => e.event === 'installationStarted' && e.installationId === 5002,
-				);
-				const createdNew = seen.find(
-					(e) => e.event === 'installationCreated' && e.installationId === created.id,
-				);
-				return started5002 && createdNew ? { started5002, createdNew, seen } : undefined;
-			},
-			{ timeoutMs: TRIGGER_TIMEOUT_MS, intervalMs: 3000 },
-		),
-	);
-	timings['trigger fired after (s)'] = Math.round((Date.now() - started) / 100) / 10;
-	checks.ok(
-		'installationStarted for 5002 (paused → active)',
-		events.started5002.previousStatus === 0 && events.started5002.status === 1,
-		JSON.stringify(events.started5002),
-	);
-	checks.equal(
-		`installationCreated for ${created.id}`,
-		events.createdNew.title,
-		'Created by the e2e test',
-	);
-	checks.ok(
-		`next node read installation ${created.id} with its automations`,
-		Object.keys(events.createdNew.detail?.bundles ?? {}).length > 0,
-		JSON.stringify(events.createdNew.detail),
-	);
-	checks.equal('no other events (nothing fired twice)', events.seen.length, 2);
-	const calls = (await emulator.requests()).map((r) => `${r.method} ${r.path}`);
-	checks.ok(
-		'emulator: n8n read the new installation',
-		calls.includes(`GET /solution/installation/${created.id}`),
-		calls.join('\n'),
-	);
-}
-
 // ---- main -------------------------------------------------------------------------------
+
+/** The editor tests (Chromium), unless skipped; each in the n8n of this run but the last. */
+async function editorGroups(checks, n8n, emulator) {
+	if (process.env.N8N_E2E_SKIP_BROWSER === '1')
+		return console.log('\nEditor (Chromium): skipped (N8N_E2E_SKIP_BROWSER=1)');
+	if (!n8n.server)
+		return checks.ok('Editor (Chromium): n8n is running', false, 'n8n did not start, see above');
+	await emulator.reset(); // pickers checked against the fixtures
+	const editor = { baseUrl: n8n.baseUrl, emulator, checks, failureDir: n8n.userFolder };
+	// The Ensure test needs the partner credential the partner-mode editor test made.
+	for (const [group, timing, test] of [
+		['Editor (Chromium)', 'browser test (s)', runBrowserTest],
+		['Editor in partner mode (Chromium)', 'partner browser test (s)', runPartnerBrowserTest],
+		[
+			'Editor: Ensure onboarding, Run Failed sample, reopened workflow (Chromium)',
+			'ensure browser test (s)',
+			runEnsureBrowserTest,
+		],
+	])
+		await checks.group(group, () =>
+			timed(timing, async () => {
+				const shots = await test(editor);
+				console.log(`    screenshots: ${shots.join(', ')}`);
+			}),
+		);
+	// In an n8n and emulator of its own (its standalone run): what the groups before it leave
+	// (end users, installations, credentials) changes what its first onboarding's pickers load.
+	await checks.group('Editor: the four fleet examples and a first onboarding (Chromium)', () =>
+		timed('examples browser test (s)', () => examplesInTheirOwnN8n(checks)),
+	);
+}
+
+/**
+ * The groups against the running n8n, after the editor (its new nodes would otherwise pick the
+ * partner credential, the newest one), in this order: billing, runs and connections and the fleet
+ * groups (fleetGroups.mjs) need the partner credential (imported by partner mode); runs and
+ * connections share one trigger wait.
+ */
+const SERVER_GROUPS = [
+	['Partner mode (webhook onboarding, nightly run)', 'partner test (s)', checkPartnerMode],
+	['Billing: usage top-up, plans, block', 'billing (s)', checkBilling],
+	['Customers: runs and connections', 'runs and connections (s)', checkRunsAndConnections],
+	...FLEET_GROUPS,
+	['Strict readings: credential test, Check Connection', 'strict readings (s)', checkStrictAuth],
+];
 
 async function main() {
 	const checks = new Checks();
@@ -315,79 +155,12 @@ async function main() {
 		// groups that check that nothing else did ("nothing reached the service from those calls").
 		if (n8n.server) await deactivateWorkflow(n8n, WORKFLOWS.trigger.id);
 
-		if (process.env.N8N_E2E_SKIP_BROWSER === '1') {
-			console.log('\nEditor (Chromium): skipped (N8N_E2E_SKIP_BROWSER=1)');
-		} else if (!n8n.server) {
-			checks.ok('Editor (Chromium): n8n is running', false, 'n8n did not start, see above');
-		} else {
-			await emulator.reset(); // pickers checked against the fixtures
-			await checks.group('Editor (Chromium)', () =>
-				timed('browser test (s)', async () => {
-					const shots = await runBrowserTest({
-						baseUrl: n8n.baseUrl,
-						emulator,
-						checks,
-						failureDir: n8n.userFolder,
-					});
-					console.log(`    screenshots: ${shots.join(', ')}`);
-				}),
-			);
-			await checks.group('Editor in partner mode (Chromium)', () =>
-				timed('partner browser test (s)', async () => {
-					const shots = await runPartnerBrowserTest({
-						baseUrl: n8n.baseUrl,
-						emulator,
-						checks,
-						failureDir: n8n.userFolder,
-					});
-					console.log(`    screenshots: ${shots.join(', ')}`);
-				}),
-			);
-			// Needs the partner credential the partner-mode editor test made.
-			await checks.group(
-				'Editor: Ensure onboarding, Run Failed sample, reopened workflow (Chromium)',
-				() =>
-					timed('ensure browser test (s)', async () => {
-						const shots = await runEnsureBrowserTest({
-							baseUrl: n8n.baseUrl,
-							emulator,
-							checks,
-							failureDir: n8n.userFolder,
-						});
-						console.log(`    screenshots: ${shots.join(', ')}`);
-					}),
-			);
-			// In an n8n and emulator of its own (its standalone run): what the groups before it leave
-			// (end users, installations, credentials) changes what its first onboarding's pickers load.
-			await checks.group('Editor: the four fleet examples and a first onboarding (Chromium)', () =>
-				timed('examples browser test (s)', () => examplesInTheirOwnN8n(checks)),
-			);
-		}
-		// After the editor: its new nodes would otherwise pick the partner credential, the newest one.
+		await editorGroups(checks, n8n, emulator);
 		if (n8n.server)
-			await checks.group('Partner mode (webhook onboarding, nightly run)', () =>
-				timed('partner test (s)', () => checkPartnerMode(checks, n8n, emulator, repoRoot)),
-			);
-		// Billing: needs the partner credential (imported above).
-		if (n8n.server)
-			await checks.group('Billing: usage top-up, plans, block', () =>
-				timed('billing (s)', () => checkBilling(checks, n8n, emulator, repoRoot)),
-			);
-		// Needs the partner credential (imported above); several groups share one trigger wait.
-		if (n8n.server)
-			await checks.group('Customers: runs and connections (issues 21, 22)', () =>
-				timed('runs and connections (s)', () =>
-					checkRunsAndConnections(checks, n8n, emulator, repoRoot),
-				),
-			);
-		// Need the partner credential (imported by partner mode).
-		for (const [group, label, check] of FLEET_GROUPS)
-			if (n8n.server)
-				await checks.group(group, () => timed(label, () => check(checks, n8n, emulator, repoRoot)));
-		if (n8n.server)
-			await checks.group('Strict readings: credential test, Check Connection', () =>
-				timed('strict readings (s)', () => checkStrictAuth(checks, n8n, emulator)),
-			);
+			for (const [group, timing, check] of SERVER_GROUPS)
+				await checks.group(group, () =>
+					timed(timing, () => check(checks, n8n, emulator, repoRoot)),
+				);
 	} catch (error) {
 		checks.ok('end-to-end run', false, error instanceof Error ? error.stack : String(error));
 	} finally {

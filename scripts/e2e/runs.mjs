@@ -165,13 +165,13 @@ async function finishAlert(checks, emulator, n8n, acme, runs) {
 
 // ---- offboarding ----------------------------------------------------------------------------
 
-async function checkOffboarding(checks, emulator, n8n, repoRoot, leaving, ignore) {
+async function checkOffboarding({ checks, emulator, n8n, repoRoot, ignore }, leaving) {
 	const { id } = WORKFLOWS.offboarding;
 	const webhookPath = webhookPathOf(await readExample(repoRoot, 'offboarding'));
 	await checks.step('activate "customer offboarding" (REST)', () => activateWorkflow(n8n, id));
 	const body = { customerId: leaving.customerId };
 
-	await checkRefusedWithoutSecret(checks, n8n, emulator, webhookPath, body, ignore);
+	await checkRefusedWithoutSecret({ checks, n8n, emulator, ignore }, webhookPath, body);
 
 	let logged = (await emulator.requests()).length;
 
@@ -269,7 +269,7 @@ export async function checkRunsAndConnections(checks, n8n, emulator, repoRoot) {
 	const ignore = (r) => r.user === acme.sub || r.body?.id === acme.customerId;
 
 	await checks.group('Customer offboarding (webhook, Header Auth)', () =>
-		checkOffboarding(checks, emulator, n8n, repoRoot, leaving, ignore),
+		checkOffboarding({ checks, emulator, n8n, repoRoot, ignore }, leaving),
 	);
 	await checks.group('Connect by link (webhook, Wait loop, link completed)', () =>
 		checkConnectByLink(checks, n8n, emulator, repoRoot, { partner, ignore }),

@@ -131,6 +131,86 @@ async function credentialTest(n8n, credential) {
 	return await n8n.rest('POST', '/credentials/test', { credentials: credential });
 }
 
+/** n8n's credential test (the nodes' testedBy: the forms Auto tries) under one reading. */
+async function checkCredentialTests(
+	{ checks, n8n, partner, permanentToken },
+	reading,
+	credentials,
+) {
+	const { strictAuth } = reading;
+	const secrets = [partner.masterToken, permanentToken];
+	const tests = [];
+	for (const credential of credentials) tests.push(await credentialTest(n8n, credential));
+	const [access, master] = tests;
+	const said = JSON.stringify(tests);
+	checks.ok(
+		`${strictAuth}: the credential tests say no token`,
+		!secrets.some((s) => said.includes(s)),
+	);
+	checks.equal(
+		`${strictAuth}: REST credential test of both credentials → OK`,
+		tests.map((t) => t.status),
+		['OK', 'OK'],
+	);
+	const first = reading.firstFormTaken;
+	checks.ok(
+		`${strictAuth}: the Partner API test names the form the service took`,
+		master.message.includes(`as ${first ? 'Basic Username' : 'Basic Token'}`),
+		master.message,
+	);
+	checks.ok(
+		`${strictAuth}: the Access Token test names the form the service took`,
+		access.message.includes(`as ${first ? 'Basic Username' : 'Bearer'}`),
+		access.message,
+	);
+}
+
+/** Check Connection in a workflow, a new n8n process, under one reading. */
+async function checkConnectionRun({ checks, n8n, emulator, partner, permanentToken }, reading) {
+	const { strictAuth } = reading;
+	await emulator.control('DELETE', '/requests');
+	const executed = await checks.step(
+		`${strictAuth}: n8n execute runs the Check Connection workflow`,
+		async () => {
+			const result = await n8n.execute(WORKFLOW_ID);
+			if (!n8n.succeeded(result))
+				throw new Error(`exit ${result.code}\n${result.output.slice(-2000)}`);
+			return result;
+		},
+	);
+	const runData = executed.run.data.resultData.runData;
+	const [viaAccess] = outputOf(runData, 'Check (Access Token)');
+	const [viaPartner] = outputOf(runData, 'Check (partner)');
+	checks.equal(
+		`${strictAuth}: Check Connection names the form each token was taken in`,
+		{
+			masterToken: viaPartner?.masterToken,
+			endUserToken: viaPartner?.endUserToken,
+			accessToken: viaAccess?.accessToken,
+		},
+		reading.forms,
+	);
+	checks.equal(
+		`${strictAuth}: … and the kinds of token (permanent, as the service hands them out)`,
+		[viaAccess?.accessTokenKind, viaPartner?.endUserTokenKind],
+		['permanent token', 'permanent token'],
+	);
+	const requests = await emulator.requests();
+	const refused = requests.filter((r) => r.status === 401);
+	// Auto's discovery: one refused request per kind of token whose first form is refused.
+	const expected401 = reading.firstFormTaken ? 0 : 3;
+	checks.equal(
+		`${strictAuth}: ${expected401} refused request(s) in the run (one per kind of token found out), then none`,
+		refused.length,
+		expected401,
+	);
+	checks.ok(
+		`${strictAuth}: no token in the stored run`,
+		!holdsToken(JSON.stringify(executed.run), partner.masterToken) &&
+			!JSON.stringify(executed.run).includes(permanentToken),
+	);
+}
+
 export async function checkStrictAuth(checks, n8n, emulator) {
 	await emulator.reset();
 	const partner = await emulator.control('GET', '/partner');
@@ -170,81 +250,14 @@ export async function checkStrictAuth(checks, n8n, emulator) {
 			await n8n.importWorkflow(workflow());
 		},
 	);
-	const secrets = [partner.masterToken, permanentToken];
-
 	try {
 		for (const reading of READINGS) {
 			const { strictAuth } = reading;
 			await emulator.control('POST', '/variants', { strictAuth, partnerTokens: 'permanent' });
 
-			// ---- n8n's credential test (the nodes' testedBy: the forms Auto tries)
-			const tests = [];
-			for (const credential of credentials) tests.push(await credentialTest(n8n, credential));
-			const [access, master] = tests;
-			const said = JSON.stringify(tests);
-			checks.ok(
-				`${strictAuth}: the credential tests say no token`,
-				!secrets.some((s) => said.includes(s)),
-			);
-			checks.equal(
-				`${strictAuth}: REST credential test of both credentials → OK`,
-				tests.map((t) => t.status),
-				['OK', 'OK'],
-			);
-			const first = reading.firstFormTaken;
-			checks.ok(
-				`${strictAuth}: the Partner API test names the form the service took`,
-				master.message.includes(`as ${first ? 'Basic Username' : 'Basic Token'}`),
-				master.message,
-			);
-			checks.ok(
-				`${strictAuth}: the Access Token test names the form the service took`,
-				access.message.includes(`as ${first ? 'Basic Username' : 'Bearer'}`),
-				access.message,
-			);
-
-			// ---- Check Connection in a workflow, a new n8n process
-			await emulator.control('DELETE', '/requests');
-			const executed = await checks.step(
-				`${strictAuth}: n8n execute runs the Check Connection workflow`,
-				async () => {
-					const result = await n8n.execute(WORKFLOW_ID);
-					if (!n8n.succeeded(result))
-						throw new Error(`exit ${result.code}\n${result.output.slice(-2000)}`);
-					return result;
-				},
-			);
-			const runData = executed.run.data.resultData.runData;
-			const [viaAccess] = outputOf(runData, 'Check (Access Token)');
-			const [viaPartner] = outputOf(runData, 'Check (partner)');
-			checks.equal(
-				`${strictAuth}: Check Connection names the form each token was taken in`,
-				{
-					masterToken: viaPartner?.masterToken,
-					endUserToken: viaPartner?.endUserToken,
-					accessToken: viaAccess?.accessToken,
-				},
-				reading.forms,
-			);
-			checks.equal(
-				`${strictAuth}: … and the kinds of token (permanent, as the service hands them out)`,
-				[viaAccess?.accessTokenKind, viaPartner?.endUserTokenKind],
-				['permanent token', 'permanent token'],
-			);
-			const requests = await emulator.requests();
-			const refused = requests.filter((r) => r.status === 401);
-			// Auto's discovery: one refused request per kind of token whose first form is refused.
-			const expected401 = reading.firstFormTaken ? 0 : 3;
-			checks.equal(
-				`${strictAuth}: ${expected401} refused request(s) in the run (one per kind of token found out), then none`,
-				refused.length,
-				expected401,
-			);
-			checks.ok(
-				`${strictAuth}: no token in the stored run`,
-				!holdsToken(JSON.stringify(executed.run), partner.masterToken) &&
-					!JSON.stringify(executed.run).includes(permanentToken),
-			);
+			const run = { checks, n8n, emulator, partner, permanentToken };
+			await checkCredentialTests(run, reading, credentials);
+			await checkConnectionRun(run, reading);
 		}
 	} finally {
 		await emulator.reset();

@@ -6,16 +6,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 
 import { HEADER_CREDENTIAL } from '../e2e/lib/setup.mjs';
 import { waitFor } from '../e2e/lib/proc.mjs';
-import {
-	batchOf,
-	batchPath,
-	fanoutPath,
-	JOBS,
-	SEED_CHUNK,
-	SPLIT,
-	STRICT_AUTH,
-} from './fleetOptions.mjs';
+import { batchOf, batchPath, fanoutPath, JOBS, SEED_CHUNK, STRICT_AUTH } from './fleetOptions.mjs';
 import { megabytes, roundSeconds } from './fleetReport.mjs';
+import { authFigures, failedItems } from './fleetOutcome.mjs';
 
 /** Peak RSS (VmHWM) of a process, in MB; `reset` first clears it (clear_refs 5). */
 export async function peakRss(pid, { reset = false } = {}) {
@@ -186,6 +179,17 @@ export class Bench {
 		return out;
 	}
 
+	/** The failed items of these executions and whose they were; `onRun` sees each one's run data. */
+	async failedOf(executions, onRun) {
+		const failed = { count: 0, customers: new Set() };
+		for (const execution of executions) {
+			const runData = await this.runData(execution.id);
+			failedItems(execution, runData, failed);
+			onRun?.(runData, execution);
+		}
+		return failed;
+	}
+
 	/**
 	 * Runs one job over `customers` ([{customerId, …}]): as a fan-out (one POST to the fan-out
 	 * webhook) or as one execution (one POST to the batch webhook). Returns its figures and the
@@ -219,12 +223,10 @@ export class Bench {
 		const rss = await this.peaks();
 		const emulatorPeakRssMB = await peakRss(this.emulator.child.pid);
 		const ids = [...own, ...parent].map((e) => e.id);
-		const failed = { count: 0, customers: new Set() };
-		for (const execution of own.filter((e) => !stuck.includes(e))) {
-			const runData = await this.runData(execution.id);
-			failedItems(execution, runData, failed);
-			onRun?.(runData, execution);
-		}
+		const failed = await this.failedOf(
+			own.filter((e) => !stuck.includes(e)),
+			onRun,
+		);
 		const workerRss = Object.entries(rss)
 			.filter(([name]) => name.startsWith('worker'))
 			.map(([, mb]) => mb ?? 0);
@@ -282,97 +284,6 @@ export class Bench {
 		});
 		return customers;
 	}
-}
-
-/**
- * The 401 answers and calls by token kind (master: the partner calls; endUser: the others) and
- * the form each went in, from the summary's "<kind> <form> <status>" counts. With Auto, a form found
- * out costs one 401 per token kind per worker process (every worker finds out for itself).
- */
-export function authFigures(byAuth) {
-	const out = { unauthorizedByTokenKind: { master: 0, endUser: 0 }, callsByTokenKindAndForm: {} };
-	for (const [key, calls] of Object.entries(byAuth)) {
-		const [kind, form, status] = key.split(' ');
-		if (status === '401')
-			out.unauthorizedByTokenKind[kind] = (out.unauthorizedByTokenKind[kind] ?? 0) + calls;
-		const byForm = (out.callsByTokenKindAndForm[kind] ??= {});
-		byForm[form] = (byForm[form] ?? 0) + calls;
-	}
-	return out;
-}
-
-/** The customer id behind item `index` of `node`'s input, following pairedItem back to the Split Out. */
-function customerOf(runData, node, index) {
-	let current = node;
-	let item = index;
-	for (let hop = 0; hop < 10; hop++) {
-		const source = runData[current]?.[0]?.source?.[0];
-		if (!source) return undefined;
-		const previous =
-			runData[source.previousNode]?.[0]?.data?.main?.[source.previousNodeOutput ?? 0]?.[item];
-		if (!previous) return undefined;
-		if (source.previousNode === SPLIT) return previous.json.customerId;
-		const paired = Array.isArray(previous.pairedItem)
-			? previous.pairedItem[0]
-			: previous.pairedItem;
-		item = typeof paired === 'number' ? paired : (paired?.item ?? 0);
-		current = source.previousNode;
-	}
-	return undefined;
-}
-
-/**
- * Adds one execution's failed items to `acc` ({count, customers}): the items on the error outputs
- * of the Albato nodes, or every item of a node that failed as a whole.
- */
-export function failedItems(execution, runData, acc) {
-	if (!runData) {
-		acc.count += 1;
-		return acc;
-	}
-	for (const [name, tasks] of Object.entries(runData)) {
-		const task = tasks?.[0];
-		if (!task || name === SPLIT || !runData[SPLIT]) continue;
-		const isAlbato = task.source?.length && name !== 'One batch';
-		if (!isAlbato) continue;
-		if (task.error && !task.data) {
-			acc.count += runData[SPLIT][0].data.main[0].length;
-			continue;
-		}
-		const errors = task.data?.main?.[1] ?? [];
-		acc.count += errors.length;
-		for (const error of errors) {
-			const paired = Array.isArray(error.pairedItem) ? error.pairedItem[0] : error.pairedItem;
-			const id = customerOf(
-				runData,
-				name,
-				typeof paired === 'number' ? paired : (paired?.item ?? 0),
-			);
-			if (id) acc.customers.add(id);
-		}
-	}
-	if (execution.status !== 'success' && !runData[SPLIT]) acc.count += 1;
-	return acc;
-}
-
-/**
- * Per customer: one active installation titled `Leads of <id>` whose subject is `subject`.
- * `status`: the emulator's fleet/status answer (customer id → [id, title, status, subject][]).
- */
-export function convergence(status, customerIds, subject) {
-	let notConverged = 0;
-	let duplicateInstallations = 0;
-	const notConvergedIds = [];
-	for (const id of customerIds) {
-		const own = (status[id] ?? []).filter(([, title]) => title === `Leads of ${id}`);
-		const active = own.filter(([, , state]) => Number(state) === 1);
-		if (own.length > 1) duplicateInstallations += own.length - 1;
-		if (active.length !== 1 || active[0][3] !== subject) {
-			notConverged++;
-			if (notConvergedIds.length < 10) notConvergedIds.push(id);
-		}
-	}
-	return { notConverged, duplicateInstallations, notConvergedIds };
 }
 
 export async function mapLimited(list, limit, fn) {

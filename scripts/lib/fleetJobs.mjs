@@ -3,11 +3,9 @@
 
 import { readFile } from 'node:fs/promises';
 
-import { convergence, mapLimited } from './fleetBench.mjs';
-import { BATCH, JOBS, SWEEP_MAX_RUNS_TOTAL } from './fleetOptions.mjs';
-import { storeTraceReport } from './storeTraceReport.mjs';
-
-const SWEEP_NODE = 'New failures, as incidents';
+import { convergence } from './fleetOutcome.mjs';
+import { BATCH, SWEEP_MAX_RUNS_TOTAL } from './fleetOptions.mjs';
+import { afterSweep, injectRuns, logUnresolved, tallyEvents } from './fleetSweepParts.mjs';
 
 /** The seed's id prefix: customer ids are `<prefix><5 digits>`. */
 const prefixOf = (seeded) => seeded[0].id.slice(0, -5);
@@ -39,26 +37,35 @@ export async function fleetChange(bench, seeded, subject, options = {}) {
 	return result;
 }
 
+/**
+ * Once half the PUTs went out: kills (kill -9) a worker running one of the change's executions,
+ * and notes it in `killer` ({ worker, killedAt: { puts, at } }). Only once.
+ */
+async function killHalfway(bench, n, own, killer) {
+	if (killer.killedAt) return;
+	const summary = await bench.emulator.control('GET', '/requests/summary');
+	const puts = summary.byKind['PUT /bundle/data/{id}'] ?? 0;
+	if (puts < n / 2) return;
+	killer.worker = await workerRunningOne(bench, own);
+	if (!killer.worker) return;
+	killer.killedAt = { puts, at: Date.now() };
+	process.kill(killer.worker.child.pid, 'SIGKILL');
+	console.log(
+		`    killed ${killer.worker.name} (pid ${killer.worker.child.pid}, kill -9) after ${puts} of ${n} PUTs`,
+	);
+}
+
 export async function fleetSweep(bench, seeded) {
 	const injected = [];
-	const inject = async (customers, outcome) => {
-		await mapLimited(customers, 16, async (customer) => {
-			const run = await bench.emulator.control('POST', '/runs', {
-				bundleId: customer.bundleIds[0],
-				outcome,
-			});
-			if (outcome === 'failed') injected.push(String(run.id));
-		});
-	};
+	const inject = (customers, outcome) => injectRuns(bench, customers, outcome, injected);
 	// Sweep 1: every 20th customer has a new failed run. Sweep 2: those recover (a succeeded run),
 	// and every 20th from the 10th on fails.
 	const first = seeded.filter((_, i) => i % 20 === 0);
 	const second = seeded.filter((_, i) => i % 20 === 10);
 	const customers = seeded.map(({ id }) => ({ customerId: id }));
 	const sweeps = [];
-	const opened = [];
-	let resolved = 0;
-	const resolvedOf = new Set();
+	const tally = { opened: [], resolved: 0, resolvedOf: new Set() };
+	const { opened, resolvedOf } = tally;
 	for (const [round, before] of [
 		[1, () => inject(first, 'failed')],
 		[
@@ -73,51 +80,12 @@ export async function fleetSweep(bench, seeded) {
 		const events = {};
 		const startedAt = Date.now();
 		const { figures } = await bench.runJob('fleetSweep', customers, {
-			onRun: (runData) => {
-				for (const item of runData?.[SWEEP_NODE]?.[0]?.data?.main?.[0] ?? []) {
-					events[item.json.event] = (events[item.json.event] ?? 0) + 1;
-					if (item.json.event === 'incidentOpened')
-						opened.push(String(item.json.run?.id ?? item.json.firstFailedRunId));
-					if (item.json.event === 'incidentResolved') {
-						resolved++;
-						resolvedOf.add(String(item.json.endUserId));
-					}
-				}
-			},
+			onRun: (runData) => tallyEvents(runData, events, tally),
 		});
 		sweeps.push(figures);
-		const [[memoryBytes] = []] = await bench.postgres.psql(
-			`SELECT octet_length("staticData"::text) FROM workflow_entity WHERE id = '${JOBS.fleetSweep.batchId}'`,
-		);
-		figures.staticDataBytes = Number(memoryBytes ?? 0);
-		console.log(
-			`    sweep ${round}: ${figures.seconds} s, ${figures.calls.total} calls, ${figures.failedItems} failed, static data ${figures.staticDataBytes} bytes`,
-		);
-		if (process.env.BENCH_STORE_TRACE) {
-			figures.storeTrace = await storeTraceReport(
-				process.env.BENCH_STORE_TRACE,
-				startedAt,
-				Date.now(),
-			);
-			console.log(
-				`    sweep ${round}, n8n's store from inside the workers: ${JSON.stringify(figures.storeTrace)}`,
-			);
-		}
-		if (process.env.BENCH_FLEET_DEBUG) {
-			// The records of the node's list in n8n's store: what the gates recorded, less what was lost.
-			const [[storeRecords] = []] = await bench.postgres.psql(
-				`SELECT json_array_length(value::json->'data') FROM processed_data WHERE "workflowId" = '${JOBS.fleetSweep.batchId}'`,
-			);
-			console.log(JSON.stringify({ byKind: figures.calls.byKind, events, storeRecords }));
-		}
+		await afterSweep(bench, { figures, round, startedAt, events });
 	}
-	if (process.env.BENCH_FLEET_DEBUG) {
-		// Which recovered customers got no incidentResolved, by their place in the seed.
-		const unresolved = seeded
-			.map(({ id }, i) => [id, i])
-			.filter(([id, i]) => i % 20 === 0 && !resolvedOf.has(id));
-		console.log(JSON.stringify({ unresolved: unresolved.length, first: unresolved.slice(0, 40) }));
-	}
+	if (process.env.BENCH_FLEET_DEBUG) logUnresolved(seeded, resolvedOf);
 	const slowest = sweeps.reduce((a, b) => (b.seconds > a.seconds ? b : a));
 	// Sets, not indexOf: 10,000 incidents at 100,000 customers.
 	const seen = new Set(opened);
@@ -131,7 +99,7 @@ export async function fleetSweep(bench, seeded) {
 		maxRunsTotal: SWEEP_MAX_RUNS_TOTAL,
 		failedRunsInjected: injected.length,
 		incidentsOpened: opened.length,
-		incidentsResolved: resolved,
+		incidentsResolved: tally.resolved,
 		automationsRecovered: first.length,
 		runsReportedTwice: twice,
 		runsMissed: missed,
@@ -175,14 +143,8 @@ function withInvalid(seeded, invalid) {
 	return out;
 }
 
-/** 1% invalid End User IDs, 1% whose calls fail; then a worker killed halfway through, and a rerun. */
-export async function faults(bench, n, restartWorker) {
-	const seeded = await bench.seed(n, `f${n}-`);
-	const bad = Math.max(1, Math.round(n / 100));
-	const invalid = Array.from({ length: bad }, (_, k) => `no-such-customer-${k}`);
-	const customerIds = withInvalid(seeded, invalid);
-	const failing = spread(seeded, customerIds, bad);
-	const failingIds = new Set(failing.map((c) => c.id));
+/** Half the failing customers' installations answer 503, the other half drop the connection. */
+async function injectFaults(bench, failing) {
 	const half = Math.ceil(failing.length / 2);
 	const rule = (list) =>
 		`^/solution/installation/(${list.map((c) => c.installationId).join('|')})$`;
@@ -199,6 +161,49 @@ export async function faults(bench, n, restartWorker) {
 			reset: 'before',
 			times: 1e9,
 		});
+}
+
+/** The worker (by its log) that started one of these executions still running, if any. */
+async function workerRunningOne(bench, own) {
+	const running = new Set(own.filter((e) => e.status === 'running').map((e) => String(e.id)));
+	for (const role of bench.roles.filter((r) => r.name.startsWith('worker'))) {
+		const log = await readFile(role.logFile, 'utf8').catch(() => '');
+		if ([...log.matchAll(/Worker started execution (\d+)/g)].some((m) => running.has(m[1])))
+			return role;
+	}
+	return undefined;
+}
+
+/** A worker killed halfway through the next change (one that runs a batch of it), then a rerun. */
+async function killAndRerun(bench, seeded, n, restartWorker) {
+	const killer = {};
+	const goodIds = seeded.map(({ id }) => id);
+	const killRun = await fleetChange(bench, seeded, 'v3', {
+		customers: goodIds,
+		// Only once a worker was killed: its executions stay "running". Before that, a batch of a
+		// large fleet runs for minutes without a status change, and is not stuck.
+		allowStuck: () =>
+			killer.killedAt && Date.now() - killer.killedAt.at > 60_000 ? 60_000 : false,
+		onTick: (own) => killHalfway(bench, n, own, killer),
+	});
+	const { worker } = killer;
+	if (worker) await restartWorker(worker);
+	const rerun = await fleetChange(bench, seeded, 'v3', { customers: goodIds });
+	console.log(
+		`    after the kill: ${killRun.figures.notConverged} not converged; rerun ${rerun.figures.seconds} s: ${rerun.figures.notConverged} not converged, ${rerun.figures.duplicateInstallations} duplicates`,
+	);
+	return { killRun, rerun, ...killer };
+}
+
+/** 1% invalid End User IDs, 1% whose calls fail; then a worker killed halfway through, and a rerun. */
+export async function faults(bench, n, restartWorker) {
+	const seeded = await bench.seed(n, `f${n}-`);
+	const bad = Math.max(1, Math.round(n / 100));
+	const invalid = Array.from({ length: bad }, (_, k) => `no-such-customer-${k}`);
+	const customerIds = withInvalid(seeded, invalid);
+	const failing = spread(seeded, customerIds, bad);
+	const failingIds = new Set(failing.map((c) => c.id));
+	await injectFaults(bench, failing);
 	// Stop After Failures as a count above the bad customers a batch can hold (1% would stop them all).
 	const stopAfterFailures = String(Math.ceil(BATCH / 20));
 	const run = await fleetChange(bench, seeded, 'v2', {
@@ -215,41 +220,7 @@ export async function faults(bench, n, restartWorker) {
 		`    faults: ${run.figures.seconds} s, ${run.figures.failedItems} failed (${expected.size} bad), others not converged ${run.figures.notConverged}`,
 	);
 
-	// A worker killed halfway through the next change (one that runs a batch of it), then a rerun.
-	let worker;
-	let killedAt;
-	const goodIds = seeded.map(({ id }) => id);
-	const killRun = await fleetChange(bench, seeded, 'v3', {
-		customers: goodIds,
-		// Only once a worker was killed: its executions stay "running". Before that, a batch of a
-		// large fleet runs for minutes without a status change, and is not stuck.
-		allowStuck: () => (killedAt && Date.now() - killedAt.at > 60_000 ? 60_000 : false),
-		onTick: async (own) => {
-			if (killedAt) return;
-			const summary = await bench.emulator.control('GET', '/requests/summary');
-			const puts = summary.byKind['PUT /bundle/data/{id}'] ?? 0;
-			if (puts < n / 2) return;
-			const running = new Set(own.filter((e) => e.status === 'running').map((e) => String(e.id)));
-			for (const role of bench.roles.filter((r) => r.name.startsWith('worker'))) {
-				const log = await readFile(role.logFile, 'utf8').catch(() => '');
-				if ([...log.matchAll(/Worker started execution (\d+)/g)].some((m) => running.has(m[1]))) {
-					worker = role;
-					break;
-				}
-			}
-			if (!worker) return;
-			killedAt = { puts, at: Date.now() };
-			process.kill(worker.child.pid, 'SIGKILL');
-			console.log(
-				`    killed ${worker.name} (pid ${worker.child.pid}, kill -9) after ${puts} of ${n} PUTs`,
-			);
-		},
-	});
-	if (worker) await restartWorker(worker);
-	const rerun = await fleetChange(bench, seeded, 'v3', { customers: goodIds });
-	console.log(
-		`    after the kill: ${killRun.figures.notConverged} not converged; rerun ${rerun.figures.seconds} s: ${rerun.figures.notConverged} not converged, ${rerun.figures.duplicateInstallations} duplicates`,
-	);
+	const { killRun, rerun, worker, killedAt } = await killAndRerun(bench, seeded, n, restartWorker);
 	return {
 		customers: n,
 		badCustomers: { invalidEndUserIds: invalid.length, failingCalls: failing.length },

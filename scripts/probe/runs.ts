@@ -42,6 +42,23 @@ export async function probeRuns(
 	if (!run) return unknown('run history', 'no runs for this user');
 	say('run keys', Object.keys(run).sort().join(', '));
 	say('run order', orderOf(runs));
+	const out = { say, unknown };
+	runStatuses(runs, variants, out);
+	runDates(run.dateCreated, variants, out);
+	runSteps(run.steps, variants, out);
+}
+
+/** What the probe says: a shape it read, or one it could not tell. */
+interface Out {
+	say: (shape: string, what: string) => void;
+	unknown: (shape: string, what: string) => void;
+}
+
+function runStatuses(
+	runs: { status?: unknown }[],
+	variants: Partial<Variants>,
+	{ say, unknown }: Out,
+) {
 	const statuses = runs
 		.map((r) => r.status)
 		.filter((status) => status !== undefined && status !== null);
@@ -52,7 +69,9 @@ export async function probeRuns(
 		variants.runStatuses = 'codes';
 		say('run statuses', `codes (${[...new Set(statuses.map(String))].slice(0, 5).join(', ')})`);
 	} else unknown('run statuses', 'no run has a status');
-	const date = run.dateCreated;
+}
+
+function runDates(date: unknown, variants: Partial<Variants>, { say, unknown }: Out) {
 	if (typeof date === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(date)) {
 		// Whether the service means UTC or the user's offset cannot be told from one read.
 		variants.runDates = 'utc';
@@ -64,9 +83,11 @@ export async function probeRuns(
 		variants.runDates = 'iso';
 		say('run dates', 'ISO 8601 with a zone');
 	} else unknown('run dates', typeof date);
-	const steps = run.steps;
+}
+
+function runSteps(steps: unknown, variants: Partial<Variants>, { say, unknown }: Out) {
 	if (!Array.isArray(steps) || steps.length === 0)
-		return unknown('run steps', Array.isArray(steps) ? 'an empty list' : typeof steps);
+		return void unknown('run steps', Array.isArray(steps) ? 'an empty list' : typeof steps);
 	if (steps.every(Array.isArray)) {
 		variants.runSteps = 'levels';
 		const step = (steps as unknown[][]).flat().find(isObject);

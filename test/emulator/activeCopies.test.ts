@@ -1,12 +1,11 @@
 /**
  * The emulator counts each moment a customer gets two active copies of one installation (same
  * title, any solution): at PLAY, or at an install when installs start active. Read in tests through
- * activeCopiesOf, and over HTTP in fleet/status's `bothActive`; reset clears it.
+ * `emu.state.activeCopies`, and over HTTP in fleet/status's `bothActive`; reset clears it.
  */
 import axios from 'axios';
 
 import { startEmulator, type Emulator } from '../../emulator';
-import { activeCopiesOf } from '../../emulator/activeCopies';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import { call } from './helpers';
 
@@ -26,12 +25,12 @@ const install = async (solutionId: number, title: string, templateIds: number[])
 
 it('counts a PLAY that makes a second copy active (another solution too), not one that does not', async () => {
 	await call(emu, 'PLAY', '/solution/installation/5002'); // "Leads for Globex": alone
-	expect(activeCopiesOf(emu.state).summary()).toEqual({ events: 0, customers: 0, copies: [] });
+	expect(emu.state.activeCopies.summary()).toEqual({ events: 0, customers: 0, copies: [] });
 	const next = await install(105, 'Leads for ACME', [1051]); // 5001 "Leads for ACME" is active
-	expect(activeCopiesOf(emu.state).events).toBe(0); // installed paused
+	expect(emu.state.activeCopies.events).toBe(0); // installed paused
 	await call(emu, 'PLAY', `/solution/installation/${next}`);
 	await call(emu, 'PLAY', `/solution/installation/${next}`); // already active: no change, no count
-	expect(activeCopiesOf(emu.state).summary()).toEqual({
+	expect(emu.state.activeCopies.summary()).toEqual({
 		events: 1,
 		customers: 1,
 		copies: [{ userId: 'user-1', title: 'Leads for ACME' }],
@@ -39,9 +38,9 @@ it('counts a PLAY that makes a second copy active (another solution too), not on
 	await call(emu, 'PAUSE', '/solution/installation/5001');
 	await call(emu, 'PAUSE', `/solution/installation/${next}`);
 	await call(emu, 'PLAY', '/solution/installation/5001'); // one at a time: no count
-	expect(activeCopiesOf(emu.state).events).toBe(1);
+	expect(emu.state.activeCopies.events).toBe(1);
 	emu.reset();
-	expect(activeCopiesOf(emu.state).events).toBe(0);
+	expect(emu.state.activeCopies.events).toBe(0);
 });
 
 it('counts an install that starts active beside an active copy, and fleet/status reports it', async () => {

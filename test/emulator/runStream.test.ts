@@ -4,7 +4,6 @@
  * recorded runs alongside, and nothing stored per run.
  */
 import { startEmulator, type Emulator } from '../../emulator';
-import { runsOf } from '../../emulator/handlers/runs';
 import {
 	failsAt,
 	knownAt,
@@ -223,14 +222,14 @@ it('keeps recorded runs alongside, merged newest first, in the user-wide list to
 });
 
 it('stores nothing per run: a year later the stores hold what they held', async () => {
-	const recordedBefore = runsOf(emu.state).runs.size;
-	const stepsBefore = runsOf(emu.state).steps.size;
+	const recordedBefore = emu.state.runHistory.runs.size;
+	const stepsBefore = emu.state.runHistory.steps.size;
 	await control('clock', { advanceSeconds: 365 * 86_400 });
 	const page = await get('/bundle/events?bundleId=7002');
 	expect(Number(page.headers['x-pagination-total-count'])).toBeGreaterThan(18_000);
 	await get('/bundle/events?bundleId=7002&page=900');
-	expect(runsOf(emu.state).runs.size).toBe(recordedBefore);
-	expect(runsOf(emu.state).steps.size).toBe(stepsBefore);
+	expect(emu.state.runHistory.runs.size).toBe(recordedBefore);
+	expect(emu.state.runHistory.steps.size).toBe(stepsBefore);
 	expect((await control('runs/streams')).data).toEqual({ bundles: 2, streams: 1 });
 	expect(streamsOf(emu.state).size).toBe(2);
 	emu.reset();

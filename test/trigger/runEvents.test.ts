@@ -6,7 +6,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { startEmulator, type Emulator } from '../../emulator';
-import { RUN_STATUS, runsOf } from '../../emulator/handlers/runs';
+import { RUN_STATUS } from '../../emulator/handlers/runs';
 import type { Variants } from '../../emulator/types';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { MAX_KNOWN, detectRunEvents } from '../../nodes/AlbatoSolutionsTrigger/runEvents';
@@ -195,7 +195,7 @@ describe('Run events', () => {
 	});
 
 	it('Fetch Test Event with installation and run events: an installation sample when no run finished', async () => {
-		runsOf(emu.state).runs.clear();
+		emu.state.runHistory.runs.clear();
 		const events = ['installationCreated', 'runFailed', 'runSucceeded'];
 		const items = await poll(context({}, { mode: 'manual', events }));
 		expect(items).toHaveLength(1);

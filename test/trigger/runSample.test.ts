@@ -6,7 +6,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import { startEmulator, type Emulator } from '../../emulator';
-import { runsOf } from '../../emulator/handlers/runs';
 import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/AlbatoSolutionsTrigger.node';
 import { pollContext } from '../../harness';
 
@@ -98,7 +97,7 @@ describe('the Solution filter applies to runs', () => {
 		emu.recordRun({ bundleId: 7001, outcome: 'failed', dateCreated: '2030-01-03 10:00:00' });
 		const [sample] = await poll(context({}, { mode: 'manual', solutionId: '102' }));
 		expect(sample).toMatchObject({ installationId: 5002, bundleId: 7003 });
-		runsOf(emu.state).runs.clear();
+		emu.state.runHistory.runs.clear();
 		await expect(poll(context({}, { mode: 'manual', solutionId: '102' }))).rejects.toThrow(
 			'No finished runs of the chosen kind found of solution 102',
 		);

@@ -24,34 +24,46 @@ function conversation(api, body) {
 				}
 			: { name: tool.name, description: tool.description, parameters: tool.parameters },
 	);
-	const text = (content) =>
-		typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
+	const { task, steps } = api === 'chat' ? chatTurns(body) : responseTurns(body);
+	return { api, task: task ?? '', tools, steps };
+}
+
+const textOf = (content) =>
+	typeof content === 'string' ? content : (content ?? []).map((part) => part.text ?? '').join('');
+
+/** The Chat Completions API's messages: the first user message, and each tool call with its result. */
+function chatTurns(body) {
 	let task;
 	const calls = new Map();
 	const steps = [];
-	if (api === 'chat') {
-		for (const message of body.messages ?? []) {
-			if (message.role === 'user' && task === undefined) task = text(message.content);
-			for (const call of message.tool_calls ?? [])
-				calls.set(call.id, { name: call.function.name, args: parseArgs(call.function.arguments) });
-			if (message.role === 'tool')
-				steps.push({ ...calls.get(message.tool_call_id), output: text(message.content) });
-		}
-	} else {
-		const input =
-			typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? []);
-		for (const entry of input) {
-			if (entry.role === 'user' && task === undefined) task = text(entry.content);
-			if (entry.type === 'function_call')
-				calls.set(entry.call_id, { name: entry.name, args: parseArgs(entry.arguments) });
-			if (entry.type === 'function_call_output')
-				steps.push({
-					...calls.get(entry.call_id),
-					output: typeof entry.output === 'string' ? entry.output : JSON.stringify(entry.output),
-				});
-		}
+	for (const message of body.messages ?? []) {
+		if (message.role === 'user' && task === undefined) task = textOf(message.content);
+		for (const call of message.tool_calls ?? [])
+			calls.set(call.id, { name: call.function.name, args: parseArgs(call.function.arguments) });
+		if (message.role === 'tool')
+			steps.push({ ...calls.get(message.tool_call_id), output: textOf(message.content) });
 	}
-	return { api, task: task ?? '', tools, steps };
+	return { task, steps };
+}
+
+/** The Responses API's input: the first user entry, and each function call with its output. */
+function responseTurns(body) {
+	let task;
+	const calls = new Map();
+	const steps = [];
+	const input =
+		typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input ?? []);
+	for (const entry of input) {
+		if (entry.role === 'user' && task === undefined) task = textOf(entry.content);
+		if (entry.type === 'function_call')
+			calls.set(entry.call_id, { name: entry.name, args: parseArgs(entry.arguments) });
+		if (entry.type === 'function_call_output')
+			steps.push({
+				...calls.get(entry.call_id),
+				output: typeof entry.output === 'string' ? entry.output : JSON.stringify(entry.output),
+			});
+	}
+	return { task, steps };
 }
 
 function parseArgs(text) {
@@ -201,6 +213,75 @@ function responseEvents(body, answer) {
 	return events.map((event, sequence_number) => ({ ...event, sequence_number }));
 }
 
+const MODELS = {
+	object: 'list',
+	data: ['gpt-4o-mini', 'gpt-4.1-mini'].map((id) => ({
+		id,
+		object: 'model',
+		created: 0,
+		owned_by: 'fake',
+	})),
+};
+
+function sendJson(res, status, value) {
+	res.writeHead(status, { 'content-type': 'application/json' });
+	res.end(JSON.stringify(value));
+}
+
+function sendEvents(res, events, withDone) {
+	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+	for (const event of events)
+		res.write(`${event.type ? `event: ${event.type}\n` : ''}data: ${JSON.stringify(event)}\n\n`);
+	if (withDone) res.write('data: [DONE]\n\n');
+	res.end();
+}
+
+/** One request as the log keeps it: method, path (without /v1), JSON body, whether it was authorised. */
+async function entryOf(req) {
+	const chunks = [];
+	for await (const chunk of req) chunks.push(chunk);
+	const raw = Buffer.concat(chunks).toString();
+	return {
+		method: req.method,
+		path: req.url.split('?')[0].replace(/^\/v1(?=\/)/, ''),
+		body: raw ? JSON.parse(raw) : undefined,
+		authorization: Boolean(req.headers.authorization),
+	};
+}
+
+/** Answers one request: the model list, or the model's next turn as `decide` chooses it. */
+async function answer(req, res, { decide, log, requests }) {
+	const entry = await entryOf(req);
+	const { path, body } = entry;
+	requests.push(entry);
+	try {
+		if (req.method === 'GET' && path === '/models') return sendJson(res, 200, MODELS);
+		const api =
+			path === '/chat/completions' ? 'chat' : path === '/responses' ? 'responses' : undefined;
+		if (req.method !== 'POST' || !api)
+			return sendJson(res, 404, {
+				error: { message: `fake model server: no ${req.method} ${path}` },
+			});
+		entry.conversation = conversation(api, body);
+		entry.answer = await decide(entry.conversation);
+		log(
+			`${api}: ${entry.conversation.task.slice(0, 60)} → ${entry.answer.toolCall ? `tool ${entry.answer.toolCall.name}(${JSON.stringify(entry.answer.toolCall.args)})` : `"${entry.answer.text}"`}`,
+		);
+		if (api === 'chat')
+			return body.stream
+				? sendEvents(res, chatChunks(body, entry.answer), true)
+				: sendJson(res, 200, chatCompletion(body, entry.answer));
+		return body.stream
+			? sendEvents(res, responseEvents(body, entry.answer), false)
+			: sendJson(res, 200, response(body, entry.answer));
+	} catch (error) {
+		entry.error = error.message;
+		return sendJson(res, 500, {
+			error: { message: `fake model server: ${error.message}`, type: 'server_error' },
+		});
+	}
+}
+
 /**
  * Start the server. `decide(conversation)` returns `{ toolCall: { name, args } }` or `{ text }`
  * (it may throw: the client then gets a 500 with the message). Returns
@@ -208,67 +289,7 @@ function responseEvents(body, answer) {
  */
 export async function startFakeOpenAi(decide, { log = () => {} } = {}) {
 	const requests = [];
-	const server = http.createServer(async (req, res) => {
-		const chunks = [];
-		for await (const chunk of req) chunks.push(chunk);
-		const raw = Buffer.concat(chunks).toString();
-		const body = raw ? JSON.parse(raw) : undefined;
-		const path = req.url.split('?')[0].replace(/^\/v1(?=\/)/, '');
-		const entry = {
-			method: req.method,
-			path,
-			body,
-			authorization: Boolean(req.headers.authorization),
-		};
-		requests.push(entry);
-		const json = (status, value) => {
-			res.writeHead(status, { 'content-type': 'application/json' });
-			res.end(JSON.stringify(value));
-		};
-		const sse = (events, withDone) => {
-			res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-			for (const event of events)
-				res.write(
-					`${event.type ? `event: ${event.type}\n` : ''}data: ${JSON.stringify(event)}\n\n`,
-				);
-			if (withDone) res.write('data: [DONE]\n\n');
-			res.end();
-		};
-		try {
-			if (req.method === 'GET' && path === '/models') {
-				return json(200, {
-					object: 'list',
-					data: ['gpt-4o-mini', 'gpt-4.1-mini'].map((id) => ({
-						id,
-						object: 'model',
-						created: 0,
-						owned_by: 'fake',
-					})),
-				});
-			}
-			const api =
-				path === '/chat/completions' ? 'chat' : path === '/responses' ? 'responses' : undefined;
-			if (req.method !== 'POST' || !api)
-				return json(404, { error: { message: `fake model server: no ${req.method} ${path}` } });
-			entry.conversation = conversation(api, body);
-			entry.answer = await decide(entry.conversation);
-			log(
-				`${api}: ${entry.conversation.task.slice(0, 60)} → ${entry.answer.toolCall ? `tool ${entry.answer.toolCall.name}(${JSON.stringify(entry.answer.toolCall.args)})` : `"${entry.answer.text}"`}`,
-			);
-			if (api === 'chat')
-				return body.stream
-					? sse(chatChunks(body, entry.answer), true)
-					: json(200, chatCompletion(body, entry.answer));
-			return body.stream
-				? sse(responseEvents(body, entry.answer), false)
-				: json(200, response(body, entry.answer));
-		} catch (error) {
-			entry.error = error.message;
-			return json(500, {
-				error: { message: `fake model server: ${error.message}`, type: 'server_error' },
-			});
-		}
-	});
+	const server = http.createServer((req, res) => answer(req, res, { decide, log, requests }));
 	await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 	return {
 		baseUrl: `http://127.0.0.1:${server.address().port}/v1`,

@@ -116,7 +116,54 @@ export async function startPostgres(binDir, parentDir, { logFile } = {}) {
 	const dataDir = await mkdtemp(path.join(parentDir, 'pg-'));
 	const socketDir = path.join(dataDir, 'socket');
 	const asPostgres = isRoot() ? await postgresUser() : undefined;
-	const wrap = (bin, args) =>
+	const wrap = runAs(binDir, asPostgres);
+	if (asPostgres) await chown(dataDir, asPostgres.uid, asPostgres.gid);
+	const cluster = path.join(dataDir, 'cluster');
+	const user = 'n8n';
+	await runOk(...wrap('initdb', ['-D', cluster, '-U', user, ...INITDB_OPTIONS]), {
+		timeoutMs: 120_000,
+	});
+	await mkdir(socketDir, { recursive: true });
+	if (asPostgres) await chown(socketDir, asPostgres.uid, asPostgres.gid);
+	const port = await freePort();
+	const child = startProcess(
+		...wrap('postgres', [
+			...['-D', cluster, '-h', '127.0.0.1', '-p', String(port), '-k', socketDir],
+			...SERVER_SETTINGS.flatMap((setting) => ['-c', setting]),
+		]),
+		{ logFile },
+	);
+	await untilReady(binDir, port, child);
+	const database = 'n8n';
+	const at = ['-h', '127.0.0.1', '-p', String(port), '-U', user];
+	await runOk(path.join(binDir, 'createdb'), [...at, database]);
+	const psql = async (sql) => {
+		const { stdout } = await runOk(path.join(binDir, 'psql'), [
+			...[...at, '-d', database],
+			...['-At', '-F', '\t', '-c', sql],
+		]);
+		return stdout.trim()
+			? stdout
+					.trim()
+					.split('\n')
+					.map((line) => line.split('\t'))
+			: [];
+	};
+	return { port, user, database, dataDir, child, psql, close: () => stop(child, 15_000) };
+}
+
+const INITDB_OPTIONS = ['--auth=trust', '--encoding=UTF8', '--locale=C', '--no-sync'];
+/** A throwaway cluster: fast, not durable. */
+const SERVER_SETTINGS = [
+	'fsync=off',
+	'synchronous_commit=off',
+	'full_page_writes=off',
+	'max_connections=200',
+];
+
+/** A postgres binary's [command, args]: as the `postgres` user when run as root (setpriv). */
+function runAs(binDir, asPostgres) {
+	return (bin, args) =>
 		asPostgres
 			? [
 					'/usr/bin/setpriv',
@@ -129,46 +176,10 @@ export async function startPostgres(binDir, parentDir, { logFile } = {}) {
 					],
 				]
 			: [path.join(binDir, bin), args];
-	if (asPostgres) await chown(dataDir, asPostgres.uid, asPostgres.gid);
-	const cluster = path.join(dataDir, 'cluster');
-	const user = 'n8n';
-	await runOk(
-		...wrap('initdb', [
-			'-D',
-			cluster,
-			'-U',
-			user,
-			'--auth=trust',
-			'--encoding=UTF8',
-			'--locale=C',
-			'--no-sync',
-		]),
-		{ timeoutMs: 120_000 },
-	);
-	await mkdir(socketDir, { recursive: true });
-	if (asPostgres) await chown(socketDir, asPostgres.uid, asPostgres.gid);
-	const port = await freePort();
-	const child = startProcess(
-		...wrap('postgres', [
-			'-D',
-			cluster,
-			'-h',
-			'127.0.0.1',
-			'-p',
-			String(port),
-			'-k',
-			socketDir,
-			'-c',
-			'fsync=off',
-			'-c',
-			'synchronous_commit=off',
-			'-c',
-			'full_page_writes=off',
-			'-c',
-			'max_connections=200',
-		]),
-		{ logFile },
-	);
+}
+
+/** Until pg_isready says the server accepts connections (throws if it exited meanwhile). */
+async function untilReady(binDir, port, child) {
 	let exitCode;
 	child.once('exit', (code) => (exitCode = code));
 	const pgIsReady = path.join(binDir, 'pg_isready');
@@ -183,40 +194,6 @@ export async function startPostgres(binDir, parentDir, { logFile } = {}) {
 		},
 		{ timeoutMs: 60_000, intervalMs: 300 },
 	);
-	const database = 'n8n';
-	await runOk(path.join(binDir, 'createdb'), [
-		'-h',
-		'127.0.0.1',
-		'-p',
-		String(port),
-		'-U',
-		user,
-		database,
-	]);
-	const psql = async (sql) => {
-		const { stdout } = await runOk(path.join(binDir, 'psql'), [
-			'-h',
-			'127.0.0.1',
-			'-p',
-			String(port),
-			'-U',
-			user,
-			'-d',
-			database,
-			'-At',
-			'-F',
-			'\t',
-			'-c',
-			sql,
-		]);
-		return stdout.trim()
-			? stdout
-					.trim()
-					.split('\n')
-					.map((line) => line.split('\t'))
-			: [];
-	};
-	return { port, user, database, dataDir, child, psql, close: () => stop(child, 15_000) };
 }
 
 /** uid/gid of the `postgres` system user the Debian package creates. */

@@ -43,8 +43,15 @@ export function callWebhook(n8n, webhookPath, body, headers = {}) {
 	);
 }
 
-/** Without the Header Auth secret n8n refuses the call, and nothing reaches the service. */
-export async function checkRefusedWithoutSecret(checks, n8n, emulator, webhookPath, body, ignore) {
+/**
+ * Without the Header Auth secret n8n refuses the call, and nothing reaches the service.
+ * `ignore(request)`: the emulator's log entries that are not the webhook's (say, a trigger polling).
+ */
+export async function checkRefusedWithoutSecret(
+	{ checks, n8n, emulator, ignore },
+	webhookPath,
+	body,
+) {
 	const logged = (await emulator.requests()).length;
 	const refused = await callWebhook(n8n, webhookPath, body);
 	checks.ok(

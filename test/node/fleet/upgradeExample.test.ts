@@ -8,7 +8,6 @@
 import { join } from 'path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { activeCopiesOf } from '../../../emulator/activeCopies';
 import { type ExampleWorkflow, readExample, runExample } from '../../../harness/examples';
 import { AlbatoSolutions } from '../../../nodes/AlbatoSolutions/AlbatoSolutions.node';
 import { fleetStandIns } from '../../support/fleetStandIns';
@@ -148,7 +147,7 @@ describe('examples/fleet-upgrade.workflow.json and fleet-rollback.workflow.json'
 		expect(back.report.leftPaused).toEqual(['fleet-03']);
 		for (const id of CUSTOMERS.slice(0, 2)) expect(activeOf(id)).toEqual([101]);
 		expect(activeOf('fleet-03')).toEqual([]);
-		expect(activeCopiesOf(ctx.emu.state).events).toBe(0); // never two active, at any moment
+		expect(ctx.emu.state.activeCopies.events).toBe(0); // never two active, at any moment
 		const twice = await run(rollBack);
 		expect(writesIn(twice.calls).filter((call) => !call.includes('/wl/'))).toEqual([]);
 		expect((twice.report.customers as IDataObject[]).map((c) => c.state)).toEqual([

@@ -7,7 +7,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { activeCopiesOf } from '../../../emulator/activeCopies';
 import { isChosen } from '../../../emulator/customerFaults';
 import { runPartner, usePartnerEmulator } from '../../support/partnerSetup';
 import { upgradeParams } from '../../support/upgrades';
@@ -135,7 +134,7 @@ it('1% of customers fail at each step: the guard stops, nobody is left broken, a
 		expect([id, active.length]).toEqual([id, 1]); // never both, never neither
 		expect([id, copies[expected[i] === 'upgraded' ? 105 : 101]]).toEqual([id, 1]);
 	}
-	expect(activeCopiesOf(ctx.emu.state).summary()).toMatchObject({ events: 0 });
+	expect(ctx.emu.state.activeCopies.summary()).toMatchObject({ events: 0 });
 
 	await control('DELETE', '/faults');
 	const resume = await runPartner(ctx.emu, params, { inputItems, continueOnFail: true });
@@ -150,5 +149,5 @@ it('1% of customers fail at each step: the guard stops, nobody is left broken, a
 		expect(fieldOf(ctx.emu, upgraded.id, 1051, 1, 'mailSubject').value).toBe(`Hello ${id}`);
 		expect(installationId).toBeLessThan(upgraded.id);
 	}
-	expect(activeCopiesOf(ctx.emu.state).summary()).toMatchObject({ events: 0 });
+	expect(ctx.emu.state.activeCopies.summary()).toMatchObject({ events: 0 });
 }, 240_000);

@@ -6,7 +6,6 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { activeCopiesOf } from '../../../emulator/activeCopies';
 import { addUsers, installFor, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
 import { upgradeParams } from '../../support/upgrades';
 import { writesIn } from './fleetSetup';
@@ -98,5 +97,5 @@ it('two customers fail at different steps: the guard stops, nobody is left broke
 		.map((r) => `${r.method} ${r.path}`);
 	expect(writesIn(c1Writes)).toEqual([]);
 	for (const customer of CUSTOMERS) expect(copiesOf(customer)).toEqual({ 101: 0, 105: 1 });
-	expect(activeCopiesOf(ctx.emu.state).summary()).toMatchObject({ events: 0 });
+	expect(ctx.emu.state.activeCopies.summary()).toMatchObject({ events: 0 });
 });

@@ -5,7 +5,6 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { listLagOf } from '../../../emulator/listLag';
 import { installParams, runNode, useEmulator } from '../../support/setup';
 import { useShortWaits } from '../../support/waits';
 
@@ -115,7 +114,7 @@ describe('"outcome unknown": the whole description and the context', () => {
 		ctx.emu.setListLag({ reads: 1 });
 		for (const id of [9950, 9951]) {
 			ctx.emu.state.installations.set(id, { ...template, id, title: 'Two', bundleIds: [] });
-			listLagOf(ctx.emu.state).created(id);
+			ctx.emu.state.listLag.created(id);
 		}
 		lostPost();
 		const run = await runNode(ctx.emu, install({ lostAnswerCheck: 0.5 }), {

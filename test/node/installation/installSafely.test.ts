@@ -5,7 +5,6 @@
  */
 import type { INodeParameters } from 'n8n-workflow';
 
-import { listLagOf } from '../../../emulator/listLag';
 import { UNKNOWN_TTL_MS } from '../../../nodes/AlbatoSolutions/actions/safeInstall/installLedger';
 import { installParams, runNode, useEmulator } from '../../support/setup';
 import { useShortWaits } from '../../support/waits';
@@ -34,7 +33,7 @@ function othersInstall(...titles: string[]): number[] {
 	return titles.map((title, i) => {
 		const id = 9900 + i;
 		ctx.emu.state.installations.set(id, { ...template, id, title, bundleIds: [] });
-		listLagOf(ctx.emu.state).created(id);
+		ctx.emu.state.listLag.created(id);
 		return id;
 	});
 }

@@ -1,6 +1,5 @@
 /** What the Installation → Upgrade tests share: parameters, the emulator's fields, the log's statuses. */
 import type { Emulator } from '../../../emulator';
-import { activeCopiesOf } from '../../../emulator/activeCopies';
 export { upgradeParams } from '../../support/upgrades';
 
 export const writes = (calls: string[]) => calls.filter((call) => !call.startsWith('GET'));
@@ -38,7 +37,7 @@ export const activeCopies = (emu: Emulator, title: string) =>
  */
 export function neverBothActive(emu: Emulator, start: number[]): boolean {
 	// The emulator's own count of the moments two copies were active (emulator/activeCopies.ts).
-	if (activeCopiesOf(emu.state).events > 0) return false;
+	if (emu.state.activeCopies.events > 0) return false;
 	const active = new Set(start);
 	for (const entry of emu.requests) {
 		const applied = entry.status >= 200 && entry.status < 300;
