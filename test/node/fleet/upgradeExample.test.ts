@@ -77,7 +77,7 @@ describe('examples/fleet-upgrade.workflow.json and fleet-rollback.workflow.json'
 		const known = new Set(new AlbatoSolutions().description.properties.map((p) => p.name));
 		for (const w of [upgrade, rollBack]) {
 			expect(node(w)).toMatchObject({
-				typeVersion: 4,
+				typeVersion: 5,
 				onError: 'continueErrorOutput',
 				parameters: {
 					authentication: 'partnerApi',
