@@ -118,8 +118,8 @@ function faultsOf(faults: unknown): string[] {
 	];
 }
 
-function setupOf(setup: unknown): string[] {
-	if (!isObject(setup)) return [];
+function setupOf(setup: unknown): string {
+	if (!isObject(setup)) return '';
 	const parts = [
 		['batches of', setup.batch],
 		['sweep batches of', setup.sweepBatch],
@@ -128,7 +128,8 @@ function setupOf(setup: unknown): string[] {
 		['strict auth', setup.strictAuth],
 		['bench seconds', setup.benchSeconds],
 	].filter(([, value]) => value !== undefined);
-	return [`Set-up: ${parts.map(([name, value]) => `${name} ${fig(value)}`).join('; ')}.`, ''];
+	if (parts.length === 0) return '';
+	return ` Set-up: ${parts.map(([name, value]) => `${name} ${fig(value)}`).join('; ')}.`;
 }
 
 function weeksOf(data: Json): string[] {
@@ -172,12 +173,7 @@ function fleetSection(data: Json): string[] {
 				fleetRows(run.result ?? run.results, ` (${fig(run.run ?? run.command)})`),
 			)
 		: fleetRows(data, '');
-	return [
-		...setupOf(data.setup),
-		...table(FLEET_HEADER, rows),
-		...faultsOf(data.faults),
-		...weeksOf(data),
-	];
+	return [...table(FLEET_HEADER, rows), ...faultsOf(data.faults), ...weeksOf(data)];
 }
 
 function perItemSection(data: Json): string[] {
@@ -251,8 +247,7 @@ export function sectionOf(name: string, data: Json, date: string): string[] {
 	const note = data.note ?? data.about;
 	return [
 		`## ${name}`,
-		'',
-		`[${name}](${name}), ${date || 'undated'}.${note ? ` ${fig(note)}` : ''}`,
+		`[${name}](${name}), ${date || 'undated'}.${note ? ` ${fig(note)}` : ''}${setupOf(data.setup)}`,
 		'',
 		...bodyOf(data),
 		...targetsOf(data.targets),

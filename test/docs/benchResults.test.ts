@@ -35,7 +35,7 @@ describe('the page of benchmark results', () => {
 			},
 		]);
 		expect(page).toContain('| nightly pause | 10,000 | 78.4 | 0 | 30,000 | 0 | 1 | 827 |  | 0 left active |');
-		expect(page).toContain('[new.json](new.json), 2026-02-01. A note.');
+		expect(page).toContain('## new.json\n[new.json](new.json), 2026-02-01. A note.\n');
 		expect(page.indexOf('## new.json')).toBeLessThan(page.indexOf('## old.json'));
 	});
 
