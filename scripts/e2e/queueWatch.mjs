@@ -61,8 +61,14 @@ export async function watchWorkflow(repoRoot, { incidents = false } = {}) {
 						}),
 					},
 				};
+			// Node version 4: real time (see lib/setup.mjs, fleetWatch).
 			if (node.name === GET_NEW && !incidents)
-				return { ...node, parameters: { ...node.parameters, groupIntoIncidents: false } };
+				return {
+					...node,
+					typeVersion: 4,
+					parameters: { ...node.parameters, groupIntoIncidents: false },
+				};
+			if (node.name === GET_NEW) return { ...node, typeVersion: 4 };
 			return node;
 		});
 	nodes.push({

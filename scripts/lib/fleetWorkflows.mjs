@@ -13,8 +13,10 @@ import {
 	NODE_TYPE,
 	PARTNER_CREDENTIAL,
 	repoRoot,
+	LATENESS_MS,
 	SPLIT,
 	SWEEP_MAX_RUNS_TOTAL,
+	WEEKS,
 } from './fleetOptions.mjs';
 
 /** Whether the built node has the rollout guard (Canary Items, Stop After Failures). */
@@ -81,23 +83,41 @@ function jobNodes(job, guard) {
 				[440, 200],
 			),
 		];
-	if (job === 'fleetSweep')
-		return [
-			partnerNode(
-				'New failures, as incidents',
-				{
-					endUserId: '={{ $json.customerId }}',
-					resource: 'run',
-					operation: 'getNew',
-					runsOf: 'endUser',
-					groupIntoIncidents: true,
-					remindAfterHours: 24,
-					options: { maxRunsTotal: SWEEP_MAX_RUNS_TOTAL },
-				},
-				[440, 200],
-			),
-		];
+	if (job === 'fleetSweep') return [sweepNode()];
 	return undefined; // nightlyPause: the example's own nodes
+}
+
+/**
+ * The sweep's node. With `--weeks`, node version 5 (windows of time; each batch its own Sweep
+ * Group, its batch number; the bench's lateness); otherwise the memory of runs returned (version 1).
+ */
+function sweepNode() {
+	const parameters = {
+		endUserId: '={{ $json.customerId }}',
+		resource: 'run',
+		operation: 'getNew',
+		runsOf: 'endUser',
+		groupIntoIncidents: true,
+		remindAfterHours: 24,
+	};
+	if (WEEKS === 0)
+		return partnerNode(
+			'New failures, as incidents',
+			{ ...parameters, options: { maxRunsTotal: SWEEP_MAX_RUNS_TOTAL } },
+			[440, 200],
+		);
+	const node = partnerNode(
+		'New failures, as incidents',
+		{
+			...parameters,
+			options: {
+				latenessMinutes: LATENESS_MS / 60_000,
+				sweepGroup: "={{ $('One batch').first().json.body.batch }}",
+			},
+		},
+		[440, 200],
+	);
+	return { ...node, typeVersion: 5 };
 }
 
 /** One batch: examples/fleet-fanout-batch.workflow.json, its webhook enabled, its nodes for `job`. */

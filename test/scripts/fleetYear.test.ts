@@ -82,7 +82,11 @@ it("checks issue 54's targets: today's node at 200 customers fails them, a flat 
 		const flat = year.yearTargets([week(1, 900, 10), week(2, 1000, 10), week(3, 1100, 12)]);
 		const grown = year.yearTargets([week(1, 900, 10), week(2, 1000, 10), week(3, 1101, 12.1)]);
 		const today = year.yearTargets(JSON.parse(process.env.FIGURES).year['200'].byWeek);
-		return { flat, grown, today };
+		const late = (n, resolved) => ({ ...week(n, 1000, 10), incidentsResolved: resolved });
+		const shifted = year.yearTargets([late(1, 8), late(2, 10)]);
+		const short = year.yearTargets([late(1, 8), late(2, 9)]);
+		const due = year.yearTargets([late(1, 8), late(2, 9)], 1);
+		return { flat, grown, today, shifted, short, due };
 	`.replace(
 			'process.env.FIGURES',
 			`process.getBuiltinModule('node:fs').readFileSync(${JSON.stringify(figures)}, 'utf8')`,
@@ -95,6 +99,12 @@ it("checks issue 54's targets: today's node at 200 customers fails them, a flat 
 	});
 	expect(out.flat.lines.filter((line: string) => line.includes('NOT met'))).toEqual([]);
 	expect(out.grown.lines.filter((line: string) => line.includes('NOT met'))).toHaveLength(2);
+	// A recovery returned the week after its truth (the lateness), or still due at the end: met.
+	expect([out.shifted, out.short, out.due].map((t) => t.everyRecoveryResolved)).toEqual([
+		true,
+		false,
+		true,
+	]);
 	expect(out.today).toMatchObject({
 		exactlyOnce: false,
 		everyRecoveryResolved: false,

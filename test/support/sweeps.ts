@@ -40,6 +40,8 @@ export interface WatcherOptions {
 	 * the deduplication store as n8n's workers share the database.
 	 */
 	worker?: number;
+	/** The node's version (default 4: the memory of runs; 5 sweeps by windows). */
+	version?: number;
 }
 
 const workerNodes = new Map<number, typeof AlbatoSolutions>([[0, AlbatoSolutions]]);
@@ -93,6 +95,7 @@ export function watcher(emu: Emulator, options: WatcherOptions = {}) {
 					name: WATCH_NODE,
 					id: 'watch-node-id',
 					type: 'albatoSolutions',
+					typeVersion: options.version ?? 4,
 					onError,
 					parameters: {
 						...(options.partner

@@ -18,11 +18,14 @@ import type { DisplayCondition, INode, INodeProperties } from 'n8n-workflow';
  *  - 4: Installation → Ensure pauses the other active copies of its installation (same solution
  *    and title: twins a race left running) unless Options → Pause Other Active Copies is set to
  *    off; versions 1 to 3 leave them running unless it is on (`pausesOtherCopies`).
+ *  - 5: Run → Get New sweeps by windows of time, claimed in n8n's deduplication store, and keeps
+ *    nothing per end user or run (`sweepsByWindows`); a run is returned once its Allowed Lateness
+ *    has passed. Versions 1 to 4 keep the memory of runs returned (their saved memory still holds).
  *
  * Both names saved at version 1: the first name is read when it holds a value, the new name otherwise.
  */
-export const NODE_VERSIONS = [1, 2, 3, 4];
-export const CURRENT_NODE_VERSION = 4;
+export const NODE_VERSIONS = [1, 2, 3, 4, 5];
+export const CURRENT_NODE_VERSION = 5;
 
 function withVersion(
 	properties: INodeProperties[],
@@ -121,4 +124,13 @@ export function statusAsWords(node: INode): boolean {
 export function pausesOtherCopies(node: INode, option: unknown): boolean {
 	if (typeof option === 'boolean') return option;
 	return node.typeVersion >= 4;
+}
+
+/**
+ * Whether Run → Get New sweeps by windows of time (from version 5: memory bounded by the number of
+ * sweep groups, whatever the fleet, its runs or its age), or by the memory of the runs it returned,
+ * as versions 1 to 4 saved it.
+ */
+export function sweepsByWindows(node: INode): boolean {
+	return node.typeVersion >= 5;
 }

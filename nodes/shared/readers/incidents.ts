@@ -251,6 +251,15 @@ export function incidentContextRead(
 	return true;
 }
 
+/** Whether each automation failing at the end of `history` has the success before its streak. */
+export function openStreaksBounded(history: IDataObject[]): boolean {
+	for (const points of timelines(history).values()) {
+		const last = points.length - 1;
+		if (points[last].failed && streakBefore(points, last).after === undefined) return false;
+	}
+	return true;
+}
+
 /** Reminder periods a removal names at most per incident (the newest ones). */
 const STALE_PERIODS = 48;
 

@@ -23,11 +23,14 @@ export const WORKFLOWS = {
 	offboarding: { id: 'AlbatoOffboard01', file: 'examples/customer-offboarding.workflow.json' },
 	runsSweep: { id: 'AlbatoRunsSweep1', file: 'examples/runs-sweep.workflow.json' },
 	usageTopUp: { id: 'AlbatoUsageTopUp', file: 'examples/usage-topup.workflow.json' },
-	// Imported with its schedule at every 20 s (5 min in the file), so that e2e sees several sweeps.
+	// Imported with its schedule at every 20 s (5 min in the file), so that e2e sees several sweeps,
+	// and Run → Get New at node version 4 (runs returned at once: version 5 returns a run once its
+	// lateness and its 5-minute tick have passed, which the fleet bench checks on a moved clock).
 	fleetWatch: {
 		id: 'AlbatoFleetWatch',
 		file: 'examples/fleet-watch.workflow.json',
 		everySeconds: 20,
+		getNewVersion: 4,
 	},
 };
 
@@ -73,9 +76,18 @@ function withScheduleEvery(workflow, seconds) {
 	return { ...workflow, nodes };
 }
 
+/** Run → Get New's nodes at `version` (WORKFLOWS' `getNewVersion`). */
+export function withGetNewAt(workflow, version) {
+	const nodes = workflow.nodes.map((node) =>
+		node.parameters?.operation === 'getNew' ? { ...node, typeVersion: version } : node,
+	);
+	return { ...workflow, nodes };
+}
+
 export async function readExample(repoRoot, key) {
-	const { id, file, everySeconds } = WORKFLOWS[key];
-	const workflow = JSON.parse(await readFile(path.join(repoRoot, file), 'utf8'));
+	const { id, file, everySeconds, getNewVersion } = WORKFLOWS[key];
+	const read = JSON.parse(await readFile(path.join(repoRoot, file), 'utf8'));
+	const workflow = getNewVersion ? withGetNewAt(read, getNewVersion) : read;
 	const scheduled = everySeconds ? withScheduleEvery(workflow, everySeconds) : workflow;
 	return withHeaderCredential({ ...scheduled, id });
 }

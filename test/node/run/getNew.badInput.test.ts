@@ -27,3 +27,17 @@ it.each([
 	expect(String(sweep.errors[0].error)).toMatch(message);
 	expect(sweep.calls).toEqual([]);
 });
+
+it.each([
+	[{ options: { latenessMinutes: -5 } }, /Allowed Lateness \(Minutes\) must be a whole number/],
+	[{ options: { latenessMinutes: 1441 } }, /Allowed Lateness \(Minutes\) must be a whole number/],
+	[{ options: { sweepGroup: '={{ { batch: 1 } }}' } }, /Sweep Group must be a text/],
+])('node version 5: %j', async (parameters, message) => {
+	const w = watcher(ctx.emu, { partner: true, parameters, version: 5 });
+	const sweep = await w.sweep([{ customer: 'c1' }]);
+	expect(sweep.json).toEqual([]);
+	expect(sweep.errorPairs).toEqual([{ item: 0 }]);
+	expect(String(sweep.errors[0].error)).toMatch(message);
+	expect(sweep.calls).toEqual([]);
+	expect(w.store().rows.size).toBe(0);
+});

@@ -228,7 +228,7 @@ function decidedLately(ctx: IExecuteFunctions): string[] {
  * never answered as new: that execution returned it. A carried key found missing was erased by
  * another worker and is recorded again (n8n's log says how many, as a warning).
  */
-async function recordNew(ctx: IExecuteFunctions, values: string[]): Promise<string[]> {
+export async function recordNew(ctx: IExecuteFunctions, values: string[]): Promise<string[]> {
 	const lately = decidedLately(ctx);
 	const asked = new Set(values);
 	const carried = lately.filter((key) => !asked.has(key));

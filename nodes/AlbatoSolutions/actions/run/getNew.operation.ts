@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { shownBefore, shownFrom, sweepsByWindows } from '../../../shared/descriptions/versions';
 import {
 	bundleSelect,
 	installationLocator,
@@ -14,6 +15,8 @@ import { boundMemory, memoryOf } from './runMemory';
 import { dateOffsetOption, runStatusFilter } from './runFilters';
 import { allKeys, gateRounds } from './gateRounds';
 import { answer, forgottenKeys, nameAutomations, windowOf } from './sweepAnswer';
+import { MAX_RUNS_PER_CUSTOMER, MAX_RUNS_TOTAL, WINDOW_OPTIONS } from './getNewOptions';
+import { planWindows } from './window/windowSweep';
 
 export const option = {
 	name: 'Get New',
@@ -33,13 +36,24 @@ export function read(this: IExecuteFunctions, client: AlbatoClient, itemIndex: n
 export const MEMORY_KEY = 'getNewRuns';
 
 export const description: INodeProperties[] = [
-	{
-		displayName:
-			'One input item per customer; one output item per run, or per incident. Each ended run is returned once across executions. Manual executions in the editor, and Request Options → Preview, neither read nor change this memory: they show what a first sweep would return.',
-		name: 'getNewNotice',
-		type: 'notice',
-		default: '',
-	},
+	...shownBefore(5, [
+		{
+			displayName:
+				'One input item per customer; one output item per run, or per incident. Each ended run is returned once across executions. Manual executions in the editor, and Request Options → Preview, neither read nor change this memory: they show what a first sweep would return.',
+			name: 'getNewNotice',
+			type: 'notice',
+			default: '',
+		},
+	]),
+	...shownFrom(5, [
+		{
+			displayName:
+				'One input item per customer; one output item per run, or per incident. Each ended run is returned once across executions, once its Allowed Lateness has passed. A fan-out that sweeps its customers in several executions at once gives each batch its own Options → Sweep Group. Manual executions and Request Options → Preview show what a first sweep would return, and change nothing.',
+			name: 'getNewNotice',
+			type: 'notice',
+			default: '',
+		},
+	]),
 	{
 		displayName: 'Runs Of',
 		name: 'runsOf',
@@ -92,27 +106,8 @@ export const description: INodeProperties[] = [
 		displayOptions: { hide: { groupIntoIncidents: [true] } },
 		options: [runStatusFilter],
 	},
-	optionsCollection([
-		{
-			displayName: 'Max Remembered Runs in Total',
-			name: 'maxRunsTotal',
-			type: 'number',
-			typeOptions: { minValue: 100 },
-			default: 100000,
-			description:
-				'No longer used: what this node keeps is bounded per customer, whatever the fleet’s age. A saved value is ignored; there is nothing to size.',
-		},
-		{
-			displayName: 'Max Remembered Runs per Customer',
-			name: 'maxRunsPerCustomer',
-			type: 'number',
-			typeOptions: { minValue: 10 },
-			default: 200,
-			description:
-				'Ended runs remembered per customer: older ones are taken as old history. A run that ends after more than this many newer runs of the customer ended is not returned. A first sweep returns at most this many runs per customer.',
-		},
-		dateOffsetOption,
-	]),
+	...shownBefore(5, [optionsCollection([MAX_RUNS_TOTAL, MAX_RUNS_PER_CUSTOMER, dateOffsetOption])]),
+	...shownFrom(5, [optionsCollection(WINDOW_OPTIONS)]),
 ];
 
 /** One execution's sweep: the customers read so far, and the memory they are compared with. */
@@ -138,6 +133,7 @@ interface Sweep {
  */
 export function plan(jobs: Job[], execution: Execution): BatchPlan {
 	const { ctx, client } = execution;
+	if (sweepsByWindows(ctx.getNode())) return planWindows(jobs, execution);
 	const manual = ctx.getMode() === 'manual' || execution.preview;
 	const staticData = manual ? undefined : ctx.getWorkflowStaticData('node');
 	const memory = memoryOf(staticData?.[MEMORY_KEY]);

@@ -1,6 +1,8 @@
 /** Run → Get New: what one input item asks for, read and checked before any request. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { sweepsByWindows } from '../../../shared/descriptions/versions';
 import { customerKey } from '../../../shared/readers/runKeys';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { idParameter, numberInRange, oneOf, toId } from '../params';
@@ -23,6 +25,8 @@ export interface Job extends Reading {
 	status: StatusFilter;
 	/** Group Into Incidents: remind after this many ms (0: never); undefined: runs, not incidents. */
 	incidents?: { remindAfterMs: number };
+	/** From node version 5: the sweep by windows, its group and the runs' allowed lateness. */
+	windowed?: { group: string; latenessMs: number };
 }
 
 export function readJob(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex: number): Job {
@@ -61,8 +65,33 @@ export function readJob(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex:
 		incidents: readIncidents(ctx, itemIndex),
 		offset: readDateOffset(ctx, options.dateOffsetMinutes, itemIndex),
 		limits,
+		windowed: sweepsByWindows(ctx.getNode()) ? readWindowed(ctx, options, itemIndex) : undefined,
 	};
 }
+
+/** Options → Sweep Group (any text; "" is the node's one group) and Allowed Lateness (Minutes). */
+function readWindowed(
+	ctx: IExecuteFunctions,
+	options: IDataObject,
+	itemIndex: number,
+): Job['windowed'] {
+	const group = options.sweepGroup ?? '';
+	if (typeof group !== 'string' && typeof group !== 'number')
+		throw new NodeOperationError(ctx.getNode(), 'Options → Sweep Group must be a text', {
+			itemIndex,
+		});
+	const minutes = numberInRange(
+		ctx,
+		options.latenessMinutes,
+		'Options → Allowed Lateness (Minutes)',
+		{ min: 0, max: 1440, whole: true, fallback: DEFAULT_LATENESS_MINUTES },
+		itemIndex,
+	);
+	return { group: String(group).trim(), latenessMs: minutes * 60_000 };
+}
+
+/** How long a run may take to end and be listed before a sweep passes its time (minutes). */
+export const DEFAULT_LATENESS_MINUTES = 60;
 
 /** Group Into Incidents, with Remind After (Hours): a number of at least 0 (fractions allowed). */
 function readIncidents(ctx: IExecuteFunctions, itemIndex: number): Job['incidents'] {

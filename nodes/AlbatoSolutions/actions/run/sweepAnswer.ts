@@ -128,7 +128,7 @@ export function answer(
  * A run as an output item with its installation, automation and step names (as far as known): the
  * shape Run → Get Many and the trigger give.
  */
-function withNames(job: Job, run: IDataObject, names: Automations): IDataObject {
+export function withNames(job: Job, run: IDataObject, names: Automations): IDataObject {
 	const found = automationOf(names, run.bundleId);
 	const item = runItem(run, job.offset, found?.stepTitles);
 	return {

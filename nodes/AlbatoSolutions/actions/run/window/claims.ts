@@ -1,0 +1,184 @@
+/**
+ * Run → Get New from node version 5: which ticks an execution sweeps and which it returns, decided
+ * in n8n's deduplication store (ticks.ts names the keys; docs/runs.md, "Sweep windows"). Every
+ * decision goes through the gate (../gate.ts): of two executions that record one key, only the
+ * first gets it, so a tick is taken, and returned, by one execution only.
+ *
+ * 1. `claimWindow`, before any end user is read: the execution takes every tick of the lookback
+ *    nobody took (`t`): its window. It also finds the ticks taken by others long ago (LEASE_MS) and
+ *    never returned (`d` absent): an execution that failed or died. It sweeps those too.
+ * 2. `settleWindow`, once every end user was read: the execution claims `d` for the ticks it
+ *    returns. When some end user of its own window failed, it claims `s` for each end user it
+ *    served instead, and leaves its window's `d` to a later execution, which then serves only the
+ *    end users with no `s` (those that failed). The same `s` decides, per end user, a window taken
+ *    over from another execution.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { forgetRecords, FORGET_PER_CALL, passGate, recordNew } from '../gate';
+import {
+	AGED_TICKS,
+	endTickAt,
+	type GroupKeys,
+	groupKeys,
+	leaseOver,
+	LOOKBACK_TICKS,
+	lookback,
+	spansOf,
+	windowsOf,
+} from './ticks';
+
+export interface WindowClaim {
+	keys: GroupKeys;
+	/** The window's end tick (exclusive). */
+	end: number;
+	/** The ticks this execution took, oldest first. */
+	own: number[];
+	/** The group's first sweep: its window only sets the state (nothing before it is returned). */
+	first: boolean;
+	/** Ticks others took over a lease ago and never returned: swept by this execution too. */
+	pending: number[];
+	/** The gate's markers (removed at the end). */
+	markers: string[];
+}
+
+export interface ClaimInput {
+	group: string;
+	now: number;
+	latenessMs: number;
+}
+
+/** Step 1: the execution's window, and the ticks it takes over. */
+export async function claimWindow(
+	ctx: IExecuteFunctions,
+	{ group, now, latenessMs }: ClaimInput,
+): Promise<WindowClaim> {
+	const keys = groupKeys(group);
+	const end = endTickAt(now, latenessMs);
+	const ticks = lookback(end);
+	let round = 0;
+	const gate = await passGate(ctx, (heldBefore) => {
+		round++;
+		if (round === 1) return [keys.known, ...ticks.map(keys.taken)];
+		if (round > 2) return [];
+		const first = ticks.find((tick) => !heldBefore.has(keys.taken(tick)));
+		return first === undefined ? [] : [keys.begins(first)];
+	});
+	const own = ticks.filter((tick) => gate.passed.has(keys.taken(tick)));
+	const old = ticks.filter(
+		(tick) => gate.heldBefore.has(keys.taken(tick)) && leaseOver(tick, now, latenessMs),
+	);
+	const notReturned = await notDone(ctx, keys, old);
+	return {
+		keys,
+		end,
+		own,
+		first: gate.passed.has(keys.known),
+		pending: wholeWindows(notReturned, { old, own }),
+		markers: gate.markers,
+	};
+}
+
+/**
+ * Of the ticks not returned, the spans that are whole: the tick after each is returned, or this
+ * execution's. A span whose next tick is not over its lease yet may be the start of a window still
+ * being swept (it is left for a later sweep), so a window is taken over whole or not at all.
+ */
+function wholeWindows(
+	notReturned: number[],
+	{ old, own }: { old: number[]; own: number[] },
+): number[] {
+	const pending = new Set(notReturned);
+	const returned = new Set(old.filter((tick) => !pending.has(tick)));
+	const mine = new Set(own);
+	return spansOf(notReturned)
+		.filter(([, next]) => returned.has(next) || mine.has(next))
+		.flatMap(([from, to]) => Array.from({ length: to - from }, (_, n) => from + n));
+}
+
+/**
+ * The ticks of `ticks` whose `d` the store lacks. n8n's store has no read without a write: the
+ * keys are recorded, and those that were new removed again at once. Meanwhile another execution
+ * reads those ticks as returned and leaves them (to this one).
+ */
+async function notDone(
+	ctx: IExecuteFunctions,
+	keys: GroupKeys,
+	ticks: number[],
+): Promise<number[]> {
+	if (ticks.length === 0) return [];
+	const added = new Set(await recordNew(ctx, ticks.map(keys.done)));
+	if (added.size > 0) await forgetAll(ctx, [...added]);
+	return ticks.filter((tick) => added.has(keys.done(tick)));
+}
+
+export interface Settled {
+	/** The ticks whose runs this execution returns for an end user (its key). */
+	allowed: (endUser: string) => Set<number>;
+}
+
+/**
+ * Step 2: what this execution returns. `served` are the end users read without failure; `failed`
+ * says whether any end user failed.
+ */
+export async function settleWindow(
+	ctx: IExecuteFunctions,
+	claim: WindowClaim,
+	{ served, failed }: { served: string[]; failed: boolean },
+): Promise<Settled> {
+	const { keys, own, pending } = claim;
+	const ownFirst = own[0];
+	let windows: ReturnType<typeof windowsOf> = [];
+	let round = 0;
+	const gate = await passGate(ctx, (heldBefore) => {
+		round++;
+		if (round === 1)
+			return [
+				...(failed
+					? own.length > 0
+						? served.map((endUser) => keys.served(ownFirst, endUser))
+						: []
+					: own.map(keys.done)),
+				...pending.map(keys.done),
+				...pending.map(keys.begins),
+			];
+		if (round > 2) return [];
+		const begins = new Set(pending.filter((tick) => heldBefore.has(keys.begins(tick))));
+		windows = windowsOf(pending, begins);
+		return windows.flatMap((window) => served.map((endUser) => keys.served(window.first, endUser)));
+	});
+	const { passed } = gate;
+	const allowed = (endUser: string) => {
+		const ticks = new Set<number>();
+		const ownReturned = failed
+			? own.length > 0 && passed.has(keys.served(ownFirst, endUser))
+			: undefined;
+		for (const tick of own) if (ownReturned ?? passed.has(keys.done(tick))) ticks.add(tick);
+		for (const window of windows)
+			if (passed.has(keys.served(window.first, endUser)))
+				for (const tick of window.ticks) if (passed.has(keys.done(tick))) ticks.add(tick);
+		return ticks;
+	};
+	await forgetAll(ctx, [
+		...claim.markers,
+		...gate.markers,
+		...windows.flatMap((window) => served.map((endUser) => keys.served(window.first, endUser))),
+		...agedKeys(claim),
+	]);
+	return { allowed };
+}
+
+/** The keys of ticks that left the lookback since the last sweeps (the store keeps none older). */
+function agedKeys({ keys, end, own }: WindowClaim): string[] {
+	const from = end - LOOKBACK_TICKS - own.length - AGED_TICKS;
+	const aged: string[] = [];
+	for (let tick = from; tick < end - LOOKBACK_TICKS; tick++)
+		aged.push(keys.taken(tick), keys.done(tick), keys.begins(tick));
+	return aged;
+}
+
+/** forgetRecords for any number of keys, FORGET_PER_CALL at a time. */
+async function forgetAll(ctx: IExecuteFunctions, keys: string[]): Promise<void> {
+	for (let at = 0; at < keys.length; at += FORGET_PER_CALL)
+		await forgetRecords(ctx, keys.slice(at, at + FORGET_PER_CALL));
+}

@@ -1,0 +1,129 @@
+/**
+ * Run → Get New's window claims (window/claims.ts) against n8n's deduplication store as the harness
+ * keeps it: an execution that stalls between taking its window and settling it (a frozen worker)
+ * while a later one takes the window over. Whichever settles first returns it; the other returns
+ * none of it. A unit of claims.ts: the stall is between two of its calls.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { MemoryDeduplicator } from '../../../harness';
+import {
+	claimWindow,
+	settleWindow,
+} from '../../../nodes/AlbatoSolutions/actions/run/window/claims';
+import { TICK_MS } from '../../../nodes/AlbatoSolutions/actions/run/window/ticks';
+
+// Each test its own workflow: gate.ts carries a worker's recent keys per workflow and node.
+let workflow = { id: 'wf-claims' };
+beforeEach(() => (workflow = { id: `wf-claims-${Math.random()}` }));
+const node = { id: 'node-claims', name: 'Watch' };
+const MINUTE = 60_000;
+const LATENESS = 10 * MINUTE;
+
+function execution(store: MemoryDeduplicator, id: string) {
+	const contextData = { workflow, node } as never;
+	return {
+		getWorkflow: () => workflow,
+		getNode: () => node,
+		getExecutionId: () => id,
+		logger: { warn: () => undefined },
+		helpers: {
+			checkProcessedAndRecord: async (items: string[], scope: 'node', options: never) =>
+				await store.checkProcessedAndRecord(items, scope, contextData, options),
+			removeProcessed: async (items: string[], scope: 'node', options: never) =>
+				await store.removeProcessed(items, scope, contextData, options),
+		},
+	} as unknown as IExecuteFunctions;
+}
+
+const t0 = Math.floor(Date.UTC(2027, 5, 1) / TICK_MS) * TICK_MS;
+
+async function firstSweep(store: MemoryDeduplicator) {
+	const ctx = execution(store, 'first');
+	const claim = await claimWindow(ctx, { group: '', now: t0, latenessMs: LATENESS });
+	expect(claim.first).toBe(true);
+	await settleWindow(ctx, claim, { served: ['c1', 'c2'], failed: false });
+}
+
+describe.each([
+	['the late execution settles first', true],
+	['the taker settles first', false],
+])('a frozen execution and its taker: %s', (_, lateFirst) => {
+	it('each tick is returned by one of them, for each customer', async () => {
+		const store = new MemoryDeduplicator();
+		await firstSweep(store);
+		const late = execution(store, 'late');
+		const lateClaim = await claimWindow(late, {
+			group: '',
+			now: t0 + 30 * MINUTE,
+			latenessMs: LATENESS,
+		});
+		expect(lateClaim.own.length).toBeGreaterThan(0);
+		// Frozen well past the lease; the next sweep takes its window over.
+		const taker = execution(store, 'taker');
+		const takerClaim = await claimWindow(taker, {
+			group: '',
+			now: t0 + 120 * MINUTE,
+			latenessMs: LATENESS,
+		});
+		expect(takerClaim.pending).toEqual(lateClaim.own);
+		const settle = async (which: 'late' | 'taker') =>
+			which === 'late'
+				? await settleWindow(late, lateClaim, { served: ['c1', 'c2'], failed: false })
+				: await settleWindow(taker, takerClaim, { served: ['c1', 'c2'], failed: false });
+		const order: Array<'late' | 'taker'> = lateFirst ? ['late', 'taker'] : ['taker', 'late'];
+		const settled = { late: await settle(order[0]), taker: await settle(order[1]) } as Record<
+			string,
+			Awaited<ReturnType<typeof settleWindow>>
+		>;
+		if (order[0] === 'taker') {
+			const swap = settled.late;
+			settled.late = settled.taker;
+			settled.taker = swap;
+		}
+		for (const customer of ['c1', 'c2']) {
+			const byLate = settled.late.allowed(customer);
+			const byTaker = settled.taker.allowed(customer);
+			for (const tick of lateClaim.own)
+				expect([byLate.has(tick), byTaker.has(tick)]).toEqual(
+					lateFirst ? [true, false] : [false, true],
+				);
+			// The taker's own window is its alone.
+			for (const tick of takerClaim.own) expect(byTaker.has(tick)).toBe(true);
+		}
+	});
+});
+
+it('a window with a failed customer: its served customer is not served again, the failed one is, once', async () => {
+	const store = new MemoryDeduplicator();
+	await firstSweep(store);
+	const partial = execution(store, 'partial');
+	const claim = await claimWindow(partial, {
+		group: '',
+		now: t0 + 30 * MINUTE,
+		latenessMs: LATENESS,
+	});
+	const mine = await settleWindow(partial, claim, { served: ['c1'], failed: true });
+	expect([...mine.allowed('c1')]).toEqual(claim.own);
+	expect(mine.allowed('c2').size).toBe(0);
+	const takers = await Promise.all(
+		['taker-1', 'taker-2'].map(async (id) => {
+			const ctx = execution(store, id);
+			const taken = await claimWindow(ctx, {
+				group: '',
+				now: t0 + 120 * MINUTE,
+				latenessMs: LATENESS,
+			});
+			return {
+				taken,
+				settled: await settleWindow(ctx, taken, { served: ['c1', 'c2'], failed: false }),
+			};
+		}),
+	);
+	const servedC2 = takers.filter(({ settled }) =>
+		claim.own.every((tick) => settled.allowed('c2').has(tick)),
+	);
+	expect(servedC2).toHaveLength(1);
+	for (const { settled } of takers)
+		for (const tick of claim.own) expect(settled.allowed('c1').has(tick)).toBe(false);
+});
