@@ -249,7 +249,14 @@ export function sectionOf(name: string, data: Json, date: string): string[] {
 		`## ${name}`,
 		`[${name}](${name}), ${date || 'undated'}.${note ? ` ${fig(note)}` : ''}${setupOf(data.setup)}`,
 		'',
+		...failureOf(data.error),
 		...bodyOf(data),
 		...targetsOf(data.targets),
 	];
+}
+
+/** A run that stopped on an error says so, with the error's first line. */
+function failureOf(error: unknown): string[] {
+	if (error === undefined || error === null) return [];
+	return [`**The run failed:** ${fig(String(error).split('\n')[0].slice(0, 200))}`, ''];
 }

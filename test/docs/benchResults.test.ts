@@ -39,6 +39,12 @@ describe('the page of benchmark results', () => {
 		expect(page.indexOf('## new.json')).toBeLessThan(page.indexOf('## old.json'));
 	});
 
+	test('says when a run stopped on an error, with its first line', () => {
+		const page = renderPage([{ name: 'failed.json', data: { error: 'Error: 404 webhook\n    at x' } }]);
+		expect(page).toContain('**The run failed:** Error: 404 webhook\n');
+		expect(page).not.toContain('at x');
+	});
+
 	test('dates a file that gathers runs by its newest run', () => {
 		expect(dateOf({ runs: [{ result: { setup: { date: '2026-01-02' } } }, { setup: { date: '2026-01-03' } }] })).toBe(
 			'2026-01-03',
