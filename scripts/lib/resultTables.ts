@@ -235,7 +235,17 @@ function targetsOf(targets: unknown): string[] {
 	return table(['target', 'wanted', 'measured', 'met'], rows);
 }
 
+/** A file of plain rows: one table, its header the first row's keys. */
+function rowsSection(rows: Json[]): string[] {
+	const header = Object.keys(rows[0] ?? {});
+	return table(
+		header,
+		rows.map((r) => header.map((key) => r[key])),
+	);
+}
+
 function bodyOf(data: Json): string[] {
+	if (Array.isArray(data.rows)) return rowsSection(data.rows as Json[]);
 	if (data.perItemMs) return perItemSection(data);
 	if (data.sweeps) return watchSection(data);
 	if (data.node && data.httpRequest) return n8nSection(data);
