@@ -48,7 +48,7 @@ export const GROUPS = {
 	readers: { mutate: [DECISION_LOGIC[1]], tests: UNIT_TESTS, unit: true },
 	transport: {
 		mutate: [
-			'nodes/shared/transport/{retry,limiter,tokenCache,serviceMessage,baseUrl,partnerIds}.ts',
+			'nodes/shared/transport/{retry,limiter,concurrency,tokenCache,serviceMessage,baseUrl,partnerIds}.ts',
 		],
 		tests: UNIT_TESTS,
 		unit: true,

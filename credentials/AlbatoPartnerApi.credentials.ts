@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { masterAuthorization } from '../nodes/shared/readers/token';
+import { formChoice, masterAuthorization } from '../nodes/shared/readers/token';
 
 /**
  * The partner's master token (Albato's Embedded panel). The node never sends end-user calls with
@@ -57,9 +57,9 @@ export class AlbatoPartnerApi implements ICredentialType {
 		},
 		{
 			displayName: 'Send Master Token As',
-			name: 'basicAuthStyle',
+			name: 'headerForm',
 			type: 'options',
-			// A credential saved before Auto existed keeps the value it was saved with (Basic Token).
+			// A credential saved by an earlier release keeps the form it chose (basicAuthStyle, below).
 			default: 'auto',
 			options: [
 				{
@@ -70,13 +70,13 @@ export class AlbatoPartnerApi implements ICredentialType {
 				},
 				{
 					name: 'Basic Username',
-					value: 'usernamePassword',
+					value: 'basicUsername',
 					description:
 						'Authorization: Basic base64("‹master token›:"): "enter its permanent token as the username for the Basic authorization (the password is empty)"',
 				},
 				{
 					name: 'Basic Token',
-					value: 'raw',
+					value: 'basicRaw',
 					description:
 						"Authorization: Basic ‹master token›, as the placeholder of Albato's partner quick start",
 				},
@@ -116,6 +116,15 @@ export class AlbatoPartnerApi implements ICredentialType {
 			description:
 				"How the end users' tokens the service hands out (get-user-session-token, add-user) are sent",
 		},
+		// Where earlier releases saved Send Master Token As (`raw`, `usernamePassword`, `bearer`,
+		// `auto`): never shown nor written, only declared so that n8n hands a saved value on (it drops
+		// what a credential does not declare). See formChoice (readers/token.ts).
+		{
+			displayName: 'Send Master Token As (Earlier Releases)',
+			name: 'basicAuthStyle',
+			type: 'hidden',
+			default: '',
+		},
 	];
 
 	async authenticate(
@@ -128,7 +137,7 @@ export class AlbatoPartnerApi implements ICredentialType {
 				...requestOptions.headers,
 				Authorization: masterAuthorization(
 					String(credentials.masterToken ?? ''),
-					credentials.basicAuthStyle,
+					formChoice(credentials, 'headerForm'),
 				),
 			},
 		};

@@ -6,7 +6,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { bearerAuthorization } from '../nodes/shared/readers/token';
+import { bearerAuthorization, formChoice } from '../nodes/shared/readers/token';
 
 /**
  * One end user's token. Its Test button is the nodes' `credentialTest.albatoSolutionsApiTest`
@@ -85,7 +85,7 @@ export class AlbatoSolutionsApi implements ICredentialType {
 				...requestOptions.headers,
 				Authorization: bearerAuthorization(
 					String(credentials.accessToken ?? ''),
-					credentials.headerForm ?? 'auto',
+					formChoice(credentials, 'headerForm'),
 				),
 			},
 		};

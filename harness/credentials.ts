@@ -13,11 +13,12 @@ import type {
 	IHttpRequestOptions,
 	INode,
 	INodeCredentialsDetails,
+	INodeParameters,
 	INodeProperties,
 	IRequestOptionsSimplified,
 	Workflow,
 } from 'n8n-workflow';
-import { ApplicationError, ICredentialsHelper } from 'n8n-workflow';
+import { ApplicationError, ICredentialsHelper, NodeHelpers } from 'n8n-workflow';
 
 /** Test credential data by credential type name, e.g. `{ albatoSolutionsApi: { baseUrl, accessToken } }`. */
 export type TestCredentials = Record<string, ICredentialDataDecryptedObject>;
@@ -49,9 +50,12 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	}
 
 	/**
-	 * What n8n loads from the database: the test's data, with the credential type's defaults for
-	 * fields the test left out (n8n stores every field, so nodes never see `undefined` there).
-	 * A fresh copy each time, since preAuthentication may write into it.
+	 * What n8n loads from the database, as its CredentialsHelper.applyDefaultsAndOverwrites makes it:
+	 * the test's data through `NodeHelpers.getNodeParameters` over the credential type's
+	 * properties, so a field the test left out has its default (nodes never see `undefined` there)
+	 * and a field the type does not declare is dropped (a saved credential keeps a renamed field's
+	 * value only while the type still declares the old name). A fresh copy each time, since
+	 * preAuthentication may write into it.
 	 */
 	async getDecrypted(
 		_additionalData: unknown,
@@ -60,12 +64,9 @@ export class TestCredentialsHelper extends ICredentialsHelper {
 	) {
 		const given = this.data[type];
 		if (!given) throw new ApplicationError(`Harness: no test credentials of type "${type}"`);
-		const withDefaults: ICredentialDataDecryptedObject = {};
-		for (const property of this.type(type).properties) {
-			if (property.default !== undefined)
-				withDefaults[property.name] = property.default as ICredentialDataDecryptedObject[string];
-		}
-		return { ...withDefaults, ...structuredClone(given) };
+		const properties = this.type(type).properties;
+		const data = structuredClone(given) as INodeParameters;
+		return NodeHelpers.getNodeParameters(properties, data, true, false, null, null) as never;
 	}
 
 	/**

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { DETAIL_CONCURRENCY, detailOrGone, listInstallations } from '../shared/api/installation';
+import { detailOrGone, listInstallations } from '../shared/api/installation';
+import { READS_AT_ONCE } from '../shared/transport/concurrency';
 import { isObject, solutionIdOf, statusOf } from '../shared/readers/shapes';
 import type { AlbatoClient } from '../shared/transport/client';
 import { mapLimited } from '../shared/transport/mapLimited';
@@ -104,7 +105,7 @@ async function currentInstallations(
 		if (lacksWhatIsWatched(item, previous, watch)) toDetail.push(item);
 	}
 	const gone = new Set<string>();
-	await mapLimited(toDetail, DETAIL_CONCURRENCY, async (item) => {
+	await mapLimited(toDetail, READS_AT_ONCE, async (item) => {
 		const detailed = await withDetail(client, item);
 		if (detailed) current.set(String(item.id), detailed);
 		else {
@@ -155,7 +156,7 @@ async function confirmRemovals(
 		(id) => !current.has(id) && !gone.has(id) && isWatched(watch, previous[id].solutionId),
 	);
 	const pending = new Set<string>();
-	await mapLimited(missing, DETAIL_CONCURRENCY, async (id) => {
+	await mapLimited(missing, READS_AT_ONCE, async (id) => {
 		try {
 			const detail = await withDetail(client, { id: normalizeId(id) });
 			if (detail) current.set(id, detail);

@@ -105,7 +105,7 @@ export async function runFirstHourBrowserTest({
 			openNewCredential(page, baseUrl, 'Albato Partner API'),
 		);
 		// ---- point 1: the choices as the editor renders them (HTML: a <tag> would vanish)
-		const choices = (await openOptions(page, 'basicAuthStyle')).join(' | ');
+		const choices = (await openOptions(page, 'headerForm')).join(' | ');
 		await page.keyboard.press('Escape');
 		checks.ok(
 			"Send Master Token As: each form shows the token's place (‹master token›)",

@@ -61,15 +61,9 @@ export async function watchWorkflow(repoRoot, { incidents = false } = {}) {
 						}),
 					},
 				};
-			// Node version 4: real time (see lib/setup.mjs, fleetWatch).
-			if (node.name === GET_NEW && !incidents)
-				return {
-					...node,
-					typeVersion: 4,
-					parameters: { ...node.parameters, groupIntoIncidents: false },
-				};
-			if (node.name === GET_NEW) return { ...node, typeVersion: 4 };
-			return node;
+			if (node.name !== GET_NEW) return node; // at version 4: real time (lib/setup.mjs)
+			const groupIntoIncidents = incidents && node.parameters.groupIntoIncidents;
+			return { ...node, typeVersion: 4, parameters: { ...node.parameters, groupIntoIncidents } };
 		});
 	nodes.push({
 		parameters: {

@@ -192,8 +192,7 @@ export function weekLine(w) {
  * now, so nothing before it is counted), then the weeks.
  */
 export async function fleetYear(bench, n, prefix, clock) {
-	// On a 5-minute tick (node version 5 ends its windows on ticks), so `to - lateness` is one.
-	const t0 = Math.floor(Date.now() / (5 * MINUTE)) * 5 * MINUTE;
+	const t0 = Math.floor(Date.now() / (5 * MINUTE)) * 5 * MINUTE; // a tick: windows end on ticks
 	await setClocks(bench, clock, t0);
 	const seeded = await bench.seed(n, prefix, {
 		runsPerBundle: 0,
@@ -261,8 +260,7 @@ export function yearTargets(weeks, stillDue = 0) {
 	);
 	const out = {
 		exactlyOnce: weeks.every((w) => w.runsTwice === 0 && w.runsMissed === 0),
-		// Over the year: a recovery that ends within the lateness of a week's last sweep is returned
-		// the next week (or is still due at the end, never past its lateness: `missed` says so).
+		// Over the year: a recovery within the lateness of a week's last sweep comes the next week.
 		everyRecoveryResolved:
 			sum(weeks, (w) => w.incidentsResolved) + stillDue >= sum(weeks, (w) => w.truthResolved) &&
 			weeks.every((w) => w.runsMissed === 0),

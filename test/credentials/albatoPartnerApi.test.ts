@@ -15,6 +15,7 @@ import { AlbatoSolutionsTrigger } from '../../nodes/AlbatoSolutionsTrigger/Albat
 import {
 	addUsers,
 	partnerCredential,
+	masterForm,
 	TOKEN_PATH,
 	usePartnerEmulator,
 } from '../support/partnerSetup';
@@ -80,13 +81,13 @@ describe("the partner credential's test", () => {
 
 	it.each([
 		['Auto', 'auto'],
-		['Basic Token', 'raw'],
-		['Basic Username', 'usernamePassword'],
+		['Basic Token', 'basicRaw'],
+		['Basic Username', 'basicUsername'],
 	])(
 		'a wrong token (%s): "most likely wrong" first, the service\'s words, no form advice',
-		async (_name, basicAuthStyle) => {
+		async (_name, headerForm) => {
 			const masterToken = 'nope-nope-nope-wrong-token-0123456789';
-			const result = await test({ masterToken, basicAuthStyle });
+			const result = await test({ masterToken, headerForm });
 			expect(result.status).toBe('Error');
 			expect(result.message).toMatch(/^The token is most likely wrong: /);
 			expect(result.message).toContain('401 "Invalid master token"');
@@ -103,12 +104,12 @@ describe("the partner credential's test", () => {
 		'the service takes only %s, the form chosen is the other: says the right one, never the chosen one',
 		async (accepted, chosen, chosenName, acceptedName) => {
 			ctx.emu.partner.set({ acceptStyles: accepted as 'raw' | 'usernamePassword' });
-			const result = await test({ basicAuthStyle: chosen });
+			const result = await test({ headerForm: masterForm(chosen as 'raw' | 'usernamePassword') });
 			expect(result.status).toBe('Error');
 			expect(result.message).toBe(
 				`The master token is right, but the service refused it as ${chosenName} (401) and took it as ${acceptedName}: set Send Master Token As to ${acceptedName}, or Auto.`,
 			);
-			expect((await test({ basicAuthStyle: accepted })).status).toBe('OK');
+			expect((await test({ headerForm: masterForm(accepted as 'raw') })).status).toBe('OK');
 		},
 	);
 

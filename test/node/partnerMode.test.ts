@@ -8,9 +8,10 @@ import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
 import {
 	addUsers,
 	partnerCredential,
-	runPartner,
+	masterForm,
 	TOKEN_PATH,
 	tokenCalls,
+	runPartner,
 	usePartnerEmulator,
 } from '../support/partnerSetup';
 import { byId } from '../support/setup';
@@ -181,7 +182,7 @@ describe('tokens: minted once, reused while valid', () => {
 				await runPartner(ctx.emu, getMany, { credentialId: 'A', inputItems: items('c-1') }),
 			),
 		).toBe(0);
-		const edited = partnerCredential(ctx.emu, { basicAuthStyle: 'usernamePassword' });
+		const edited = partnerCredential(ctx.emu, { headerForm: 'basicUsername' });
 		expect(
 			tokenCalls(
 				await runPartner(ctx.emu, getMany, {
@@ -241,7 +242,7 @@ describe('validation before any request', () => {
 
 	it("a wrong master token: the service's 401, with a hint naming the credential", async () => {
 		// One form chosen (on Auto both are tried: tokenForms.test.ts).
-		const wrong = { masterToken: 'wrong-master-token', basicAuthStyle: 'raw' };
+		const wrong = { masterToken: 'wrong-master-token', headerForm: 'basicRaw' };
 		const run = await runPartner(ctx.emu, getMany, {
 			credential: partnerCredential(ctx.emu, wrong),
 		});
@@ -267,7 +268,7 @@ describe('the master token styles', () => {
 	] as const)('sent as %s, the service accepting %s', async (style, accepts, status) => {
 		ctx.emu.partner.set({ acceptStyles: accepts });
 		const run = await runPartner(ctx.emu, getMany, {
-			credential: partnerCredential(ctx.emu, { basicAuthStyle: style }),
+			credential: partnerCredential(ctx.emu, { headerForm: masterForm(style) }),
 			inputItems: items('c-1'),
 		});
 		expect(run.error?.httpCode).toBe(status === undefined ? undefined : String(status));

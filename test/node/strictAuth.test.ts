@@ -242,7 +242,10 @@ const WRONG: Array<
 		'both',
 		'Send Master Token As: Basic Token',
 		() =>
-			asCustomer({ resource: 'endUser', operation: 'getPlans' }, pinned({ basicAuthStyle: 'raw' })),
+			asCustomer(
+				{ resource: 'endUser', operation: 'getPlans' },
+				pinned({ headerForm: 'basicRaw' }),
+			),
 		/Send Master Token As/,
 	],
 	[
@@ -252,7 +255,7 @@ const WRONG: Array<
 		() =>
 			asCustomer(
 				{ resource: 'endUser', operation: 'getPlans' },
-				pinned({ basicAuthStyle: 'usernamePassword' }),
+				pinned({ headerForm: 'basicUsername' }),
 			),
 		/Send Master Token As/,
 	],
@@ -289,7 +292,7 @@ const WRONG: Array<
 		'both',
 		'Send Master Token As: Basic Username (no discovery), Authorize As: Master Token',
 		async () => {
-			const credential = pinned({ basicAuthStyle: 'usernamePassword' });
+			const credential = pinned({ headerForm: 'basicUsername' });
 			return await asCustomer(refresh(await customerConnection(credential)), credential);
 		},
 		/Authorize As/,

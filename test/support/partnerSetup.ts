@@ -30,6 +30,13 @@ export const partnerCredential = (
 	...extra,
 });
 
+/**
+ * Send Master Token As for the form the emulator's partner accepts (`acceptStyles`, its own words):
+ * `raw` is Basic <token>, `usernamePassword` base64 of "<token>:".
+ */
+export const masterForm = (style: 'raw' | 'usernamePassword') =>
+	style === 'raw' ? 'basicRaw' : 'basicUsername';
+
 export interface PartnerRunOptions {
 	inputItems?: IDataObject[];
 	continueOnFail?: boolean;

@@ -2,7 +2,7 @@
  * What every node integration test stands on: one emulator per test file (real HTTP over loopback)
  * and a `run()` that executes our node in n8n-core's engine with the emulator's credential.
  */
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startEmulator, type Emulator } from '../../emulator';
 import { VALID_CREDENTIAL_DATA } from '../../emulator/fixtures';
@@ -50,6 +50,8 @@ export async function runNode(
 		token?: string;
 		/** The Access Token credential's Send Token As (absent: its default, Auto). */
 		headerForm?: string;
+		/** More stored fields of the credential, e.g. as an earlier release saved them. */
+		saved?: IDataObject;
 		continueOnFail?: boolean;
 		baseUrl?: string;
 		extra?: Partial<HarnessNode>;
@@ -68,6 +70,7 @@ export async function runNode(
 				baseUrl: options.baseUrl ?? emu.baseUrl,
 				accessToken: options.token ?? emu.token(),
 				...(options.headerForm ? { headerForm: options.headerForm } : {}),
+				...(options.saved as ICredentialDataDecryptedObject),
 			},
 		},
 	);

@@ -3,12 +3,8 @@
  * AUTO_CAP, one alone still reaches it, waiting is first come first served across executions, and a
  * failed request gives its slot back. Through the client and n8n-core: limiter.client.test.ts.
  */
-import {
-	AUTO_IN_FLIGHT,
-	forTests,
-	InFlightLimiter,
-	SharedCeiling,
-} from '../../nodes/shared/transport/limiter';
+import { AUTO_IN_FLIGHT } from '../../nodes/shared/transport/concurrency';
+import { forTests, InFlightLimiter, SharedCeiling } from '../../nodes/shared/transport/limiter';
 
 const { AUTO_CAP } = forTests;
 

@@ -2,12 +2,8 @@
  * The in-flight limiter alone: slow start (Auto), a fixed cap, halving on a 429 once per window,
  * growing back.
  */
-import {
-	AUTO_IN_FLIGHT,
-	forTests,
-	InFlightLimiter,
-	itemsAtOnce,
-} from '../../nodes/shared/transport/limiter';
+import { AUTO_IN_FLIGHT, unitsAtOnce } from '../../nodes/shared/transport/concurrency';
+import { forTests, InFlightLimiter } from '../../nodes/shared/transport/limiter';
 
 const { AUTO_CAP, GROWTH, SLOW_START } = forTests;
 
@@ -141,7 +137,11 @@ describe('InFlightLimiter, Auto (slow start)', () => {
 		expect([auto.current, auto.max]).toEqual([SLOW_START, AUTO_CAP]);
 		const fixed = InFlightLimiter.forItemsInFlight(8);
 		expect([fixed.current, fixed.max]).toEqual([8, 8]);
-		expect([itemsAtOnce(AUTO_IN_FLIGHT), itemsAtOnce(3)]).toEqual([AUTO_CAP, 3]);
+		expect([unitsAtOnce(AUTO_IN_FLIGHT), unitsAtOnce(3)]).toEqual([AUTO_CAP, 3]);
+		// With the rollout guard on, units start as the client's window allows (at least one).
+		expect([unitsAtOnce(AUTO_IN_FLIGHT, 8), unitsAtOnce(3, 8), unitsAtOnce(3, 0)]).toEqual([
+			8, 3, 1,
+		]);
 	});
 
 	it('grows GROWTH-fold with each window of answers, up to the cap (200 items, no rate limit)', async () => {

@@ -67,10 +67,10 @@ describe('one token per credential', () => {
 
 	it('the same credential id after an edit (Send Master Token As): its own token call', async () => {
 		await asC1(getMany, {
-			credential: partnerCredential(ctx.emu, { basicAuthStyle: 'raw' }),
+			credential: partnerCredential(ctx.emu, { headerForm: 'basicRaw' }),
 		});
 		const edited = await asC1(getMany, {
-			credential: partnerCredential(ctx.emu, { basicAuthStyle: 'usernamePassword' }),
+			credential: partnerCredential(ctx.emu, { headerForm: 'basicUsername' }),
 		});
 		expect(tokenCalls(edited)).toBe(1);
 		expect(listedAs()).toEqual(['acme-saas:c-1', 'acme-saas:c-1']);

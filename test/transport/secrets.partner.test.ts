@@ -81,7 +81,7 @@ describe('no token in outputs, errors or the console', () => {
 			{ resource: 'installation', operation: 'getAll', returnAll: true },
 			{
 				inputItems: [{ customer: 'c-1' }],
-				credential: partnerCredential(ctx.emu, { basicAuthStyle: 'usernamePassword' }),
+				credential: partnerCredential(ctx.emu, { headerForm: 'basicUsername' }),
 			},
 		);
 		expect(run.error?.httpCode).toBe('400');

@@ -9,7 +9,7 @@ import {
 	cachedExpiry,
 	cachedToken,
 	dropCached,
-	dropUser,
+	dropEndUser,
 	forItem,
 	forTests,
 	sharedMint,
@@ -93,7 +93,7 @@ describe('cached tokens with an expiry', () => {
 		for (let i = 0; i < FITS; i++) storeToken(k(i), big, i >= FITS - 3 ? T0 + 1 : live);
 		const full = forTests.bytes();
 		dropCached(k(3), big);
-		dropUser(k(4));
+		dropEndUser(k(4));
 		storeToken(k(900), big, live);
 		storeToken(k(901), big, live);
 		expect(forTests.bytes()).toBe(full);

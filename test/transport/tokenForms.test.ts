@@ -112,7 +112,7 @@ describe('the Partner API credential', () => {
 	it('a credential saved with Basic Token keeps sending it, and only it', async () => {
 		ctx.emu.partner.set({ acceptStyles: 'usernamePassword' });
 		const from = ctx.emu.requests.length;
-		const run = await asC1(partnerCredential(ctx.emu, { basicAuthStyle: 'raw' }));
+		const run = await asC1(partnerCredential(ctx.emu, { headerForm: 'basicRaw' }));
 		expect(sent(from)).toEqual(['basicRaw 401']);
 		expect(run.error?.description).toMatch(/Send Master Token As/);
 	});

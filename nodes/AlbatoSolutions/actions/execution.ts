@@ -6,6 +6,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { AlbatoClient } from '../../shared/transport/client';
+import { unitsAtOnce } from '../../shared/transport/concurrency';
 import { mapLimited } from '../../shared/transport/mapLimited';
 import type { RolloutGuard } from './rolloutGuard';
 import {
@@ -22,7 +23,7 @@ export interface ExecutionSettings {
 	continueOnFail: boolean;
 	/** Request Options → Preview. */
 	preview: boolean;
-	/** Items in Flight, as a number of units at once (Auto: its ceiling). */
+	/** Request Options → Items in Flight, as set (AUTO_IN_FLIGHT: Auto). */
 	itemsInFlight: number;
 	guard: RolloutGuard;
 }
@@ -71,8 +72,13 @@ export class NodeExecution implements Execution {
 		this.atEnd.push(error);
 	}
 
+	/** Units to start at once now (concurrency.ts): with the guard on, as the client's window allows. */
+	unitsAtOnce(): number {
+		return unitsAtOnce(this.itemsInFlight, this.guarded ? this.client.window : undefined);
+	}
+
 	async inFlight<T>(entries: T[], task: (entry: T) => Promise<void>): Promise<void> {
-		await mapLimited(entries, this.itemsInFlight, async (entry) => {
+		await mapLimited(entries, unitsAtOnce(this.itemsInFlight), async (entry) => {
 			await task(entry);
 			return true;
 		});

@@ -39,19 +39,19 @@ export class RolloutGuard {
 	private reason: string | undefined;
 
 	/**
-	 * `customerOf`: the customer an item acts for (End User ID in partner mode), to name it in a
-	 * reason; undefined when it has none.
+	 * `endUserIdOf`: the end user an item acts for (its End User ID, in partner mode), to name it
+	 * in a reason; undefined when it has none.
 	 */
 	constructor(
 		readonly settings: RolloutSettings,
 		private readonly continueOnFail: boolean,
-		private readonly customerOf: (itemIndex: number) => string | undefined = () => undefined,
+		private readonly endUserIdOf: (itemIndex: number) => string | undefined = () => undefined,
 	) {}
 
 	/** An item as a person counts it (the 5th is "item 5"), with its customer when it has one. */
 	private named(itemIndex: number): string {
-		const customer = this.customerOf(itemIndex);
-		return `item ${itemIndex + 1}${customer === undefined ? '' : ` (${customer})`}`;
+		const endUserId = this.endUserIdOf(itemIndex);
+		return `item ${itemIndex + 1}${endUserId === undefined ? '' : ` (${endUserId})`}`;
 	}
 
 	/** Whether any of the guard's options is set (otherwise only Continue On Fail decides). */

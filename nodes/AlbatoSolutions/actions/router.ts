@@ -2,7 +2,6 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { AlbatoClient } from '../../shared/transport/client';
-import { itemsAtOnce } from '../../shared/transport/limiter';
 import { errorItem } from './errorItem';
 import { markPreview, NodeExecution, previewed } from './execution';
 import { findOperation } from './index';
@@ -57,13 +56,13 @@ async function connect(ctx: IExecuteFunctions): Promise<NodeExecution> {
 		client,
 		continueOnFail,
 		preview: transport.preview,
-		itemsInFlight: itemsAtOnce(transport.concurrency),
-		guard: new RolloutGuard(rollout, continueOnFail, (itemIndex) => customerOf(client, itemIndex)),
+		itemsInFlight: transport.concurrency,
+		guard: new RolloutGuard(rollout, continueOnFail, (itemIndex) => endUserIdOf(client, itemIndex)),
 	});
 }
 
 /** The End User ID an item acts for (partner mode), to name it in a stop reason; else undefined. */
-function customerOf(client: AlbatoClient, itemIndex: number): string | undefined {
+function endUserIdOf(client: AlbatoClient, itemIndex: number): string | undefined {
 	try {
 		return client.partner?.endUserId(itemIndex);
 	} catch {

@@ -4,13 +4,13 @@ import type { Unit } from './types';
 
 /**
  * The one scheduler, for single items (one-item units) and batch units alike. Units start in the
- * order given, `itemsInFlight` at once: 1 keeps the classic order of calls; more only overlaps the
- * waiting (under Auto the client's slow start decides how many requests go out at once). The canary
- * units (holding a canary item) run first, all of them to the end, then the others. The rollout
- * guard hears each item as it ends; once it says stop (without Continue On Fail: the first
- * failure), no further unit starts, and those in flight start no further work of their own and
- * finish. Units never started leave their items without a result: the output reports them as not
- * attempted.
+ * order given, as many at once as concurrency.ts decides (Items in Flight): 1 keeps the classic
+ * order of calls; more only overlaps the waiting (under Auto the client's slow start decides how
+ * many requests go out at once). The canary units (holding a canary item) run first, all of them
+ * to the end, then the others. The rollout guard hears each item as it ends; once it says stop
+ * (without Continue On Fail: the first failure), no further unit starts, and those in flight start
+ * no further work of their own and finish. Units never started leave their items without a result:
+ * the output reports them as not attempted.
  */
 export async function executeUnits(execution: NodeExecution, units: Unit[]): Promise<void> {
 	const { guard } = execution;
@@ -19,12 +19,12 @@ export async function executeUnits(execution: NodeExecution, units: Unit[]): Pro
 		await executeUnit(execution, unit);
 		return guard.mayStart();
 	};
-	// With a guard option set, units start as the client's window allows (not all at once under
-	// Auto).
+	// With a guard option set, asked again each time a unit may start: units start as the client's
+	// window allows (not all at once under Auto).
 	const each = (entries: Unit[]) =>
 		guard.active
-			? startEach(entries, () => Math.min(execution.itemsInFlight, execution.client.window), task)
-			: mapLimited(entries, execution.itemsInFlight, task);
+			? startEach(entries, () => execution.unitsAtOnce(), task)
+			: mapLimited(entries, execution.unitsAtOnce(), task);
 	const isCanary = (unit: Unit) => guard.canaryOf(unit.itemIndexes) !== undefined;
 	if (!guard.mayStart()) return;
 	await each(units.filter(isCanary));

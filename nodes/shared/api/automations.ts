@@ -8,7 +8,8 @@ import { bundlesOf, stepsOf } from '../readers/bundles';
 import { sameId, solutionIdOf } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
 import { mapLimited } from '../transport/mapLimited';
-import { DETAIL_CONCURRENCY, getInstallation, listInstallations } from './installation';
+import { READS_AT_ONCE } from '../transport/concurrency';
+import { getInstallation, listInstallations } from './installation';
 
 /** Where an automation belongs. */
 export interface Automation {
@@ -42,7 +43,7 @@ function addAutomations(into: Automations, installation: IDataObject, listed: ID
 
 /**
  * Every automation of the end user, named: the installation list, then each installation with its
- * automations (DETAIL_CONCURRENCY at once). Any failure fails the whole: the caller weighs it.
+ * automations (READS_AT_ONCE at once). Any failure fails the whole: the caller weighs it.
  */
 export async function automationNames(
 	client: AlbatoClient,
@@ -50,7 +51,7 @@ export async function automationNames(
 ): Promise<Automations> {
 	const automations: Automations = new Map();
 	const installations = await listInstallations(client, itemIndex);
-	await mapLimited(installations, DETAIL_CONCURRENCY, async (item) => {
+	await mapLimited(installations, READS_AT_ONCE, async (item) => {
 		const installation = await getInstallation(client, String(item.id), {
 			withBundles: true,
 			withStatus: false,

@@ -87,12 +87,6 @@ async function listedStatus(client: AlbatoClient, installationId: unknown, itemI
 	return statusOf(listed.find((item) => sameId(item.id, installationId)));
 }
 
-/**
- * Detail calls in flight at once, when a list lacks what a caller needs (Get Many's filters, the
- * trigger).
- */
-export const DETAIL_CONCURRENCY = 4;
-
 /** The installation's detail merged over its list item; undefined when it is gone (404). */
 export async function detailOrGone(
 	client: AlbatoClient,

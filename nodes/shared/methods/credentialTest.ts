@@ -14,7 +14,14 @@ import type {
 } from 'n8n-workflow';
 
 import { successFlagOf } from '../readers/shapes';
-import { authorizationIn, chosenForm, formsFor, redact, type TokenForm } from '../readers/token';
+import {
+	authorizationIn,
+	chosenForm,
+	formChoice,
+	formsFor,
+	redact,
+	type TokenForm,
+} from '../readers/token';
 import { baseUrlOf, baseUrlProblem } from '../transport/baseUrl';
 import { checkPartnerName } from '../transport/partnerIds';
 import { serviceMessage } from '../transport/serviceMessage';
@@ -36,10 +43,9 @@ interface Answer {
 
 /** What differs between the two credentials' tests. */
 interface Spec {
-	/** The token's field (name and label), and the option that picks its form. */
+	/** The token's field (name and label), and the option that picks its form (`headerForm`). */
 	tokenField: string;
 	tokenLabel: string;
-	formField: string;
 	option: string;
 	/** What the token is called in messages, and where to get a right one. */
 	tokenName: string;
@@ -94,7 +100,7 @@ type Send = (form: TokenForm) => Promise<Answer>;
 /** Tries each form until one is taken; the result says which, or what is wrong. */
 async function tryForms(spec: Spec, data: ICredentialDataDecryptedObject, send: Send) {
 	const token = String(data[spec.tokenField]).trim();
-	const forms = formsToTry(spec, token, data[spec.formField]);
+	const forms = formsToTry(spec, token, formChoice(data, 'headerForm'));
 	const refused: string[] = [];
 	for (const form of forms) {
 		const answer = await send(form);
@@ -104,7 +110,7 @@ async function tryForms(spec: Spec, data: ICredentialDataDecryptedObject, send: 
 		}
 		const wrong = verdict(spec, answer, token, data);
 		if (wrong) return error(wrong);
-		return taken(spec, form, forms, chosenForm(data[spec.formField]));
+		return taken(spec, form, forms, chosenForm(formChoice(data, 'headerForm')));
 	}
 	const every = forms.length > 1 ? 'in every form' : 'in the one form it may take';
 	return error(
@@ -172,7 +178,6 @@ function testOf(spec: Spec) {
 const partner: Spec = {
 	tokenField: 'masterToken',
 	tokenLabel: 'Master Token',
-	formField: 'basicAuthStyle',
 	option: 'Send Master Token As',
 	tokenName: 'master token',
 	getAnother: 'Copy the master token again from the Embedded panel of your Albato partner account',
@@ -192,7 +197,6 @@ const partner: Spec = {
 const accessToken: Spec = {
 	tokenField: 'accessToken',
 	tokenLabel: 'Access Token',
-	formField: 'headerForm',
 	option: 'Send Token As',
 	tokenName: 'access token',
 	getAnother:

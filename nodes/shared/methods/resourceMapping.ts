@@ -14,6 +14,7 @@ import { normalizeSchema, type PartnerField } from '../readers/partnerSchema';
 import { connectionSettingSteps, fetchConnectionSettings } from '../api/solution';
 import { choiceName } from '../readers/connectionSettings';
 import type { AlbatoClient } from '../transport/client';
+import { READS_AT_ONCE } from '../transport/concurrency';
 import { mapLimited } from '../transport/mapLimited';
 import type { SettingStep } from '../readers/settingSteps';
 import { isObject, sameId } from '../readers/shapes';
@@ -98,7 +99,7 @@ async function probeOpens(
 		}
 	};
 	walk(steps, {});
-	await mapLimited(probes.slice(0, MAX_PROBES), 4, async ({ step, value, above }) => {
+	await mapLimited(probes.slice(0, MAX_PROBES), READS_AT_ONCE, async ({ step, value, above }) => {
 		try {
 			const shown = await connectionSettingSteps(client, solutionId, {
 				...above,

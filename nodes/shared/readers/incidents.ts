@@ -89,14 +89,14 @@ interface Streak {
 function eventItem(
 	event: string,
 	{ automation, points, start, failedRuns }: Streak,
-	customer: IDataObject,
+	endUserFields: IDataObject,
 	extra: IDataObject,
 ): IDataObject {
 	const first = points[start].item;
 	const named = [...points].reverse().find((point) => point.item.bundleTitle != null)?.item;
 	return {
 		event,
-		...customer,
+		...endUserFields,
 		installationId: first.installationId ?? named?.installationId ?? null,
 		installationTitle: first.installationTitle ?? named?.installationTitle ?? null,
 		bundleId: idOut(automation),
@@ -114,7 +114,10 @@ export interface IncidentInput {
 	fresh: ReadonlySet<string>;
 	/** The customer's first sweep: report only what is failing now. */
 	firstSweep: boolean;
-	/** Added to every item (endUserId in partner mode). */
+	/**
+	 * Added to every item (endUserId in partner mode): the end user's fields. To be named
+	 * `endUserFields` with Run → Get New's files (sweepAnswer.ts passes it).
+	 */
 	customer: IDataObject;
 }
 
@@ -152,11 +155,11 @@ function opened(
 	points: Point[],
 	start: number,
 	end: number,
-	customer: IDataObject,
+	endUserFields: IDataObject,
 ): IDataObject {
 	const run = points[start].item;
 	const streak = { automation, points, start, failedRuns: end - start + 1 };
-	return eventItem('incidentOpened', streak, customer, {
+	return eventItem('incidentOpened', streak, endUserFields, {
 		failedStep: run.failedStep ?? null,
 		run,
 	});
@@ -166,12 +169,12 @@ function resolved(
 	automation: string,
 	points: Point[],
 	index: number,
-	customer: IDataObject,
+	endUserFields: IDataObject,
 ): IDataObject {
 	const { start } = streakBefore(points, index - 1);
 	const lasted = points[index].at - points[start].at;
 	const streak = { automation, points, start, failedRuns: index - start };
-	return eventItem('incidentResolved', streak, customer, {
+	return eventItem('incidentResolved', streak, endUserFields, {
 		resolvedAt: isoOf(points[index].at),
 		durationSeconds: Number.isNaN(lasted) ? null : Math.round(lasted / 1000),
 		firstFailedRunId: idOut(points[start].id),
@@ -198,7 +201,7 @@ export function dueReminders(
 	history: IDataObject[],
 	remindAfterMs: number,
 	now: number,
-	customer: IDataObject,
+	endUserFields: IDataObject,
 ): Reminder[] {
 	if (remindAfterMs <= 0) return [];
 	const due: Reminder[] = [];
@@ -213,7 +216,7 @@ export function dueReminders(
 		due.push({
 			key: reminderKey(automation, after?.id, periods),
 			bundleId: automation,
-			item: eventItem('incidentReminder', streak, customer, {
+			item: eventItem('incidentReminder', streak, endUserFields, {
 				openForSeconds: Math.round(open / 1000),
 				lastFailedRunId: idOut(points[last].id),
 			}),
@@ -252,13 +255,10 @@ export function incidentContextRead(
 }
 
 /** Whether each automation failing at the end of `history` has the success before its streak. */
-export function openStreaksBounded(history: IDataObject[]): boolean {
-	for (const points of timelines(history).values()) {
-		const last = points.length - 1;
-		if (points[last].failed && streakBefore(points, last).after === undefined) return false;
-	}
-	return true;
-}
+export const openStreaksBounded = (history: IDataObject[]): boolean =>
+	[...timelines(history).values()].every(
+		(points) => !points.at(-1)!.failed || streakBefore(points, points.length - 1).after,
+	);
 
 /** Reminder periods a removal names at most per incident (the newest ones). */
 const STALE_PERIODS = 48;

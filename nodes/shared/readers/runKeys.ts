@@ -4,7 +4,10 @@
  * changes; "\n" separates the parts.
  */
 
-/** Run → Get New: one customer and what it watches (memory key, and the prefix of its gate keys). */
+/**
+ * Run → Get New: one end user and what it watches (memory key, and the prefix of its gate keys:
+ * `endUserKey` below). To be named `endUserKey` with Run → Get New's files, which import it.
+ */
 export const customerKey = (
 	principal: string,
 	scope: string,
@@ -12,25 +15,25 @@ export const customerKey = (
 	bundleId: number | undefined,
 ) => `${principal}\n${scope}:${installationId ?? ''}:${bundleId ?? ''}`;
 
-/** The trigger: whose runs a run baseline holds (owner, and the Installation ID filter). */
-export const watchedRunsKey = (owner: string | undefined, installationId: number | undefined) =>
-	`${owner ?? ''}\n${installationId ?? ''}`;
+/** The trigger: whose runs a run baseline holds (principal, and the Installation ID filter). */
+export const watchedRunsKey = (principal: string | undefined, installationId: number | undefined) =>
+	`${principal ?? ''}\n${installationId ?? ''}`;
 
-/** A run in a customer's gate: its id as the service sent it. */
-export const runGateKey = (customer: string, runId: unknown) => `${customer}\n${String(runId)}`;
+/** A run in an end user's gate: its id as the service sent it. */
+export const runGateKey = (endUserKey: string, runId: unknown) => `${endUserKey}\n${String(runId)}`;
 
 /**
- * A customer's first-sweep mark of one week (weeks since the epoch): written by earlier releases,
+ * An end user's first-sweep mark of one week (weeks since the epoch): written by earlier releases,
  * no longer written (see knownGateKey).
  */
-export const sweptGateKey = (customer: string, week: number) => `${customer}\nswept\n${week}`;
+export const sweptGateKey = (endUserKey: string, week: number) => `${endUserKey}\nswept\n${week}`;
 
-/** A customer swept before: its next sweep is not a first one (one record, never renewed). */
-export const knownGateKey = (customer: string) => `${customer}\nknown`;
+/** An end user swept before: its next sweep is not a first one (one record, never renewed). */
+export const knownGateKey = (endUserKey: string) => `${endUserKey}\nknown`;
 
-/** A reminder in a customer's gate (see reminderKey). */
-export const reminderGateKey = (customer: string, reminder: string) =>
-	`${customer}\nremind\n${reminder}`;
+/** A reminder in an end user's gate (see reminderKey). */
+export const reminderGateKey = (endUserKey: string, reminder: string) =>
+	`${endUserKey}\nremind\n${reminder}`;
 
 /**
  * One reminder of one incident: the automation, the success before the incident (`-` when the

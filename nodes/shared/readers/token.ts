@@ -50,9 +50,36 @@ export function looksLikeJwt(token: string): boolean {
 }
 
 /**
- * A credential's choice as a form: the Partner API credential's Send Master Token As (`raw`,
- * `usernamePassword`, `bearer`) and the Access Token credential's Send Token As (`basicUsername`,
- * `bearer`). Anything else (`auto`) is undefined: the node finds the form.
+ * The credential properties that choose a form, as this release writes them: `headerForm` for the
+ * credential's own token (Send Token As, Send Master Token As) and `endUserHeaderForm` for the end
+ * users' tokens (Send End-User Tokens As); values `auto` or a TokenForm. Beside each, the names a
+ * credential saved by an earlier release may hold it under: still read, never written. (No name
+ * says "token": n8n's community lint takes such a field for a secret.)
+ */
+export const FORM_PROPERTIES = {
+	headerForm: ['basicAuthStyle'],
+	endUserHeaderForm: [],
+} as const satisfies Record<string, readonly string[]>;
+
+export type FormProperty = keyof typeof FORM_PROPERTIES;
+
+/**
+ * A credential's choice for one kind of token: the property as this release writes it; on Auto
+ * (its default, so what n8n fills in for a credential saved before it existed), the form an
+ * earlier release's property chose. A form is chosen (not `auto`) only by the one the user set.
+ */
+export function formChoice(data: Record<string, unknown> | undefined, property: FormProperty) {
+	const choice = data?.[property];
+	if (chosenForm(choice)) return choice;
+	const earlierNames: readonly string[] = FORM_PROPERTIES[property];
+	const earlier = earlierNames.map((name) => data?.[name]).find(chosenForm);
+	return earlier ?? choice ?? 'auto';
+}
+
+/**
+ * A choice as a form: `bearer`, `basicUsername` or `basicRaw`, and the values earlier releases
+ * saved for the last two (`usernamePassword`, `raw`: Send Master Token As). Anything else (`auto`)
+ * is undefined: the node finds the form.
  */
 export function chosenForm(choice: unknown): TokenForm | undefined {
 	if (choice === 'raw' || choice === 'basicRaw') return 'basicRaw';
@@ -96,8 +123,8 @@ export function bearerAuthorization(token: string, choice: unknown = 'bearer'): 
  * The Authorization header of the partner's master token, as the Partner API credential sends it
  * (Send Master Token As; on Auto the first form Auto tries).
  */
-export function masterAuthorization(masterToken: string, basicAuthStyle: unknown): string {
-	return authorizationIn(masterToken, formsFor(masterToken, basicAuthStyle, 'basicRaw')[0]);
+export function masterAuthorization(masterToken: string, choice: unknown): string {
+	return authorizationIn(masterToken, formsFor(masterToken, choice, 'basicRaw')[0]);
 }
 
 /** Fragments of a token this long or longer are recognised wherever they appear. */

@@ -9,6 +9,7 @@ import { CREDENTIAL_TYPE } from '../constants';
 import { fingerprint } from '../readers/mintedToken';
 import {
 	authorizationIn,
+	formChoice,
 	formsFor,
 	looksLikeJwt,
 	namedPrincipalOf,
@@ -74,7 +75,7 @@ export class AccessCredential implements Signer {
 	) {
 		const { id } = node.credentials?.[CREDENTIAL_TYPE] ?? {};
 		this.key = `access\n${id ?? ''}\n${fingerprint(JSON.stringify([baseUrl, token]))}`;
-		this.ways = formsFor(token, credentials.headerForm, 'bearer');
+		this.ways = formsFor(token, formChoice(credentials, 'headerForm'), 'bearer');
 	}
 
 	principal(): string {

@@ -154,10 +154,10 @@ export class AlbatoClient {
 	}
 
 	/** The end user's token call (partner mode). Changes nothing: retried like a GET. */
-	private async mint({ path, userId, itemIndex, owed }: TokenCall): Promise<unknown> {
+	private async mint({ path, endUserId, itemIndex, owed }: TokenCall): Promise<unknown> {
 		try {
 			return await this.request('POST', path, {
-				body: { id: userId },
+				body: { id: endUserId },
 				itemIndex,
 				sendAs: 'partner',
 				effect: 'read',

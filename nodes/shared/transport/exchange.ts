@@ -57,7 +57,7 @@ interface Prepared {
 	/** 401s answered to a form the service did not take: not retries. */
 	refusals: number;
 	/** Partner mode, sent as the item's end user: who, and the token it carries. */
-	endUser?: { session: PartnerSession; userId: string; token: string; refreshed: boolean };
+	endUser?: { session: PartnerSession; endUserId: string; token: string; refreshed: boolean };
 	/** The end-user tokens it sent (a second after a 401): its errors hide them. */
 	sent: string[];
 	source: ErrorSource;
@@ -132,9 +132,9 @@ async function prepare(
 async function endUserOf(line: Line, sendAs: SendAs, { itemIndex, owed }: CallOptions) {
 	const session = sendAs === 'endUser' ? line.partner : undefined;
 	if (!session) return undefined;
-	const userId = session.endUserId(itemIndex);
-	const token = await session.token(userId, { itemIndex, owed });
-	return { session, userId, token, refreshed: false };
+	const endUserId = session.endUserId(itemIndex);
+	const token = await session.token(endUserId, { itemIndex, owed });
+	return { session, endUserId, token, refreshed: false };
 }
 
 /** Sends once: the answer, or why none came (a call a Stop kept from being sent included). */
@@ -146,7 +146,7 @@ async function attemptOnce(
 	const sentAt = Date.now();
 	const way = trials[trials.length - 1].way;
 	try {
-		const form = way === 'userToken' ? 'bearer' : way;
+		const form = way === 'endUserToken' ? 'bearer' : way;
 		const outgoing = { method, url, body, sendAs, token: endUser?.token, form, owed };
 		const { statusCode, headers, body: text } = await line.sender.send(outgoing, attempt);
 		return { status: statusCode, headers: headers ?? {}, text, body: parseBody(text) };
@@ -175,7 +175,7 @@ function nextAfter(prepared: Prepared, answer: Answered | NetworkFailure, attemp
 	const retries = attempt - prepared.refusals;
 	const refusedAs = status === 401 ? refusedEverywhere(prepared) : undefined;
 	const takenAs = takenIn(prepared, status);
-	const actingFor = prepared.endUser?.userId;
+	const actingFor = prepared.endUser?.endUserId;
 	const failing = { retries, refusedAs, takenAs, actingFor };
 	return { fail: statusError(source, status, shown, call, failing) };
 }
@@ -216,7 +216,7 @@ function refusedEverywhere({ trials }: Prepared): string | undefined {
 /** The next form: update-user-data's fallback to the end user's own token mints it first. */
 async function otherForm(prepared: Prepared): Promise<void> {
 	const { line, trials, options } = prepared;
-	if (trials[trials.length - 1].way !== 'userToken') return;
+	if (trials[trials.length - 1].way !== 'endUserToken') return;
 	prepared.sendAs = 'endUser';
 	prepared.endUser = await endUserOf(line, 'endUser', options);
 	if (!prepared.endUser) return;
@@ -238,10 +238,10 @@ function retryWait(
 /** After a 401: the end user's refused token dropped, and a fresh one minted. */
 async function freshToken({ endUser, options, sent }: Prepared): Promise<void> {
 	if (!endUser) return;
-	const { session, userId, token: stale } = endUser;
+	const { session, endUserId, token: stale } = endUser;
 	const { itemIndex, owed } = options;
 	endUser.refreshed = true;
-	endUser.token = await session.token(userId, { itemIndex, owed, stale });
+	endUser.token = await session.token(endUserId, { itemIndex, owed, stale });
 	sent.push(endUser.token);
 }
 

@@ -1,22 +1,4 @@
-/** Items in Flight's value for Auto (slow start). */
-export const AUTO_IN_FLIGHT = 0;
-/** Auto starts with this many in flight: a run of 8 items or fewer never has more than 8. */
-const SLOW_START = 8;
-/**
- * Auto multiplies the limit by this with each window of answers without 429. Each new window opens
- * new connections (a TLS handshake each), so fewer, bigger steps keep pace with n8n's HTTP Request
- * node (measured in docs/performance.md).
- */
-const GROWTH = 8;
-/** Auto's ceiling: 200 items in three windows (8, 64, 128). */
-const AUTO_CAP = 128;
-
-/**
- * Items (or groups) started at once: the client's limiter then holds their requests to its window.
- */
-export function itemsAtOnce(itemsInFlight: number): number {
-	return itemsInFlight === AUTO_IN_FLIGHT ? AUTO_CAP : itemsInFlight;
-}
+import { AUTO_CAP, GROWTH, requestLimits, SLOW_START } from './concurrency';
 
 /**
  * Requests in flight of every Auto limiter in one process, together: at most `max` (AUTO_CAP).
@@ -116,14 +98,10 @@ export class InFlightLimiter {
 		this.slowStart = start !== undefined;
 	}
 
-	/**
-	 * The limiter for Items in Flight: a number is a fixed cap of this execution alone (the user
-	 * chose it), AUTO_IN_FLIGHT a slow start under `ceiling`, the process's ceiling for Auto.
-	 */
+	/** The limiter for Items in Flight, as concurrency.ts decides it; `ceiling`: Auto's shared one. */
 	static forItemsInFlight(itemsInFlight: number, ceiling?: SharedCeiling): InFlightLimiter {
-		return itemsInFlight === AUTO_IN_FLIGHT
-			? new InFlightLimiter(AUTO_CAP, SLOW_START, ceiling)
-			: new InFlightLimiter(itemsInFlight);
+		const { max, start, shared } = requestLimits(itemsInFlight);
+		return new InFlightLimiter(max, start, shared ? ceiling : undefined);
 	}
 
 	/** Requests allowed in flight right now. */

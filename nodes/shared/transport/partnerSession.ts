@@ -17,6 +17,7 @@ import {
 	authorizationIn,
 	basicUsername,
 	chosenForm,
+	formChoice,
 	formsFor,
 	looksLikeJwt,
 	type TokenForm,
@@ -31,7 +32,7 @@ import {
 	cachedExpiry,
 	cachedToken,
 	dropCached,
-	dropUser,
+	dropEndUser,
 	forItem,
 	sharedMint,
 	storeToken,
@@ -41,7 +42,7 @@ import {
 export interface TokenCall {
 	/** `/wl/{partner}/get-user-session-token` */
 	path: string;
-	userId: string;
+	endUserId: string;
 	itemIndex: number | undefined;
 	/** For an owed call (see CallOptions.owed): its token call is sent even after a Stop. */
 	owed: boolean;
@@ -100,13 +101,9 @@ export class PartnerSession implements Signer {
 		this.masterToken = masterToken;
 		this.credentialOptions = decryptedOptions(this.node, PARTNER_CREDENTIAL_TYPE, credentials);
 		const { id } = this.node.credentials?.[PARTNER_CREDENTIAL_TYPE] ?? {};
-		const data = JSON.stringify([
-			baseUrl,
-			partnerName,
-			masterToken,
-			credentials.basicAuthStyle ?? '',
-			credentials.endUserHeaderForm ?? '',
-		]);
+		const master = formChoice(credentials, 'headerForm');
+		const endUser = formChoice(credentials, 'endUserHeaderForm');
+		const data = JSON.stringify([baseUrl, partnerName, masterToken, master, endUser]);
 		this.key = `${id ?? ''}\n${fingerprint(data)}`;
 	}
 
@@ -135,19 +132,20 @@ export class PartnerSession implements Signer {
 	async trial(sendAs: SendAs, token: string | undefined): Promise<Trial> {
 		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
 		const where = `the Albato Partner API credential${this.credentialName ? ` "${this.credentialName}"` : ''}`;
+		const master = formChoice(data, 'headerForm');
 		if (sendAs === 'partner') {
-			const ways = formsFor(this.masterToken, data.basicAuthStyle, 'basicRaw');
+			const ways = formsFor(this.masterToken, master, 'basicRaw');
 			return await Trial.start(`${this.key}\nmaster`, ways, {
 				where,
 				option: 'Send Master Token As',
 			});
 		}
 		if (sendAs === 'masterBearer') {
-			const ways: Way[] = chosenForm(data.basicAuthStyle) ? ['bearer'] : ['bearer', 'userToken'];
+			const ways: Way[] = chosenForm(master) ? ['bearer'] : ['bearer', 'endUserToken'];
 			const pin = { where: 'this node', option: 'Options → Authorize As' };
 			return await Trial.start(`${this.key}\nupdate-user-data`, ways, pin);
 		}
-		const ways = formsFor(token ?? '', data.endUserHeaderForm, 'bearer');
+		const ways = formsFor(token ?? '', formChoice(data, 'endUserHeaderForm'), 'bearer');
 		const pin = { where, option: 'Send End-User Tokens As' };
 		return await Trial.start(`${this.key}\nuser`, ways, pin);
 	}
@@ -161,14 +159,14 @@ export class PartnerSession implements Signer {
 	 * form), named; and which kind of token the service handed out.
 	 */
 	tokenForms(itemIndex: number): Record<string, string> {
-		const userId = this.endUserId(itemIndex);
+		const endUserId = this.endUserId(itemIndex);
 		const data = this.credentialOptions.credentialsDecrypted?.data ?? {};
-		const master = formsFor(this.masterToken, data.basicAuthStyle, 'basicRaw');
-		const token = cachedToken(`${this.key}\n${userId}`) ?? '';
-		const user = formsFor(token, data.endUserHeaderForm, 'bearer');
+		const master = formsFor(this.masterToken, formChoice(data, 'headerForm'), 'basicRaw');
+		const token = cachedToken(`${this.key}\n${endUserId}`) ?? '';
+		const endUser = formsFor(token, formChoice(data, 'endUserHeaderForm'), 'bearer');
 		return {
 			masterToken: wayName(wayIn(`${this.key}\nmaster`, master)),
-			endUserToken: token ? wayName(wayIn(`${this.key}\nuser`, user)) : wayName(undefined),
+			endUserToken: token ? wayName(wayIn(`${this.key}\nuser`, endUser)) : wayName(undefined),
 			endUserTokenKind: !token
 				? 'none yet'
 				: looksLikeJwt(token)
@@ -207,7 +205,7 @@ export class PartnerSession implements Signer {
 		let options = this.masterForms.get(form);
 		if (!options) {
 			const { credentialsDecrypted } = this.credentialOptions;
-			const data = { ...credentialsDecrypted?.data, basicAuthStyle: form };
+			const data = { ...credentialsDecrypted?.data, headerForm: form };
 			const base = { id: '', name: '', type: PARTNER_CREDENTIAL_TYPE, ...credentialsDecrypted };
 			options = { credentialsDecrypted: { ...base, data } };
 			this.masterForms.set(form, options);
@@ -232,17 +230,18 @@ export class PartnerSession implements Signer {
 	 * The end user's token: cached while valid, else minted (once for all concurrent callers).
 	 */
 	async token(
-		userId: string,
+		endUserId: string,
 		{ itemIndex, owed = false, stale }: TokenRequest = {},
 	): Promise<string> {
-		const key = `${this.key}\n${userId}`;
+		const key = `${this.key}\n${endUserId}`;
 		if (stale !== undefined) dropCached(key, stale);
 		const cached = cachedToken(key);
 		if (cached) return cached;
 
 		let minted: MintedToken;
 		try {
-			minted = await sharedMint(key, async () => await this.mintNow(key, userId, itemIndex, owed));
+			const mintOnce = async () => await this.mintNow(key, endUserId, itemIndex, owed);
+			minted = await sharedMint(key, mintOnce);
 		} catch (error) {
 			throw forItem(error, itemIndex);
 		}
@@ -255,29 +254,29 @@ export class PartnerSession implements Signer {
 	}
 
 	/** When the cached token of this end user expires (epoch ms), if known. */
-	expiresAt(userId: string): number | undefined {
-		return cachedExpiry(`${this.key}\n${userId}`);
+	expiresAt(endUserId: string): number | undefined {
+		return cachedExpiry(`${this.key}\n${endUserId}`);
 	}
 
 	/** Forgets every token of this end user (after delete-user): none is sent again. */
-	forget(userId: string): void {
-		dropUser(`${this.key}\n${userId}`);
+	forget(endUserId: string): void {
+		dropEndUser(`${this.key}\n${endUserId}`);
 	}
 
 	/** Keeps a token the service handed out with a new user (add-user), so no token call follows. */
-	remember(userId: string, data: unknown): void {
+	remember(endUserId: string, data: unknown): void {
 		const minted = tokenFromResponse(data);
-		if (minted) this.store(`${this.key}\n${userId}`, minted);
+		if (minted) this.store(`${this.key}\n${endUserId}`, minted);
 	}
 
 	private async mintNow(
 		key: string,
-		userId: string,
+		endUserId: string,
 		itemIndex: number | undefined,
 		owed: boolean,
 	): Promise<MintedToken> {
 		const path = this.path('get-user-session-token');
-		const data = await this.mint({ path, userId, itemIndex, owed });
+		const data = await this.mint({ path, endUserId, itemIndex, owed });
 		const minted = tokenFromResponse(data);
 		if (!minted) {
 			const message = 'The service answered the token request without a token';
@@ -286,7 +285,7 @@ export class PartnerSession implements Signer {
 				message,
 				{ method: 'POST', path },
 				itemIndex,
-				`POST ${path} for End User ID "${userId}" returned neither sessionToken, token nor permanentToken. Check that the end user exists (End User → Create) and your partner settings.`,
+				`POST ${path} for End User ID "${endUserId}" returned neither sessionToken, token nor permanentToken. Check that the end user exists (End User → Create) and your partner settings.`,
 			);
 		}
 		this.store(key, minted);

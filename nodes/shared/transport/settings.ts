@@ -1,4 +1,4 @@
-import { AUTO_IN_FLIGHT } from './limiter';
+import { AUTO_IN_FLIGHT } from './concurrency';
 
 /**
  * How the transport sends requests; set per execution from Request Options

@@ -79,7 +79,7 @@ export function dropCached(key: string, stale: string): void {
  * Forgets the token of one user (`key`: credential key + user), and a token call under way: after
  * the user is deleted it may not be sent again.
  */
-export function dropUser(key: string): void {
+export function dropEndUser(key: string): void {
 	remove(key);
 	minting.delete(key);
 }

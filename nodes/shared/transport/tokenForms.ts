@@ -9,7 +9,7 @@
 import { FORM_NAMES, type TokenForm } from '../readers/token';
 
 /** What a call may send: a token in one form, or (update-user-data) the end user's own token. */
-export type Way = TokenForm | 'userToken';
+export type Way = TokenForm | 'endUserToken';
 
 const known = new Map<string, Way>();
 
@@ -133,7 +133,7 @@ export class Trial {
 
 const WAY_NAMES: Record<Way, string> = {
 	...FORM_NAMES,
-	userToken: "the end user's token (Options → Authorize As: End User)",
+	endUserToken: "the end user's token (Options → Authorize As: End User)",
 };
 
 /** Only for tests: a new n8n process, and what it has learnt. */

@@ -177,7 +177,7 @@ describe('partner mode', () => {
 		expect(ctx.emu.requests.at(-1)?.user).toMatch(/cust-1$/);
 		// The master token pinned: a credential that chose its form finds out nothing (on Auto the end
 		// user's token follows the master token's 401: strictAuth.test.ts).
-		const credential = partnerCredential(ctx.emu, { basicAuthStyle: 'usernamePassword' });
+		const credential = partnerCredential(ctx.emu, { headerForm: 'basicUsername' });
 		const refused = await runPartner(ctx.emu, refresh(id), { credential });
 		expect(refused.error?.message).toBeDefined();
 		expect(refused.error?.description).toMatch(/Authorize As/);

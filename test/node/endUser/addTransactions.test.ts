@@ -8,6 +8,7 @@ import { PLANS } from '../../../emulator/fixtures';
 import {
 	addUsers,
 	partnerCredential,
+	masterForm,
 	runPartner,
 	usePartnerEmulator,
 } from '../../support/partnerSetup';
@@ -127,7 +128,7 @@ describe('End User → Add Transactions', () => {
 		ctx.emu.partner.set({ acceptStyles: style });
 		const run = await runPartner(ctx.emu, add(100), {
 			inputItems: [{ customer: 'john' }],
-			credential: partnerCredential(ctx.emu, { basicAuthStyle: style }),
+			credential: partnerCredential(ctx.emu, { headerForm: masterForm(style) }),
 		});
 		expect(run.error).toBeUndefined();
 	});

@@ -9,6 +9,7 @@ import { VALID_CREDENTIAL_DATA } from '../../../emulator/fixtures';
 import {
 	addUsers,
 	partnerCredential,
+	masterForm,
 	runPartner,
 	usePartnerEmulator,
 } from '../../support/partnerSetup';
@@ -129,7 +130,7 @@ describe('End User → Block', () => {
 		ctx.emu.partner.set({ acceptStyles: style });
 		const run = await runPartner(ctx.emu, block(true), {
 			inputItems: [{ customer: 'john' }],
-			credential: partnerCredential(ctx.emu, { basicAuthStyle: style }),
+			credential: partnerCredential(ctx.emu, { headerForm: masterForm(style) }),
 		});
 		expect(run.error).toBeUndefined();
 		expect(ctx.emu.billing.isBlocked('john')).toBe(true);

@@ -9,6 +9,7 @@ import { AlbatoSolutions } from '../../../nodes/AlbatoSolutions/AlbatoSolutions.
 import {
 	addUsers,
 	partnerCredential,
+	masterForm,
 	runPartner,
 	usePartnerEmulator,
 } from '../../support/partnerSetup';
@@ -83,7 +84,7 @@ describe('End User → Get Plans', () => {
 	it.each(BASIC_STYLES)('master token as %s', async (_name, style) => {
 		ctx.emu.partner.set({ acceptStyles: style });
 		const run = await runPartner(ctx.emu, getPlans, {
-			credential: partnerCredential(ctx.emu, { basicAuthStyle: style }),
+			credential: partnerCredential(ctx.emu, { headerForm: masterForm(style) }),
 		});
 		expect(run.json).toEqual(documented);
 	});

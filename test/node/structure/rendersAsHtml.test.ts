@@ -83,7 +83,7 @@ describe('texts the editor renders as HTML', () => {
 	});
 
 	it("the token-form choices show the token's place", () => {
-		const partner = new AlbatoPartnerApi().properties.find((p) => p.name === 'basicAuthStyle');
+		const partner = new AlbatoPartnerApi().properties.find((p) => p.name === 'headerForm');
 		const shown = (partner?.options as INodePropertyOptions[]).map((option) =>
 			visibleText(renderAsN8n(option.description ?? '')),
 		);

@@ -12,6 +12,7 @@ import {
 	lostAnswerCheckOption,
 	settingsOption,
 } from '../safeInstall/installInput';
+import { previewDuplicates, reportDuplicates } from '../safeInstall/reportDuplicates';
 import { converge } from './ensure/converge';
 import { fieldValuesProperties } from './ensure/desiredFields';
 import { readEnsureItem } from './ensure/desiredState';
@@ -121,11 +122,11 @@ export const description: INodeProperties[] = [
  * Safe to repeat, and to run twice at once: see docs/reliability.md (Installation → Ensure).
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const item = readEnsureItem(this, client, itemIndex, false);
+	const item = readEnsureItem(this, client, itemIndex);
 	const located = await locateOrInstall(item);
 	const differences = await fieldChanges(item, located.id);
 	const converged = await converge(item, located.id, differences);
-	return await report(item, { ...located, ...converged });
+	return await report(item, { ...located, ...converged }, reportDuplicates);
 }
 
 /**
@@ -133,7 +134,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
  * is installed, paused, put or started. An installation it would create has no current values yet.
  */
 export async function preview(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
-	const item = readEnsureItem(this, client, itemIndex, true);
+	const item = readEnsureItem(this, client, itemIndex);
 	const listed = await locate(item);
 	if (listed.id === undefined) {
 		// Checked as the real run checks (connection settings); nothing is installed.
@@ -143,12 +144,16 @@ export async function preview(this: IExecuteFunctions, client: AlbatoClient, ite
 	const { installation, changes } = await fieldChanges(item, listed.id);
 	const before = statusOf(installation);
 	const status = { before, after: item.desired.status ?? before };
-	return await report(item, {
-		id: listed.id,
-		created: false,
-		listed,
-		installation,
-		changes,
-		status,
-	});
+	return await report(
+		item,
+		{
+			id: listed.id,
+			created: false,
+			listed,
+			installation,
+			changes,
+			status,
+		},
+		previewDuplicates,
+	);
 }

@@ -1,11 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	DETAIL_CONCURRENCY,
-	detailOrGone,
-	listInstallations,
-} from '../../../shared/api/installation';
+import { detailOrGone, listInstallations } from '../../../shared/api/installation';
+import { READS_AT_ONCE } from '../../../shared/transport/concurrency';
 import { limited, readLimit } from '../list';
 import { mapLimited } from '../../../shared/transport/mapLimited';
 import { describeValue, oneOf, toId } from '../params';
@@ -68,7 +65,7 @@ interface Filters {
 /**
  * GET /solution/installation, filtered here (the service has no filters). List items may carry only
  * id and title: then the detail of each item lacking the status or solution a filter needs is
- * fetched (at most DETAIL_CONCURRENCY at a time) and merged over the item; an item gone in between
+ * fetched (at most READS_AT_ONCE at a time) and merged over the item; an item gone in between
  * (404) is left out.
  */
 export async function execute(this: IExecuteFunctions, client: AlbatoClient, itemIndex: number) {
@@ -89,7 +86,7 @@ export async function execute(this: IExecuteFunctions, client: AlbatoClient, ite
 		(solutionId !== undefined && solutionIdOf(installation) === undefined) ||
 		(wanted !== undefined && statusOf(installation) === undefined);
 	const detailed = new Map<IDataObject, IDataObject | undefined>();
-	await mapLimited(list.filter(lacks), DETAIL_CONCURRENCY, async (installation) => {
+	await mapLimited(list.filter(lacks), READS_AT_ONCE, async (installation) => {
 		detailed.set(
 			installation,
 			await detailOrGone(client, installation, { withStatus: wanted !== undefined, itemIndex }),

@@ -5,6 +5,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { updateStepData } from '../../../shared/api/bundleData';
+import { STEPS_AT_ONCE } from '../../../shared/transport/concurrency';
+import { mapLimited } from '../../../shared/transport/mapLimited';
 import type { Execution, OperationResult } from '../types';
 
 /**
@@ -80,7 +82,8 @@ export class UpdateGroup {
 
 	/**
 	 * Runs `task` for each job: jobs of the same step one after another in item order, different
-	 * steps at once (the client keeps the requests within Items in Flight). A job not yet started
+	 * steps STEPS_AT_ONCE (concurrency.ts: all; the client keeps the requests within Items in
+	 * Flight). A job not yet started
 	 * once the execution may not go on is never started: it has no outcome.
 	 */
 	async inStepOrder(jobs: UpdateJob[], task: (job: UpdateJob) => Promise<void>): Promise<void> {
@@ -90,14 +93,13 @@ export class UpdateGroup {
 			if (chain) chain.push(job);
 			else chains.set(String(job.stepId), [job]);
 		}
-		await Promise.all(
-			[...chains.values()].map(async (chain) => {
-				for (const job of chain) {
-					if (!this.execution.mayGoOn()) return;
-					await task(job);
-				}
-			}),
-		);
+		await mapLimited([...chains.values()], STEPS_AT_ONCE, async (chain) => {
+			for (const job of chain) {
+				if (!this.execution.mayGoOn()) return true;
+				await task(job);
+			}
+			return true;
+		});
 	}
 }
 

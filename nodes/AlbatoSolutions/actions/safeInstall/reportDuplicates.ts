@@ -48,43 +48,80 @@ class DuplicateFoundError extends NodeOperationError {
 	}
 }
 
-/** The item that keeps the installation. In Preview nothing is paused (a report says it would be). */
+/** The item that keeps the installation. */
 interface Keeping {
 	ctx: IExecuteFunctions;
 	client: AlbatoClient;
 	itemIndex: number;
 	title: string;
-	preview: boolean;
 	/** Pause them whatever Options → Pause Other Active Copies says (Installation → Upgrade). */
 	pause?: boolean;
+	/**
+	 * Installation → Upgrade's Preview, which still reaches here as a flag: the same as calling
+	 * previewDuplicates. Ensure's Preview calls previewDuplicates.
+	 */
+	preview?: boolean;
 }
 
+/** What became of one copy: paused, or the pause's error; neither when it was not paused. */
+interface PauseOutcome {
+	paused?: boolean;
+	pauseError?: Error;
+}
+
+/** Reports each copy, paused first unless Options → Pause Other Active Copies is off. */
 export async function reportDuplicates(
 	others: IDataObject[],
 	keeper: number,
 	output: IDataObject,
-	{ ctx, client, itemIndex, title, preview, pause }: Keeping,
+	keeping: Keeping,
+): Promise<Error[]> {
+	if (keeping.preview === true) return await previewDuplicates(others, keeper, output, keeping);
+	const { client, itemIndex } = keeping;
+	const pause = async (id: number): Promise<PauseOutcome> => {
+		try {
+			await setStatus(client, id, 'PAUSE', itemIndex);
+			return { paused: true };
+		} catch (error) {
+			return { pauseError: error as Error };
+		}
+	};
+	return await reported(others, keeper, output, keeping, pause);
+}
+
+/**
+ * Preview: nothing is paused; each copy a real run would pause is reported as paused, and each entry
+ * of `duplicates` says `preview: true`.
+ */
+export async function previewDuplicates(
+	others: IDataObject[],
+	keeper: number,
+	output: IDataObject,
+	keeping: Keeping,
+): Promise<Error[]> {
+	const reports = await reported(others, keeper, output, keeping, async () => ({ paused: true }));
+	output.duplicates = (output.duplicates as IDataObject[]).map((entry) => ({
+		...entry,
+		preview: true,
+	}));
+	return reports;
+}
+
+async function reported(
+	others: IDataObject[],
+	keeper: number,
+	output: IDataObject,
+	{ ctx, itemIndex, title, pause }: Keeping,
+	pauseCopy: (id: number) => Promise<PauseOutcome>,
 ): Promise<Error[]> {
 	const option = (ctx.getNodeParameter('options', itemIndex, {}) as IDataObject).pauseDuplicates;
 	const pauseAsked = pause === true || pausesOtherCopies(ctx.getNode(), option);
 	const reports: DuplicateFoundError[] = [];
 	for (const other of others) {
 		const id = Number(other.id);
-		let paused: boolean | undefined;
-		let pauseError: Error | undefined;
-		if (pauseAsked && !preview) {
-			try {
-				await setStatus(client, id, 'PAUSE', itemIndex);
-				paused = true;
-			} catch (error) {
-				pauseError = error as Error;
-			}
-		} else if (pauseAsked) paused = true;
+		const { paused, pauseError }: PauseOutcome = pauseAsked ? await pauseCopy(id) : {};
 		reports.push(new DuplicateFoundError(ctx, itemIndex, title, id, keeper, paused, pauseError));
 	}
-	output.duplicates = reports.map((report) => ({
-		...report.details,
-		...(preview ? { preview: true } : {}),
-	}));
+	output.duplicates = reports.map((report) => ({ ...report.details }));
 	return reports;
 }

@@ -26,14 +26,12 @@ interface DesiredState {
 	canInstall: boolean;
 }
 
-/** One item's Ensure: who runs it, what it asks for, and whether it only previews. */
+/** One item's Ensure: who runs it and what it asks for. */
 export interface EnsureItem {
 	ctx: IExecuteFunctions;
 	client: AlbatoClient;
 	itemIndex: number;
 	desired: DesiredState;
-	/** Preview: the same reads and checks, nothing installed, paused, put or started. */
-	preview: boolean;
 }
 
 const WANTED = { active: ACTIVE, paused: PAUSED } as const;
@@ -44,7 +42,6 @@ export function readEnsureItem(
 	ctx: IExecuteFunctions,
 	client: AlbatoClient,
 	itemIndex: number,
-	preview: boolean,
 ): EnsureItem {
 	const desired: DesiredState =
 		ctx.getNodeParameter('desiredStateMode', itemIndex, 'parameters') === 'snapshot'
@@ -57,7 +54,7 @@ export function readEnsureItem(
 					),
 					canInstall: true,
 				};
-	return { ctx, client, itemIndex, desired, preview };
+	return { ctx, client, itemIndex, desired };
 }
 
 /** Ensure's input from a snapshot, checked before any request. */

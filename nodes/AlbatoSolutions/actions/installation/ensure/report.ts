@@ -1,21 +1,26 @@
 /**
- * Ensure's last step: the output (the same in Preview; the router adds `preview: true`), with the other active
- * copies (same solution and title) reported beside it.
+ * Ensure's last step: the output (the same in Preview; the router adds `preview: true`), with the
+ * other active copies (same solution and title) reported beside it, as the operation's `execute`
+ * or `preview` asks (reportDuplicates or previewDuplicates).
  */
 import type { IDataObject } from 'n8n-workflow';
 
 import { statusAsWords } from '../../../../shared/descriptions/versions';
 import { ACTIVE, PAUSED, sameId } from '../../../../shared/readers/shapes';
 import { newInstallation } from '../../safeInstall/installInput';
-import { reportDuplicates } from '../../safeInstall/reportDuplicates';
+import type { reportDuplicates } from '../../safeInstall/reportDuplicates';
 import { Reported } from '../../types';
 import type { Converged } from './converge';
 import type { EnsureItem } from './desiredState';
 import type { Located } from './locateOrInstall';
 
+/** How the other active copies are reported: paused (execute), or would be (preview). */
+export type ReportCopies = typeof reportDuplicates;
+
 export async function report(
 	item: EnsureItem,
 	{ id, created, listed, installation, changes, status }: Located & Converged,
+	reportCopies: ReportCopies,
 ) {
 	const { title } = item.desired.input;
 	const { before, after } = status;
@@ -50,7 +55,7 @@ export async function report(
 	} as IDataObject;
 	const copies = listed.activeCopies.filter((copy) => !sameId(copy.id, id));
 	if (!copies.length) return output;
-	return new Reported(output, await reportDuplicates(copies, id, output, { ...item, title }));
+	return new Reported(output, await reportCopies(copies, id, output, { ...item, title }));
 }
 
 /**
