@@ -50,7 +50,7 @@ export const CONTROL_ROUTES = [
 	'GET    /__emulator/requests            the request log',
 	'DELETE /__emulator/requests            clear the request log',
 	'GET    /__emulator/faults              pending fault rules',
-	'POST   /__emulator/faults              add a rule (JSON; "regex": true makes "path" a RegExp source)',
+	'POST   /__emulator/faults              add a rule (JSON; "regex": true makes "path" a RegExp source; "customers": {"share", "seed"?, "solutionId"?} limits it to a share of the end users)',
 	'DELETE /__emulator/faults              clear all rules',
 	'POST   /__emulator/reset               back to the fixtures',
 	'POST   /__emulator/error-style         {"style": "errors" | "yii" | "message" | "text"}',

@@ -9,6 +9,7 @@ import { runsOf } from './handlers/runs';
 import { assertNotDeleted, lifecycleOf } from './handlers/userLifecycle';
 import { billingOf } from './handlers/billing';
 import { ApiError, renderError, type FieldError } from './errors';
+import { customerResolver } from './customerFaults';
 import { describeFault, FaultStore } from './faults';
 import { listLagOf } from './listLag';
 import { connectionsOf } from './connections';
@@ -56,7 +57,7 @@ export const parseQuery = (raw: string) =>
 
 export class EmulatorCore {
 	readonly state: EmulatorState = createState();
-	readonly faults = new FaultStore();
+	readonly faults = new FaultStore(customerResolver(this));
 	readonly requests: RequestLogEntry[] = [];
 	/** Counts of every call served (fleets read this instead of the log). */
 	readonly summary = new RequestSummary();
@@ -237,7 +238,7 @@ export class EmulatorCore {
 			if (serviceMs) await sleep(serviceMs);
 		}
 
-		const fault = this.faults.take(method, path, rawQuery);
+		const fault = this.faults.take(method, path, rawQuery, req.headers.authorization);
 		if (fault) entry.fault = describeFault(fault);
 		if (fault?.delayMs) await sleep(fault.delayMs);
 		if (fault?.reset === 'before') {

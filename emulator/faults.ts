@@ -1,13 +1,28 @@
-/** Fault rules: match method + path, applied a given number of times, oldest rule first. */
+/**
+ * Fault rules: match method + path (and, with `customers`, a share of the end users:
+ * customerFaults.ts), applied a given number of times, oldest rule first.
+ */
+import {
+	customerChoiceFromJson,
+	customerMatches,
+	type CustomerChoice,
+	type CustomerResolver,
+} from './customerFaults';
 import type { FaultRule } from './types';
 
+/** A rule that may apply only to some customers' calls. */
+type Rule = FaultRule & { customers?: CustomerChoice };
+
 interface ActiveRule {
-	rule: FaultRule;
+	rule: Rule;
 	remaining: number;
 }
 
 export class FaultStore {
 	private rules: ActiveRule[] = [];
+
+	/** `customerOf`: whom a call is for, for the rules with `customers` (none match without it). */
+	constructor(private readonly customerOf?: CustomerResolver) {}
 
 	add(rule: FaultRule): void {
 		if (typeof rule.path !== 'string' && !(rule.path instanceof RegExp))
@@ -24,8 +39,8 @@ export class FaultStore {
 		return this.rules.map(({ rule, remaining }) => ({ ...rule, times: remaining }));
 	}
 
-	/** Consumes one use of the first rule matching this call. */
-	take(method: string, path: string, rawQuery = ''): FaultRule | undefined {
+	/** Consumes one use of the first rule matching this call (`authorization`: its header). */
+	take(method: string, path: string, rawQuery = '', authorization?: string): FaultRule | undefined {
 		const i = this.rules.findIndex(({ rule }) => {
 			if (rule.method && rule.method.toUpperCase() !== method) return false;
 			if (
@@ -33,7 +48,11 @@ export class FaultStore {
 				!(typeof rule.query === 'string' ? rule.query === rawQuery : rule.query.test(rawQuery))
 			)
 				return false;
-			return typeof rule.path === 'string' ? rule.path === path : rule.path.test(path);
+			if (!(typeof rule.path === 'string' ? rule.path === path : rule.path.test(path)))
+				return false;
+			return (
+				!rule.customers || customerMatches(rule.customers, this.customerOf?.(path, authorization))
+			);
 		});
 		if (i === -1) return undefined;
 		const active = this.rules[i];
@@ -54,6 +73,9 @@ export function describeFault(rule: FaultRule): string {
 	if (rule.malformedJson) parts.push('malformedJson');
 	if (rule.emptyBody) parts.push('emptyBody');
 	if (rule.answerAsGet) parts.push('answerAsGet');
+	const { customers } = rule as Rule;
+	if (customers)
+		parts.push(`customers:${customers.share * 100}%${customers.seed ? `/${customers.seed}` : ''}`);
 	return parts.join('+') || 'none';
 }
 
@@ -72,6 +94,7 @@ export function faultFromJson(body: unknown): FaultRule {
 		...(rule as unknown as FaultRule),
 		path: regex ? new RegExp(raw.path) : raw.path,
 		...(query !== undefined ? { query } : {}),
+		...(raw.customers !== undefined ? { customers: customerChoiceFromJson(raw.customers) } : {}),
 	};
 }
 

@@ -10,6 +10,8 @@
 //      nightlyPause  Get Many (active) → Pause, in partner mode (examples/fleet-fanout-batch);
 //      fleetChange   Ensure one field value on every customer (Canary Items 10, Stop After
 //                    Failures 1% when the node has them);
+//      fleetUpgrade  Installation → Upgrade of every customer, 101 → 105, after the change
+//                    (lib/fleetUpgrade.mjs: two active copies counted throughout);
 //      fleetSweep    Run → Get New with Group Into Incidents, twice, failed runs injected before each;
 //      fleetYear     (`--weeks N`) the sweep over N simulated weeks of run streams (lib/fleetYear.mjs);
 //  - the nightly pause as one big execution (`--single` sizes), and under the emulator's rate limit
@@ -39,7 +41,8 @@ import { queueEnv, startRole } from './e2e/lib/queueMode.mjs';
 import { ensureServices, servicesDir, startPostgres, startRedis } from './e2e/lib/services.mjs';
 import { HEADER_CREDENTIAL } from './e2e/lib/setup.mjs';
 import { Bench } from './lib/fleetBench.mjs';
-import { faults, fleetChange, fleetSweep, nightlyPause } from './lib/fleetJobs.mjs';
+import { faults, fleetSweep, nightlyPause } from './lib/fleetJobs.mjs';
+import { changeAndUpgrade } from './lib/fleetUpgrade.mjs';
 import { fleetYear, yearSetup } from './lib/fleetYear.mjs';
 import {
 	BATCH,
@@ -209,13 +212,7 @@ async function child() {
 			// One fleet in the emulator at a time: 100,000 customers take ~0.7 GB of its memory.
 			await bench.resetEmulator();
 			const seeded = await bench.seed(n, `c${n}-`);
-			if (ONLY.includes('fleetChange')) {
-				const change = await fleetChange(bench, seeded, 'v2');
-				results.jobs.fleetChange[n] = change.figures;
-				console.log(
-					`  fleet change: ${change.figures.seconds} s, ${change.figures.failedItems} failed, ${change.figures.notConverged} not converged, ${change.figures.duplicateInstallations} duplicates, ${change.figures.calls.total} calls; ${authPhrase(change.figures)}`,
-				);
-			}
+			await changeAndUpgrade(bench, seeded, results.jobs);
 			if (ONLY.includes('fleetSweep')) {
 				const sweep = await fleetSweep(bench, seeded);
 				results.jobs.fleetSweep[n] = sweep;

@@ -95,7 +95,7 @@ describe('the fleet and usage examples open with a note for a new partner', () =
 				/Ensure new subject\*\* → \*Request Options\* → \*Add Option\* → \*Preview\*, and turn it on/,
 			],
 		],
-		['fleet-restore.workflow.json', [/snapshots\.executionId/, /stops the run/]],
+		['fleet-restore.workflow.json', [/snapshots\.firstExecutionId/, /stops the run/]],
 		[
 			'fleet-upgrade.workflow.json',
 			[

@@ -104,7 +104,7 @@ async function pollIncidents(scope: PollScope, watch: IncidentWatch): Promise<Ki
 		fresh,
 		firstSweep: firstPoll,
 		// endUserId: poll.ts puts it on every trigger item.
-		customer: {},
+		endUserFields: {},
 	});
 	return {
 		items: chosenItems(items, watch),
@@ -127,7 +127,7 @@ async function sampleIncident(scope: PollScope, watch: IncidentWatch): Promise<I
 		history,
 		fresh: new Set(history.map((item) => String(item.id))),
 		firstSweep: false,
-		customer: {},
+		endUserFields: {},
 	});
 	const newest = chosenItems(items, watch).at(-1);
 	if (newest) return newest;

@@ -11,7 +11,7 @@
 //     names the customer with none.
 //  2. fleet-restore: with an empty and with a wrong execution ID the run stops in "Match the
 //     customers", with the message (shown in the node's output) that names the customers and says
-//     where the right ID is (snapshots.executionId); nothing is written. With the change's ID it
+//     where the right ID is (snapshots.firstExecutionId); nothing is written. With the change's ID it
 //     restores both customers (subject, delay and status of before) and names the third as having no
 //     snapshot.
 //  3. fleet-watch (its "Run now"): a failed run of one customer gives one "Automation failing"
@@ -46,6 +46,7 @@ import {
 	refreshMapper,
 	UI_TIMEOUT,
 } from './browser.mjs';
+import { firstHourIn, partnerCredential } from './browserFirstHour.mjs';
 import { Checks } from './lib/checks.mjs';
 import { waitFor } from './lib/proc.mjs';
 import { customerSession, installFor } from './partner.mjs';
@@ -329,7 +330,7 @@ async function fleetChangeAndRestore(page, ctx) {
 			return id;
 		},
 	);
-	await checkOpened(page, checks, 'fleet-restore', ['Restore'], /snapshots\.executionId/);
+	await checkOpened(page, checks, 'fleet-restore', ['Restore'], /snapshots\.firstExecutionId/);
 
 	const wrong = [
 		['', /executionId is empty/],
@@ -353,13 +354,13 @@ async function fleetChangeAndRestore(page, ctx) {
 				`${run.status} ${run.data.resultData.lastNodeExecuted} ${JSON.stringify(run.data.resultData.error ?? {}).slice(0, 500)}`,
 		);
 		const shown = await checks.step(`fleet-restore with ${label}: the node's error is shown`, () =>
-			shownOutput(page, 'Match the customers', /snapshots\.executionId/),
+			shownOutput(page, 'Match the customers', /snapshots\.firstExecutionId/),
 		);
 		checks.ok(
-			`fleet-restore with ${label}: the editor shows "${named}", why, and where the right ID is (snapshots.executionId)`,
+			`fleet-restore with ${label}: the editor shows "${named}", why, and where the right ID is (snapshots.firstExecutionId)`,
 			shown.includes(named) &&
 				why.test(shown) &&
-				/snapshots\.executionId in the output of its Report node/.test(shown),
+				/snapshots\.firstExecutionId in the output of its Report node/.test(shown),
 			shown.slice(0, 700),
 		);
 		const writes = (await emulator.requests()).slice(logged).filter(isWrite);
@@ -822,13 +823,9 @@ export async function runExamplesBrowserTest({
 	log = console.log,
 }) {
 	const partner = await emulator.control('GET', '/partner');
-	const credentials = (await n8n.rest('GET', '/credentials')).filter(
-		(c) => c.type === 'albatoPartnerApi',
-	);
-	credentials.sort((a, b) => Date.parse(b.createdAt ?? 0) - Date.parse(a.createdAt ?? 0));
-	if (credentials.length === 0) throw new Error('no Albato Partner API credential in n8n');
-	const credentialName = credentials[0].name;
-	const ctx = { baseUrl, n8n, emulator, checks, partner, credentialName };
+	const credential = await partnerCredential(n8n);
+	const credentialName = credential.name;
+	const ctx = { baseUrl, n8n, emulator, checks, partner, credentialName, credential, repoRoot };
 	const editor = {
 		baseUrl,
 		checks,
@@ -839,13 +836,14 @@ export async function runExamplesBrowserTest({
 			dropSnapshotTable(n8n).catch((error) => log(`    snapshot table not deleted: ${error}`)),
 	};
 	await inEditor(editor, async (page) => {
-		// Debugging: EXAMPLES_E2E_ONLY=fleet,watch,topup,onboarding (any of them).
+		// Debugging: EXAMPLES_E2E_ONLY=fleet,watch,topup,onboarding,firstHour (any of them).
 		const only = process.env.EXAMPLES_E2E_ONLY?.split(',');
 		const runs = (group) => !only || only.includes(group);
 		if (runs('fleet')) await fleetChangeAndRestore(page, ctx);
 		if (runs('watch')) await fleetWatch(page, ctx);
 		if (runs('topup')) await usageTopUp(page, ctx);
 		if (runs('onboarding')) await firstOnboarding(page, ctx);
+		if (runs('firstHour')) await firstHourIn(page, ctx);
 	});
 }
 

@@ -1,30 +1,28 @@
-// The first hour of a new partner, in the editor: the Albato Partner API
-// credential's form choices show the token's place, and its test in n8n's modal passes with the
-// right token where the service refuses Auto's first form (the emulator's noBasicUsername reading),
-// says "most likely wrong" for a wrong token and "Could not reach" for a Base URL with nothing
-// behind it.
+// The first hour of a new partner, in the editor. The Albato Partner API credential: its form
+// choices show the token's place, and its test in n8n's modal passes with the right token where the
+// service refuses Auto's first form (the emulator's noBasicUsername reading), says "most likely
+// wrong" for a wrong token and "Could not reach" for a Base URL with nothing behind it. Then the
+// node (browserFirstHourNode.mjs): End User ID's tooltip and an unknown customer's picker error,
+// no red on fleet-change's Ensure, Run → Get New's notice.
 //
-// Used by browserPartner.mjs (so by run.mjs); `node scripts/e2e/browserFirstHour.mjs <n8n URL>
-// <emulator URL> <emulator token>` runs it alone against `npm run dev`.
+// Used by browserExamples.mjs, last (so by run.mjs); `node scripts/e2e/browserFirstHour.mjs <n8n
+// URL> <emulator URL> <emulator token>` runs it alone against `npm run dev`.
 
 import http from 'node:http';
 import os from 'node:os';
-import { pathToFileURL } from 'node:url';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import {
-	addAction,
-	inEditor,
-	openOptions,
-	openOurNodeInPanel,
-	runAgainstDev,
-	UI_TIMEOUT,
-} from './browser.mjs';
+import { inEditor, openOptions, runAgainstDev } from './browser.mjs';
+import { firstHourInTheNode } from './browserFirstHourNode.mjs';
 import {
 	fillCredentialField,
 	modal,
 	openNewCredential,
 	saveAndReadTest,
 } from './credentialModal.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** An address with nothing listening: a port taken and let go. */
 async function closedAddress() {
@@ -64,72 +62,85 @@ async function checkVerdicts(page, emulator, partner, checks) {
 	}
 }
 
-/**
- * Point 8: the Installation picker for an End User ID the service does not know, in partner mode
- * (the imported "Albato Partner (emulator)" credential): no "404 - " before the message, the End
- * User ID shown once.
- */
-async function checkPickerError(page, baseUrl, checks) {
-	const shown = await checks.step('Installation picker for an unknown End User ID', async () => {
-		await page.goto(`${baseUrl}/workflow/new`);
-		await page.getByTestId('canvas-plus-button').waitFor({ timeout: UI_TIMEOUT });
-		await openOurNodeInPanel(page, () => page.getByTestId('canvas-plus-button').click());
-		await addAction(page, 'Get an installation');
-		await page.getByTestId('node-credentials-select').click();
-		await page.getByRole('option').filter({ hasText: 'Albato Partner (emulator)' }).first().click();
-		const endUserId = page.getByTestId('parameter-input-endUserId').locator('input, textarea');
-		await endUserId.first().fill('cust-alpah');
-		await page.getByTestId('resource-locator-installationId').getByTestId('rlc-input').click();
-		const error = page.getByText(/^Could not load the installations/).first();
-		await error.waitFor({ timeout: UI_TIMEOUT });
-		return (await error.locator('..').innerText()).replace(/\s+/g, ' ');
-	});
-	checks.ok(
-		'the picker error has no "404 - " before it, and names the End User ID once',
-		!/\b\d{3} - /.test(shown) && (shown.match(/cust.alpah/g) ?? []).length === 1,
-		shown,
+/** The partner credential the node checks pick: the newest of its type before the modal adds one. */
+export async function partnerCredential(n8n) {
+	const credentials = (await n8n.rest('GET', '/credentials')).filter(
+		(c) => c.type === 'albatoPartnerApi',
 	);
+	credentials.sort((a, b) => Date.parse(b.createdAt ?? 0) - Date.parse(a.createdAt ?? 0));
+	if (credentials.length === 0) throw new Error('no Albato Partner API credential in n8n');
+	return { id: credentials[0].id, name: credentials[0].name };
 }
 
-export async function runFirstHourBrowserTest({
-	baseUrl,
-	emulator,
-	checks,
-	failureDir = os.tmpdir(),
-	log = console.log,
-}) {
-	const partner = await emulator.control('GET', '/partner');
-	const editor = { baseUrl, checks, name: 'first-hour', failureDir, log };
-	await inEditor(editor, async (page) => {
-		await checks.step('opens a new Albato Partner API credential', () =>
-			openNewCredential(page, baseUrl, 'Albato Partner API'),
-		);
-		// ---- point 1: the choices as the editor renders them (HTML: a <tag> would vanish)
-		const choices = (await openOptions(page, 'headerForm')).join(' | ');
-		await page.keyboard.press('Escape');
-		checks.ok(
-			"Send Master Token As: each form shows the token's place (‹master token›)",
-			choices.includes('Basic base64("‹master token›:")') &&
-				choices.includes('Basic ‹master token›') &&
-				choices.includes('Bearer ‹master token›'),
-			choices,
-		);
+/** The credential form and its test (the choices, the verdicts, an unreachable Base URL). */
+async function firstHourCredential(page, ctx) {
+	const { baseUrl, checks, emulator, partner } = ctx;
+	await checks.step('opens a new Albato Partner API credential', () =>
+		openNewCredential(page, baseUrl, 'Albato Partner API'),
+	);
+	// ---- the choices as the editor renders them (HTML: a <tag> would vanish)
+	const choices = (await openOptions(page, 'headerForm')).join(' | ');
+	await page.keyboard.press('Escape');
+	checks.ok(
+		"Send Master Token As: each form shows the token's place (‹master token›)",
+		choices.includes('Basic base64("‹master token›:")') &&
+			choices.includes('Basic ‹master token›') &&
+			choices.includes('Bearer ‹master token›'),
+		choices,
+	);
+	await checkVerdicts(page, emulator, partner, checks);
+	const nowhere = await closedAddress();
+	await fillCredentialField(page, 'masterToken', partner.masterToken);
+	await fillCredentialField(page, 'baseUrl', nowhere);
+	const unreachable = await checks.step('saves it with a Base URL nothing answers at', () =>
+		saveAndReadTest(page),
+	);
+	checks.ok(
+		'an unreachable Base URL: "Could not reach <url>: check Base URL"',
+		unreachable.includes(`Could not reach ${nowhere}: check Base URL`),
+		unreachable,
+	);
+	await modal(page).locator('.el-dialog__close').first().click();
+}
 
-		await checkVerdicts(page, emulator, partner, checks);
-		const nowhere = await closedAddress();
-		await fillCredentialField(page, 'masterToken', partner.masterToken);
-		await fillCredentialField(page, 'baseUrl', nowhere);
-		const unreachable = await checks.step('saves it with a Base URL nothing answers at', () =>
-			saveAndReadTest(page),
-		);
-		checks.ok(
-			'an unreachable Base URL: "Could not reach <url>: check Base URL"',
-			unreachable.includes(`Could not reach ${nowhere}: check Base URL`),
-			unreachable,
-		);
-		await modal(page).locator('.el-dialog__close').first().click();
-		await checkPickerError(page, baseUrl, checks);
+/**
+ * The whole check in an open editor. `ctx`: baseUrl, checks, emulator, partner, n8n (REST, logged
+ * in as the owner), repoRoot, credential and credentialName (partnerCredential, read before). The
+ * credential it saves is deleted.
+ */
+export async function firstHourIn(page, ctx) {
+	const ours = new Set((await ctx.n8n.rest('GET', '/credentials')).map((c) => c.id));
+	try {
+		await firstHourCredential(page, ctx);
+	} finally {
+		// The credential saved with a dead Base URL goes, so that nothing later picks it.
+		for (const { id } of await ctx.n8n.rest('GET', '/credentials'))
+			if (!ours.has(id)) await ctx.n8n.rest('DELETE', `/credentials/${id}`);
+	}
+	await firstHourInTheNode(page, ctx);
+}
+
+/** Standalone against `npm run dev`: a browser of its own. */
+async function runAgainstRunningN8n({ baseUrl, emulator, checks }) {
+	const n8n = await attachedN8n(baseUrl);
+	const partner = await emulator.control('GET', '/partner');
+	const credential = await partnerCredential(n8n);
+	const ctx = { baseUrl, checks, emulator, partner, n8n, repoRoot, credential };
+	Object.assign(ctx, { credentialName: credential.name });
+	const editor = { baseUrl, checks, name: 'first-hour', failureDir: os.tmpdir(), log: console.log };
+	await inEditor(editor, (page) => firstHourIn(page, ctx));
+}
+
+/** The running n8n (`npm run dev`), logged in as its owner. */
+async function attachedN8n(baseUrl) {
+	const { ensureN8n } = await import('./lib/install.mjs');
+	const { N8nInstance } = await import('./lib/n8n.mjs');
+	const attached = Object.assign(Object.create(N8nInstance.prototype), {
+		baseUrl,
+		install: await ensureN8n(),
 	});
+	await attached.loginOwner();
+	return attached;
 }
 
 // Standalone: against a running `npm run dev`.
@@ -137,5 +148,5 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href)
 	await runAgainstDev(
 		'browserFirstHour.mjs',
 		'The first hour: the partner credential in the editor (Chromium)',
-		runFirstHourBrowserTest,
+		runAgainstRunningN8n,
 	);

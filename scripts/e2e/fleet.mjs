@@ -11,16 +11,13 @@
 //     installations cannot be read) and fleet-03 none (nothing to write down). Then the 5 canaries
 //     succeed, fleet-08 fails, Stop After Failures 2% stops the run halfway; every customer never
 //     started is on the error output ("Not attempted: …", paired) and got nothing from Ensure
-//     (only the snapshot's reads, before); the report counts changed, failed, not attempted and the
-//     snapshots kept
-//  2. fix (create fleet-08) and run it again: nothing is written for the customers done in run 1;
-//     every customer ends active with the new subject; the report has no failure; run 2 added its
-//     own rows and left run 1's as they were
-//  3. the restore example with an empty and with an unknown execution ID fails before any write,
-//     naming both customers and where the right ID is (the change report's snapshots.executionId);
-//     then restore fleet-02 (changed by run 1) and fleet-20 (changed by run 2) from run 1's rows with the
-//     restore example: each installation has exactly the field values and the status of before,
-//     and nothing was written for anyone else; the same restore again writes nothing
+//     (only the snapshot's reads, before); the report counts changed, failed, not attempted, kept
+//  2. fix (create fleet-08), run again: nothing written for those done in run 1; all end active
+//     with the new subject; the report: no failure, run 1 the first; run 2's own rows, run 1's kept
+//  3. the restore with an empty and with an unknown execution ID fails before any write, naming
+//     both customers and where the right ID is (snapshots.firstExecutionId); then it restores
+//     fleet-02 (changed by run 1) and fleet-20 (changed by run 2) from run 1's rows: exactly the
+//     field values and status of before, nothing written for anyone else; again, nothing written
 //
 // The Data Table node needs n8n's data-table module, which `n8n execute` does not start (n8n 2.41
 // starts modules only in `n8n start`, `worker` and `webhook`): so both workflows run in the running
@@ -56,6 +53,9 @@ const NEW_SUBJECT = 'Welcome to the new plan';
 const CUSTOMERS = Array.from({ length: 20 }, (_x, i) => `fleet-${String(i + 1).padStart(2, '0')}`);
 const MISSING = 'fleet-08';
 const FRESH = 'fleet-03';
+/** A report's snapshots, as JSON: this run, the change's first run, the rows kept, who has none. */
+const snapshotsJson = ([executionId, firstExecutionId, kept, noSnapshot]) =>
+	JSON.stringify({ executionId, firstExecutionId, kept, noSnapshot });
 /** Customers whose installation differs from a fresh one before the change (the two restored). */
 const OWN = {
 	'fleet-02': { paused: true, mail: { subject: 'Hi from fleet-02', cf__4c2d9e8f0a1b4c3d: 30 } },
@@ -69,7 +69,7 @@ const outputs = (runData, name) =>
 	(runData[name]?.[0]?.data?.main ?? []).map((items) => items ?? []);
 
 /** The example with a webhook in place of its manual trigger (same node name, same connections). */
-async function withWebhook(repoRoot, target, change) {
+export async function withWebhook(repoRoot, target, change) {
 	const workflow = JSON.parse(await readFile(path.join(repoRoot, target.file), 'utf8'));
 	const nodes = workflow.nodes.map((node) =>
 		node.name === target.trigger
@@ -92,7 +92,7 @@ async function withWebhook(repoRoot, target, change) {
 	return change({ ...workflow, id: target.id, nodes });
 }
 
-const setJson = (workflow, nodeName, value) => {
+export const setJson = (workflow, nodeName, value) => {
 	const node = workflow.nodes.find((n) => n.name === nodeName);
 	node.parameters.jsonOutput = JSON.stringify(value);
 	return workflow;
@@ -117,7 +117,7 @@ async function runToEnd(n8n, target, label) {
 }
 
 /** One run that must succeed: `{ id, runData }`. */
-async function runOnce(checks, n8n, target, label) {
+export async function runOnce(checks, n8n, target, label) {
 	return await checks.step(`the webhook runs ${label}`, async () => {
 		const run = await runToEnd(n8n, target, label);
 		if (run.status !== 'success')
@@ -405,7 +405,7 @@ export async function checkFleetChange(checks, n8n, emulator, repoRoot) {
 			report1.json.notAttempted.length === notAttempted.length &&
 			/Stop After Failures/.test(report1.json.stoppedBecause ?? '') &&
 			JSON.stringify(report1.json.snapshots) ===
-				JSON.stringify({ executionId: first.id, kept: 18, noSnapshot: [FRESH, MISSING] }),
+				snapshotsJson([first.id, first.id, 18, [FRESH, MISSING]]),
 		JSON.stringify(report1?.json),
 	);
 
@@ -448,11 +448,11 @@ export async function checkFleetChange(checks, n8n, emulator, repoRoot) {
 	);
 	const [report2] = outputs(second.runData, 'Report')[0] ?? [];
 	checks.ok(
-		`run 2: the report has no failure, nothing not attempted, 19 snapshots kept, ${MISSING} named as having none (it had no installation yet)`,
+		`run 2: the report has no failure, nothing not attempted, 19 snapshots kept, ${MISSING} named as having none (it had no installation yet), run 1 as the change's first run`,
 		report2?.json.failed.length === 0 &&
 			report2.json.notAttempted.length === 0 &&
-			report2.json.snapshots?.kept === 19 &&
-			JSON.stringify(report2.json.snapshots.noSnapshot) === JSON.stringify([MISSING]),
+			JSON.stringify(report2.json.snapshots) ===
+				snapshotsJson([second.id, first.id, 19, [MISSING]]),
 		JSON.stringify(report2?.json),
 	);
 	const table2 = await snapshotTable(n8n);
@@ -489,12 +489,12 @@ export async function checkFleetChange(checks, n8n, emulator, repoRoot) {
 		await emulator.control('DELETE', '/requests');
 		const stopped = await runToEnd(n8n, RESTORE, `the restore with executionId '${executionId}'`);
 		checks.ok(
-			`restore with executionId '${executionId}': fails in Match the customers, naming both customers and snapshots.executionId, before any write`,
+			`restore with executionId '${executionId}': fails in Match the customers, naming both customers and snapshots.firstExecutionId, before any write`,
 			stopped.status === 'error' &&
 				String(stopped.error?.message).startsWith(
 					`No snapshot of ${RESTORED.join(', ')} in execution '${executionId}'`,
 				) &&
-				String(stopped.error?.message).includes('snapshots.executionId') &&
+				String(stopped.error?.message).includes('snapshots.firstExecutionId') &&
 				(await emulator.requests()).filter(isWrite).length === 0,
 			JSON.stringify([stopped.status, stopped.error?.message]),
 		);

@@ -3,11 +3,47 @@
 // With Installation → Ensure, and with Create + Refuse Duplicate Title: exactly one active
 // installation per customer, every extra one paused and reported (`details.duplicateOf`).
 
+import { checkRaceBeyondWindow, RACE_CUSTOMERS, RACE_ID, raceWorkflow } from './queueRace.mjs';
+
 export const TWICE_CUSTOMERS = Number(process.env.QUEUE_E2E_TWICE) || 20;
+const ENSURE_FILE = 'scripts/e2e/fixtures/queue-twice-ensure.workflow.json';
+const deliveredTwice = (what) =>
+	`Delivered twice: ${TWICE_CUSTOMERS} onboardings, each twice at once, ${what}`;
+/** Each check's workflow and group; the race (queueRace.mjs) reuses the Ensure fixture. */
 export const TWICE = {
-	ensure: { id: 'QueueTwiceEnsure', file: 'scripts/e2e/fixtures/queue-twice-ensure.workflow.json' },
-	create: { id: 'QueueTwiceCreate', file: 'scripts/e2e/fixtures/queue-twice-create.workflow.json' },
+	ensure: {
+		id: 'QueueTwiceEnsure',
+		file: ENSURE_FILE,
+		group: deliveredTwice('Installation → Ensure'),
+	},
+	create: {
+		id: 'QueueTwiceCreate',
+		file: 'scripts/e2e/fixtures/queue-twice-create.workflow.json',
+		group: deliveredTwice('Create + Refuse Duplicate Title'),
+	},
+	race: {
+		id: RACE_ID,
+		file: ENSURE_FILE,
+		adapt: raceWorkflow,
+		group: `A race beyond the list-lag window: ${RACE_CUSTOMERS} onboardings each twice at once, then one later Ensure each`,
+	},
 };
+
+/** The workflows of the checks above, read with `readWorkflow(file, id)`. */
+export async function twiceWorkflows(readWorkflow) {
+	const out = [];
+	for (const { file, id, adapt } of Object.values(TWICE)) {
+		const workflow = await readWorkflow(file, id);
+		out.push(adapt ? adapt(workflow) : workflow);
+	}
+	return out;
+}
+
+/** One of the checks above, by its key in TWICE (`run`: webhookBase, emulator, post, postgres). */
+export async function checkTwice(checks, run, kind) {
+	if (kind === 'race') return await checkRaceBeyondWindow(checks, run);
+	return await checkDeliveredTwice(checks, run.webhookBase, run.emulator, kind, run.post);
+}
 const title = (kind, i) => `Twice ${kind} ${String(i + 1).padStart(3, '0')} – delivered twice`;
 
 export async function checkDeliveredTwice(checks, webhookBase, emulator, kind, post) {

@@ -12,9 +12,7 @@
 //     (browserExamples.mjs)
 //  7. partner mode (partner.mjs); billing: usage top-up, plans, block (billing.mjs); runs,
 //     offboarding and connect-by-link examples (runs.mjs)
-//  8. the fleet change example: snapshots kept first, canary, a stop halfway, a resume, then the
-//     restore example (fleet.mjs)
-//  9. the fleet-watch example on its schedule over several sweeps (fleetWatch.mjs)
+//  8. the fleet examples (fleetGroups.mjs): change and restore, upgrade and roll back, watch
 //
 // Ends with `N passed, N failed`; exit code 1 when anything failed. Every child process is
 // killed on the way out. Env: N8N_E2E_SKIP_BROWSER=1 skips step 6, N8N_E2E_KEEP=1 keeps the
@@ -29,8 +27,7 @@ import { runBrowserTest } from './browser.mjs';
 import { runEnsureBrowserTest } from './browserEnsure.mjs';
 import { runPartnerBrowserTest } from './browserPartner.mjs';
 import { checkErrorOutput } from './errorOutput.mjs';
-import { checkFleetChange } from './fleet.mjs';
-import { checkFleetWatch } from './fleetWatch.mjs';
+import { FLEET_GROUPS } from './fleetGroups.mjs';
 import { checkPartnerMode } from './partner.mjs';
 import { checkRunsAndConnections } from './runs.mjs';
 import { checkStrictAuth } from './strictAuth.mjs';
@@ -383,15 +380,10 @@ async function main() {
 					checkRunsAndConnections(checks, n8n, emulator, repoRoot),
 				),
 			);
-		// Needs the partner credential (imported by partner mode).
-		if (n8n.server)
-			await checks.group('Fleet change: snapshots, canary, stop halfway, resume, restore', () =>
-				timed('fleet change (s)', () => checkFleetChange(checks, n8n, emulator, repoRoot)),
-			);
-		if (n8n.server)
-			await checks.group('Fleet watch: every customer, incidents', () =>
-				timed('fleet watch (s)', () => checkFleetWatch(checks, n8n, emulator)),
-			);
+		// Need the partner credential (imported by partner mode).
+		for (const [group, label, check] of FLEET_GROUPS)
+			if (n8n.server)
+				await checks.group(group, () => timed(label, () => check(checks, n8n, emulator, repoRoot)));
 		if (n8n.server)
 			await checks.group('Strict readings: credential test, Check Connection', () =>
 				timed('strict readings (s)', () => checkStrictAuth(checks, n8n, emulator)),

@@ -116,6 +116,7 @@ export const JOBS = {
 	nightlyPause: { batchId: 'BenchBatPause001', fanId: 'BenchFanPause001' },
 	fleetChange: { batchId: 'BenchBatChange01', fanId: 'BenchFanChange01' },
 	fleetSweep: { batchId: 'BenchBatSweep001', fanId: 'BenchFanSweep001' },
+	fleetUpgrade: { batchId: 'BenchBatUpgrad01', fanId: 'BenchFanUpgrad01' },
 };
 export const batchPath = (job) => `bench-batch-${job}`;
 export const fanoutPath = (job) => `bench-fanout-${job}`;

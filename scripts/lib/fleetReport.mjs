@@ -17,7 +17,7 @@ export function parseSizes(text) {
 export function emptyResults(customers, setup = {}) {
 	return {
 		customers,
-		jobs: { nightlyPause: {}, fleetChange: {}, fleetSweep: {} },
+		jobs: { nightlyPause: {}, fleetChange: {}, fleetSweep: {}, fleetUpgrade: {} },
 		single: { nightlyPause: {} },
 		rateLimited: { nightlyPause: {} },
 		faults: null,
@@ -36,7 +36,11 @@ const JOB_TARGETS = {
 	nightlyPause: { label: 'nightly pause', seconds: { 10000: 300, 100000: 900 } },
 	fleetChange: { label: 'fleet change', seconds: { 10000: 600, 100000: 1800 } },
 	fleetSweep: { label: 'fleet sweep', seconds: { 10000: 180, 100000: 600 } },
+	// Its own target is 2.5× the fleet change's time in the same run (upgradeTarget); these bound it.
+	fleetUpgrade: { label: 'upgrade', seconds: { 10000: 1500, 100000: 4500 } },
 };
+/** The upgrade may take this many times the fleet change's time in the same run. */
+export const UPGRADE_TIME_FACTOR = 2.5;
 const secondsTarget = (job, n) => JOB_TARGETS[job].seconds[n >= 100000 ? 100000 : 10000];
 
 /** The sizes whose targets are checked: 10,000 and up, and the largest (a small run's own check). */
@@ -118,23 +122,31 @@ function authTarget(results) {
 	};
 }
 
-/** One job's targets at `size` customers: time, a clean run, the workers' memory. */
-function jobTargets(results, job, label, size, out) {
-	const seconds = secondsTarget(job, size);
-	const figures = results.jobs[job]?.[size];
-	if (!figures) return;
+/** What keeps one job's figures from being clean, as phrases. */
+function problemsOf(job, figures) {
 	const problems = [];
 	if (figures.failedItems) problems.push(`${figures.failedItems} failed`);
 	if (figures.duplicateInstallations) problems.push(`${figures.duplicateInstallations} duplicates`);
 	if (figures.notConverged) problems.push(`${figures.notConverged} not converged`);
 	if (figures.runsReportedTwice) problems.push(`${figures.runsReportedTwice} reported twice`);
 	if (figures.runsMissed) problems.push(`${figures.runsMissed} missed`);
+	if (figures.bothActive?.events || figures.bothActive?.maxAtOnce)
+		problems.push(`${figures.bothActive.events} times two copies active`);
 	if (figures.incidentsResolved !== figures.automationsRecovered)
 		problems.push(
 			`${figures.incidentsResolved} incidents resolved of ${figures.automationsRecovered} recovered`,
 		);
 	if (job === 'nightlyPause' && figures.maxTokenCallsPerCustomerPerWorker > 1)
 		problems.push(`${figures.maxTokenCallsPerCustomerPerWorker} token calls per customer`);
+	return problems;
+}
+
+/** One job's targets at `size` customers: time, a clean run, the workers' memory. */
+function jobTargets(results, job, label, size, out) {
+	const seconds = secondsTarget(job, size);
+	const figures = results.jobs[job]?.[size];
+	if (!figures) return;
+	const problems = problemsOf(job, figures);
 	out[`${job}@${size}`] = {
 		target: `${label} of ${size} customers ≤ ${seconds} s, clean`,
 		value: `${figures.seconds} s${problems.length ? `, ${problems.join(', ')}` : ''}`,
@@ -149,6 +161,7 @@ function jobTargets(results, job, label, size, out) {
 }
 
 function otherTargets(results, out) {
+	for (const size of checkedSizes(results)) upgradeTarget(results, size, out);
 	const limited = Object.entries(results.rateLimited?.nightlyPause ?? {});
 	if (limited.length)
 		out.rateLimited = {
@@ -170,6 +183,19 @@ function otherTargets(results, out) {
 		};
 	}
 	return out;
+}
+
+/** The upgrade's time against the fleet change's in the same run, at `size` customers. */
+function upgradeTarget(results, size, out) {
+	const upgrade = results.jobs.fleetUpgrade?.[size];
+	const change = results.jobs.fleetChange?.[size];
+	if (!upgrade || !change) return;
+	const ratio = Math.round((upgrade.seconds / change.seconds) * 100) / 100;
+	out[`fleetUpgrade@${size} vs change`] = {
+		target: `upgrade of ${size} customers ≤ ${UPGRADE_TIME_FACTOR}× the fleet change's time in the same run`,
+		value: `${upgrade.seconds} s against ${change.seconds} s: ${ratio}×`,
+		met: ratio <= UPGRADE_TIME_FACTOR,
+	};
 }
 
 const cell = (value) => (value === undefined || value === null ? '' : String(value));
@@ -222,6 +248,7 @@ export function table(results) {
 	add('nightly pause', results.jobs.nightlyPause);
 	add('fleet change', results.jobs.fleetChange);
 	add('fleet sweep', results.jobs.fleetSweep);
+	add('upgrade', results.jobs.fleetUpgrade);
 	add('nightly pause, one execution', results.single?.nightlyPause);
 	add('nightly pause, rate-limited', results.rateLimited?.nightlyPause);
 	const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));

@@ -18,6 +18,7 @@ import {
 	SWEEP_MAX_RUNS_TOTAL,
 	WEEKS,
 } from './fleetOptions.mjs';
+import { upgradeNode } from './fleetUpgrade.mjs';
 
 /** Whether the built node has the rollout guard (Canary Items, Stop After Failures). */
 export function hasRolloutGuard() {
@@ -52,6 +53,7 @@ const partnerNode = (name, parameters, position) => ({
 
 /** The Albato node(s) of each job's batch workflow, after the Split Out. */
 function jobNodes(job, guard) {
+	if (job === 'fleetUpgrade') return [upgradeNode(guard)];
 	if (job === 'fleetChange')
 		return [
 			partnerNode(

@@ -37,6 +37,7 @@ const JOBS: Record<string, string> = {
 	nightlyPause: 'nightly pause',
 	fleetChange: 'fleet change',
 	fleetSweep: 'fleet sweep',
+	fleetUpgrade: 'fleet upgrade',
 };
 const GROUPS: [string, string][] = [
 	['jobs', ''],
@@ -54,6 +55,8 @@ function outcomeOf(job: Json): string {
 	add('notConverged', (n) => `${fig(n)} not converged`);
 	add('duplicateInstallations', (n) => `${fig(n)} duplicates`);
 	add('sweepsSeconds', (s) => `sweeps ${(s as number[]).map(fig).join(' / ')} s`);
+	add('oldNotPaused', (n) => `${fig(n)} old copies not paused`);
+	add('bothActive', (b) => `${fig(at(b, 'events'))} moments with two active copies`);
 	add('runsReportedTwice', (n) => `${fig(n)} twice`);
 	add('runsMissed', (n) => `${fig(n)} missed`);
 	add(

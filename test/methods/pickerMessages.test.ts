@@ -50,19 +50,39 @@ describe('Installation picker', () => {
 	});
 });
 
-describe('picker errors keep the End User ID whole', () => {
-	it('an unknown end user: hyphens survive the locator view; the description holds it as typed', async () => {
+describe('picker errors show the End User ID once, with plain hyphens', () => {
+	it('an unknown end user: no "404 - ", the ID whole in the description, the message pointing to it', async () => {
 		const error = (await searchInstallations
 			.call(picker('cust-alpah'))
 			.catch((e: unknown) => e)) as Shown;
-		expect(error.message).toContain('cust\u2011alpah');
-		expect(asTheLocatorShowsIt(error.message)).toContain('cust\u2011alpah');
-		expect(asTheLocatorShowsIt(error.message)).not.toContain('cust alpah');
-		// Once: the service's words name it, so the description does not again.
-		expect(error.description).not.toContain('cust-alpah');
-		expect(error.description).toMatch(/^POST \/wl\/acme-saas\/get-user-session-token → 404\. /);
+		const shown = `${asTheLocatorShowsIt(error.message)} ${error.description}`;
+		expect(asTheLocatorShowsIt(error.message)).toBe(
+			'Could not load the installations: End user with id (the End User ID below) not found',
+		);
+		// Once, as typed: the description is shown whole (no split at its hyphens).
+		expect(shown.match(/cust.alpah/g)).toEqual(['cust-alpah']);
+		expect(error.description).toMatch(
+			/^End User ID: "cust-alpah"\. POST \/wl\/acme-saas\/get-user-session-token → 404\. /,
+		);
 		// No "404 - " before the message in n8n's locator view: no httpCode on a picker error.
 		expect((error as Shown & { httpCode?: string | null }).httpCode ?? null).toBeNull();
+	});
+
+	it("the list says whose installations it shows (End User ID per item: the first item's)", async () => {
+		await addUsers(ctx.emu, ['c-1']);
+		ctx.emu.state.installations.get(5001)!.userId = `${ctx.emu.partner.name}:c-1`;
+		const { results } = await searchInstallations.call(picker('c-1'));
+		expect(results.length).toBeGreaterThan(0);
+		for (const entry of results)
+			expect(entry.description).toBe(
+				'An installation of end user "c-1" (for an expression in End User ID: the first item\'s)',
+			);
+		const locator = new AlbatoSolutions().description.properties.find(
+			(p) => p.name === 'installationId',
+		)!;
+		expect(locator.description).toMatch(
+			/End User ID per item \(an expression\), the list shows the first item's end user's installations; each item acts as its own end user/,
+		);
 	});
 });
 

@@ -19,7 +19,12 @@ const run = (id: number, bundleId: number, outcome: string, minute: number): IDa
 });
 const customer = { endUserId: 'c' };
 const sweep = (history: IDataObject[], fresh: number[], firstSweep = false) =>
-	incidentEvents({ history, fresh: new Set(fresh.map(String)), firstSweep, customer });
+	incidentEvents({
+		history,
+		fresh: new Set(fresh.map(String)),
+		firstSweep,
+		endUserFields: customer,
+	});
 const summary = (items: IDataObject[]) =>
 	items.map((item) => `${String(item.event)} ${String(item.bundleId)} ${String(item.failedRuns)}`);
 

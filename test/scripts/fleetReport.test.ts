@@ -56,12 +56,38 @@ it('parseSizes: sorted whole numbers without repeats; refuses anything else', ()
 it('emptyResults: the shape issue 32 asks for', () => {
 	expect(run(`return report.emptyResults([100, 1000], { rttMs: 150 })`)).toEqual({
 		customers: [100, 1000],
-		jobs: { nightlyPause: {}, fleetChange: {}, fleetSweep: {} },
+		jobs: { nightlyPause: {}, fleetChange: {}, fleetSweep: {}, fleetUpgrade: {} },
 		single: { nightlyPause: {} },
 		rateLimited: { nightlyPause: {} },
 		faults: null,
 		setup: { rttMs: 150 },
 	});
+});
+
+it('the upgrade: clean, never two copies active, and within 2.5× the fleet change of the same run', () => {
+	const figures = (seconds: number, extra = {}) => ({ seconds, failedItems: 0, ...extra });
+	const base = { customers: [10000], setup: {}, jobs: { fleetChange: { 10000: figures(200) } } };
+	const within = run(
+		`return report.targets(${JSON.stringify({ ...base, jobs: { ...base.jobs, fleetUpgrade: { 10000: figures(500, { bothActive: { events: 0, maxAtOnce: 0 } }) } } })})`,
+	);
+	expect(within['fleetUpgrade@10000 vs change']).toMatchObject({
+		value: '500 s against 200 s: 2.5×',
+		met: true,
+	});
+	expect(within['fleetUpgrade@10000']).toMatchObject({ met: true });
+	const slow = run(
+		`return report.targets(${JSON.stringify({ ...base, jobs: { ...base.jobs, fleetUpgrade: { 10000: figures(520, { bothActive: { events: 2, maxAtOnce: 1 } }) } } })})`,
+	);
+	expect(slow['fleetUpgrade@10000 vs change']).toMatchObject({ met: false });
+	expect(slow['fleetUpgrade@10000']).toMatchObject({
+		value: '520 s, 2 times two copies active',
+		met: false,
+	});
+	expect(
+		run(
+			`return report.table(${JSON.stringify({ ...base, jobs: { ...base.jobs, fleetUpgrade: { 10000: figures(500) } } })})`,
+		),
+	).toMatch(/\| upgrade +\| 10000 +\| 500 /);
 });
 
 it('targets: time, cleanliness and growth at the largest size, the rate limit and the faults', () => {

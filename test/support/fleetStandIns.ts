@@ -10,7 +10,7 @@
  *   Operation.
  * - Data Table: one in-memory store (`tables`): Table → Create (Reuse Existing Tables), Row →
  *   Insert (Define Below: every column the table has, with its type, or it fails like n8n's), Row →
- *   Get ("equals" conditions, all of them).
+ *   Get ("equals" conditions, all of them; no condition: every row).
  * - Code (run once for all items): the example's JavaScript run as it is, its `$('…').all(output)`,
  *   `$('…').isExecuted` and `$execution.id` answered by n8n-core's expressions.
  */
@@ -140,8 +140,9 @@ function dataTable(tables: Tables): INodeType {
 					const table = tableOf(fn, tables, i);
 					if (fn.getNodeParameter('matchType', i) !== 'allConditions')
 						throw new Error('only All Conditions');
-					const { conditions } = fn.getNodeParameter('filters', i) as {
-						conditions: Array<{ keyName: string; condition: string; keyValue: unknown }>;
+					// No conditions: every row (as n8n's).
+					const { conditions = [] } = (fn.getNodeParameter('filters', i, {}) || {}) as {
+						conditions?: Array<{ keyName: string; condition: string; keyValue: unknown }>;
 					};
 					if (conditions.some((c) => c.condition !== 'eq')) throw new Error('only equals');
 					for (const row of table.rows)

@@ -41,7 +41,8 @@ export const installationLocator: INodeProperties = {
 	type: 'resourceLocator',
 	default: { mode: 'list', value: '' },
 	required: true,
-	description: "One of the end user's installed solutions",
+	description:
+		"One of the end user's installed solutions. In partner mode with End User ID per item (an expression), the list shows the first item's end user's installations; each item acts as its own end user, and another end user's installation is not found for it.",
 	modes: [
 		{
 			displayName: 'From List',

@@ -15,11 +15,12 @@ function toResults(
 	list: IDataObject[],
 	filter: string | undefined,
 	nameOf: (entry: IDataObject) => string,
+	description?: string,
 ): INodeListSearchResult {
 	const needle = filter?.trim().toLowerCase();
 	const results = list
 		.filter((entry) => idOf(entry.id) !== undefined)
-		.map((entry) => ({ name: nameOf(entry), value: String(idOf(entry.id)) }))
+		.map((entry) => ({ name: nameOf(entry), value: String(idOf(entry.id)), description }))
 		.filter(
 			(entry) => !needle || entry.name.toLowerCase().includes(needle) || entry.value === needle,
 		);
@@ -54,11 +55,16 @@ export const listSearch = {
 		return await load(this, 'the installations', async (client) => {
 			const installations = await listInstallations(client);
 			if (installations.length === 0) throw noInstallations(this, client);
-			return toResults(installations, filter, (installation) => {
-				const status = statusOf(installation);
-				const label = status === ACTIVE ? ', active' : status === PAUSED ? ', paused' : '';
-				return `${String(installation.title ?? 'Installation')} (${String(idOf(installation.id))}${label})`;
-			});
+			return toResults(
+				installations,
+				filter,
+				(installation) => {
+					const status = statusOf(installation);
+					const label = status === ACTIVE ? ', active' : status === PAUSED ? ', paused' : '';
+					return `${String(installation.title ?? 'Installation')} (${String(idOf(installation.id))}${label})`;
+				},
+				whoseList(client),
+			);
 		});
 	},
 };
@@ -78,4 +84,13 @@ function noInstallations(ctx: ILoadOptionsFunctions, client: AlbatoClient): Node
 			description: `Nothing to pick${who}: install a solution for them first (Installation → Create or Ensure), then open the list again. A value picked earlier, for another end user, stays until you change it.`,
 		},
 	);
+}
+
+/**
+ * Whose installations a list shows in partner mode: the End User ID as the editor resolved it, so
+ * for an expression the first input item's (each item then acts as its own end user).
+ */
+function whoseList(client: AlbatoClient): string | undefined {
+	if (!client.partner) return undefined;
+	return `An installation of end user "${client.partner.endUserId(undefined)}" (for an expression in End User ID: the first item's)`;
 }

@@ -45,8 +45,8 @@ export async function load<T>(
 			throw new NodeOperationError(ctx.getNode(), error as Error);
 		// n8n 2.41's editor puts a picker error's httpCode before its message ("404 - Could not load
 		// …"): none here; the call and its status stay in the description, which it shows whole.
-		const message = keptWhole(`Could not load ${what}: ${error.message}`);
-		const endUser = endUserLine(client, error.message);
+		const { told, endUser } = endUserApart(client, error.message);
+		const message = keptWhole(`Could not load ${what}: ${told}`);
 		const description = [endUser, error.description ?? ''].filter(Boolean).join(' ');
 		throw new NodeApiError(
 			ctx.getNode(),
@@ -66,15 +66,20 @@ export function keptWhole(message: string): string {
 }
 
 /**
- * In partner mode, the End User ID as typed, first in the description (which the editor shows
- * whole), unless the message names it already (the service's "End user with id … not found").
+ * In partner mode, the End User ID as typed, once, first in the description (which the editor
+ * shows whole, its hyphens plain); where the service's words quote it, the message says where it is
+ * instead, as the editor would split it at its hyphens there.
  */
-function endUserLine(client: AlbatoClient, message: string): string {
-	if (!client.partner) return '';
+function endUserApart(client: AlbatoClient, message: string): { told: string; endUser: string } {
+	if (!client.partner) return { told: message, endUser: '' };
+	let endUserId: string;
 	try {
-		const endUserId = client.partner.endUserId(undefined);
-		return message.includes(`"${endUserId}"`) ? '' : `End User ID: "${endUserId}".`;
+		endUserId = client.partner.endUserId(undefined);
 	} catch {
-		return ''; // not typed yet: the message says what is missing
+		return { told: message, endUser: '' }; // not typed yet: the message says what is missing
 	}
+	return {
+		told: message.split(`"${endUserId}"`).join('(the End User ID below)'),
+		endUser: `End User ID: "${endUserId}".`,
+	};
 }

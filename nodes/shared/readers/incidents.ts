@@ -118,7 +118,7 @@ export interface IncidentInput {
 	 * Added to every item (endUserId in partner mode): the end user's fields. To be named
 	 * `endUserFields` with Run → Get New's files (sweepAnswer.ts passes it).
 	 */
-	customer: IDataObject;
+	endUserFields: IDataObject;
 }
 
 /** The incidentOpened and incidentResolved items of one sweep of one customer, oldest first. */
@@ -130,7 +130,7 @@ export function incidentEvents(input: IncidentInput): IDataObject[] {
 			const last = points.length - 1;
 			if (!points[last].failed) continue;
 			const { start } = streakBefore(points, last);
-			emit(last, opened(automation, points, start, last, input.customer));
+			emit(last, opened(automation, points, start, last, input.endUserFields));
 			continue;
 		}
 		// Only runs newer than every run reported before decide anything (a late one only counts).
@@ -141,9 +141,9 @@ export function incidentEvents(input: IncidentInput): IDataObject[] {
 			if (points[i].failed && (!previous || !previous.failed)) {
 				let end = i;
 				while (end + 1 < points.length && points[end + 1].failed) end++;
-				emit(i, opened(automation, points, i, end, input.customer));
+				emit(i, opened(automation, points, i, end, input.endUserFields));
 			} else if (!points[i].failed && previous?.failed) {
-				emit(i, resolved(automation, points, i, input.customer));
+				emit(i, resolved(automation, points, i, input.endUserFields));
 			}
 		}
 	}

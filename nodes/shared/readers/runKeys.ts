@@ -8,7 +8,7 @@
  * Run → Get New: one end user and what it watches (memory key, and the prefix of its gate keys:
  * `endUserKey` below). To be named `endUserKey` with Run → Get New's files, which import it.
  */
-export const customerKey = (
+export const endUserMemoryKey = (
 	principal: string,
 	scope: string,
 	installationId: number | undefined,

@@ -273,6 +273,7 @@ describe("the fleet examples whole, in n8n-core with stand-ins for n8n's nodes",
 		// fleet-03 had no installation to keep, fleet-07 could not be read: both named.
 		expect(report.snapshots).toEqual({
 			executionId,
+			firstExecutionId: executionId,
 			kept: 10,
 			noSnapshot: ['fleet-03', 'fleet-07'],
 		});
@@ -281,9 +282,27 @@ describe("the fleet examples whole, in n8n-core with stand-ins for n8n's nodes",
 		expect((report.changed as string[]).length + (report.notAttempted as string[]).length).toBe(11);
 		expect(installationOf(ctx.emu, 'fleet-02')!.status).toBe(1);
 
+		// Resumed once fleet-07 exists: the report names the first run, whose rows are the fleet before.
+		await addUsers(ctx.emu, ['fleet-07']);
+		const resumed = await runExample(
+			runnable(workflow, 'Customers to change', {
+				customers: customers.map((customerId) => ({ customerId })),
+			}),
+			nodeTypes,
+			credentials,
+		);
+		const [resumedReport] = resumed.output('Report').map((item) => item.json);
+		const secondId = rows.at(-1)!.executionId;
+		expect(secondId).not.toBe(executionId);
+		expect(resumedReport.unchanged).toEqual(expect.arrayContaining(['fleet-01', 'fleet-02']));
+		expect(resumedReport.snapshots).toMatchObject({
+			executionId: secondId,
+			firstExecutionId: executionId,
+		});
+
 		// Nothing to restore stops the run before any write, naming each customer and where the ID is.
 		// No ": " in them: n8n 2.0's Code node takes the text before one for the error's type.
-		const where = `Set executionId in "Customers to restore" to the fleet change's first run, snapshots.executionId in the output of its Report node or that run's ID in the Executions list.`;
+		const where = `Set executionId in "Customers to restore" to the fleet change's first run, snapshots.firstExecutionId in the output of its Report node or that run's ID in the Executions list.`;
 		const restoreWith = async (request: IDataObject) =>
 			await runExample(
 				runnable(restoreWorkflow, 'Customers to restore', request),

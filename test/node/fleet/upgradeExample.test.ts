@@ -103,6 +103,11 @@ describe('examples/fleet-upgrade.workflow.json and fleet-rollback.workflow.json'
 		for (const id of CUSTOMERS.slice(0, 3)) await installFor(ctx.emu, id, TITLE);
 		for (const installation of ctx.emu.state.installations.values())
 			if (installation.title === TITLE) installation.status = 1; // the customers' running copies
+		// fleet-03 was switched off before the upgrade: it stays off, both ways.
+		const off = [...ctx.emu.state.installations.values()].find(
+			(i) => i.title === TITLE && i.userId.endsWith(':fleet-03'),
+		)!;
+		off.status = 0;
 
 		const preview = await run(upgrade, { preview: true });
 		expect(writesIn(preview.calls).filter((call) => !call.includes('/wl/'))).toEqual([]);
@@ -114,6 +119,7 @@ describe('examples/fleet-upgrade.workflow.json and fleet-rollback.workflow.json'
 			failed: [{ customer: 'fleet-04' }],
 			notAttempted: [],
 			unmappedCustomers: ['fleet-01', 'fleet-02', 'fleet-03'],
+			leftPaused: ['fleet-03'],
 		});
 		const customers = first.report.customers as IDataObject[];
 		expect(customers.map((c) => [c.customer, c.state])).toEqual([
@@ -124,7 +130,8 @@ describe('examples/fleet-upgrade.workflow.json and fleet-rollback.workflow.json'
 		expect(customers[0].unmapped).toEqual([
 			'New lead → welcome email / New lead in CRM / onlyNew: step "New lead in CRM" has no field "onlyNew"',
 		]);
-		for (const id of CUSTOMERS.slice(0, 3)) expect(activeOf(id)).toEqual([105]);
+		for (const id of CUSTOMERS.slice(0, 2)) expect(activeOf(id)).toEqual([105]);
+		expect(activeOf('fleet-03')).toEqual([]);
 
 		const resume = await run(upgrade);
 		const states = (resume.report.customers as IDataObject[]).map((c) => c.state);
@@ -132,12 +139,15 @@ describe('examples/fleet-upgrade.workflow.json and fleet-rollback.workflow.json'
 		expect(writesIn(resume.calls).filter((call) => !call.includes('/wl/'))).toEqual([]);
 
 		const back = await run(rollBack);
+		// fleet-03: both paused and its values alike, nothing to move back.
 		expect((back.report.customers as IDataObject[]).map((c) => c.state)).toEqual([
 			'rolledBack',
 			'rolledBack',
-			'rolledBack',
+			'alreadyRolledBack',
 		]);
-		for (const id of CUSTOMERS.slice(0, 3)) expect(activeOf(id)).toEqual([101]);
+		expect(back.report.leftPaused).toEqual(['fleet-03']);
+		for (const id of CUSTOMERS.slice(0, 2)) expect(activeOf(id)).toEqual([101]);
+		expect(activeOf('fleet-03')).toEqual([]);
 		expect(activeCopiesOf(ctx.emu.state).events).toBe(0); // never two active, at any moment
 		const twice = await run(rollBack);
 		expect(writesIn(twice.calls).filter((call) => !call.includes('/wl/'))).toEqual([]);

@@ -83,10 +83,15 @@ describe('Installation → Upgrade, a step fails', () => {
 			details: { failedAt: 'startNew', oldStatus: 'paused', newStatus: 'paused' },
 		});
 		expect(String(failed.json[0].message)).toMatch(/5001 \(101, old\) paused/);
+		expect(String(failed.json[0].message)).toMatch(
+			/Neither is active now: start installation 5001 with Installation → Start/,
+		);
 		expect(activeCopies(ctx.emu, 'Leads for ACME')).toEqual([]);
-		// The rerun starts the new one: the customer is served again.
-		await runNode(ctx.emu, upgradeParams());
-		expect(activeCopies(ctx.emu, 'Leads for ACME')).toEqual([NEW]);
+		// A rerun mirrors the old one's state (paused, as for a customer who was off): both stay
+		// paused, and the item says so.
+		const again = await runNode(ctx.emu, upgradeParams());
+		expect(again.json[0]).toMatchObject({ state: 'alreadyUpgraded', leftPaused: true });
+		expect(activeCopies(ctx.emu, 'Leads for ACME')).toEqual([]);
 	});
 });
 

@@ -396,7 +396,7 @@ it("the options' defaults are the memory's defaults", () => {
 	}>;
 	expect(options.find((o) => o.name === 'maxRunsTotal')?.default).toBe(DEFAULT_LIMITS.total);
 	expect(options.find((o) => o.name === 'maxRunsPerCustomer')?.default).toBe(
-		DEFAULT_LIMITS.perCustomer,
+		DEFAULT_LIMITS.perEndUser,
 	);
 });
 

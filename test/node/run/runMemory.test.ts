@@ -3,15 +3,15 @@ import type { IDataObject } from 'n8n-workflow';
 
 import {
 	boundMemory,
-	type CustomerMemory,
+	type EndUserMemory,
 	enoughRead,
 	isKnown,
 	memoryOf,
 	newerFirst,
-	sweepCustomer,
+	sweepEndUser,
 } from '../../../nodes/AlbatoSolutions/actions/run/runMemory';
 
-const limits = { perCustomer: 5, total: 100 };
+const limits = { perEndUser: 5, total: 100 };
 const date = (minute: number) => `2026-01-01 10:${String(minute).padStart(2, '0')}:00`;
 const run = (id: number, minute: number, status = 1): IDataObject => ({
 	id,
@@ -33,10 +33,10 @@ describe('runMemory', () => {
 
 	it('a first sweep returns the newest ended runs, oldest first; one in progress waits', () => {
 		const runs = [run(7, 7, 0), run(6, 6), run(5, 5, 2), run(4, 4)];
-		const { fresh, next } = sweepCustomer(undefined, runs, { offset: 0, limits }, 1, true);
+		const { fresh, next } = sweepEndUser(undefined, runs, { offset: 0, limits }, 1, true);
 		expect(fresh.map((r) => r.id)).toEqual([4, 5, 6]);
 		expect(next.pending).toEqual([['7', ms(7)]]);
-		const again = sweepCustomer(
+		const again = sweepEndUser(
 			next,
 			[run(7, 7, 1), ...runs.slice(1)],
 			{ offset: 0, limits },
@@ -49,7 +49,7 @@ describe('runMemory', () => {
 
 	it('keeps the newest per customer; the newest dropped is the floor, and what is at or before it is old', () => {
 		const runs = Array.from({ length: 8 }, (_, i) => run(i + 1, i + 1));
-		const { fresh, next } = sweepCustomer(undefined, runs, { offset: 0, limits }, 1, true);
+		const { fresh, next } = sweepEndUser(undefined, runs, { offset: 0, limits }, 1, true);
 		expect(fresh.map((r) => r.id)).toEqual([4, 5, 6, 7, 8]);
 		expect(next.floor).toEqual(['3', ms(3)]);
 		expect(isKnown(next, ['2', ms(2)])).toBe(true);
@@ -58,15 +58,15 @@ describe('runMemory', () => {
 	});
 
 	it('a remembered run in progress no longer listed is forgotten only after a whole read', () => {
-		const memory: CustomerMemory = { ended: [], pending: [['9', ms(9)]], sweptAt: 0 };
-		expect(sweepCustomer(memory, [], { offset: 0, limits }, 1, false).next.pending).toEqual([
+		const memory: EndUserMemory = { ended: [], pending: [['9', ms(9)]], sweptAt: 0 };
+		expect(sweepEndUser(memory, [], { offset: 0, limits }, 1, false).next.pending).toEqual([
 			['9', ms(9)],
 		]);
-		expect(sweepCustomer(memory, [], { offset: 0, limits }, 1, true).next.pending).toEqual([]);
+		expect(sweepEndUser(memory, [], { offset: 0, limits }, 1, true).next.pending).toEqual([]);
 	});
 
 	describe('enoughRead', () => {
-		const memory: CustomerMemory = {
+		const memory: EndUserMemory = {
 			ended: [
 				['5', ms(5)],
 				['4', ms(4)],
@@ -95,7 +95,7 @@ describe('runMemory', () => {
 			expect(
 				enoughRead(waiting, past, [run(2, 2)], {
 					offset: 0,
-					limits: { ...limits, perCustomer: 50 },
+					limits: { ...limits, perEndUser: 50 },
 				}),
 			).toBe(false);
 			const met = [run(5, 5), run(4, 4), run(3, 3, 0)];
@@ -117,15 +117,15 @@ describe('runMemory', () => {
 	it('the total bound gives each customer an equal share, raising floors', () => {
 		const memory = memoryOf(undefined);
 		for (const key of ['a', 'b']) {
-			memory.customers[key] = sweepCustomer(
+			memory.customers[key] = sweepEndUser(
 				undefined,
 				Array.from({ length: 40 }, (_, i) => run(i + 1, i % 60)),
-				{ offset: 0, limits: { perCustomer: 100, total: 100 } },
+				{ offset: 0, limits: { perEndUser: 100, total: 100 } },
 				1,
 				true,
 			).next;
 		}
-		boundMemory(memory, { perCustomer: 100, total: 50 });
+		boundMemory(memory, { perEndUser: 100, total: 50 });
 		expect(Object.values(memory.customers).map((c) => c.ended.length)).toEqual([25, 25]);
 		expect(memory.customers.a.floor).toBeDefined();
 	});

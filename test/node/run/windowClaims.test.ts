@@ -30,8 +30,8 @@ function execution(store: MemoryDeduplicator, id: string) {
 		helpers: {
 			checkProcessedAndRecord: async (items: string[], scope: 'node', options: never) =>
 				await store.checkProcessedAndRecord(items, scope, contextData, options),
-			removeProcessed: async (items: string[], scope: 'node', options: never) =>
-				await store.removeProcessed(items, scope, contextData, options),
+			removeProcessed: async (items: string[], scope: 'node') =>
+				await store.removeProcessed(items, scope, contextData),
 		},
 	} as unknown as IExecuteFunctions;
 }

@@ -8,9 +8,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { knownGateKey, runGateKey } from '../../../shared/readers/runKeys';
-import type { Read } from './customerRead';
+import type { Read } from './endUserRead';
 import { KEPT_RUNS, LATE_RUNS } from './runWindow';
-import { customerKeys, handledBefore, watchedOf } from './sweepAnswer';
+import { endUserKeys, handledBefore, watchedOf } from './sweepAnswer';
 
 export type KeyRounds = (heldBefore: ReadonlySet<string>) => Promise<string[]>;
 
@@ -54,7 +54,7 @@ function cutShort(read: Read, frontier: number, heldBefore: ReadonlySet<string>)
  */
 function cursorOf(read: Read, now: number, deepen: Deepen | undefined): KeyRounds {
 	const knownKey = knownGateKey(read.job.key);
-	let extras = customerKeys(read, now);
+	let extras = endUserKeys(read, now);
 	let deepened = deepen === undefined;
 	let examined = 0;
 	const sent = new Set<string>();

@@ -8,7 +8,7 @@ import {
 } from '../../../shared/descriptions/common.descriptions';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import type { BatchPlan, Execution, Unit } from '../types';
-import { type Read, readCustomer, readDeeper } from './customerRead';
+import { type Read, readEndUser, readDeeper } from './endUserRead';
 import { forgetRecords, passGate, reassertGate } from './gate';
 import { type Job, readJob } from './newRunsJob';
 import { boundMemory, memoryOf } from './runMemory';
@@ -143,7 +143,7 @@ export function plan(jobs: Job[], execution: Execution): BatchPlan {
 			itemIndexes: [job.itemIndex],
 			execute: async () => {
 				const known = manual ? undefined : memory.customers[job.key];
-				sweep.reads.push(await readCustomer(client, job, known));
+				sweep.reads.push(await readEndUser(client, job, known));
 			},
 		}),
 	);

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { sweepsByWindows } from '../../../shared/descriptions/versions';
-import { customerKey } from '../../../shared/readers/runKeys';
+import { endUserMemoryKey } from '../../../shared/readers/runKeys';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { idParameter, numberInRange, oneOf, toId } from '../params';
 import { readDateOffset, readStatusFilter, type StatusFilter } from './runFilters';
@@ -41,11 +41,11 @@ export function readJob(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex:
 	const filters = ctx.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = ctx.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const limits = {
-		perCustomer: numberInRange(
+		perEndUser: numberInRange(
 			ctx,
 			options.maxRunsPerCustomer,
 			'Options → Max Remembered Runs per Customer',
-			{ min: 10, whole: true, fallback: DEFAULT_LIMITS.perCustomer },
+			{ min: 10, whole: true, fallback: DEFAULT_LIMITS.perEndUser },
 			itemIndex,
 		),
 		// Max Remembered Runs in Total is retired (docs/runs.md, "Bounded memory"): a saved value is
@@ -56,7 +56,7 @@ export function readJob(ctx: IExecuteFunctions, client: AlbatoClient, itemIndex:
 	const principal = client.principal(itemIndex);
 	return {
 		itemIndex,
-		key: customerKey(principal, scope, installationId, bundleId),
+		key: endUserMemoryKey(principal, scope, installationId, bundleId),
 		endUserId: client.partner?.endUserId(itemIndex),
 		scope,
 		installationId,

@@ -14,7 +14,7 @@ import { isEnded, runDateMs, runIdOf } from '../../../shared/readers/runs';
 /** [run id, date in epoch ms (NaN when unreadable)] */
 export type RunMark = [string, number];
 
-export interface CustomerMemory {
+export interface EndUserMemory {
 	/** Ended runs already handled, newest first. */
 	ended: RunMark[];
 	/** Runs seen in progress (not handled yet), newest first. */
@@ -28,12 +28,12 @@ export interface CustomerMemory {
 /** The node's whole memory in the workflow's static data (key `getNewRuns`). */
 export interface RunMemory {
 	version: 1;
-	customers: Record<string, CustomerMemory>;
+	customers: Record<string, EndUserMemory>;
 }
 
 export interface MemoryLimits {
 	/** Ended runs remembered per customer (and scope). */
-	perCustomer: number;
+	perEndUser: number;
 	/** Ended runs remembered in total, over every customer. */
 	total: number;
 }
@@ -41,7 +41,7 @@ export interface MemoryLimits {
 /** Runs in progress remembered per customer at most (the oldest forgotten first). */
 export const MAX_PENDING = 100;
 
-export const DEFAULT_LIMITS: MemoryLimits = { perCustomer: 200, total: 100000 };
+export const DEFAULT_LIMITS: MemoryLimits = { perEndUser: 200, total: 100000 };
 
 /** How a customer's runs are read against its memory. */
 export interface Reading {
@@ -75,7 +75,7 @@ function belowFloor(mark: RunMark, floor: RunMark | undefined): boolean {
 }
 
 /** Whether this ended run was already handled (remembered, or old history). */
-export function isKnown(memory: CustomerMemory | undefined, mark: RunMark): boolean {
+export function isKnown(memory: EndUserMemory | undefined, mark: RunMark): boolean {
 	if (!memory) return false;
 	return memory.ended.some(([id]) => id === mark[0]) || belowFloor(mark, memory.floor);
 }
@@ -89,7 +89,7 @@ export function isKnown(memory: CustomerMemory | undefined, mark: RunMark): bool
  * another order is read whole).
  */
 export function enoughRead(
-	memory: CustomerMemory | undefined,
+	memory: EndUserMemory | undefined,
 	runs: IDataObject[],
 	page: IDataObject[],
 	{ offset, limits }: Reading,
@@ -100,7 +100,7 @@ export function enoughRead(
 		if (Number.isNaN(marks[i][1])) return false;
 		if (i > 0 && marks[i][1] > marks[i - 1][1]) return false;
 	}
-	if (runs.filter(isEnded).length >= limits.perCustomer) return true;
+	if (runs.filter(isEnded).length >= limits.perEndUser) return true;
 	if (!memory || page.length === 0) return false;
 	if (!page.every((run) => isEnded(run) && isKnown(memory, markOf(run, offset)))) return false;
 	const met = new Set(marks.map(([id]) => id));
@@ -114,15 +114,15 @@ export interface SweepResult {
 	/** Ended runs not handled before, oldest first. */
 	fresh: IDataObject[];
 	/** The customer's memory after this sweep (store it only once the sweep's output is decided). */
-	next: CustomerMemory;
+	next: EndUserMemory;
 }
 
 /**
  * Compares one read of a customer's runs with its memory. `complete` says whether the whole list
  * was read (then a remembered run in progress that is no longer listed is forgotten).
  */
-export function sweepCustomer(
-	memory: CustomerMemory | undefined,
+export function sweepEndUser(
+	memory: EndUserMemory | undefined,
 	runs: IDataObject[],
 	{ offset, limits }: Reading,
 	now: number,
@@ -146,13 +146,13 @@ export function sweepCustomer(
 	}
 	if (complete) for (const id of [...pending.keys()]) if (!listed.has(id)) pending.delete(id);
 
-	const next: CustomerMemory = {
+	const next: EndUserMemory = {
 		ended: [...ended.values()].sort(newerFirst),
 		pending: [...pending.values()].sort(newerFirst).slice(0, MAX_PENDING),
 		floor: memory?.floor,
 		sweptAt: now,
 	};
-	trim(next, limits.perCustomer);
+	trim(next, limits.perEndUser);
 	// Runs beyond what the memory can hold (a first sweep of a long history): the oldest are old
 	// history.
 	const kept = new Set(next.ended.map(([id]) => id));
@@ -166,7 +166,7 @@ export function sweepCustomer(
 }
 
 /** Keeps the newest `max` ended runs; the newest one dropped becomes the floor. */
-function trim(memory: CustomerMemory, max: number): void {
+function trim(memory: EndUserMemory, max: number): void {
 	if (memory.ended.length <= max) return;
 	const dropped = memory.ended.slice(max);
 	memory.ended = memory.ended.slice(0, max);

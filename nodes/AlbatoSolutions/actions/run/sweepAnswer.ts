@@ -11,7 +11,7 @@ import { dueReminders, incidentEvents, staleReminders } from '../../../shared/re
 import { knownGateKey, reminderGateKey, runGateKey } from '../../../shared/readers/runKeys';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { isEnded, runItem } from '../../../shared/readers/runs';
-import type { Read } from './customerRead';
+import type { Read } from './endUserRead';
 import type { Job } from './newRunsJob';
 import { isKnown, markOf } from './runMemory';
 import { newestFirst, type RunWindow, runWindow } from './runWindow';
@@ -39,7 +39,7 @@ export function watchedOf(read: Read): IDataObject[] {
  * run handled before is a long gap, read deeper: gateRounds.ts) or with incidents; and the reminders
  * due.
  */
-export function customerKeys(read: Read, now: number): string[] {
+export function endUserKeys(read: Read, now: number): string[] {
 	const { job } = read;
 	const keys = job.incidents || read.previous === undefined ? [knownGateKey(job.key)] : [];
 	if (!job.incidents) return keys;
@@ -105,7 +105,7 @@ export function answer(
 		.map(named);
 	if (!job.incidents)
 		return owned.filter((run) => job.status === 'any' || run.outcome === job.status);
-	const customer = job.endUserId === undefined ? {} : { endUserId: job.endUserId };
+	const endUserFields = job.endUserId === undefined ? {} : { endUserId: job.endUserId };
 	const history = read.runs.map(named);
 	const items = incidentEvents({
 		history,
@@ -113,12 +113,12 @@ export function answer(
 		// No memory of this customer, no run handled before, and its `known` record this execution's.
 		firstSweep:
 			read.previous === undefined && window.frontier === -1 && passed.has(knownGateKey(job.key)),
-		customer,
+		endUserFields,
 	});
 	const openedNow = new Set(
 		items.filter((item) => item.event === 'incidentOpened').map((item) => String(item.bundleId)),
 	);
-	for (const reminder of dueReminders(history, job.incidents.remindAfterMs, now, customer))
+	for (const reminder of dueReminders(history, job.incidents.remindAfterMs, now, endUserFields))
 		if (passed.has(reminderGateKey(job.key, reminder.key)) && !openedNow.has(reminder.bundleId))
 			items.push(reminder.item);
 	return items;

@@ -56,6 +56,11 @@ interface InstallRequest {
 	titleScope: TitleScope;
 	/** Milliseconds to keep looking for the installation after a lost answer. */
 	checkWindow: number;
+	/**
+	 * The end user's list as the caller read it moments before (Upgrade: to locate both copies):
+	 * taken as the list of before, one read fewer per install.
+	 */
+	listed?: IDataObject[];
 }
 
 /** Refuse Duplicate Title: the end user has an installation with this title (Ensure adopts it). */
@@ -84,7 +89,7 @@ export async function installSafely(
 	const installed = await oneInstallAtATime(principal, title, async () => {
 		// What existed before: tells a lost answer's installation apart from older ones, and finds
 		// duplicates.
-		const before = await listInstallations(client, itemIndex);
+		const before = request.listed ?? (await listInstallations(client, itemIndex));
 		if (request.refuseDuplicateTitle) {
 			const twin =
 				before.find((installation) => titledAsRequested(request, installation))?.id ??

@@ -26,16 +26,17 @@ export interface Pair {
 	/** Twins paused (or, in Preview, that would be), one report each, and the output's list. */
 	reports: Error[];
 	duplicates: IDataObject[];
+	/** The list as read, every title: the install's list of before (installSafely's `listed`). */
+	listed: IDataObject[];
 }
 
 export async function locatePair(item: UpgradeItem): Promise<Pair> {
 	const { client, itemIndex, input } = item;
-	const titled = (await listInstallations(client, itemIndex)).filter(
-		(installation) => installation.title === input.title,
-	);
+	const listed = await listInstallations(client, itemIndex);
+	const titled = listed.filter((installation) => installation.title === input.title);
 	// The list may not say an installation's solution or status: its detail does.
 	const known = await Promise.all(titled.map(async (listed) => await withDetail(item, listed)));
-	const pair: Pair = { reports: [], duplicates: [] };
+	const pair: Pair = { reports: [], duplicates: [], listed };
 	for (const side of ['old', 'new'] as const) {
 		const solutionId = side === 'old' ? item.fromSolutionId : input.solutionId;
 		const ofSolution = known

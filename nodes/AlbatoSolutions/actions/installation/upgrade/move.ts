@@ -39,8 +39,9 @@ export async function upgradeCustomer(item: UpgradeItem) {
 		return upgradeReport(item, pair, {
 			state: 'upgraded',
 			old: { id: old.id, status: PAUSED },
-			new: { id: null, status: ACTIVE, created: true },
+			new: { id: null, status: old.status === ACTIVE ? ACTIVE : PAUSED, created: true },
 			notice: PREVIEW_NEW,
+			leftPaused: old.status !== ACTIVE,
 		});
 	}
 	const { id, created } = target
@@ -53,11 +54,13 @@ export async function upgradeCustomer(item: UpgradeItem) {
 	const values = mapValues(source, to, item.renames);
 	const from = { id: old.id, active: old.status === ACTIVE };
 	if (!item.preview) await switchOver(item, { from, to, changes: values.changes, roles });
+	const done = !created && !from.active && !values.changes.length;
 	return upgradeReport(item, pair, {
-		state: 'upgraded',
+		state: done ? 'alreadyUpgraded' : 'upgraded',
 		old: { id: old.id, status: PAUSED },
-		new: { id, status: ACTIVE, created },
+		new: { id, status: from.active ? ACTIVE : PAUSED, created },
 		values,
+		leftPaused: !from.active,
 	});
 }
 
@@ -82,10 +85,11 @@ export async function rollBackCustomer(item: UpgradeItem) {
 	const roles = { oldId: old.id, newId: current.id };
 	if (!item.preview) await switchOver(item, { from, to, changes: values.changes, roles });
 	return upgradeReport(item, pair, {
-		state: 'rolledBack',
-		old: { id: old.id, status: ACTIVE },
+		state: from.active || values.changes.length ? 'rolledBack' : 'alreadyRolledBack',
+		old: { id: old.id, status: from.active ? ACTIVE : PAUSED },
 		new: { id: current.id, status: PAUSED, created: false },
 		values,
+		leftPaused: !from.active,
 	});
 }
 
@@ -115,6 +119,7 @@ async function installNew(
 			refuseDuplicateTitle: true,
 			titleScope: 'solution',
 			checkWindow: input.checkWindow,
+			listed: pair.listed,
 		});
 		return { id: Number(installed.id), status: undefined, created: true };
 	} catch (error) {

@@ -1,6 +1,8 @@
 /**
  * Installation → Upgrade's switch, the same both ways (upgrade: old → new; Roll Back: new → old):
  * the values written into the target while it is paused, the source paused, the target started.
+ * A source that was paused before (the customer deliberately off) leaves the target paused too: it
+ * is never started.
  * Never both active: the target starts only once the source is paused. On a failure after the
  * source was paused, the target is paused again (a start whose answer was lost may have applied)
  * and, once it surely is, the source started again, before the item fails; the failure says the
@@ -31,6 +33,8 @@ const NAMED: Record<UpgradeItem['direction'], Record<Step, string>> = {
 export interface Roles {
 	oldId: number;
 	newId: number | undefined;
+	/** The source was active when the switch began (a failure that leaves neither active says so). */
+	wasActive?: boolean;
 }
 
 /** An installation read with its automations, steps and field values. */
@@ -69,6 +73,8 @@ export async function switchOver(item: UpgradeItem, { from, to, changes, roles }
 			sourcePaused = true;
 			await setStatus(client, from.id, 'PAUSE', itemIndex);
 		}
+		// A customer that was off stays off: the target keeps the source's paused state.
+		if (!from.active) return;
 		step = 'start';
 		const started = await setStatus(client, to.id, 'PLAY', itemIndex);
 		if (statusOf(started) === PAUSED)
@@ -82,7 +88,7 @@ export async function switchOver(item: UpgradeItem, { from, to, changes, roles }
 		const targetStopped =
 			step !== 'start' || (await quietly(setStatus(client, to.id, 'PAUSE', itemIndex)));
 		if (sourcePaused && targetStopped) await quietly(setStatus(client, from.id, 'PLAY', itemIndex));
-		throw await failure(item, error as Error, step, roles);
+		throw await failure(item, error as Error, step, { ...roles, wasActive: from.active });
 	}
 }
 
@@ -114,7 +120,7 @@ export async function failure(
 	item: UpgradeItem,
 	error: Error,
 	failedAt: Step,
-	{ oldId, newId }: Roles,
+	{ oldId, newId, wasActive }: Roles,
 ): Promise<Error> {
 	const [oldStatus, newStatus] = [await stateOf(item, oldId), await stateOf(item, newId)];
 	const left =
@@ -122,10 +128,14 @@ export async function failure(
 		(newId === undefined
 			? `nothing installed of solution ${item.input.solutionId}.`
 			: `installation ${newId} (${item.input.solutionId}, new) ${newStatus}.`);
+	const word = item.direction === 'upgrade' ? 'upgrade' : 'roll back';
+	// A customer that was on and is now off: a rerun would keep both paused (as for a customer who
+	// was off before), so the item names the one to start.
+	const source = item.direction === 'upgrade' ? oldId : newId;
 	const again =
-		item.direction === 'upgrade'
-			? 'Running the upgrade again continues from here.'
-			: 'Running the roll back again continues from here.';
+		wasActive && oldStatus === 'paused' && newStatus === 'paused'
+			? `Neither is active now: start installation ${source} with Installation → Start (running the ${word} again would keep both paused, as for a customer who was off).`
+			: `Running the ${word} again continues from here.`;
 	const told = withSentence(item.ctx.getNode(), error, `${left} ${again}`, item.itemIndex);
 	const details: IDataObject = {
 		failedAt: NAMED[item.direction][failedAt],

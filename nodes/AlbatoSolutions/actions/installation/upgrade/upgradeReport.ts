@@ -20,21 +20,34 @@ export interface Outcome {
 	/** Undefined when the values were not compared (already done, or the target is not installed). */
 	values?: ValueMap;
 	notice?: string;
+	/**
+	 * The source was paused before (the customer deliberately off), so the target is left paused
+	 * too: never started.
+	 */
+	leftPaused?: boolean;
 }
+
+/** The notice of a customer whose source installation was paused before the switch. */
+const leftPausedNotice = (item: UpgradeItem, outcome: Outcome) =>
+	`Installation ${item.direction === 'upgrade' ? outcome.old.id : outcome.new.id} was paused before the ${item.direction === 'upgrade' ? 'upgrade' : 'roll back'}, so installation ${(item.direction === 'upgrade' ? outcome.new.id : outcome.old.id) ?? '(the new one, once installed)'} is left paused too: it was never started. Start it with Installation → Start when the customer should run again.`;
 
 export function upgradeReport(item: UpgradeItem, pair: Pair, outcome: Outcome) {
 	const { values } = outcome;
 	const unmapped = values?.unmapped ?? [];
-	const notice =
-		outcome.notice ??
-		(unmapped.length
+	const notices = [
+		outcome.notice,
+		unmapped.length && !outcome.notice
 			? `${unmapped.length} value${unmapped.length > 1 ? 's have' : ' has'} no home in the ${item.direction === 'upgrade' ? 'new' : 'old'} installation (see unmapped): ${unmapped.map((field) => `"${field.step}" → ${field.code}`).join(', ')}.`
-			: undefined);
+			: undefined,
+		outcome.leftPaused ? leftPausedNotice(item, outcome) : undefined,
+	].filter(Boolean);
+	const notice = notices.length ? notices.join(' ') : undefined;
 	const output: IDataObject = {
 		...endUserFields(item),
 		direction: item.direction,
 		state: outcome.state,
 		unchanged: outcome.state.startsWith('already'),
+		leftPaused: outcome.leftPaused === true,
 		...(notice ? { notice } : {}),
 		oldInstallation: { ...outcome.old, solutionId: item.fromSolutionId, title: item.input.title },
 		newInstallation: { ...outcome.new, solutionId: item.input.solutionId, title: item.input.title },

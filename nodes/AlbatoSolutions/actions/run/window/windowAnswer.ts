@@ -48,7 +48,7 @@ export function windowAnswer(read: WindowRead, scope: WindowScope): IDataObject[
 	if (read.job.incidents) return incidentsIn(read, ended, scope);
 	const { job } = read;
 	const kept = scope.first
-		? firstSweepRuns(ended, scope, job.limits.perCustomer)
+		? firstSweepRuns(ended, scope, job.limits.perEndUser)
 		: ended.filter(({ end }) => scope.allowed.has(tickOf(end)));
 	return kept
 		.map(({ item }) => item)
@@ -65,25 +65,25 @@ function firstSweepRuns(ended: Ended[], scope: WindowScope, max: number): Ended[
 /** Incidents of each span of allowed ticks, each decided by the runs that ended before its end. */
 function incidentsIn(read: WindowRead, ended: Ended[], scope: WindowScope): IDataObject[] {
 	const { job } = read;
-	const customer = job.endUserId === undefined ? {} : { endUserId: job.endUserId };
+	const endUserFields = job.endUserId === undefined ? {} : { endUserId: job.endUserId };
 	const historyBefore = (ms: number) => ended.filter(({ end }) => end < ms).map(({ item }) => item);
 	if (scope.first) {
 		if (scope.allowed.size === 0) return [];
 		const history = historyBefore(tickStart(scope.end));
-		return incidentEvents({ history, fresh: new Set(), firstSweep: true, customer });
+		return incidentEvents({ history, fresh: new Set(), firstSweep: true, endUserFields });
 	}
 	const items: IDataObject[] = [];
 	for (const [from, to] of spansOf(scope.allowed)) {
 		const [fromMs, toMs] = [tickStart(from), tickStart(to)];
 		const history = historyBefore(toMs);
 		const fresh = new Set(ended.filter(({ end }) => end >= fromMs && end < toMs).map((e) => e.id));
-		const events = incidentEvents({ history, fresh, firstSweep: false, customer });
+		const events = incidentEvents({ history, fresh, firstSweep: false, endUserFields });
 		items.push(...events);
 		const remindAfterMs = job.incidents!.remindAfterMs;
 		const openedNow = new Set(
 			events.filter((e) => e.event === 'incidentOpened').map((e) => String(e.bundleId)),
 		);
-		for (const reminder of dueReminders(history, remindAfterMs, toMs, customer)) {
+		for (const reminder of dueReminders(history, remindAfterMs, toMs, endUserFields)) {
 			const openFor = Number(reminder.item.openForSeconds) * 1000;
 			const dueAt = toMs - (openFor % remindAfterMs);
 			if (dueAt >= fromMs && !openedNow.has(reminder.bundleId)) items.push(reminder.item);

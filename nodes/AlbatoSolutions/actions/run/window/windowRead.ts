@@ -10,7 +10,7 @@ import { listRuns } from '../../../../shared/api/run';
 import { incidentContextRead, openStreaksBounded } from '../../../../shared/readers/incidents';
 import { isEnded, runItem } from '../../../../shared/readers/runs';
 import type { AlbatoClient } from '../../../../shared/transport/client';
-import { RUNS_PER_PAGE } from '../customerRead';
+import { RUNS_PER_PAGE } from '../endUserRead';
 import type { Job } from '../newRunsJob';
 import { markOf } from '../runMemory';
 import { endMark } from '../runWindow';
@@ -58,7 +58,7 @@ export async function readWindow(
  * automation's state before the window is known.
  */
 function enoughFor(job: Job, fromMs: number | undefined) {
-	const depth = job.limits.perCustomer * (fromMs === undefined ? 1 : WINDOW_READ_DEPTH);
+	const depth = job.limits.perEndUser * (fromMs === undefined ? 1 : WINDOW_READ_DEPTH);
 	return (runs: IDataObject[]): boolean => {
 		if (runs.filter(isEnded).length >= depth) return true;
 		const starts = runs.map((run) => markOf(run, job.offset)[1]);

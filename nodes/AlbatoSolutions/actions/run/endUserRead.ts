@@ -7,7 +7,7 @@ import { incidentContextRead } from '../../../shared/readers/incidents';
 import { runItem } from '../../../shared/readers/runs';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import type { Job } from './newRunsJob';
-import { type CustomerMemory, enoughRead, isKnown, markOf, sweepCustomer } from './runMemory';
+import { type EndUserMemory, enoughRead, isKnown, markOf, sweepEndUser } from './runMemory';
 
 /** Runs asked for per page (Yii's `per-page`; 50 is Yii's default maximum). */
 export const RUNS_PER_PAGE = 50;
@@ -16,14 +16,14 @@ export const RUNS_PER_PAGE = 50;
 export interface Read {
 	job: Job;
 	/** The memory the read started from (undefined: the customer's first sweep, or a manual one). */
-	previous?: CustomerMemory;
+	previous?: EndUserMemory;
 	/** Every run read, as the service sent it (incidents are decided from all of them). */
 	runs: IDataObject[];
 	/** The ended runs not handled before (by the memory). */
 	fresh: IDataObject[];
 	/** Each run read as an output item, without names. */
 	items: Map<IDataObject, IDataObject>;
-	next: CustomerMemory;
+	next: EndUserMemory;
 	/** The automations the runs belong to, with their names, as far as known. */
 	names: Automations;
 	/** Whether the whole list was read (not cut short by the memory or the read's depth). */
@@ -40,16 +40,16 @@ export const CATCH_UP_DEPTH = 10;
 /** Reads the customer again, CATCH_UP_DEPTH times deeper, into `read` (its job kept). */
 export async function readDeeper(client: AlbatoClient, read: Read): Promise<void> {
 	const { job } = read;
-	const limits = { ...job.limits, perCustomer: job.limits.perCustomer * CATCH_UP_DEPTH };
-	const deeper = await readCustomer(client, { ...job, limits }, read.previous);
+	const limits = { ...job.limits, perEndUser: job.limits.perEndUser * CATCH_UP_DEPTH };
+	const deeper = await readEndUser(client, { ...job, limits }, read.previous);
 	Object.assign(read, { ...deeper, job });
 }
 
 /** One customer: its runs (as few pages as the memory allows), compared with its memory. */
-export async function readCustomer(
+export async function readEndUser(
 	client: AlbatoClient,
 	job: Job,
-	memory: CustomerMemory | undefined,
+	memory: EndUserMemory | undefined,
 ): Promise<Read> {
 	let complete = true;
 	const contextRead = incidentContext(job, memory);
@@ -74,7 +74,7 @@ export async function readCustomer(
 			job.itemIndex,
 		));
 	else runs = await read(job.scope === 'bundle' ? job.bundleId : undefined);
-	const { fresh, next } = sweepCustomer(memory, runs, job, Date.now(), complete);
+	const { fresh, next } = sweepEndUser(memory, runs, job, Date.now(), complete);
 	const items = new Map(runs.map((run) => [run, runItem(run, job.offset)]));
 	return { job, previous: memory, runs, fresh, items, next, names, complete };
 }
@@ -85,7 +85,7 @@ export async function readCustomer(
  */
 function incidentContext(
 	job: Job,
-	memory: CustomerMemory | undefined,
+	memory: EndUserMemory | undefined,
 ): ((runs: IDataObject[]) => boolean) | undefined {
 	if (!job.incidents) return undefined;
 	if (job.incidents.remindAfterMs > 0) return () => false;
