@@ -1,8 +1,8 @@
 /**
  * Solution 105, "CRM Leads to Mailer 2": the next version of solution 101 as a partner prepares it
- * in the partner panel, a new solution (Albato documents no upgrade call and no version link between
- * solutions). It is made from 101's templates, with these changes, for Installation → Upgrade's
- * tests and the demo:
+ * in the partner panel, a new solution (what Albato documents about upgrades: docs/fleet.md,
+ * "Upgrade to a new solution"; the emulator's guesses: emulator/README.md, "Upgrades"). It is made
+ * from 101's templates, with these changes, for Installation → Upgrade's tests and the demo:
  * - template 1051 (from 1011, same title): its step "Send welcome email" is renamed "Send welcome
  *   message" (same place); its field `subject` is renamed `mailSubject`; a new field `replyTo`
  *   comes with a default; the field `onlyNew` of "New lead in CRM" is removed;

@@ -80,7 +80,7 @@ export interface Variants {
 	listPlansMethod: 'both' | 'get' | 'post';
 	/** get-own-credential-metadata takes GET and POST (the page's "GET|POST"; default), or only one (the other: 405). */
 	ownMetadataMethod: 'both' | 'get' | 'post';
-	/** set-user-plan lifts a block (default; not documented either way) or leaves the user blocked. */
+	/** set-user-plan lifts a block (default) or leaves the user blocked: the emulator's choice 28 (emulator/README.md). */
 	setPlanUnblocks: 'yes' | 'no';
 	// Connection by link, update-user-data, own connection: see emulator/README.md "Connections".
 	/** A sharing's `dateCreated`: an ISO time (default), or null as the docs' example shows. */

@@ -1,0 +1,53 @@
+/**
+ * docs/performance/results.md is the bench JSON, rendered: the figures live in the JSON only, and
+ * the page cannot drift from them.
+ */
+import { benchFiles, dateOf, PAGE, renderPage } from '../../scripts/bench-results';
+import { githubAnchor } from '../../scripts/readme-operations';
+import { anchorsOf, read } from './markdown';
+
+describe('the page of benchmark results', () => {
+	test('is what the JSON renders (run npm run docs:results)', () => {
+		expect(read(PAGE)).toBe(renderPage());
+	});
+
+	test('has a section for every JSON file of docs/performance', () => {
+		const anchors = anchorsOf(read(PAGE));
+		const files = benchFiles().map((file) => file.name);
+		expect(files.length).toBeGreaterThan(5);
+		expect(files.filter((name) => !anchors.has(githubAnchor(name)))).toEqual([]);
+	});
+
+	test("renders a fleet job's figures as a row, newest file first", () => {
+		const job = {
+			seconds: 78.4,
+			failedItems: 0,
+			calls: { total: 30000, rateLimited: 0 },
+			maxTokenCallsPerCustomerPerWorker: 1,
+			peakWorkerRssMB: 827,
+			leftActive: 0,
+		};
+		const page = renderPage([
+			{ name: 'old.json', data: { setup: { date: '2026-01-01T00:00:00Z' }, jobs: {} } },
+			{
+				name: 'new.json',
+				data: { note: 'A note.', setup: { date: '2026-02-01T00:00:00Z' }, jobs: { nightlyPause: { 10000: job } } },
+			},
+		]);
+		expect(page).toContain('| nightly pause | 10,000 | 78.4 | 0 | 30,000 | 0 | 1 | 827 |  | 0 left active |');
+		expect(page).toContain('## new.json\n[new.json](new.json), 2026-02-01. A note.\n');
+		expect(page.indexOf('## new.json')).toBeLessThan(page.indexOf('## old.json'));
+	});
+
+	test('says when a run stopped on an error, with its first line', () => {
+		const page = renderPage([{ name: 'failed.json', data: { error: 'Error: 404 webhook\n    at x' } }]);
+		expect(page).toContain('**The run failed:** Error: 404 webhook\n');
+		expect(page).not.toContain('at x');
+	});
+
+	test('dates a file that gathers runs by its newest run', () => {
+		expect(dateOf({ runs: [{ result: { setup: { date: '2026-01-02' } } }, { setup: { date: '2026-01-03' } }] })).toBe(
+			'2026-01-03',
+		);
+	});
+});
