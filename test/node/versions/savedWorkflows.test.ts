@@ -115,11 +115,22 @@ const AT_VERSION_3: Record<string, Expected> = {
 	},
 };
 
+// Version 5 sweeps Run → Get New by windows of time; a node saved at 4 keeps the memory of runs
+// returned (its retired Max Remembered Runs in Total ignored): a manual run shows the runs at once.
+const AT_VERSION_4: Record<string, Expected> = {
+	'run-getNew-v4.json': {
+		calls: ['GET /bundle/events'],
+		output: { bundleId: 7001, installationId: 5001 },
+		items: 2,
+	},
+};
+
 const EXPECTED: Record<string, Expected> = {
 	...FIRST_NAMES,
 	...RENAMED,
 	...AT_VERSION_2,
 	...AT_VERSION_3,
+	...AT_VERSION_4,
 };
 
 const fixtures = readdirSync(FIXTURES).filter((file) => file.endsWith('.json'));
