@@ -76,7 +76,8 @@ export async function workerClock(mode, dir, log = console.log) {
 		},
 		offsetMs: 0,
 		async set(at) {
-			clock.offsetMs = Math.max(clock.offsetMs, Math.round((at - Date.now()) / 1000) * 1000);
+			// Whole seconds, rounded up: a worker a moment behind `at` would end a window one tick early.
+			clock.offsetMs = Math.max(clock.offsetMs, Math.ceil((at - Date.now()) / 1000) * 1000);
 			await writeFile(file, `+${clock.offsetMs / 1000}\n`);
 		},
 	};
