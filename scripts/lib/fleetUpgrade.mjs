@@ -4,7 +4,7 @@
 // it runs, the emulator's count of customers with two active copies (emulator/activeCopies.ts) is
 // read at every poll, and every customer's installations every few seconds.
 
-import { convergence } from './fleetBench.mjs';
+import { convergence } from './fleetOutcome.mjs';
 import { fleetChange } from './fleetJobs.mjs';
 import { IN_FLIGHT, NODE_TYPE, ONLY, PARTNER_CREDENTIAL } from './fleetOptions.mjs';
 import { authPhrase } from './fleetReport.mjs';
