@@ -6,10 +6,8 @@
 // moves with it (scripts/lib/workerClock.mjs). After each sweep the emulator's ground truth of the
 // window (`POST /__emulator/runs/truth`) is set against what the sweep returned.
 //
-// Per week: sweep seconds, what the memory holds (n8n's deduplication store rows for the node, their
-// records and bytes, and the workflow's static data bytes), store call p50 and max (the workers'
-// trace), runs returned twice, runs missed, incidents opened and resolved (and the truth's), items
-// failed and why.
+// Per week: sweep seconds, the memory (store rows, records, bytes; static data bytes), store call
+// p50 and max, runs twice and missed, incidents opened and resolved (and the truth's), failed items.
 
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -79,10 +77,7 @@ async function memoryOf(bench) {
 	};
 }
 
-/**
- * The ledger of what was said against the truth: `seen` each incident key (opened/resolved + run
- * id) and how often, `due` the truth's keys not yet seen with when they became known.
- */
+/** What was said against the truth: `seen` each incident key and how often, `due` those unsaid. */
 export const newLedger = () => ({
 	seen: new Map(),
 	due: new Map(),
@@ -194,11 +189,7 @@ export function weekLine(w) {
 	return `  week ${w.week}: sweeps ${w.sweepSeconds.join(' / ')} s; memory ${m.storeRecords} records in ${m.storeRows} store rows, ${m.storeBytes} bytes + static data ${m.staticDataBytes} bytes; store calls p50 ${w.storeCallMs.p50} ms, max ${w.storeCallMs.max} ms; ${w.runsTwice} twice, ${w.runsMissed} missed; incidents opened ${w.incidentsOpened} (truth ${w.truthOpened}), resolved ${w.incidentsResolved} (truth ${w.truthResolved}); ${w.itemsFailed} items failed${reasons ? `: ${reasons}` : ''}`;
 }
 
-/**
- * The year (`--weeks`) at `n` customers: a fleet on one run stream (history from a day before the
- * first sweep), a first sweep (the baseline: each customer's first sweep reports only what fails
- * now, so nothing before it is counted), then the weeks.
- */
+/** The year at `n` customers: a fleet on one run stream, a first sweep (the baseline), the weeks. */
 export async function fleetYear(bench, n, prefix, clock) {
 	const t0 = Math.floor(Date.now() / (5 * MINUTE)) * 5 * MINUTE; // a tick: windows end on ticks
 	await setClocks(bench, clock, t0);

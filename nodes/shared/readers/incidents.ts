@@ -3,8 +3,7 @@
  * and the trigger's Automation Failing / Automation Recovered. Pure. An incident is a streak of
  * failed runs of one automation: it opens at the first failed run after a success (or the first run
  * ever), and the next successful run resolves it. Nothing about incidents is remembered: the runs
- * the service lists say which automations are failing and since when, so the answer is the same on
- * any worker, after a restart, and for two executions at once.
+ * listed say it, the same on any worker, after a restart, and for two executions at once.
  *
  * What is reported is decided by which runs are new to this sweep (`fresh`: the caller's memory or
  * gate says so, each run to one sweep only):
@@ -12,8 +11,7 @@
  *   `incidentOpened` item; further failures report nothing;
  * - a new successful run whose previous run failed: one `incidentResolved` item with how long the
  *   incident lasted and how many runs failed;
- * - a run that ends after newer runs of its automation were reported counts in its streak but
- *   reports nothing itself;
+ * - a run that ends after newer runs of its automation were reported only counts in its streak;
  * - on a customer's first sweep, the history only sets the state: each automation failing now is
  *   reported once (incidentOpened), incidents already over are not;
  * - with Remind After, `dueReminders` names each incident open for another whole Remind After
@@ -122,9 +120,8 @@ export interface IncidentInput {
 }
 
 /** The incidentOpened and incidentResolved items of one sweep of one customer, oldest first. */
-export function incidentEvents(input: IncidentInput): IDataObject[] {
-	return incidentEventsAt(input).map(({ item }) => item);
-}
+export const incidentEvents = (input: IncidentInput): IDataObject[] =>
+	incidentEventsAt(input).map(({ item }) => item);
 
 /** incidentEvents, each item with the date (epoch ms) of the run that decided it. */
 export function incidentEventsAt(input: IncidentInput): Array<{ at: number; item: IDataObject }> {

@@ -221,6 +221,24 @@ export function runItem(run: IDataObject, offsetMinutes = 0, titles?: StepTitles
 }
 
 /**
+ * What the incident rules read of a run (shared/readers/incidents.ts): runItem's `id`,
+ * `bundleId`, `outcome`, `dateCreated` and `failedStep` (of a failed run only), without the
+ * steps' items. A catch-up reads every run of a week; most are only points on a timeline.
+ */
+export function runPoint(run: IDataObject, offsetMinutes = 0, titles?: StepTitles): IDataObject {
+	const steps = stepsOfRun(run);
+	const outcome = runOutcome(run, steps);
+	const failed = outcome === 'failed' ? failedStepOf(steps) : undefined;
+	return {
+		id: runIdOf(run) ?? run.id ?? null,
+		bundleId: idOf(run.bundleId) ?? run.bundleId ?? null,
+		outcome,
+		dateCreated: isoOfRunDate(run.dateCreated, offsetMinutes),
+		failedStep: failed ? stepItem(failed, offsetMinutes, titles) : null,
+	};
+}
+
+/**
  * One step with its date as ISO (the text as sent kept beside it); keys that name a secret left out
  * at any depth (the step's own `token`, and the credentials its request and response may carry).
  */

@@ -15,6 +15,7 @@ import {
 	windowItems,
 } from '../../../nodes/AlbatoSolutions/actions/run/window/windowAnswer';
 import type { WindowRead } from '../../../nodes/AlbatoSolutions/actions/run/window/windowRead';
+import { withNames } from '../../../nodes/AlbatoSolutions/actions/run/sweepAnswer';
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 5, 1, 0, 0);
@@ -107,6 +108,36 @@ describe('Run → Get New (version 5): an end user answered once, before the set
 							expect.arrayContaining(['incidentOpened', 'incidentResolved']),
 						);
 				});
+
+	it('names each incident’s run as its output item, and its fields as that item has them', () => {
+		const history = runs(6, 8).map((run, n) => (n % 3 ? run : { ...run, installationId: 7 }));
+		const names: WindowRead['names'] = new Map([
+			[
+				'11',
+				{
+					installationId: 5001,
+					installationTitle: 'CRM',
+					bundleTitle: 'Leads',
+					solutionId: 101,
+					stepTitles: new Map(),
+				},
+			],
+		]);
+		const read: WindowRead = { job: job(true), runs: history, names };
+		const [all] = settles(layouts[0][1]);
+		const events = windowItems(read, { ...all, first: false, end: TICK0 + 70 });
+		const raw = new Map(history.map((run) => [run.id, run]));
+		let named = 0;
+		for (const { item } of events) {
+			if (!item.run) continue;
+			const run = item.run as IDataObject;
+			const full = withNames(read.job, raw.get(run.id)!, names);
+			expect(run).toEqual(full);
+			if (item.event === 'incidentOpened') expect(item.failedStep).toEqual(full.failedStep);
+			named += full.bundleTitle === 'Leads' ? 1 : 0;
+		}
+		expect(named).toBeGreaterThan(0);
+	});
 
 	it('holds no item outside the ticks it may return, and a first sweep’s state only if it returns any', () => {
 		const read: WindowRead = { job: job(true), runs: runs(5, 8), names: new Map() };

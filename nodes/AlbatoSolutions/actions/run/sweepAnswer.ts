@@ -10,7 +10,7 @@ import { automationNames, automationOf, type Automations } from '../../../shared
 import { dueReminders, incidentEvents, staleReminders } from '../../../shared/readers/incidents';
 import { knownGateKey, reminderGateKey, runGateKey } from '../../../shared/readers/runKeys';
 import type { AlbatoClient } from '../../../shared/transport/client';
-import { isEnded, runItem } from '../../../shared/readers/runs';
+import { isEnded, runItem, runPoint } from '../../../shared/readers/runs';
 import type { Read } from './endUserRead';
 import type { Job } from './newRunsJob';
 import { isKnown, markOf } from './runMemory';
@@ -137,6 +137,22 @@ export function withNames(job: Job, run: IDataObject, names: Automations): IData
 		installationTitle: found?.installationTitle ?? null,
 		bundleTitle: found?.bundleTitle ?? null,
 		...item,
+	};
+}
+
+/**
+ * withNames' fields that the incident rules read (readers/runs.ts runPoint, the names, and any of
+ * the run's own fields that withNames lets stand), for a run that is only a point on a timeline.
+ */
+export function incidentPoint(job: Job, run: IDataObject, names: Automations): IDataObject {
+	const found = automationOf(names, run.bundleId);
+	const own = (key: string, fallback: IDataObject[string]) => (key in run ? run[key] : fallback);
+	return {
+		...(job.endUserId === undefined ? {} : { endUserId: job.endUserId }),
+		installationId: own('installationId', found?.installationId ?? job.installationId ?? null),
+		installationTitle: own('installationTitle', found?.installationTitle ?? null),
+		bundleTitle: own('bundleTitle', found?.bundleTitle ?? null),
+		...runPoint(run, job.offset, found?.stepTitles),
 	};
 }
 

@@ -12,11 +12,14 @@ import { dueReminders, incidentEventsAt } from '../../../../shared/readers/incid
 import { isEnded } from '../../../../shared/readers/runs';
 import { newerFirst } from '../runMemory';
 import { endMark } from '../runWindow';
-import { withNames } from '../sweepAnswer';
+import { incidentPoint, withNames } from '../sweepAnswer';
 import { spansOf, tickOf, tickStart } from './ticks';
 import type { WindowRead } from './windowRead';
 
-/** An ended run with its end (epoch ms) and output item. */
+/**
+ * An ended run with its end (epoch ms) and item: its output item, or with incidents its point on
+ * the timeline (sweepAnswer.ts incidentPoint), made an output item only where an event names it.
+ */
 interface Ended {
 	run: IDataObject;
 	end: number;
@@ -27,14 +30,24 @@ interface Ended {
 /** The ended runs read, each once, oldest first by end; runs whose dates cannot be read left out. */
 function endedRuns(read: WindowRead): Ended[] {
 	const { job } = read;
+	const itemOf = job.incidents ? incidentPoint : withNames;
 	const byId = new Map<string, Ended>();
 	for (const run of read.runs) {
 		if (!isEnded(run)) continue;
 		const [id, end] = endMark(run, job.offset);
 		if (id === '' || Number.isNaN(end) || byId.has(id)) continue;
-		byId.set(id, { run, end, id, item: withNames(job, run, read.names) });
+		byId.set(id, { run, end, id, item: itemOf(job, run, read.names) });
 	}
 	return [...byId.values()].sort((a, b) => newerFirst([b.id, b.end], [a.id, a.end]));
+}
+
+/** An incident's item with the run it names as the output item (withNames), not its point. */
+function withRun(read: WindowRead, ended: Ended[]) {
+	const runOf = new Map(ended.map(({ item, run }) => [item, run]));
+	return (item: IDataObject): IDataObject => {
+		const run = runOf.get(item.run as IDataObject);
+		return run ? { ...item, run: withNames(read.job, run, read.names) } : item;
+	};
 }
 
 export interface WindowScope {
@@ -100,11 +113,12 @@ function incidentsIn(read: WindowRead, ended: Ended[], scope: WindowScope): Tick
 	const { job } = read;
 	const endUserFields = job.endUserId === undefined ? {} : { endUserId: job.endUserId };
 	const historyBefore = (ms: number) => ended.filter(({ end }) => end < ms).map(({ item }) => item);
+	const output = withRun(read, ended);
 	if (scope.first) {
 		if (scope.allowed.size === 0) return [];
 		const history = historyBefore(tickStart(scope.end));
 		return incidentEventsAt({ history, fresh: new Set(), firstSweep: true, endUserFields }).map(
-			({ item }) => ({ tick: undefined, item }),
+			({ item }) => ({ tick: undefined, item: output(item) }),
 		);
 	}
 	const items: TickedItem[] = [];
@@ -115,7 +129,7 @@ function incidentsIn(read: WindowRead, ended: Ended[], scope: WindowScope): Tick
 		const history = historyBefore(toMs);
 		const fresh = new Set(ended.filter(({ end }) => end >= fromMs && end < toMs).map((e) => e.id));
 		const events = incidentEventsAt({ history, fresh, firstSweep: false, endUserFields });
-		items.push(...events.map(({ at, item }) => ({ tick: within(at), item })));
+		items.push(...events.map(({ at, item }) => ({ tick: within(at), item: output(item) })));
 		const remindAfterMs = job.incidents!.remindAfterMs;
 		const openedNow = new Set(
 			events

@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { type Automations, runsOfInstallation } from '../../../../shared/api/automations';
 import { listRuns } from '../../../../shared/api/run';
 import { incidentContextRead, openStreaksBounded } from '../../../../shared/readers/incidents';
-import { isEnded, runItem } from '../../../../shared/readers/runs';
+import { isEnded, runPoint } from '../../../../shared/readers/runs';
 import type { AlbatoClient } from '../../../../shared/transport/client';
 import { RUNS_PER_PAGE } from '../endUserRead';
 import type { Job } from '../newRunsJob';
@@ -35,9 +35,14 @@ export async function readWindow(
 	job: Job,
 	fromMs: number | undefined,
 ): Promise<WindowRead> {
-	const enough = enoughFor(job, fromMs);
+	// One test per list: it keeps what the list's pages said so far.
 	const read = async (bundleId?: number | string) =>
-		await listRuns(client, { bundleId, itemIndex: job.itemIndex, perPage: RUNS_PER_PAGE, enough });
+		await listRuns(client, {
+			bundleId,
+			itemIndex: job.itemIndex,
+			perPage: RUNS_PER_PAGE,
+			enough: enoughFor(job, fromMs),
+		});
 	if (job.scope === 'installation') {
 		const { runs, automations } = await runsOfInstallation(
 			client,
@@ -55,20 +60,25 @@ export async function readWindow(
  * When a read may stop: only while the list reads newest first (otherwise it is read whole, up to
  * the depth), once its oldest run started before `fromMs` less the lateness (a run ends within the
  * lateness of its start: the runs beyond ended before the window), and, with incidents, once each
- * automation's state before the window is known.
+ * automation's state before the window is known. Each page is looked at once (a week's catch-up
+ * reads 14 pages a customer); only the incidents' test reads all, on the pages past the window.
  */
 function enoughFor(job: Job, fromMs: number | undefined) {
 	const depth = job.limits.perEndUser * (fromMs === undefined ? 1 : WINDOW_READ_DEPTH);
-	return (runs: IDataObject[]): boolean => {
-		if (runs.filter(isEnded).length >= depth) return true;
-		const starts = runs.map((run) => markOf(run, job.offset)[1]);
-		for (let i = 0; i < starts.length; i++)
-			if (Number.isNaN(starts[i]) || (i > 0 && starts[i] > starts[i - 1])) return false;
-		if (fromMs === undefined) return false;
-		if (starts.length === 0 || starts[starts.length - 1] >= fromMs - job.windowed!.latenessMs)
-			return false;
+	const read = { ended: 0, count: 0, last: Number.NaN, unordered: false };
+	return (runs: IDataObject[], page: IDataObject[]): boolean => {
+		for (const run of page) {
+			if (isEnded(run)) read.ended++;
+			const start = markOf(run, job.offset)[1];
+			if (Number.isNaN(start) || (read.count > 0 && start > read.last)) read.unordered = true;
+			read.last = start;
+			read.count++;
+		}
+		if (read.ended >= depth) return true;
+		if (read.unordered || fromMs === undefined) return false;
+		if (read.count === 0 || read.last >= fromMs - job.windowed!.latenessMs) return false;
 		if (!job.incidents) return true;
-		const point = (run: IDataObject) => runItem(run, job.offset);
+		const point = (run: IDataObject) => runPoint(run, job.offset);
 		const isNew = (run: IDataObject) => isEnded(run) && endMark(run, job.offset)[1] >= fromMs;
 		if (!incidentContextRead(runs, point, isNew)) return false;
 		return job.incidents.remindAfterMs <= 0 || openStreaksBounded(runs.map(point));
