@@ -2,6 +2,8 @@
  * The tables of docs/performance/results.md (scripts/bench-results.ts): one renderer per shape of
  * bench JSON (bench, bench:n8n, bench:watch, bench:fleet and files that gather fleet runs).
  */
+import { WEEK_HEADER, WEEKS_SHOWN_ONE_BY_ONE, weekRows } from './weekTables';
+
 export type Json = Record<string, unknown>;
 
 /** The value at a path of keys, or undefined. */
@@ -137,32 +139,13 @@ function setupOf(setup: unknown): string {
 
 function weeksOf(data: Json): string[] {
 	return Object.values((data.year ?? {}) as Json).flatMap((year) => {
-		const weeks = Object.values((at(year, 'byWeek') ?? {}) as Json).map((week) => {
-			const w = week as Json;
-			return [
-				w.week,
-				(w.sweepSeconds as number[]).map(fig).join(' / '),
-				at(w, 'memory', 'storeRecords'),
-				`${fig(at(w, 'storeCallMs', 'p50'))} / ${fig(at(w, 'storeCallMs', 'max'))}`,
-				`${fig(w.runsTwice)} / ${fig(w.runsMissed)}`,
-				`${fig(w.incidentsOpened)} / ${fig(w.incidentsResolved)} (${fig(w.truthOpened)} / ${fig(w.truthResolved)})`,
-				w.itemsFailed,
-			];
-		});
-		const header = [
-			'week',
-			'catch-up / steady sweeps (s)',
-			'store records',
-			'store call p50 / max (ms)',
-		];
+		const weeks = Object.values((at(year, 'byWeek') ?? {}) as Json) as Json[];
 		const lines = (at(year, 'targets', 'lines') ?? []) as string[];
+		const grouped = weeks.length > WEEKS_SHOWN_ONE_BY_ONE;
 		return [
-			`${fig(at(year, 'customers'))} customers, ${fig(at(year, 'runsPerDay'))} runs a day per automation, ${fig(at(year, 'weeks'))} simulated weeks:`,
+			`${fig(at(year, 'customers'))} customers, ${fig(at(year, 'runsPerDay'))} runs a day per automation, ${fig(at(year, 'weeks'))} simulated weeks${grouped ? ' (week 1, then the others in groups: a figure as its lowest–highest, a count summed; each week is in the JSON)' : ''}:`,
 			'',
-			...table(
-				[...header, 'twice / missed', 'incidents opened / resolved (truth)', 'items failed'],
-				weeks,
-			),
+			...table(WEEK_HEADER, weekRows(weeks)),
 			...lines.map((line) => `- ${line}`),
 			...(lines.length > 0 ? [''] : []),
 		];

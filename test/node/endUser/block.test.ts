@@ -166,7 +166,7 @@ describe('End User → Block', () => {
 });
 
 describe('what the editor says about Block', () => {
-	it('points to the one home of the gap (the docs\' Billing section), with no README path the editor cannot open', () => {
+	it("points to the one home of the gap (the docs' Billing section), with no README path the editor cannot open", () => {
 		const texts = JSON.stringify(new AlbatoSolutions().description.properties);
 		expect(texts).not.toMatch(/README/);
 		const confirm = new AlbatoSolutions().description.properties.find(
