@@ -210,15 +210,16 @@ function watchSection(data: Json): string[] {
 	];
 }
 
+/** The targets as one line: each one's name, what was wanted, what was measured and whether it was met. */
 function targetsOf(targets: unknown): string[] {
 	if (!isObject(targets)) return [];
-	const rows = Object.entries(targets).map(([name, t]) => [
-		name,
-		at(t, 'target'),
-		at(t, 'value'),
-		at(t, 'met'),
-	]);
-	return table(['target', 'wanted', 'measured', 'met'], rows);
+	const each = Object.entries(targets).map(([name, t]) => {
+		const wanted = fig(at(t, 'target'));
+		const met = at(t, 'met');
+		const verdict = met === true ? ', met' : met === false ? ', **not met**' : '';
+		return `${name}${wanted ? ` (${wanted})` : ''}: ${fig(at(t, 'value'))}${verdict}`;
+	});
+	return each.length > 0 ? [`**Targets:** ${each.join('; ')}.`, ''] : [];
 }
 
 /** A file of plain rows: one table, its header the first row's keys. */

@@ -61,6 +61,12 @@ describe('the page of benchmark results', () => {
 		expect(page).not.toContain('| 5 |');
 	});
 
+	test('gives the targets in one line, saying which were met', () => {
+		const targets = { fast: { target: '≤ 2', value: 1.5, met: true }, small: { target: '≤ 8', value: 9, met: false } };
+		const page = renderPage([{ name: 't.json', data: { node: {}, httpRequest: {}, rateLimited: { node: {}, nodeAt64: {}, httpRequest: {} }, nodeAt64: {}, targets } }]);
+		expect(page).toContain('**Targets:** fast (≤ 2): 1.5, met; small (≤ 8): 9, **not met**.\n');
+	});
+
 	test('says when a run stopped on an error, with its first line', () => {
 		const page = renderPage([{ name: 'failed.json', data: { error: 'Error: 404 webhook\n    at x' } }]);
 		expect(page).toContain('**The run failed:** Error: 404 webhook\n');
