@@ -146,8 +146,7 @@ function weeksOf(data: Json): string[] {
 			`${fig(at(year, 'customers'))} customers, ${fig(at(year, 'runsPerDay'))} runs a day per automation, ${fig(at(year, 'weeks'))} simulated weeks${grouped ? ' (week 1, then the others in groups: a figure as its lowest–highest, a count summed; each week is in the JSON)' : ''}:`,
 			'',
 			...table(WEEK_HEADER, weekRows(weeks)),
-			...lines.map((line) => `- ${line}`),
-			...(lines.length > 0 ? [''] : []),
+			...(lines.length > 0 ? [`**Targets:** ${lines.join('; ')}.`, ''] : []),
 		];
 	});
 }
