@@ -57,6 +57,8 @@ function upTo10000OrSmallest(sizes) {
 export const OUT = path.resolve(arg('--out', 'bench-fleet.json'));
 /** `--weeks N`: the sweep over N simulated weeks (scripts/lib/fleetYear.mjs); 0: none. */
 export const WEEKS = Number(arg('--weeks', 0));
+/** `--no-catch-up`: each simulated week only its two steady sweeps (no week's jump before them). */
+export const CATCH_UP = !has('--no-catch-up');
 if (!Number.isInteger(WEEKS) || WEEKS < 0) throw new Error('--weeks wants a whole number ≥ 0');
 /** Runs a day per automation of the weeks' fleet (the emulator's run stream). */
 export const RUNS_PER_DAY = Number(arg('--runs-per-day', 50));

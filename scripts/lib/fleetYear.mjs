@@ -14,7 +14,15 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 
-import { JOBS, LATENESS_MS, ONLY, RUNS_PER_DAY, WEEKS, WORKER_CLOCK } from './fleetOptions.mjs';
+import {
+	CATCH_UP,
+	JOBS,
+	LATENESS_MS,
+	ONLY,
+	RUNS_PER_DAY,
+	WEEKS,
+	WORKER_CLOCK,
+} from './fleetOptions.mjs';
 import { storeTraceReport } from './storeTraceReport.mjs';
 import { workerClock } from './workerClock.mjs';
 
@@ -214,10 +222,10 @@ export async function fleetYear(bench, n, prefix, clock) {
 	const weeks = [];
 	let from = t0;
 	for (let week = 1; week <= WEEKS; week++) {
-		const start = t0 + week * WEEK;
+		const start = CATCH_UP ? t0 + week * WEEK : from;
 		const sweeps = [];
 		for (const [kind, to] of [
-			['catchUp', start],
+			...(CATCH_UP ? [['catchUp', start]] : []),
 			['steady', start + STEADY_GAP],
 			['steady', start + 2 * STEADY_GAP],
 		]) {
@@ -235,6 +243,7 @@ export async function fleetYear(bench, n, prefix, clock) {
 		automations: n * 2,
 		runsPerDay: RUNS_PER_DAY,
 		weeks: WEEKS,
+		catchUp: CATCH_UP,
 		latenessMinutes: LATENESS_MS / MINUTE,
 		workerClock: { mode: clock.mode, ...(clock.note ? { note: clock.note } : {}) },
 		first: baseline,

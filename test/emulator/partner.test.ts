@@ -118,6 +118,21 @@ describe('end users created at run time', () => {
 		expect((await wl('get-user-session-token', {})).status).toBe(400);
 	});
 
+	it('mints session tokens on the emulator clock, and a token minted before a jump still works', async () => {
+		await wl('add-user', { id: 'a' });
+		const before = (await wl('get-user-session-token', { id: 'a' })).data.data;
+		const weekAhead = Date.now() + 7 * 86_400_000;
+		emu.clock.set(weekAhead);
+		const after = (await wl('get-user-session-token', { id: 'a' })).data.data;
+		const lifetime = emu.partner.settings().sessionTokenSeconds;
+		expect(after.sessionTokenValidUntil - weekAhead / 1000).toBeGreaterThan(lifetime - 5);
+		expect(after.sessionTokenValidUntil - weekAhead / 1000).toBeLessThanOrEqual(lifetime);
+		const list = async (token: string) =>
+			(await call(emu, 'GET', '/solution/installation', { token })).status;
+		expect(await list(before.sessionToken)).toBe(200);
+		expect(await list(after.sessionToken)).toBe(200);
+	});
+
 	it('reset forgets them and their permanent tokens', async () => {
 		const a = (await wl('add-user', { id: 'a' })).data.data;
 		emu.reset();

@@ -123,6 +123,11 @@ export interface IncidentInput {
 
 /** The incidentOpened and incidentResolved items of one sweep of one customer, oldest first. */
 export function incidentEvents(input: IncidentInput): IDataObject[] {
+	return incidentEventsAt(input).map(({ item }) => item);
+}
+
+/** incidentEvents, each item with the date (epoch ms) of the run that decided it. */
+export function incidentEventsAt(input: IncidentInput): Array<{ at: number; item: IDataObject }> {
 	const items: Array<{ at: number; item: IDataObject }> = [];
 	for (const [automation, points] of timelines(input.history)) {
 		const emit = (index: number, item: IDataObject) => items.push({ at: points[index].at, item });
@@ -147,7 +152,7 @@ export function incidentEvents(input: IncidentInput): IDataObject[] {
 			}
 		}
 	}
-	return items.sort((a, b) => (a.at || 0) - (b.at || 0)).map(({ item }) => item);
+	return items.sort((a, b) => (a.at || 0) - (b.at || 0));
 }
 
 function opened(

@@ -1,11 +1,14 @@
 /**
- * Run → Get New from node version 5: what one end user's sweep returns, given the ticks this
- * execution returns for it (claims.ts): the ended runs whose end falls in those ticks, or with
- * Group Into Incidents the incidents they open and resolve and the reminders due in them. Pure.
+ * Run → Get New from node version 5: what one end user's sweep may return, computed as soon as it
+ * is read, each item with the tick it belongs to: the ended runs whose end falls in the ticks the
+ * execution may return (claims.ts), or with Group Into Incidents the incidents they open and
+ * resolve and the reminders due in them. Once the execution has settled which of those ticks it
+ * returns for the end user, `itemsIn` keeps theirs. So a sweep holds each end user's answer, not
+ * its runs, until it settles. Pure.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { dueReminders, incidentEvents } from '../../../../shared/readers/incidents';
+import { dueReminders, incidentEventsAt } from '../../../../shared/readers/incidents';
 import { isEnded } from '../../../../shared/readers/runs';
 import { newerFirst } from '../runMemory';
 import { endMark } from '../runWindow';
@@ -35,24 +38,49 @@ function endedRuns(read: WindowRead): Ended[] {
 }
 
 export interface WindowScope {
-	/** The ticks whose runs are returned. */
+	/** The ticks whose runs may be returned (the execution's own and those it takes over). */
 	allowed: ReadonlySet<number>;
+	/**
+	 * The spans of `allowed` each decided on its own, as successive sweeps would (default: its
+	 * spans): the execution's own ticks apart from those it takes over, so that a settle that keeps
+	 * one and not the other keeps what a sweep of that one alone would give.
+	 */
+	spans?: Array<[number, number]>;
 	/** The group's first sweep: only the state at `end` (its end tick) is reported. */
 	first: boolean;
 	end: number;
 }
 
-/** One end user's output items. */
-export function windowAnswer(read: WindowRead, scope: WindowScope): IDataObject[] {
+/**
+ * An output item and the tick it belongs to; a first sweep's state belongs to none (undefined): it
+ * is returned when the execution returns any tick.
+ */
+export interface TickedItem {
+	tick: number | undefined;
+	item: IDataObject;
+}
+
+/** One end user's output items, each with its tick. */
+export function windowItems(read: WindowRead, scope: WindowScope): TickedItem[] {
 	const ended = endedRuns(read);
 	if (read.job.incidents) return incidentsIn(read, ended, scope);
 	const { job } = read;
-	const kept = scope.first
-		? firstSweepRuns(ended, scope, job.limits.perEndUser)
-		: ended.filter(({ end }) => scope.allowed.has(tickOf(end)));
-	return kept
-		.map(({ item }) => item)
-		.filter((item) => job.status === 'any' || item.outcome === job.status);
+	const kept: TickedItem[] = scope.first
+		? firstSweepRuns(ended, scope, job.limits.perEndUser).map(({ item }) => ({
+				tick: undefined,
+				item,
+			}))
+		: ended
+				.filter(({ end }) => scope.allowed.has(tickOf(end)))
+				.map(({ end, item }) => ({ tick: tickOf(end), item }));
+	return kept.filter(({ item }) => job.status === 'any' || item.outcome === job.status);
+}
+
+/** The items of the ticks returned (`allowed`, settled), in their order. */
+export function itemsIn(ticked: TickedItem[], allowed: ReadonlySet<number>): IDataObject[] {
+	return ticked
+		.filter(({ tick }) => (tick === undefined ? allowed.size > 0 : allowed.has(tick)))
+		.map(({ item }) => item);
 }
 
 /** A first sweep: the newest runs before its end, up to the per-end-user maximum. */
@@ -62,31 +90,43 @@ function firstSweepRuns(ended: Ended[], scope: WindowScope, max: number): Ended[
 	return before.slice(Math.max(0, before.length - max));
 }
 
-/** Incidents of each span of allowed ticks, each decided by the runs that ended before its end. */
-function incidentsIn(read: WindowRead, ended: Ended[], scope: WindowScope): IDataObject[] {
+/**
+ * Incidents of each span of allowed ticks, each decided by the runs that ended before its end. An
+ * item belongs to the tick of the run that decided it (a reminder: of when it fell due), within
+ * its span. A settle keeps whole spans (claims.ts); were one cut, the part kept would get the
+ * events the whole span's runs decide there.
+ */
+function incidentsIn(read: WindowRead, ended: Ended[], scope: WindowScope): TickedItem[] {
 	const { job } = read;
 	const endUserFields = job.endUserId === undefined ? {} : { endUserId: job.endUserId };
 	const historyBefore = (ms: number) => ended.filter(({ end }) => end < ms).map(({ item }) => item);
 	if (scope.first) {
 		if (scope.allowed.size === 0) return [];
 		const history = historyBefore(tickStart(scope.end));
-		return incidentEvents({ history, fresh: new Set(), firstSweep: true, endUserFields });
+		return incidentEventsAt({ history, fresh: new Set(), firstSweep: true, endUserFields }).map(
+			({ item }) => ({ tick: undefined, item }),
+		);
 	}
-	const items: IDataObject[] = [];
-	for (const [from, to] of spansOf(scope.allowed)) {
+	const items: TickedItem[] = [];
+	for (const [from, to] of scope.spans ?? spansOf(scope.allowed)) {
 		const [fromMs, toMs] = [tickStart(from), tickStart(to)];
+		const within = (ms: number) =>
+			Number.isNaN(ms) ? from : Math.min(to - 1, Math.max(from, tickOf(ms)));
 		const history = historyBefore(toMs);
 		const fresh = new Set(ended.filter(({ end }) => end >= fromMs && end < toMs).map((e) => e.id));
-		const events = incidentEvents({ history, fresh, firstSweep: false, endUserFields });
-		items.push(...events);
+		const events = incidentEventsAt({ history, fresh, firstSweep: false, endUserFields });
+		items.push(...events.map(({ at, item }) => ({ tick: within(at), item })));
 		const remindAfterMs = job.incidents!.remindAfterMs;
 		const openedNow = new Set(
-			events.filter((e) => e.event === 'incidentOpened').map((e) => String(e.bundleId)),
+			events
+				.filter(({ item }) => item.event === 'incidentOpened')
+				.map(({ item }) => String(item.bundleId)),
 		);
 		for (const reminder of dueReminders(history, remindAfterMs, toMs, endUserFields)) {
 			const openFor = Number(reminder.item.openForSeconds) * 1000;
 			const dueAt = toMs - (openFor % remindAfterMs);
-			if (dueAt >= fromMs && !openedNow.has(reminder.bundleId)) items.push(reminder.item);
+			if (dueAt >= fromMs && !openedNow.has(reminder.bundleId))
+				items.push({ tick: within(dueAt), item: reminder.item });
 		}
 	}
 	return items;

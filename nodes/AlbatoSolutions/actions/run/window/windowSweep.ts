@@ -1,9 +1,11 @@
 /**
  * Run → Get New from node version 5: one execution's sweep by windows (docs/runs.md, "Sweep
  * windows"). Before the first end user is read, the execution takes its window (claims.ts); each
- * end user is a unit, read down to what the window needs (windowRead.ts); once all are read, the
- * execution settles which ticks it returns, per end user, and answers (windowAnswer.ts). Nothing is
- * kept per end user or per run: the store holds the group's ticks for the lookback only.
+ * end user is a unit, read down to what the window needs (windowRead.ts) and answered at once, each
+ * item with its tick (windowAnswer.ts); once all are read, the execution settles which ticks it
+ * returns, per end user, and reports those items. Nothing is kept per end user or per run: the
+ * store holds the group's ticks for the lookback only, and the execution each end user's answer
+ * (not its runs) until it settles.
  */
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -11,8 +13,8 @@ import type { BatchPlan, Execution, Unit } from '../../types';
 import type { Job } from '../newRunsJob';
 import { nameAutomations } from '../sweepAnswer';
 import { claimWindow, settleWindow, type WindowClaim } from './claims';
-import { LOOKBACK_TICKS, tickOf, tickStart } from './ticks';
-import { windowAnswer } from './windowAnswer';
+import { LOOKBACK_TICKS, spansOf, tickOf, tickStart } from './ticks';
+import { itemsIn, type TickedItem, windowItems, type WindowScope } from './windowAnswer';
 import { readWindow, type WindowRead } from './windowRead';
 
 /** The sweep group and lateness of the execution: one for all its items. */
@@ -46,6 +48,12 @@ function manualClaim(now: number): WindowClaim {
 	return { keys: undefined!, end, own, first: true, pending: [], markers: [] };
 }
 
+/** One end user's answer, each item with its tick, until the execution settles. */
+interface Answer {
+	job: Job;
+	ticked: TickedItem[];
+}
+
 /** The plan of a windowed sweep over `jobs` (one unit per end user). */
 export function planWindows(jobs: Job[], execution: Execution): BatchPlan {
 	if (jobs.length === 0) return { units: [] };
@@ -58,28 +66,27 @@ export function planWindows(jobs: Job[], execution: Execution): BatchPlan {
 		await (claiming ??= manual
 			? Promise.resolve(manualClaim(now))
 			: claimWindow(ctx, { group, now, latenessMs }));
-	const reads: WindowRead[] = [];
+	const answers: Answer[] = [];
 	const units = jobs.map(
 		(job): Unit => ({
 			itemIndexes: [job.itemIndex],
 			execute: async () => {
-				reads.push(await readWindow(client, job, fromOf(await claim())));
+				const taken = await claim();
+				const read = await readWindow(client, job, fromOf(taken));
+				answers.push({ job, ticked: await answerOf(execution, read, candidates(taken)) });
 			},
 		}),
 	);
 	const finish = async () => {
 		const taken = claiming && (await claiming.catch(() => undefined));
 		if (!taken) return; // every item failed with the store's error
-		const failed = reads.length < jobs.length;
-		const served = reads.map((read) => read.job.key);
+		const failed = answers.length < jobs.length;
+		const served = answers.map((answer) => answer.job.key);
 		const settled = manual
 			? { allowed: () => new Set(taken.own) }
 			: await settleWindow(ctx, taken, { served, failed });
-		await answerAll(execution, reads, (read) => ({
-			allowed: settled.allowed(read.job.key),
-			first: taken.first,
-			end: taken.end,
-		}));
+		for (const { job, ticked } of answers)
+			execution.ended(job.itemIndex, itemsIn(ticked, settled.allowed(job.key)));
 	};
 	return { units, finish };
 }
@@ -91,21 +98,26 @@ function fromOf(claim: WindowClaim): number | undefined {
 	return tickStart(oldest);
 }
 
-/** Each end user's answer, its automations named when it has something to return. */
-async function answerAll(
+/** The ticks an execution may return: its own and those it takes over (settled at its end). */
+const candidates = (claim: WindowClaim): WindowScope => ({
+	allowed: new Set([...claim.own, ...claim.pending]),
+	spans: [...spansOf(claim.own), ...spansOf(claim.pending)].sort((a, b) => a[0] - b[0]),
+	first: claim.first,
+	end: claim.end,
+});
+
+/** An end user's items, its automations named first when it has something to return. */
+async function answerOf(
 	execution: Execution,
-	reads: WindowRead[],
-	scopeOf: (read: WindowRead) => Parameters<typeof windowAnswer>[1],
-): Promise<void> {
-	const due = reads.filter(
-		(read) => read.job.scope === 'endUser' && windowAnswer(read, scopeOf(read)).length > 0,
-	);
-	await execution.inFlight(due, async (read) => {
-		try {
-			await nameAutomations(execution.client, read.job.itemIndex, read.names);
-		} catch {
-			// Unnamed, as read: the runs are returned all the same.
-		}
-	});
-	for (const read of reads) execution.ended(read.job.itemIndex, windowAnswer(read, scopeOf(read)));
+	read: WindowRead,
+	scope: WindowScope,
+): Promise<TickedItem[]> {
+	const ticked = windowItems(read, scope);
+	if (read.job.scope !== 'endUser' || ticked.length === 0) return ticked;
+	try {
+		await nameAutomations(execution.client, read.job.itemIndex, read.names);
+	} catch {
+		return ticked; // unnamed, as read: the runs are returned all the same
+	}
+	return windowItems(read, scope);
 }
