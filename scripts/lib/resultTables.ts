@@ -2,6 +2,8 @@
  * The tables of docs/performance/results.md (scripts/bench-results.ts): one renderer per shape of
  * bench JSON (bench, bench:n8n, bench:watch, bench:fleet and files that gather fleet runs).
  */
+import { WEEK_HEADER, WEEKS_SHOWN_ONE_BY_ONE, weekRows } from './weekTables';
+
 export type Json = Record<string, unknown>;
 
 /** The value at a path of keys, or undefined. */
@@ -137,34 +139,14 @@ function setupOf(setup: unknown): string {
 
 function weeksOf(data: Json): string[] {
 	return Object.values((data.year ?? {}) as Json).flatMap((year) => {
-		const weeks = Object.values((at(year, 'byWeek') ?? {}) as Json).map((week) => {
-			const w = week as Json;
-			return [
-				w.week,
-				(w.sweepSeconds as number[]).map(fig).join(' / '),
-				at(w, 'memory', 'storeRecords'),
-				`${fig(at(w, 'storeCallMs', 'p50'))} / ${fig(at(w, 'storeCallMs', 'max'))}`,
-				`${fig(w.runsTwice)} / ${fig(w.runsMissed)}`,
-				`${fig(w.incidentsOpened)} / ${fig(w.incidentsResolved)} (${fig(w.truthOpened)} / ${fig(w.truthResolved)})`,
-				w.itemsFailed,
-			];
-		});
-		const header = [
-			'week',
-			'catch-up / steady sweeps (s)',
-			'store records',
-			'store call p50 / max (ms)',
-		];
+		const weeks = Object.values((at(year, 'byWeek') ?? {}) as Json) as Json[];
 		const lines = (at(year, 'targets', 'lines') ?? []) as string[];
+		const grouped = weeks.length > WEEKS_SHOWN_ONE_BY_ONE;
 		return [
-			`${fig(at(year, 'customers'))} customers, ${fig(at(year, 'runsPerDay'))} runs a day per automation, ${fig(at(year, 'weeks'))} simulated weeks:`,
+			`${fig(at(year, 'customers'))} customers, ${fig(at(year, 'runsPerDay'))} runs a day per automation, ${fig(at(year, 'weeks'))} simulated weeks${grouped ? ' (week 1, then the others in groups: a figure as its lowest–highest, a count summed; each week is in the JSON)' : ''}:`,
 			'',
-			...table(
-				[...header, 'twice / missed', 'incidents opened / resolved (truth)', 'items failed'],
-				weeks,
-			),
-			...lines.map((line) => `- ${line}`),
-			...(lines.length > 0 ? [''] : []),
+			...table(WEEK_HEADER, weekRows(weeks)),
+			...(lines.length > 0 ? [`**Targets:** ${lines.join('; ')}.`, ''] : []),
 		];
 	});
 }
@@ -227,15 +209,16 @@ function watchSection(data: Json): string[] {
 	];
 }
 
+/** The targets as one line: each one's name, what was wanted, what was measured and whether it was met. */
 function targetsOf(targets: unknown): string[] {
 	if (!isObject(targets)) return [];
-	const rows = Object.entries(targets).map(([name, t]) => [
-		name,
-		at(t, 'target'),
-		at(t, 'value'),
-		at(t, 'met'),
-	]);
-	return table(['target', 'wanted', 'measured', 'met'], rows);
+	const each = Object.entries(targets).map(([name, t]) => {
+		const wanted = fig(at(t, 'target'));
+		const met = at(t, 'met');
+		const verdict = met === true ? ', met' : met === false ? ', **not met**' : '';
+		return `${name}${wanted ? ` (${wanted})` : ''}: ${fig(at(t, 'value'))}${verdict}`;
+	});
+	return each.length > 0 ? [`**Targets:** ${each.join('; ')}.`, ''] : [];
 }
 
 /** A file of plain rows: one table, its header the first row's keys. */

@@ -39,6 +39,34 @@ describe('the page of benchmark results', () => {
 		expect(page.indexOf('## new.json')).toBeLessThan(page.indexOf('## old.json'));
 	});
 
+	test('shows a long run of weeks as week 1 and four groups: lowest–highest, counts summed', () => {
+		const week = (n: number) => ({
+			week: n,
+			sweepSeconds: [5 + n, 1],
+			memory: { storeRecords: n === 1 ? 90 : 100 },
+			storeCallMs: { p50: n, max: 10 * n },
+			runsTwice: 0,
+			runsMissed: n === 3 ? 1 : 0,
+			incidentsOpened: 2,
+			incidentsResolved: 1,
+			truthOpened: 2,
+			truthResolved: 1,
+			itemsFailed: 0,
+		});
+		const year = { customers: 5, runsPerDay: 50, weeks: 10, byWeek: [...Array(10).keys()].map((i) => week(i + 1)) };
+		const page = renderPage([{ name: 'year.json', data: { year: { 5: year } } }]);
+		expect(page).toContain('| 1 | 6 / 1 | 90 | 1 / 10 | 0 / 0 | 2 / 1 (2 / 1) | 0 |');
+		expect(page).toContain('| 2–4 | 7–9 / 1 | 100 | 2–4 / 40 | 0 / 1 | 6 / 3 (6 / 3) | 0 |');
+		expect(page).toContain('| 8–10 | 13–15 / 1 | 100 | 8–10 / 100 | 0 / 0 | 6 / 3 (6 / 3) | 0 |');
+		expect(page).not.toContain('| 5 |');
+	});
+
+	test('gives the targets in one line, saying which were met', () => {
+		const targets = { fast: { target: '≤ 2', value: 1.5, met: true }, small: { target: '≤ 8', value: 9, met: false } };
+		const page = renderPage([{ name: 't.json', data: { node: {}, httpRequest: {}, rateLimited: { node: {}, nodeAt64: {}, httpRequest: {} }, nodeAt64: {}, targets } }]);
+		expect(page).toContain('**Targets:** fast (≤ 2): 1.5, met; small (≤ 8): 9, **not met**.\n');
+	});
+
 	test('says when a run stopped on an error, with its first line', () => {
 		const page = renderPage([{ name: 'failed.json', data: { error: 'Error: 404 webhook\n    at x' } }]);
 		expect(page).toContain('**The run failed:** Error: 404 webhook\n');

@@ -166,14 +166,14 @@ describe('End User → Block', () => {
 });
 
 describe('what the editor says about Block', () => {
-	it('names the one thing that matters, with no pointer to a README the editor cannot open', () => {
+	it("points to the one home of the gap (the docs' Billing section), with no README path the editor cannot open", () => {
 		const texts = JSON.stringify(new AlbatoSolutions().description.properties);
 		expect(texts).not.toMatch(/README/);
 		const confirm = new AlbatoSolutions().description.properties.find(
 			(p) => p.name === 'confirmBlock',
 		)!;
-		expect(JSON.stringify(confirm)).toContain(
-			'Albato documents no unblock call (End User → Delete is not an undo: it removes the user and their installations)',
+		expect(confirm.description).toContain(
+			"pauses all of their integrations and no new ones can start, and is irreversible from n8n: see the docs' Billing section.",
 		);
 	});
 });

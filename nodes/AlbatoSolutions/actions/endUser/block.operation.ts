@@ -26,8 +26,7 @@ const confirmBlock: Confirmation = {
 	displayName: 'Confirm: Block the User',
 	consequence:
 		"blocking the end user's billing plan pauses all of their integrations and no new ones can start",
-	afterwards:
-		'Albato documents no unblock call (End User → Delete is not an undo: it removes the user and their installations)',
+	afterwards: "is irreversible from n8n: see the docs' Billing section",
 };
 
 export const description: INodeProperties[] = [confirmProperty(confirmBlock)];
