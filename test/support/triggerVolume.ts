@@ -148,6 +148,12 @@ function streamRun(emu: Emulator, id: number) {
 	return { stream: streamsOf(emu.state).get(ref.bundleId)!, ...ref };
 }
 
+/** When a stream run started (its date in the list), from its id. */
+export function runStart(emu: Emulator, id: string): number {
+	const { stream, bundleId, index } = streamRun(emu, Number(id));
+	return runAt(stream, bundleId, index).start;
+}
+
 /**
  * Whether an incident's run became known after the run next to it that decides it: a failed run
  * known after the run after it (it opens nothing then), or the last failed run known after the

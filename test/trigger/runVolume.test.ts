@@ -24,7 +24,10 @@ import {
 	WEEK,
 	type Week,
 	hear,
+	DAY,
+	runStart,
 } from '../support/triggerVolume';
+import { MAX_READ_BACK } from '../../nodes/AlbatoSolutionsTrigger/runReach';
 
 const ctx = useVolumeEmulator();
 
@@ -86,3 +89,44 @@ it('six simulated weeks with a week off: each run once, none missed, pages flat'
 	// A week of runs (700) at 20 a page, and the hour before it.
 	expect(catchUpPages).toBeLessThanOrEqual(40);
 }, 180_000);
+
+it('off for four weeks: the newest 2,000 ended runs reported, the older ones not, then each once', async () => {
+	const { emu } = ctx;
+	await setClock(emu, T0);
+	await control(emu, 'runs/stream', STREAM);
+	const staticData: IDataObject = {};
+	const next = pollTimes();
+	await poll(emu, staticData);
+	pagesRead(emu);
+	const said = nothingSaid();
+	await pollSpan({ emu, staticData, said }, [next(T0), T0 + DAY], next, STEADY_PAGES);
+
+	const back = T0 + DAY + 4 * WEEK;
+	await setClock(emu, back);
+	pagesRead(emu);
+	const caughtUp = nothingSaid();
+	hear(await poll(emu, staticData), caughtUp);
+	const catchUpPages = pagesRead(emu);
+	const gap = await verdict(emu, caughtUp, [T0 + DAY, back]);
+	const reported = [...caughtUp.run.keys()];
+	const oldestReported = Math.min(...reported.map((id) => runStart(emu, id)));
+	// The runs before the newest MAX_READ_BACK ended ones are old history, as before a first poll.
+	expect(reported.length).toBeGreaterThan(MAX_READ_BACK - 50);
+	expect(reported.length).toBeLessThanOrEqual(MAX_READ_BACK);
+	expect(gap.missed.length).toBe(gap.runs - reported.length);
+	expect(Math.max(...gap.missed.map((id) => runStart(emu, id)))).toBeLessThanOrEqual(
+		oldestReported,
+	);
+	expect([gap.twice, gap.invented]).toEqual([0, []]);
+	expect(catchUpPages).toBeLessThanOrEqual(Math.ceil((MAX_READ_BACK * 1.1) / 20));
+
+	const later = nothingSaid();
+	await pollSpan({ emu, staticData, said: later }, [next(back), back + DAY], next, STEADY_PAGES);
+	const found = await verdict(emu, later, [back, emu.clock.now()]);
+	console.log(
+		`off for four weeks: ${gap.runs} runs ended meanwhile, ${reported.length} reported in ` +
+			`${catchUpPages} pages, ${gap.missed.length} older ones not; the day after: ${found.runs} ` +
+			`runs, ${found.twice} twice, ${found.missed.length} missed`,
+	);
+	expect([found.twice, found.missed, found.invented]).toEqual([0, [], []]);
+}, 120_000);
