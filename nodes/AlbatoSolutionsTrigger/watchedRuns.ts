@@ -13,7 +13,7 @@ import {
 	type Automations,
 	runsOfInstallation,
 } from '../shared/api/automations';
-import { listRuns } from '../shared/api/run';
+import { listRuns, RUNS_PER_PAGE } from '../shared/api/run';
 import { locatorValue } from '../shared/descriptions/common.descriptions';
 import { runItem } from '../shared/readers/runs';
 import { sameId } from '../shared/readers/shapes';
@@ -94,13 +94,10 @@ async function readOnce(
 ): Promise<WatchedRuns> {
 	let automations: Automations = new Map();
 	let runs: IDataObject[];
-	if (installationId === undefined) runs = await listRuns(client, { enough: reach.enough() });
-	else
-		({ runs, automations } = await runsOfInstallation(
-			client,
-			installationId,
-			async (bundleId) => await listRuns(client, { bundleId, enough: reach.enough() }),
-		));
+	const read = async (bundleId?: string) =>
+		await listRuns(client, { bundleId, perPage: RUNS_PER_PAGE, enough: reach.enough() });
+	if (installationId === undefined) runs = await read();
+	else ({ runs, automations } = await runsOfInstallation(client, installationId, read));
 	let named: Promise<void> | undefined;
 	const automation = (run: IDataObject) => automationOf(automations, run.bundleId);
 	const namesOf = (run: IDataObject) => {

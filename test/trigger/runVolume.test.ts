@@ -28,10 +28,11 @@ import {
 	runStart,
 } from '../support/triggerVolume';
 import { MAX_READ_BACK } from '../../nodes/AlbatoSolutionsTrigger/runReach';
+import { RUNS_PER_PAGE } from '../../nodes/shared/api/run';
 
 const ctx = useVolumeEmulator();
 
-/** Pages a steady poll may read: it reads about an hour of runs and more, 1 page of 20 here. */
+/** Pages a steady poll may read: it reads about an hour of runs and more, 1 page of 50 here. */
 const STEADY_PAGES = 2;
 
 const mean = (week: Week) => (week.pages / week.polls).toFixed(2);
@@ -86,8 +87,8 @@ it('six simulated weeks with a week off: each run once, none missed, pages flat'
 	]);
 	expect(week6.maxPages).toBeLessThanOrEqual(week1.maxPages);
 	expect(Number(mean(week6))).toBeLessThanOrEqual(Number(mean(week1)));
-	// A week of runs (700) at 20 a page, and the hour before it.
-	expect(catchUpPages).toBeLessThanOrEqual(40);
+	// A week of runs (700) at 50 a page, and the hour before it.
+	expect(catchUpPages).toBeLessThanOrEqual(16);
 }, 180_000);
 
 it('off for four weeks: the newest 2,000 ended runs reported, the older ones not, then each once', async () => {
@@ -118,7 +119,7 @@ it('off for four weeks: the newest 2,000 ended runs reported, the older ones not
 		oldestReported,
 	);
 	expect([gap.twice, gap.invented]).toEqual([0, []]);
-	expect(catchUpPages).toBeLessThanOrEqual(Math.ceil((MAX_READ_BACK * 1.1) / 20));
+	expect(catchUpPages).toBeLessThanOrEqual(Math.ceil((MAX_READ_BACK * 1.1) / RUNS_PER_PAGE));
 
 	const later = nothingSaid();
 	await pollSpan({ emu, staticData, said: later }, [next(back), back + DAY], next, STEADY_PAGES);
