@@ -85,20 +85,27 @@ export function pollTimes(): (at: number) => number {
 	};
 }
 
-/** What the polls said: how often each run and each incident was reported, the failed runs. */
+/**
+ * What the polls said: how often each run and each incident was reported, the failed runs, and when
+ * the polls were (emulator clock).
+ */
 export interface Said {
 	run: Map<string, number>;
 	failed: Set<string>;
 	incidents: Map<string, number>;
+	polls: number[];
 }
 
 export const nothingSaid = (): Said => ({
 	run: new Map(),
 	failed: new Set(),
 	incidents: new Map(),
+	polls: [],
 });
 
-export function hear(items: IDataObject[], said: Said): void {
+/** One poll's items, polled at `at`. */
+export function hear(items: IDataObject[], said: Said, at: number): void {
+	said.polls.push(at);
 	const count = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 	for (const item of items) {
 		if (item.event === 'runFailed' || item.event === 'runSucceeded') {
@@ -128,7 +135,7 @@ export async function pollSpan(
 	const weeks = new Map<number, Week>();
 	for (let at = from; at <= to; at = next(at)) {
 		await setClock(emu, at);
-		hear(await poll(emu, staticData), said);
+		hear(await poll(emu, staticData), said, at);
 		const pages = pagesRead(emu);
 		expect(pages).toBeLessThanOrEqual(maxPages);
 		const week = Math.floor((at - T0) / WEEK) + 1;
@@ -155,16 +162,18 @@ export function runStart(emu: Emulator, id: string): number {
 }
 
 /**
- * Whether an incident's run became known after the run next to it that decides it: a failed run
- * known after the run after it (it opens nothing then), or the last failed run known after the
- * success (it resolves nothing then). The trigger counts such a run in its streak and says nothing
- * (docs/runs.md, "Group Into Incidents": a late run only counts); the truth counts the incident.
+ * Whether an incident's run became known after the run next to it that decides it, with a poll in
+ * between: a failed run known after the run after it had been reported (it opens nothing then), or
+ * the last failed run known after the success had been (it resolves nothing then). The trigger
+ * counts such a run in its streak and says nothing (docs/runs.md, "Group Into Incidents": a late
+ * run only counts); the truth counts the incident.
  */
-function decidedLate(emu: Emulator, runId: number, neighbour: -1 | 1): boolean {
+function decidedLate(emu: Emulator, runId: number, neighbour: -1 | 1, polls: number[]): boolean {
 	const { stream, bundleId, index } = streamRun(emu, runId);
 	const run = knownAt(runAt(stream, bundleId, index));
 	const other = knownAt(runAt(stream, bundleId, index + neighbour));
-	return neighbour === 1 ? run > other : other > run;
+	const [first, then] = neighbour === 1 ? [other, run] : [run, other];
+	return polls.some((at) => at >= first && at < then);
 }
 
 /** What the polls said against the truth of the runs known in (from, to]. */
@@ -184,8 +193,12 @@ export async function verdict(emu: Emulator, said: Said, [from, to]: [number, nu
 	const opened = (truth.opened as number[][]).map(([, runId]) => runId);
 	const resolved = (truth.resolved as number[][]).map(([, runId]) => runId);
 	const incidentKeys = [
-		...opened.filter((id) => !decidedLate(emu, id, 1)).map((id) => `automationFailing ${id}`),
-		...resolved.filter((id) => !decidedLate(emu, id, -1)).map((id) => `automationRecovered ${id}`),
+		...opened
+			.filter((id) => !decidedLate(emu, id, 1, said.polls))
+			.map((id) => `automationFailing ${id}`),
+		...resolved
+			.filter((id) => !decidedLate(emu, id, -1, said.polls))
+			.map((id) => `automationRecovered ${id}`),
 	];
 	return {
 		runs: runIds.length,

@@ -25,6 +25,7 @@ import {
 	type Week,
 	hear,
 	DAY,
+	MINUTE,
 	runStart,
 } from '../support/triggerVolume';
 import { MAX_READ_BACK } from '../../nodes/AlbatoSolutionsTrigger/runReach';
@@ -46,6 +47,7 @@ it('six simulated weeks with a week off: each run once, none missed, pages flat'
 	const next = pollTimes();
 
 	const first = await poll(emu, staticData);
+	said.polls.push(T0); // the baseline poll
 	const firstPages = pagesRead(emu);
 	// The first poll is a baseline: only the automations failing now are reported.
 	expect(first.every((item) => item.event === 'automationFailing')).toBe(true);
@@ -60,7 +62,7 @@ it('six simulated weeks with a week off: each run once, none missed, pages flat'
 	const saved = JSON.parse(JSON.stringify(staticData)) as IDataObject;
 	const back = T0 + 4 * WEEK;
 	await setClock(emu, back);
-	hear(await poll(emu, saved), said);
+	hear(await poll(emu, saved), said, back);
 	const catchUpPages = pagesRead(emu);
 	const span = [next(back), T0 + 6 * WEEK] as [number, number];
 	const after = await pollSpan({ emu, staticData: saved, said }, span, next, STEADY_PAGES);
@@ -100,13 +102,14 @@ it('off for four weeks: the newest 2,000 ended runs reported, the older ones not
 	await poll(emu, staticData);
 	pagesRead(emu);
 	const said = nothingSaid();
+	said.polls.push(T0); // the baseline poll
 	await pollSpan({ emu, staticData, said }, [next(T0), T0 + DAY], next, STEADY_PAGES);
 
 	const back = T0 + DAY + 4 * WEEK;
 	await setClock(emu, back);
 	pagesRead(emu);
 	const caughtUp = nothingSaid();
-	hear(await poll(emu, staticData), caughtUp);
+	hear(await poll(emu, staticData), caughtUp, back);
 	const catchUpPages = pagesRead(emu);
 	const gap = await verdict(emu, caughtUp, [T0 + DAY, back]);
 	const reported = [...caughtUp.run.keys()];
@@ -131,3 +134,48 @@ it('off for four weeks: the newest 2,000 ended runs reported, the older ones not
 	);
 	expect([found.twice, found.missed, found.invented]).toEqual([0, [], []]);
 }, 120_000);
+
+it('a year, as the fleet bench runs it: each week the clock jumps a week, then two polls 15 minutes apart: each run once, none missed, flat', async () => {
+	const { emu } = ctx;
+	await setClock(emu, T0);
+	await control(emu, 'runs/stream', STREAM);
+	const staticData: IDataObject = {};
+	await poll(emu, staticData);
+	pagesRead(emu);
+	const said = nothingSaid();
+	said.polls.push(T0); // the baseline poll
+	const figures: Array<{ catchUp: number; steady: number; bytes: number }> = [];
+	for (let week = 1; week <= 52; week++) {
+		const at = T0 + week * WEEK;
+		await setClock(emu, at);
+		hear(await poll(emu, staticData), said, at);
+		const catchUp = pagesRead(emu);
+		const steady = await pollSpan(
+			{ emu, staticData, said },
+			[at + 15 * MINUTE, at + 30 * MINUTE],
+			(t) => t + 15 * MINUTE,
+			STEADY_PAGES,
+		);
+		const bytes = JSON.stringify(staticData).length;
+		figures.push({ catchUp, steady: [...steady.values()][0].maxPages, bytes });
+	}
+	const found = await verdict(emu, said, [T0, emu.clock.now()]);
+	const [week1, week52] = [figures[0], figures[51]];
+	console.log(
+		`a year: ${found.runs} runs (${found.failed.length} failed), ${found.twice} twice, ` +
+			`${found.missed.length} missed, ${found.invented.length} invented; incidents ` +
+			`${found.incidentsTwice} twice, ${found.incidentsMissed.length} missed of ` +
+			`${found.opened + found.resolved} (${found.decidedLate} decided by a run listed late); week 1: catch-up ${week1.catchUp} pages, steady ` +
+			`${week1.steady}, static data ${week1.bytes} bytes; week 52: catch-up ${week52.catchUp} ` +
+			`pages, steady ${week52.steady}, static data ${week52.bytes} bytes`,
+	);
+	expect([found.twice, found.missed, found.invented]).toEqual([0, [], []]);
+	expect([found.incidentsTwice, found.incidentsMissed, found.incidentsInvented]).toEqual([
+		0,
+		[],
+		[],
+	]);
+	expect(week52.catchUp).toBeLessThanOrEqual(week1.catchUp + 1);
+	expect(week52.steady).toBeLessThanOrEqual(week1.steady);
+	expect(week52.bytes).toBeLessThanOrEqual(week1.bytes * 1.1);
+}, 300_000);
