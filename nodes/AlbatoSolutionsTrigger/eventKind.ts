@@ -41,6 +41,11 @@ export interface KindPoll {
 
 /** A kind of event with its parameters read and checked (before any request). */
 export interface ChosenKind {
+	/**
+	 * Trigger mode, before any kind polls: tells the reads it shares with other kinds what it needs
+	 * of them (the runs: how far back, runReach.ts).
+	 */
+	plan?: (scope: PollScope) => void;
 	/** Trigger mode: what changed since the baseline kept in the workflow's static data. */
 	poll: (scope: PollScope) => Promise<KindPoll>;
 	/** "Fetch Test Event": one real sample, the baseline untouched; NoSampleError when none. */

@@ -11,9 +11,9 @@ import { isEnded } from '../shared/readers/runs';
 import { watchedRunsKey } from '../shared/readers/runKeys';
 import { type EventKind, type KindPoll, type PollScope, staticDataOf } from './eventKind';
 import { NoSampleError } from './noSample';
-import { detectRunEvents, type RunBaseline, RUN_EVENTS } from './runEvents';
+import { detectRunEvents, raiseFloor, type RunBaseline, RUN_EVENTS } from './runEvents';
 import { readSolutionFilter } from './solutionFilter';
-import { readInstallationFilter, readWatchedRuns } from './watchedRuns';
+import { planRead, readInstallationFilter, readWatchedRuns } from './watchedRuns';
 
 /** Automation Failing / Automation Recovered in the Events list. */
 const INCIDENT_OPTIONS = [
@@ -70,6 +70,11 @@ export const incidentKind: EventKind = {
 			solutionId: readSolutionFilter(ctx),
 		};
 		return {
+			plan: (scope) =>
+				planRead(scope, watch.installationId, {
+					baseline: baselineOf(scope, watch).previous?.runs,
+					incidents: true,
+				}),
 			poll: async (scope) => await pollIncidents(scope, watch),
 			sample: async (scope) => await sampleIncident(scope, watch),
 		};
@@ -88,11 +93,10 @@ const ENDED = new Set(RUN_EVENTS);
 async function pollIncidents(scope: PollScope, watch: IncidentWatch): Promise<KindPoll> {
 	const staticData = staticDataOf(scope);
 	const read = await readWatchedRuns(scope, watch.installationId);
-	const key = watchedRunsKey(scope.owner, watch.installationId);
-	const stored = staticData[BASELINE_KEY] as IncidentBaseline | undefined;
-	const previous = stored?.runs?.scope === key ? stored : undefined;
-	const now = Date.now();
-	const { events, next } = detectRunEvents(previous?.runs, key, read.runs, ENDED, now);
+	const { key, previous } = baselineOf(scope, watch);
+	const found = detectRunEvents(previous?.runs, key, read.runs, ENDED, Date.now());
+	const { events } = found;
+	const next = raiseFloor(found.next, read.floor);
 	const firstPoll = previous === undefined;
 	const fresh = new Set(events.map(({ run }) => String(read.item(run).id)));
 	if (firstPoll ? read.runs.some(isEnded) : fresh.size)
@@ -110,6 +114,13 @@ async function pollIncidents(scope: PollScope, watch: IncidentWatch): Promise<Ki
 		items: chosenItems(items, watch),
 		commit: () => void (staticData[BASELINE_KEY] = { runs: next }),
 	};
+}
+
+/** Whose runs the baseline is about, and the stored baseline when it is about them. */
+function baselineOf(scope: PollScope, watch: IncidentWatch) {
+	const key = watchedRunsKey(scope.owner, watch.installationId);
+	const stored = staticDataOf(scope)[BASELINE_KEY] as IncidentBaseline | undefined;
+	return { key, previous: stored?.runs?.scope === key ? stored : undefined };
 }
 
 /**

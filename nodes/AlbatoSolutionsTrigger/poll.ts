@@ -96,6 +96,7 @@ async function scopeOf(ctx: IPollFunctions): Promise<PollScope> {
 async function changes(scope: PollScope, chosen: Chosen): Promise<INodeExecutionData[][] | null> {
 	const polled = new Map<EventKind, IDataObject[]>();
 	const commits: Array<() => void> = [];
+	for (const watch of chosen.values()) watch.plan?.(scope);
 	for (const [kind, watch] of chosen) {
 		const { items, commit } = await watch.poll(scope);
 		polled.set(kind, items);

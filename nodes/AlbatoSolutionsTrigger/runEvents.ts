@@ -83,8 +83,7 @@ export function detectRunEvents(
 		}
 		next.known[key] = at;
 		if (!previous) continue;
-		const wasRunning = key in previous.pending;
-		if (!wasRunning && previous.floor !== undefined && at <= previous.floor) {
+		if (!isNewRun(previous, key, at)) {
 			delete next.known[key]; // old history the baseline had let go of: stays forgotten
 			continue;
 		}
@@ -94,6 +93,14 @@ export function detectRunEvents(
 	bound(next);
 	return { events, next };
 }
+
+/**
+ * Whether an ended run not known to the baseline is news: not when it is dated at or before the
+ * floor (old history), unless the baseline saw it in progress.
+ */
+export const isNewRun = (previous: RunBaseline, key: string, at: number): boolean =>
+	!(key in previous.known) &&
+	(key in previous.pending || previous.floor === undefined || at > previous.floor);
 
 /** Keeps the newest MAX_KNOWN ended and MAX_PENDING running runs; `floor` rises past the rest. */
 function bound(baseline: RunBaseline): void {
@@ -106,6 +113,12 @@ function bound(baseline: RunBaseline): void {
 	const pending = Object.entries(baseline.pending).sort((a, b) => b[1] - a[1]);
 	if (pending.length > MAX_PENDING)
 		baseline.pending = Object.fromEntries(pending.slice(0, MAX_PENDING));
+}
+
+/** The next baseline, its floor raised to a read's (the runs it left unread are old history). */
+export function raiseFloor(next: RunBaseline, floor: number | undefined): RunBaseline {
+	if (floor === undefined) return next;
+	return { ...next, floor: Math.max(next.floor ?? -Infinity, floor) };
 }
 
 /** One output item: the event, the run's id as `runId`, and the run as Run → Get Many gives it. */

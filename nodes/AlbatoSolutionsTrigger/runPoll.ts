@@ -1,6 +1,7 @@
 /**
- * Run Failed / Run Succeeded. A poll reads every run of the end user (or of one installation's
- * automations) and compares them with the baseline kept under `runEvents` in static data.
+ * Run Failed / Run Succeeded. A poll reads the end user's runs (or one installation's automations'),
+ * newest first down to what its baseline needs (runReach.ts), and compares them with the baseline
+ * kept under `runEvents` in static data.
  */
 import type { IDataObject } from 'n8n-workflow';
 
@@ -10,6 +11,7 @@ import { type EventKind, type KindPoll, type PollScope, staticDataOf } from './e
 import { NoSampleError } from './noSample';
 import {
 	detectRunEvents,
+	raiseFloor,
 	type RunBaseline,
 	RUN_EVENTS,
 	type RunEvent,
@@ -17,7 +19,7 @@ import {
 	RUN_OPTIONS,
 } from './runEvents';
 import { readSolutionFilter } from './solutionFilter';
-import { readInstallationFilter, readWatchedRuns, type WatchedRuns } from './watchedRuns';
+import { planRead, readInstallationFilter, readWatchedRuns, type WatchedRuns } from './watchedRuns';
 
 /**
  * What a run poll watches: the chosen run events; only one installation's runs, and only runs of
@@ -42,6 +44,11 @@ export const runKind: EventKind = {
 			solutionId: readSolutionFilter(ctx),
 		};
 		return {
+			plan: (scope) =>
+				planRead(scope, watch.installationId, {
+					baseline: baselineOf(scope, watch).previous,
+					incidents: false,
+				}),
 			poll: async (scope) => await pollRuns(scope, watch),
 			sample: async (scope) => await sampleRun(scope, watch),
 		};
@@ -52,16 +59,23 @@ export const runKind: EventKind = {
 async function pollRuns(scope: PollScope, watch: RunWatch): Promise<KindPoll> {
 	const staticData = staticDataOf(scope);
 	const read = await readWatchedRuns(scope, watch.installationId);
-	const key = watchedRunsKey(scope.owner, watch.installationId);
-	const stored = staticData[BASELINE_KEY] as RunBaseline | undefined;
-	const previous = stored?.scope === key ? stored : undefined;
-	const { events, next } = detectRunEvents(previous, key, read.runs, watch.events, Date.now());
+	const { key, previous } = baselineOf(scope, watch);
+	const found = detectRunEvents(previous, key, read.runs, watch.events, Date.now());
+	const { events } = found;
+	const next = raiseFloor(found.next, read.floor);
 	if (events.length) await read.name(watch.solutionId !== undefined);
 	// Runs of other solutions' installations are known from now on, but not reported.
 	const items = events
 		.filter(({ run }) => read.ofSolution(run, watch.solutionId))
 		.map(({ event, run }) => eventItem(read, event, run));
 	return { items, commit: () => void (staticData[BASELINE_KEY] = next) };
+}
+
+/** Whose runs the baseline is about, and the stored baseline when it is about them. */
+function baselineOf(scope: PollScope, watch: RunWatch) {
+	const key = watchedRunsKey(scope.owner, watch.installationId);
+	const stored = staticDataOf(scope)[BASELINE_KEY] as RunBaseline | undefined;
+	return { key, previous: stored?.scope === key ? stored : undefined };
 }
 
 /** A run event's item, with the names of the run's automation. */

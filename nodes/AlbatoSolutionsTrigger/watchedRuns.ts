@@ -13,11 +13,12 @@ import {
 	type Automations,
 	runsOfInstallation,
 } from '../shared/api/automations';
-import { listRuns } from '../shared/api/run';
+import { listRuns, RUNS_PER_PAGE } from '../shared/api/run';
 import { locatorValue } from '../shared/descriptions/common.descriptions';
 import { runItem } from '../shared/readers/runs';
 import { sameId } from '../shared/readers/shapes';
 import type { PollScope } from './eventKind';
+import { type Reach, reachOf, type ReadNeed } from './runReach';
 import { readIdFilter } from './solutionFilter';
 
 /**
@@ -40,7 +41,10 @@ export function readInstallationFilter(ctx: IPollFunctions): number | undefined 
 }
 
 export interface WatchedRuns {
+	/** The runs read: newest first down to what the kinds need (runReach.ts). */
 	runs: IDataObject[];
+	/** Runs dated at or before this were left unread by a read stopped at a depth (runReach.ts). */
+	floor: number | undefined;
 	/**
 	 * Names each automation (installations and their automations; nothing to do with an
 	 * installation filter). Best effort unless `required` (a Solution filter: the names decide what
@@ -57,30 +61,43 @@ export interface WatchedRuns {
 	item: (run: IDataObject) => IDataObject;
 }
 
-/** This poll's read of the runs (of one installation's automations, when given): once per poll. */
+/** What each kind needs of a poll's reads, by read (filled before the first read: planRead). */
+const planned = new WeakMap<PollScope, Map<string, ReadNeed[]>>();
+
+const readKey = (installationId: number | undefined) => `runs\n${installationId ?? ''}`;
+
+/** Trigger mode, before any kind polls: one kind's need of the read of these runs. */
+export function planRead(scope: PollScope, installationId: number | undefined, need: ReadNeed) {
+	const needs = planned.get(scope) ?? new Map<string, ReadNeed[]>();
+	planned.set(scope, needs);
+	const key = readKey(installationId);
+	needs.set(key, [...(needs.get(key) ?? []), need]);
+}
+
+/**
+ * This poll's read of the runs (of one installation's automations, when given): once per poll, as
+ * deep as the kinds planned need (none planned: a first poll's read).
+ */
 export async function readWatchedRuns(
 	scope: PollScope,
 	installationId: number | undefined,
 ): Promise<WatchedRuns> {
-	return await scope.once(
-		`runs\n${installationId ?? ''}`,
-		async () => await readOnce(scope, installationId),
-	);
+	const key = readKey(installationId);
+	const reach = reachOf(planned.get(scope)?.get(key) ?? []);
+	return await scope.once(key, async () => await readOnce(scope, installationId, reach));
 }
 
 async function readOnce(
 	{ client, endUser }: PollScope,
 	installationId: number | undefined,
+	reach: Reach,
 ): Promise<WatchedRuns> {
 	let automations: Automations = new Map();
 	let runs: IDataObject[];
-	if (installationId === undefined) runs = await listRuns(client);
-	else
-		({ runs, automations } = await runsOfInstallation(
-			client,
-			installationId,
-			async (bundleId) => await listRuns(client, { bundleId }),
-		));
+	const read = async (bundleId?: string) =>
+		await listRuns(client, { bundleId, perPage: RUNS_PER_PAGE, enough: reach.enough() });
+	if (installationId === undefined) runs = await read();
+	else ({ runs, automations } = await runsOfInstallation(client, installationId, read));
 	let named: Promise<void> | undefined;
 	const automation = (run: IDataObject) => automationOf(automations, run.bundleId);
 	const namesOf = (run: IDataObject) => {
@@ -93,6 +110,7 @@ async function readOnce(
 	};
 	return {
 		runs,
+		floor: reach.floor(),
 		name: async (required) => {
 			if (installationId !== undefined) return;
 			named ??= automationNames(client).then((found) => void (automations = found));

@@ -5,6 +5,9 @@ import { isObject, listOrMap } from '../readers/shapes';
 import type { AlbatoClient } from '../transport/client';
 import { segment } from '../transport/wire';
 
+/** Runs asked for per page (Yii's `per-page`; 50 is Yii's default maximum). */
+export const RUNS_PER_PAGE = 50;
+
 /**
  * GET /bundle/events?expand=steps[&bundleId=N]: the end user's runs (of one automation), every
  * page (paging is not documented: the list reader follows whatever signal comes back).

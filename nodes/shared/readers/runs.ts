@@ -111,6 +111,12 @@ export function runOutcome(run: IDataObject, steps: IDataObject[] = stepsOfRun(r
  */
 export const isEnded = (run: IDataObject) => runOutcome(run) !== 'inProgress';
 
+/**
+ * How long a run may take to end and be listed after its date (minutes): Run → Get New's default
+ * Allowed Lateness, and how far back of the newest run it knows the trigger reads (docs/trigger.md).
+ */
+export const DEFAULT_LATENESS_MINUTES = 60;
+
 /** A numeric code as a number ("1" → 1); undefined when absent or not a whole number. */
 export function codeOf(value: unknown): number | undefined {
 	const id = idOf(value);

@@ -2,15 +2,12 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Automations, runsOfInstallation } from '../../../shared/api/automations';
-import { listRuns } from '../../../shared/api/run';
+import { listRuns, RUNS_PER_PAGE } from '../../../shared/api/run';
 import { incidentContextRead } from '../../../shared/readers/incidents';
 import { runItem } from '../../../shared/readers/runs';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import type { Job } from './newRunsJob';
 import { type EndUserMemory, enoughRead, isKnown, markOf, sweepEndUser } from './runMemory';
-
-/** Runs asked for per page (Yii's `per-page`; 50 is Yii's default maximum). */
-export const RUNS_PER_PAGE = 50;
 
 /** One customer's read, compared with its memory. */
 export interface Read {

@@ -1,7 +1,7 @@
 /** Run → Get New's Options: those of versions 1 to 4 (memory of runs) and from 5 (windows). */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_LATENESS_MINUTES } from './newRunsJob';
+import { DEFAULT_LATENESS_MINUTES } from '../../../shared/readers/runs';
 import { dateOffsetOption } from './runFilters';
 
 export const MAX_RUNS_TOTAL: INodeProperties = {

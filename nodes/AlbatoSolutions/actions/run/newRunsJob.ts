@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { sweepsByWindows } from '../../../shared/descriptions/versions';
 import { endUserMemoryKey } from '../../../shared/readers/runKeys';
+import { DEFAULT_LATENESS_MINUTES } from '../../../shared/readers/runs';
 import type { AlbatoClient } from '../../../shared/transport/client';
 import { idParameter, numberInRange, oneOf, toId } from '../params';
 import { readDateOffset, readStatusFilter, type StatusFilter } from './runFilters';
@@ -89,9 +90,6 @@ function readWindowed(
 	);
 	return { group: String(group).trim(), latenessMs: minutes * 60_000 };
 }
-
-/** How long a run may take to end and be listed before a sweep passes its time (minutes). */
-export const DEFAULT_LATENESS_MINUTES = 60;
 
 /** Group Into Incidents, with Remind After (Hours): a number of at least 0 (fractions allowed). */
 function readIncidents(ctx: IExecuteFunctions, itemIndex: number): Job['incidents'] {

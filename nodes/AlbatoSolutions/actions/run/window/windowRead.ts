@@ -6,11 +6,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { type Automations, runsOfInstallation } from '../../../../shared/api/automations';
-import { listRuns } from '../../../../shared/api/run';
+import { listRuns, RUNS_PER_PAGE } from '../../../../shared/api/run';
 import { incidentContextRead, openStreaksBounded } from '../../../../shared/readers/incidents';
 import { isEnded, runPoint } from '../../../../shared/readers/runs';
 import type { AlbatoClient } from '../../../../shared/transport/client';
-import { RUNS_PER_PAGE } from '../endUserRead';
 import type { Job } from '../newRunsJob';
 import { markOf } from '../runMemory';
 import { endMark } from '../runWindow';
