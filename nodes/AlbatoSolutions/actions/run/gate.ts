@@ -1,6 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { heldOrAgain, markerOf, type Round } from './gateHeld';
+
 /**
  * How long the gate waits before it checks that its write held: longer than any one call of n8n's
  * deduplication store takes between its read and its write (milliseconds on a healthy database).
@@ -49,23 +51,20 @@ export async function passGate(
 	{ settleMs = GATE_SETTLE_MS, whileSettling }: GateOptions = {},
 ): Promise<GateResult> {
 	const record = async (values: string[]) => await recordNew(ctx, values);
-	const markers: string[] = [];
 	const heldBefore = new Set<string>();
-	let fresh: string[] = [];
+	const rounds: Round[] = [];
 	for (let keys = await nextKeys(heldBefore); keys.length > 0; keys = await nextKeys(heldBefore)) {
-		const marker = `gate\n${ctx.getExecutionId()}\n${Date.now()}\n${Math.random()}`;
-		markers.push(marker);
+		const marker = markerOf(ctx);
 		const added = new Set(await record([...keys, marker]));
-		for (const key of keys)
-			if (added.has(key)) fresh.push(key);
-			else heldBefore.add(key);
+		rounds.push({ marker, fresh: keys.filter((key) => added.has(key)) });
+		for (const key of keys) if (!added.has(key)) heldBefore.add(key);
 	}
-	if (fresh.length === 0) return { passed: new Set(), heldBefore, markers };
-	await Promise.all([
-		sleep(Math.max(settleMs, 2 * slowestLately(ctx))),
-		whileSettling?.(new Set(fresh)),
-	]);
-	if ((await record(markers)).length > 0) fresh = await record(fresh);
+	const markers = rounds.map(({ marker }) => marker);
+	const all = rounds.flatMap(({ fresh }) => fresh);
+	if (all.length === 0) return { passed: new Set(), heldBefore, markers };
+	const settle = () => sleep(Math.max(settleMs, 2 * slowestLately(ctx)));
+	await Promise.all([settle(), whileSettling?.(new Set(all))]);
+	const fresh = await heldOrAgain(ctx, rounds, { record, settle, markers });
 	noteDecided(ctx, fresh);
 	return { passed: new Set(fresh), heldBefore, markers };
 }
