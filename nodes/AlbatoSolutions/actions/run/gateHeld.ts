@@ -23,8 +23,7 @@ const AGAIN = 3;
  * are (the others another execution recorded meanwhile), once that write is seen to hold too, after
  * another settle (up to AGAIN times; then as recorded). Rounds apart: one that held keeps its keys
  * though another was overwritten (asked again, they would come back as not new, and be returned by
- * no one); and a write again is checked as the first was (an unchecked one, overwritten, left a
- * window taken and not returned, swept again after the lease: returned twice).
+ * no one: a window taken and never returned); a write again is checked as the first was.
  */
 export async function heldOrAgain(
 	ctx: IExecuteFunctions,
