@@ -24,7 +24,6 @@
 // n8n, started by a webhook put in place of their manual trigger, and are read back through the
 // REST API. Every n8n routes an item to the error output when its json holds only error and message
 // (the node's version 3): this proves the not-attempted items really leave there.
-
 //
 // The parts: fleetChangeSetup.mjs (the workflows, the customers, how they are read),
 // fleetChangeRuns.mjs (steps 1 and 2), fleetRestore.mjs (step 3); lib/exampleWebhook.mjs runs an
