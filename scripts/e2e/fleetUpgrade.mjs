@@ -1,8 +1,8 @@
 // The upgrade examples in real n8n (called from run.mjs after the fleet change, the Albato Partner
 // API credential imported): examples/fleet-upgrade.workflow.json and fleet-rollback.workflow.json
-// for 6 customers, each example started by a webhook in place of its manual trigger (fleet.mjs's
-// withWebhook). upg-01…upg-04 have "CRM Leads to Mailer" (solution 101) active with their own
-// subject, upg-05 has it paused (switched off), upg-06 is not an Albato end user.
+// for 6 customers, each example started by a webhook in place of its manual trigger
+// (lib/exampleWebhook.mjs). upg-01…upg-04 have "CRM Leads to Mailer" (solution 101) active with
+// their own subject, upg-05 has it paused (switched off), upg-06 is not an Albato end user.
 //
 //  1. Preview (the example with Request Options → Preview on): every customer in the report, nothing
 //     written;
@@ -13,7 +13,7 @@
 //  4. the roll back: upg-01…04 back on 101 with their subject, 105 paused; upg-05 stays off; again:
 //     nothing written.
 
-import { runOnce, setJson, withWebhook } from './fleet.mjs';
+import { runOnce, setJson, withWebhook } from './lib/exampleWebhook.mjs';
 import { activateWorkflow, deactivateWorkflow } from './lib/webhook.mjs';
 import { customerSession, installFor } from './partner.mjs';
 
