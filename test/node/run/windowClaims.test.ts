@@ -11,7 +11,12 @@ import {
 	claimWindow,
 	settleWindow,
 } from '../../../nodes/AlbatoSolutions/actions/run/window/claims';
-import { TICK_MS } from '../../../nodes/AlbatoSolutions/actions/run/window/ticks';
+import {
+	groupKeys,
+	LEFTOVER_SLICES,
+	LOOKBACK_TICKS,
+	TICK_MS,
+} from '../../../nodes/AlbatoSolutions/actions/run/window/ticks';
 
 // Each test its own workflow: gate.ts carries a worker's recent keys per workflow and node.
 let workflow = { id: 'wf-claims' };
@@ -126,4 +131,31 @@ it('a window with a failed customer: its served customer is not served again, th
 	expect(servedC2).toHaveLength(1);
 	for (const { settled } of takers)
 		for (const tick of claim.own) expect(settled.allowed('c1').has(tick)).toBe(false);
+});
+
+it('removes again, within a few sweeps, aged keys a removal left behind (put back by a call that read before it)', async () => {
+	const store = new MemoryDeduplicator();
+	await firstSweep(store);
+	const keys = groupKeys('');
+	const aged = (first: number) =>
+		Array.from({ length: 10 }, (_, n) => first + n).flatMap((tick) => [
+			keys.taken(tick),
+			keys.done(tick),
+		]);
+	const start = Math.floor(t0 / TICK_MS) - LOOKBACK_TICKS - 3 * LOOKBACK_TICKS;
+	const put = execution(store, 'write-back');
+	expect(
+		await put.helpers.checkProcessedAndRecord(aged(start), 'node', { mode: 'entries' } as never),
+	).toEqual(expect.objectContaining({ new: aged(start) }));
+	for (let sweep = 1; sweep <= LEFTOVER_SLICES; sweep++) {
+		const ctx = execution(store, `steady-${sweep}`);
+		const now = t0 + sweep * TICK_MS;
+		const claim = await claimWindow(ctx, { group: '', now, latenessMs: LATENESS });
+		await settleWindow(ctx, claim, { served: ['c1'], failed: false });
+	}
+	// Recorded again, every one is new: none was left.
+	const again = await put.helpers.checkProcessedAndRecord(aged(start), 'node', {
+		mode: 'entries',
+	} as never);
+	expect(again.new).toHaveLength(aged(start).length);
 });

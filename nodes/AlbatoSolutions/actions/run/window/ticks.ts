@@ -26,6 +26,13 @@ export const LEASE_MS = 30 * 60_000;
 /** Ticks removed per sweep below the lookback (those that aged out since the last sweeps). */
 export const AGED_TICKS = 24;
 
+/**
+ * Below the lookback, the band whose keys each sweep removes again, one slice of every
+ * LEFTOVER_SLICES-th tick (claims.ts): what a removal left behind goes within that many sweeps.
+ */
+export const LEFTOVER_BAND = 4 * LOOKBACK_TICKS;
+export const LEFTOVER_SLICES = 8;
+
 export const tickOf = (ms: number) => Math.floor(ms / TICK_MS);
 export const tickStart = (tick: number) => tick * TICK_MS;
 
