@@ -80,7 +80,7 @@ export const GROUPS = {
 	// The transport beyond its pure parts: its own integration tests, through n8n-core and the emulator.
 	wire: {
 		mutate: [
-			'nodes/shared/transport/{client,exchange,sender,answers,errors,pages,wire,callOptions,accessToken,partnerCredential,partnerSession,settings,mapLimited,endUserId}.ts',
+			'nodes/shared/transport/{client,exchange,sender,signer,tokenForms,preview,answers,errors,pages,wire,callOptions,accessToken,partnerCredential,partnerSession,settings,mapLimited,endUserId}.ts',
 		],
 		tests: [
 			'<rootDir>/test/transport/**/*.test.ts',
