@@ -102,7 +102,7 @@ export const GROUPS = {
 		mutate: [DECISION_LOGIC[9]],
 		tests: [
 			'<rootDir>/test/node/run/{windowTicks,windowAnswer}.test.ts',
-			'<rootDir>/test/node/run/{getNew.windows,getNew.windows.manual,getNew.windows.scope,windowClaims,getNew.badInput}.test.ts',
+			'<rootDir>/test/node/run/{getNew.windows,getNew.windows.manual,getNew.windows.scope,getNew.windows.pages,windowClaims,getNew.badInput}.test.ts',
 		],
 	},
 	all: { mutate: DECISION_LOGIC, tests: ['<rootDir>/test/**/*.test.ts'] },
