@@ -4,6 +4,7 @@
  * while a later one takes the window over. Whichever settles first returns it; the other returns
  * none of it. A unit of claims.ts: the stall is between two of its calls.
  */
+import { createHash } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { MemoryDeduplicator } from '../../../harness';
@@ -11,7 +12,12 @@ import {
 	claimWindow,
 	settleWindow,
 } from '../../../nodes/AlbatoSolutions/actions/run/window/claims';
-import { TICK_MS } from '../../../nodes/AlbatoSolutions/actions/run/window/ticks';
+import {
+	endTickAt,
+	groupKeys,
+	LOOKBACK_TICKS,
+	TICK_MS,
+} from '../../../nodes/AlbatoSolutions/actions/run/window/ticks';
 
 // Each test its own workflow: gate.ts carries a worker's recent keys per workflow and node.
 let workflow = { id: 'wf-claims' };
@@ -126,4 +132,31 @@ it('a window with a failed customer: its served customer is not served again, th
 	expect(servedC2).toHaveLength(1);
 	for (const { settled } of takers)
 		for (const tick of claim.own) expect(settled.allowed('c1').has(tick)).toBe(false);
+});
+
+it("the store holds the group's ticks of the lookback only: each taken and returned, the window starts and `known`; nothing older, no marker", async () => {
+	const store = new MemoryDeduplicator();
+	const keys = groupKeys('');
+	const hash = (key: string) => createHash('md5').update(key).digest('base64');
+	const starts: number[] = [];
+	// A first sweep, two every half hour, one after 3 hours, one after a week.
+	for (const [n, at] of [0, 30, 60, 240, 240 + 7 * 24 * 60].entries()) {
+		const ctx = execution(store, `sweep-${n}`);
+		const now = t0 + at * MINUTE;
+		const claim = await claimWindow(ctx, { group: '', now, latenessMs: LATENESS });
+		expect(claim.pending).toEqual([]);
+		starts.push(claim.own[0]);
+		await settleWindow(ctx, claim, { served: ['c1'], failed: false });
+		const end = endTickAt(now, LATENESS);
+		expect(claim.end).toBe(end);
+		const ticks = Array.from({ length: LOOKBACK_TICKS }, (_, i) => end - LOOKBACK_TICKS + i);
+		const expected = [
+			keys.known,
+			...ticks.flatMap((tick) => [keys.taken(tick), keys.done(tick)]),
+			...starts.filter((tick) => tick >= end - LOOKBACK_TICKS).map(keys.begins),
+		];
+		const held = [...store.rows.values()].flatMap((row) => row.data);
+		expect(new Set(held)).toEqual(new Set(expected.map(hash)));
+		expect(held).toHaveLength(expected.length);
+	}
 });
