@@ -160,3 +160,43 @@ it("the store holds the group's ticks of the lookback only: each taken and retur
 		expect(held).toHaveLength(expected.length);
 	}
 });
+
+it('windows never returned are taken over whole: not while the window after them may still be swept', async () => {
+	const store = new MemoryDeduplicator();
+	await firstSweep(store);
+	const claimAt = async (id: string, minutes: number) =>
+		await claimWindow(execution(store, id), {
+			group: '',
+			now: t0 + minutes * MINUTE,
+			latenessMs: LATENESS,
+		});
+	// Two executions take a window each and die.
+	const a = await claimAt('a', 30);
+	const b = await claimAt('b', 90);
+	// B's first ticks are over the lease, its last one not yet: A's and B's ticks form one span
+	// whose next tick (B's last) may still be returned, so none of it is taken over.
+	const c = await claimAt('c', 115);
+	expect(c.pending).toEqual([]);
+	await settleWindow(execution(store, 'c'), c, { served: ['c1'], failed: false });
+	// Once B's last tick is over the lease too, and the tick after it returned (C's): all of it.
+	const d = await claimAt('d', 125);
+	expect(d.pending).toEqual([...a.own, ...b.own]);
+	const settled = await settleWindow(execution(store, 'd'), d, { served: ['c1'], failed: false });
+	expect([...settled.allowed('c1')].sort((x, y) => x - y)).toEqual([...a.own, ...b.own, ...d.own]);
+});
+
+it('windows never returned, followed by the taker’s own window, are taken over whole', async () => {
+	const store = new MemoryDeduplicator();
+	await firstSweep(store);
+	const claimAt = async (id: string, minutes: number) =>
+		await claimWindow(execution(store, id), {
+			group: '',
+			now: t0 + minutes * MINUTE,
+			latenessMs: LATENESS,
+		});
+	const a = await claimAt('a', 30);
+	const b = await claimAt('b', 90);
+	const d = await claimAt('d', 125);
+	expect(d.own[0]).toBe(b.own[b.own.length - 1] + 1);
+	expect(d.pending).toEqual([...a.own, ...b.own]);
+});
