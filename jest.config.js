@@ -25,6 +25,7 @@ const UNIT = [
 	'node/endUser/endUserItem',
 	'node/installation/(ensure\\.description|mapValues)',
 	'node/params\\.kit',
+	'node/run/(windowTicks|windowAnswer)',
 	'node/requestOptions',
 	'node/structure',
 	'node/structure/layout',

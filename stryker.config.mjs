@@ -15,7 +15,8 @@ import path from 'node:path';
  * - install safety; pause, update and restore;
  * - the trigger's poll;
  * - parameter checks and the service's shape readers (and paging);
- * - watching a fleet: Get New's gate, incidents, plan usage, the Transactions Running Low event.
+ * - watching a fleet: Get New's gate, incidents, plan usage, the Transactions Running Low event;
+ * - Get New's sweep windows (node version 5): ticks, claims, reads and answers.
  */
 export const DECISION_LOGIC = [
 	'nodes/shared/transport/*.ts',
@@ -27,6 +28,7 @@ export const DECISION_LOGIC = [
 	'nodes/AlbatoSolutions/actions/run/gate.ts',
 	'nodes/shared/readers/{incidents,plans}.ts',
 	'nodes/AlbatoSolutionsTrigger/usagePoll.ts',
+	'nodes/AlbatoSolutions/actions/run/window/{ticks,claims,windowRead,windowSweep,windowAnswer}.ts',
 ];
 
 /** Tests that need `npm run build` first (they load dist/): not run under Stryker. */
@@ -78,7 +80,7 @@ export const GROUPS = {
 	// The transport beyond its pure parts: its own integration tests, through n8n-core and the emulator.
 	wire: {
 		mutate: [
-			'nodes/shared/transport/{client,exchange,sender,answers,errors,pages,wire,callOptions,accessToken,partnerCredential,partnerSession,settings,mapLimited,endUserId}.ts',
+			'nodes/shared/transport/{client,exchange,sender,signer,tokenForms,preview,answers,errors,pages,wire,callOptions,accessToken,partnerCredential,partnerSession,settings,mapLimited,endUserId}.ts',
 		],
 		tests: [
 			'<rootDir>/test/transport/**/*.test.ts',
@@ -87,12 +89,20 @@ export const GROUPS = {
 	},
 	// Watching a fleet: Get New's gate in n8n's store, incidents, plan usage and its trigger event.
 	watch: {
-		mutate: DECISION_LOGIC.slice(6),
+		mutate: DECISION_LOGIC.slice(6, 9),
 		tests: [
 			'<rootDir>/test/readers/{incidents,plans}.test.ts',
 			'<rootDir>/test/node/run/getNew.{memory,incidents}.test.ts',
 			'<rootDir>/test/node/endUser/get.planUsage.test.ts',
 			'<rootDir>/test/trigger/{transactionsRunningLow,usageLimit,automationEvents}.test.ts',
+		],
+	},
+	// Get New's sweep windows (node version 5): their own group, since their n8n-core tests are long.
+	window: {
+		mutate: [DECISION_LOGIC[9]],
+		tests: [
+			'<rootDir>/test/node/run/{windowTicks,windowAnswer}.test.ts',
+			'<rootDir>/test/node/run/{getNew.windows,getNew.windows.manual,getNew.windows.scope,getNew.windows.pages,windowClaims,getNew.badInput}.test.ts',
 		],
 	},
 	all: { mutate: DECISION_LOGIC, tests: ['<rootDir>/test/**/*.test.ts'] },

@@ -52,6 +52,7 @@ const DEFAULT_GROUPS = [
 	'update',
 	'wire',
 	'watch',
+	'window',
 ];
 
 const args = process.argv.slice(2);

@@ -41,3 +41,20 @@ it.each([
 	expect(sweep.calls).toEqual([]);
 	expect(w.store().rows.size).toBe(0);
 });
+
+it('node version 5: an Allowed Lateness that differs between items fails them all, before any request', async () => {
+	const w = watcher(ctx.emu, {
+		partner: true,
+		version: 5,
+		parameters: { options: { latenessMinutes: '={{ $json.customer === "c1" ? 10 : 20 }}' } },
+	});
+	const sweep = await w.sweep([{ customer: 'c1' }, { customer: 'c2' }]);
+	expect(sweep.json).toEqual([]);
+	expect(sweep.errorPairs).toEqual([{ item: 0 }, { item: 1 }]);
+	expect(sweep.errors.map((item) => item.error)).toEqual([
+		'Options → Allowed Lateness (Minutes) differs between item 0 and item 1',
+		'Options → Allowed Lateness (Minutes) differs between item 0 and item 1',
+	]);
+	expect(sweep.calls).toEqual([]);
+	expect(w.store().rows.size).toBe(0);
+});

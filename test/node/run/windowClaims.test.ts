@@ -4,6 +4,7 @@
  * while a later one takes the window over. Whichever settles first returns it; the other returns
  * none of it. A unit of claims.ts: the stall is between two of its calls.
  */
+import { createHash } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { MemoryDeduplicator } from '../../../harness';
@@ -12,6 +13,7 @@ import {
 	settleWindow,
 } from '../../../nodes/AlbatoSolutions/actions/run/window/claims';
 import {
+	endTickAt,
 	groupKeys,
 	LEFTOVER_SLICES,
 	LOOKBACK_TICKS,
@@ -158,4 +160,71 @@ it('removes again, within a few sweeps, aged keys a removal left behind (put bac
 		mode: 'entries',
 	} as never);
 	expect(again.new).toHaveLength(aged(start).length);
+});
+
+it("the store holds the group's ticks of the lookback only: each taken and returned, the window starts and `known`; nothing older, no marker", async () => {
+	const store = new MemoryDeduplicator();
+	const keys = groupKeys('');
+	const hash = (key: string) => createHash('md5').update(key).digest('base64');
+	const starts: number[] = [];
+	// A first sweep, two every half hour, one after 3 hours, one after a week.
+	for (const [n, at] of [0, 30, 60, 240, 240 + 7 * 24 * 60].entries()) {
+		const ctx = execution(store, `sweep-${n}`);
+		const now = t0 + at * MINUTE;
+		const claim = await claimWindow(ctx, { group: '', now, latenessMs: LATENESS });
+		expect(claim.pending).toEqual([]);
+		starts.push(claim.own[0]);
+		await settleWindow(ctx, claim, { served: ['c1'], failed: false });
+		const end = endTickAt(now, LATENESS);
+		expect(claim.end).toBe(end);
+		const ticks = Array.from({ length: LOOKBACK_TICKS }, (_, i) => end - LOOKBACK_TICKS + i);
+		const expected = [
+			keys.known,
+			...ticks.flatMap((tick) => [keys.taken(tick), keys.done(tick)]),
+			...starts.filter((tick) => tick >= end - LOOKBACK_TICKS).map(keys.begins),
+		];
+		const held = [...store.rows.values()].flatMap((row) => row.data);
+		expect(new Set(held)).toEqual(new Set(expected.map(hash)));
+		expect(held).toHaveLength(expected.length);
+	}
+});
+
+it('windows never returned are taken over whole: not while the window after them may still be swept', async () => {
+	const store = new MemoryDeduplicator();
+	await firstSweep(store);
+	const claimAt = async (id: string, minutes: number) =>
+		await claimWindow(execution(store, id), {
+			group: '',
+			now: t0 + minutes * MINUTE,
+			latenessMs: LATENESS,
+		});
+	// Two executions take a window each and die.
+	const a = await claimAt('a', 30);
+	const b = await claimAt('b', 90);
+	// B's first ticks are over the lease, its last one not yet: A's and B's ticks form one span
+	// whose next tick (B's last) may still be returned, so none of it is taken over.
+	const c = await claimAt('c', 115);
+	expect(c.pending).toEqual([]);
+	await settleWindow(execution(store, 'c'), c, { served: ['c1'], failed: false });
+	// Once B's last tick is over the lease too, and the tick after it returned (C's): all of it.
+	const d = await claimAt('d', 125);
+	expect(d.pending).toEqual([...a.own, ...b.own]);
+	const settled = await settleWindow(execution(store, 'd'), d, { served: ['c1'], failed: false });
+	expect([...settled.allowed('c1')].sort((x, y) => x - y)).toEqual([...a.own, ...b.own, ...d.own]);
+});
+
+it('windows never returned, followed by the taker’s own window, are taken over whole', async () => {
+	const store = new MemoryDeduplicator();
+	await firstSweep(store);
+	const claimAt = async (id: string, minutes: number) =>
+		await claimWindow(execution(store, id), {
+			group: '',
+			now: t0 + minutes * MINUTE,
+			latenessMs: LATENESS,
+		});
+	const a = await claimAt('a', 30);
+	const b = await claimAt('b', 90);
+	const d = await claimAt('d', 125);
+	expect(d.own[0]).toBe(b.own[b.own.length - 1] + 1);
+	expect(d.pending).toEqual([...a.own, ...b.own]);
 });
