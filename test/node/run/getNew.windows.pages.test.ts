@@ -60,3 +60,29 @@ it('a list newest first: one page for a first sweep and one for the next, which 
 	expect(busy.json.map((run) => run.id)).toEqual(many);
 	expect(pagesRead(busy.calls)).toBe(2);
 });
+
+it('a list oldest first is read whole: a first sweep gives the newest runs and the next its window, past the depth', async () => {
+	const emu = ctx.emu;
+	emu.setVariants({ pagination: 'headers', runOrder: 'oldest' });
+	const t0 = Math.floor((realNow() + 700 * 24 * 60 * MINUTE) / TICK_MS) * TICK_MS;
+	// More history than the depth a window reads newest first (10 × Max Runs per Customer).
+	const old = Array.from(
+		{ length: 120 },
+		(_, n) =>
+			emu.recordRun({ bundleId: 7001, outcome: 'succeeded', dateCreated: t0 - (240 - n) * MINUTE })
+				.id,
+	);
+	const w = watcher(emu, {
+		version: 5,
+		parameters: { options: { latenessMinutes: 10, maxRunsPerCustomer: 10 } },
+	});
+	setNow(t0);
+	const first = await w.sweep([{}]);
+	expect(first.json.map((run) => run.id)).toEqual(old.slice(-10));
+	const fresh = [1, 2, 3].map(
+		(n) => emu.recordRun({ bundleId: 7002, outcome: 'failed', dateCreated: t0 + n * MINUTE }).id,
+	);
+	setNow(t0 + 30 * MINUTE);
+	const next = await w.sweep([{}]);
+	expect(next.json.map((run) => run.id)).toEqual(fresh);
+});

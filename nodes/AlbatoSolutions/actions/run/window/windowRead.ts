@@ -56,9 +56,10 @@ export async function readWindow(
 }
 
 /**
- * When a read may stop: only while the list reads newest first (otherwise it is read whole, up to
- * the depth), once its oldest run started before `fromMs` less the lateness (a run ends within the
- * lateness of its start: the runs beyond ended before the window), and, with incidents, once each
+ * When a read may stop: only while the list reads newest first (otherwise it is read whole, as far
+ * as the service's pages go), once its oldest run started before `fromMs` less the lateness (a run
+ * ends within the lateness of its start: the runs beyond ended before the window), and, with
+ * incidents, once each
  * automation's state before the window is known. Each page is looked at once (a week's catch-up
  * reads 14 pages a customer); only the incidents' test reads all, on the pages past the window.
  */
@@ -73,8 +74,9 @@ function enoughFor(job: Job, fromMs: number | undefined) {
 			read.last = start;
 			read.count++;
 		}
+		if (read.unordered) return false; // another order: read whole, or new runs would be missed
 		if (read.ended >= depth) return true;
-		if (read.unordered || fromMs === undefined) return false;
+		if (fromMs === undefined) return false;
 		if (read.count === 0 || read.last >= fromMs - job.windowed!.latenessMs) return false;
 		if (!job.incidents) return true;
 		const point = (run: IDataObject) => runPoint(run, job.offset);
