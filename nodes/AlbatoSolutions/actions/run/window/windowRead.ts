@@ -59,9 +59,9 @@ export async function readWindow(
  * When a read may stop: only while the list reads newest first (otherwise it is read whole, as far
  * as the service's pages go), once its oldest run started before `fromMs` less the lateness (a run
  * ends within the lateness of its start: the runs beyond ended before the window), and, with
- * incidents, once each
- * automation's state before the window is known. Each page is looked at once (a week's catch-up
- * reads 14 pages a customer); only the incidents' test reads all, on the pages past the window.
+ * incidents, once each automation's state before the window is known. Each page is looked at once
+ * (a week's catch-up reads 14 pages a customer); only the incidents' test reads all, on the pages
+ * past the window.
  */
 function enoughFor(job: Job, fromMs: number | undefined) {
 	const depth = job.limits.perEndUser * (fromMs === undefined ? 1 : WINDOW_READ_DEPTH);
