@@ -3,21 +3,15 @@
  * windows"): it shows what a first sweep would, up to now (no lateness waited for), and reads and
  * writes no store, so the schedule's first sweep after it is still the group's first.
  */
+import { realNow, useNodeClock } from '../../support/nodeClock';
 import { TICK_MS } from '../../../nodes/AlbatoSolutions/actions/run/window/ticks';
 import { usePartnerEmulator } from '../../support/partnerSetup';
 import { customerWithTwoAutomations, watcher } from '../../support/sweeps';
 
 const ctx = usePartnerEmulator();
 const MINUTE = 60_000;
-const realNow = Date.now.bind(Date);
-let shift = 0;
-const setNow = (at: number) => (shift = at - realNow());
-
-beforeEach(() => {
-	shift = 0;
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
-});
-afterEach(() => jest.restoreAllMocks());
+/** The node's clock (Date.now) set to `at` by setNow. */
+const { setNow } = useNodeClock();
 
 const ids = (json: Array<{ id?: unknown }>) => json.map((run) => Number(run.id)).sort();
 

@@ -4,21 +4,15 @@
  * and a first sweep down to Max Remembered Runs per Customer. Access Token credential: the
  * emulator's fixture end user, pages of 50 runs.
  */
+import { realNow, useNodeClock } from '../../support/nodeClock';
 import { TICK_MS } from '../../../nodes/AlbatoSolutions/actions/run/window/ticks';
 import { useEmulator } from '../../support/setup';
 import { watcher } from '../../support/sweeps';
 
 const ctx = useEmulator();
 const MINUTE = 60_000;
-const realNow = Date.now.bind(Date);
-let shift = 0;
-const setNow = (at: number) => (shift = at - realNow());
-
-beforeEach(() => {
-	shift = 0;
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
-});
-afterEach(() => jest.restoreAllMocks());
+/** The node's clock (Date.now) set to `at` by setNow. */
+const { setNow } = useNodeClock();
 
 const pagesRead = (calls: string[]) =>
 	calls.filter((call) => call.startsWith('GET /bundle/events')).length;

@@ -4,21 +4,15 @@
  * their lateness. Access Token credential: the emulator's fixture end user (installations 5001 and
  * 5002, automation 7003 in 5002).
  */
+import { realNow, useNodeClock } from '../../support/nodeClock';
 import { TICK_MS } from '../../../nodes/AlbatoSolutions/actions/run/window/ticks';
 import { useEmulator } from '../../support/setup';
 import { watcher } from '../../support/sweeps';
 
 const ctx = useEmulator();
 const MINUTE = 60_000;
-const realNow = Date.now.bind(Date);
-let shift = 0;
-const setNow = (at: number) => (shift = at - realNow());
-
-beforeEach(() => {
-	shift = 0;
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
-});
-afterEach(() => jest.restoreAllMocks());
+/** The node's clock (Date.now) set to `at` by setNow. */
+const { setNow } = useNodeClock();
 
 const installation = { __rl: true, mode: 'id', value: '5002' };
 const paths = (calls: string[]) => calls.map((call) => call.split('?')[0]);

@@ -3,22 +3,15 @@
  * each ended run once, after its Allowed Lateness, across sweeps, workers, failures and time; the
  * store holds the group's ticks only, whatever the fleet and its age. Queue mode: no static data.
  */
+import { realNow, useNodeClock } from '../../support/nodeClock';
 import { LOOKBACK_TICKS, TICK_MS } from '../../../nodes/AlbatoSolutions/actions/run/window/ticks';
 import { usePartnerEmulator } from '../../support/partnerSetup';
 import { customerWithTwoAutomations, watcher } from '../../support/sweeps';
 
 const ctx = usePartnerEmulator();
 const MINUTE = 60_000;
-const realNow = Date.now.bind(Date);
-let shift = 0;
-/** The node's clock (Date.now) set to `at`. */
-const setNow = (at: number) => (shift = at - realNow());
-
-beforeEach(() => {
-	shift = 0;
-	jest.spyOn(Date, 'now').mockImplementation(() => realNow() + shift);
-});
-afterEach(() => jest.restoreAllMocks());
+/** The node's clock (Date.now) set to `at` by setNow. */
+const { setNow } = useNodeClock();
 
 /** A fresh start on a tick, far from today's runs of other tests. */
 const startAt = () => Math.floor((realNow() + 400 * 24 * 60 * MINUTE) / TICK_MS) * TICK_MS;
