@@ -10,7 +10,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { incidentContextRead } from '../shared/readers/incidents';
-import { DEFAULT_LATENESS_MINUTES, isEnded, runDateMs, runItem } from '../shared/readers/runs';
+import { DEFAULT_LATENESS_MINUTES, isEnded, runDateMs, runPoint } from '../shared/readers/runs';
 import { idOf } from '../shared/readers/shapes';
 import { isNewRun, MAX_KNOWN, type RunBaseline } from './runEvents';
 
@@ -93,7 +93,7 @@ function satisfied(
 		const at = runDateMs(run.dateCreated);
 		return isEnded(run) && id !== undefined && isNewRun(baseline, String(id), at ?? Number.NaN);
 	};
-	return incidentContextRead(runs, (run) => runItem(run, 0), isFresh);
+	return incidentContextRead(runs, (run) => runPoint(run, 0), isFresh);
 }
 
 /**
