@@ -48,6 +48,15 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 	beforeRead?: (items: DeduplicationItemTypes[]) => Promise<void>;
 	/** Tests: awaited between a call's read and its write (to make two calls meet there). */
 	betweenReadAndWrite?: (items: DeduplicationItemTypes[]) => Promise<void>;
+	/**
+	 * Tests: a removal made of a read, a scan and a write, as n8n's is (it looks each item up in the
+	 * whole list: its time grows with the items times the list), awaited between its read and its
+	 * write with the list's length read. Unset, a removal is at once.
+	 */
+	betweenRemoveReadAndWrite?: (
+		items: DeduplicationItemTypes[],
+		listLength: number,
+	) => Promise<void>;
 
 	async checkProcessedAndRecord(
 		items: DeduplicationItemTypes[],
@@ -97,10 +106,13 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 		scope: DeduplicationScope,
 		contextData: ICheckProcessedContextData,
 	): Promise<void> {
-		const row = this.rows.get(contextOf(scope, contextData));
+		const context = contextOf(scope, contextData);
+		const row = this.rows.get(context);
 		if (!row) return;
 		const gone = new Set(items.map(hashOf));
-		row.data = row.data.filter((hash) => !gone.has(hash));
+		const read = row.data;
+		if (this.betweenRemoveReadAndWrite) await this.betweenRemoveReadAndWrite(items, read.length);
+		this.rows.set(context, { mode: row.mode, data: read.filter((hash) => !gone.has(hash)) });
 	}
 
 	async clearAllProcessedItems(
@@ -124,6 +136,7 @@ export class MemoryDeduplicator implements IDataDeduplicator {
 		this.overlaps = 0;
 		this.insertConflicts = 0;
 		this.betweenReadAndWrite = undefined;
+		this.betweenRemoveReadAndWrite = undefined;
 		this.beforeRead = undefined;
 	}
 }

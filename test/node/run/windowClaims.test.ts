@@ -5,7 +5,6 @@
  * none of it. A unit of claims.ts: the stall is between two of its calls.
  */
 import { createHash } from 'crypto';
-import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { MemoryDeduplicator } from '../../../harness';
 import {
@@ -15,10 +14,12 @@ import {
 import {
 	endTickAt,
 	groupKeys,
+	LEFTOVER_BAND,
 	LEFTOVER_SLICES,
 	LOOKBACK_TICKS,
 	TICK_MS,
 } from '../../../nodes/AlbatoSolutions/actions/run/window/ticks';
+import { storeExecution } from '../../support/storeExecution';
 
 // Each test its own workflow: gate.ts carries a worker's recent keys per workflow and node.
 let workflow = { id: 'wf-claims' };
@@ -27,21 +28,8 @@ const node = { id: 'node-claims', name: 'Watch' };
 const MINUTE = 60_000;
 const LATENESS = 10 * MINUTE;
 
-function execution(store: MemoryDeduplicator, id: string) {
-	const contextData = { workflow, node } as never;
-	return {
-		getWorkflow: () => workflow,
-		getNode: () => node,
-		getExecutionId: () => id,
-		logger: { warn: () => undefined },
-		helpers: {
-			checkProcessedAndRecord: async (items: string[], scope: 'node', options: never) =>
-				await store.checkProcessedAndRecord(items, scope, contextData, options),
-			removeProcessed: async (items: string[], scope: 'node') =>
-				await store.removeProcessed(items, scope, contextData),
-		},
-	} as unknown as IExecuteFunctions;
-}
+const execution = (store: MemoryDeduplicator, id: string) =>
+	storeExecution(store, { workflow, node }, id);
 
 const t0 = Math.floor(Date.UTC(2027, 5, 1) / TICK_MS) * TICK_MS;
 
@@ -144,7 +132,7 @@ it('removes again, within a few sweeps, aged keys a removal left behind (put bac
 			keys.taken(tick),
 			keys.done(tick),
 		]);
-	const start = Math.floor(t0 / TICK_MS) - LOOKBACK_TICKS - 3 * LOOKBACK_TICKS;
+	const start = Math.floor(t0 / TICK_MS) - LOOKBACK_TICKS - LEFTOVER_BAND + 100;
 	const put = execution(store, 'write-back');
 	expect(
 		await put.helpers.checkProcessedAndRecord(aged(start), 'node', { mode: 'entries' } as never),

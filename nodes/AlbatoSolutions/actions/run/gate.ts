@@ -48,7 +48,7 @@ export const STORE_MAX_ENTRIES = 10_000_000;
 export async function passGate(
 	ctx: IExecuteFunctions,
 	nextKeys: (heldBefore: ReadonlySet<string>) => string[] | Promise<string[]>,
-	{ settleMs = GATE_SETTLE_MS, whileSettling }: GateOptions = {},
+	{ settleMs = GATE_SETTLE_MS, whileSettling, carryMs }: GateOptions = {},
 ): Promise<GateResult> {
 	const record = async (values: string[]) => await recordNew(ctx, values);
 	const heldBefore = new Set<string>();
@@ -62,11 +62,16 @@ export async function passGate(
 	const markers = rounds.map(({ marker }) => marker);
 	const all = rounds.flatMap(({ fresh }) => fresh);
 	if (all.length === 0) return { passed: new Set(), heldBefore, markers };
-	const settle = () => sleep(Math.max(settleMs, 2 * slowestLately(ctx)));
+	const settle = async () => await settleFor(ctx, settleMs);
 	await Promise.all([settle(), whileSettling?.(new Set(all))]);
 	const fresh = await heldOrAgain(ctx, rounds, { record, settle, markers });
-	noteDecided(ctx, fresh);
+	noteDecided(ctx, fresh, carryMs);
 	return { passed: new Set(fresh), heldBefore, markers };
+}
+
+/** The gate's wait: `settleMs`, or twice the slowest store call this worker made lately. */
+export async function settleFor(ctx: IExecuteFunctions, settleMs = GATE_SETTLE_MS): Promise<void> {
+	await sleep(Math.max(settleMs, 2 * slowestLately(ctx)));
 }
 
 export interface GateResult {
@@ -130,6 +135,12 @@ export const FORGET_PER_CALL = 2_000;
 
 export interface GateOptions {
 	settleMs?: number;
+	/**
+	 * How long this worker's later store calls record the keys again (CARRY_MS unless set): Get New's
+	 * windows carry theirs until the group's next sweeps, whose calls put back what another worker's
+	 * call erased meanwhile (a tick's keys are few; a run's are not).
+	 */
+	carryMs?: number;
 	/**
 	 * Work to do during the settle with the keys this execution recorded first (a superset of what
 	 * passes): the sweep names the automations of the runs it will likely return. It must not fail.
@@ -200,24 +211,24 @@ function slowestLately(ctx: IExecuteFunctions): number {
  * 100,000 customers in batches of 5,000: 20,250 keys a batch, one batch's records erased for good
  * and its 250 recoveries unreported). Time alone bounds them: a worker decides at its own pace.
  */
-const decided = new Map<string, Array<{ at: number; keys: string[] }>>();
-const CARRY_MS = 120_000;
+const decided = new Map<string, Array<{ until: number; keys: string[] }>>();
+export const CARRY_MS = 120_000;
 
-function noteDecided(ctx: IExecuteFunctions, keys: string[]) {
+function noteDecided(ctx: IExecuteFunctions, keys: string[], carryMs = CARRY_MS) {
 	const now = Date.now();
 	for (const [list, entries] of decided)
-		if (now - entries[entries.length - 1].at >= CARRY_MS) decided.delete(list);
+		if (entries.every(({ until }) => until <= now)) decided.delete(list);
 	if (keys.length === 0) return;
 	const key = listOf(ctx);
-	const entries = (decided.get(key) ?? []).filter(({ at }) => now - at < CARRY_MS);
-	entries.push({ at: now, keys });
+	const entries = (decided.get(key) ?? []).filter(({ until }) => until > now);
+	entries.push({ until: now + carryMs, keys });
 	decided.set(key, entries);
 }
 
-/** The keys this process decided on the node's list within CARRY_MS, newest first. */
+/** The keys this process decided on the node's list and still carries, newest first. */
 function decidedLately(ctx: IExecuteFunctions): string[] {
 	const now = Date.now();
-	const entries = (decided.get(listOf(ctx)) ?? []).filter(({ at }) => now - at < CARRY_MS);
+	const entries = (decided.get(listOf(ctx)) ?? []).filter(({ until }) => until > now);
 	return entries.reverse().flatMap(({ keys }) => keys);
 }
 
@@ -228,6 +239,16 @@ function decidedLately(ctx: IExecuteFunctions): string[] {
  * another worker and is recorded again (n8n's log says how many, as a warning).
  */
 export async function recordNew(ctx: IExecuteFunctions, values: string[]): Promise<string[]> {
+	const { added, ours } = await recordCarried(ctx, values);
+	return added.filter((key) => !ours.has(key));
+}
+
+/** recordNew, answering every one of `values` that was not in the list (this process's too). */
+export async function recordAgain(ctx: IExecuteFunctions, values: string[]): Promise<string[]> {
+	return (await recordCarried(ctx, values)).added;
+}
+
+async function recordCarried(ctx: IExecuteFunctions, values: string[]) {
 	const lately = decidedLately(ctx);
 	const asked = new Set(values);
 	const carried = lately.filter((key) => !asked.has(key));
@@ -238,7 +259,7 @@ export async function recordNew(ctx: IExecuteFunctions, values: string[]): Promi
 		ctx.logger.warn(
 			`Run → Get New: ${restored} records of this worker's recent sweeps in n8n's deduplication store were erased by another worker's store call and were recorded again`,
 		);
-	return added.filter((key) => asked.has(key) && !ours.has(key));
+	return { added: added.filter((key) => asked.has(key)), ours };
 }
 
 /** One call of n8n's store, this process's calls on the list one at a time; answers what was new. */

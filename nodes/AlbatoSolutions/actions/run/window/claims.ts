@@ -15,9 +15,11 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { forgetRecords, FORGET_PER_CALL, passGate, recordNew } from '../gate';
+import { forgetRecords, passGate, recordNew } from '../gate';
+import { keepHeld } from '../gateKeep';
 import {
 	AGED_TICKS,
+	CARRY_MS,
 	LEFTOVER_BAND,
 	LEFTOVER_SLICES,
 	endTickAt,
@@ -59,13 +61,17 @@ export async function claimWindow(
 	const end = endTickAt(now, latenessMs);
 	const ticks = lookback(end);
 	let round = 0;
-	const gate = await passGate(ctx, (heldBefore) => {
-		round++;
-		if (round === 1) return [keys.known, ...ticks.map(keys.taken)];
-		if (round > 2) return [];
-		const first = ticks.find((tick) => !heldBefore.has(keys.taken(tick)));
-		return first === undefined ? [] : [keys.begins(first)];
-	});
+	const gate = await passGate(
+		ctx,
+		(heldBefore) => {
+			round++;
+			if (round === 1) return [keys.known, ...ticks.map(keys.taken)];
+			if (round > 2) return [];
+			const first = ticks.find((tick) => !heldBefore.has(keys.taken(tick)));
+			return first === undefined ? [] : [keys.begins(first)];
+		},
+		{ carryMs: CARRY_MS },
+	);
 	const own = ticks.filter((tick) => gate.passed.has(keys.taken(tick)));
 	const old = ticks.filter(
 		(tick) => gate.heldBefore.has(keys.taken(tick)) && leaseOver(tick, now, latenessMs),
@@ -132,23 +138,29 @@ export async function settleWindow(
 	const ownFirst = own[0];
 	let windows: ReturnType<typeof windowsOf> = [];
 	let round = 0;
-	const gate = await passGate(ctx, (heldBefore) => {
-		round++;
-		if (round === 1)
-			return [
-				...(failed
-					? own.length > 0
-						? served.map((endUser) => keys.served(ownFirst, endUser))
-						: []
-					: own.map(keys.done)),
-				...pending.map(keys.done),
-				...pending.map(keys.begins),
-			];
-		if (round > 2) return [];
-		const begins = new Set(pending.filter((tick) => heldBefore.has(keys.begins(tick))));
-		windows = windowsOf(pending, begins);
-		return windows.flatMap((window) => served.map((endUser) => keys.served(window.first, endUser)));
-	});
+	const gate = await passGate(
+		ctx,
+		(heldBefore) => {
+			round++;
+			if (round === 1)
+				return [
+					...(failed
+						? own.length > 0
+							? served.map((endUser) => keys.served(ownFirst, endUser))
+							: []
+						: own.map(keys.done)),
+					...pending.map(keys.done),
+					...pending.map(keys.begins),
+				];
+			if (round > 2) return [];
+			const begins = new Set(pending.filter((tick) => heldBefore.has(keys.begins(tick))));
+			windows = windowsOf(pending, begins);
+			return windows.flatMap((window) =>
+				served.map((endUser) => keys.served(window.first, endUser)),
+			);
+		},
+		{ carryMs: CARRY_MS },
+	);
 	const { passed } = gate;
 	const allowed = (endUser: string) => {
 		const ticks = new Set<number>();
@@ -161,14 +173,44 @@ export async function settleWindow(
 				for (const tick of window.ticks) if (passed.has(keys.done(tick))) ticks.add(tick);
 		return ticks;
 	};
-	await forgetAll(ctx, [
+	await tidyUp(ctx, claim, {
+		markers: gate.markers,
+		passed,
+		served: windows.flatMap((window) =>
+			served.map((endUser) => keys.served(window.first, endUser)),
+		),
+	});
+	return { allowed };
+}
+
+/**
+ * The sweep's last calls: it removes what it no longer needs (its markers, the served keys of the
+ * windows it took over, the aged keys), records again the keys it holds and checks that write as the
+ * gate's (gateKeep.ts: a call that read the list before they were written and wrote it back after
+ * the gate looked erased them), and removes the same keys once more (a call that read before the
+ * first removal put them back). A key is then lost, or left, only by a call whose read and write
+ * span all three.
+ */
+async function tidyUp(
+	ctx: IExecuteFunctions,
+	claim: WindowClaim,
+	{ markers, passed, served }: { markers: string[]; passed: Set<string>; served: string[] },
+): Promise<void> {
+	const gone = [
 		...claim.markers,
-		...gate.markers,
-		...windows.flatMap((window) => served.map((endUser) => keys.served(window.first, endUser))),
+		...markers,
+		...served,
 		...agedKeys(claim),
 		...leftoverKeys(claim),
-	]);
-	return { allowed };
+	];
+	await forgetAll(ctx, gone);
+	const removed = new Set(gone);
+	const held = [...new Set([...claim.own.map(claim.keys.taken), ...passed])];
+	const kept = await keepHeld(
+		ctx,
+		held.filter((key) => !removed.has(key)),
+	);
+	await forgetAll(ctx, [...gone, ...kept]);
 }
 
 /** The keys of ticks that left the lookback since the last sweeps (the store keeps none older). */
@@ -184,20 +226,30 @@ function agedKeys({ keys, end, own }: WindowClaim): string[] {
  * Aged keys a removal left behind. n8n's store has no lock: a call that read the list before a
  * removal and wrote it back after puts the removed keys back (measured: 8 groups of one node, 2
  * workers, the store grew from 41,897 to 106,221 records in 9 simulated weeks). So each sweep
- * removes again one slice of the band below the lookback: the ticks LEFTOVER_SLICES apart from its
- * end tick. Sweeps end on different ticks, so the whole band is removed again within a few sweeps.
+ * removes its keys twice, its own keys recorded again between (a call must then span both to put
+ * a key back), and removes again one slice of the band below the lookback: the ticks
+ * LEFTOVER_SLICES apart from its end tick (`t` and `d`: a `b` is on a window's first tick only, and
+ * each key not there costs the store a look through the whole list).
  */
 function leftoverKeys({ keys, end }: WindowClaim): string[] {
 	const below = end - LOOKBACK_TICKS;
 	const left: string[] = [];
 	for (let tick = below - LEFTOVER_BAND; tick < below; tick++)
 		if ((((tick - end) % LEFTOVER_SLICES) + LEFTOVER_SLICES) % LEFTOVER_SLICES === 0)
-			left.push(keys.taken(tick), keys.done(tick), keys.begins(tick));
+			left.push(keys.taken(tick), keys.done(tick));
 	return left;
 }
 
-/** forgetRecords for any number of keys, FORGET_PER_CALL at a time. */
+/**
+ * forgetRecords for any number of keys, REMOVE_PER_CALL at a time. n8n's store looks each key up in
+ * the whole list between its read and its write, so a call's time grows with its keys times the
+ * list, and a call that long erases what other calls recorded meanwhile (and puts back what they
+ * removed). Small calls keep every call shorter than the gate's settle.
+ */
 async function forgetAll(ctx: IExecuteFunctions, keys: string[]): Promise<void> {
-	for (let at = 0; at < keys.length; at += FORGET_PER_CALL)
-		await forgetRecords(ctx, keys.slice(at, at + FORGET_PER_CALL));
+	for (let at = 0; at < keys.length; at += REMOVE_PER_CALL)
+		await forgetRecords(ctx, keys.slice(at, at + REMOVE_PER_CALL));
 }
+
+/** Keys one removal call of the window's sweep sends (forgetAll). */
+export const REMOVE_PER_CALL = 250;

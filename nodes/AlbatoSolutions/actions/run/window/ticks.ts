@@ -23,6 +23,13 @@ export const LOOKBACK_TICKS = (8 * 24 * 60 * 60_000) / TICK_MS;
  */
 export const LEASE_MS = 30 * 60_000;
 
+/**
+ * How long a worker's later store calls record again the window keys its sweep decided (gate.ts's
+ * carry): past the group's next sweeps, so that what another worker's call erased after the sweep
+ * ended is put back before a later sweep could take the window over.
+ */
+export const CARRY_MS = 30 * 60_000;
+
 /** Ticks removed per sweep below the lookback (those that aged out since the last sweeps). */
 export const AGED_TICKS = 24;
 
@@ -30,8 +37,8 @@ export const AGED_TICKS = 24;
  * Below the lookback, the band whose keys each sweep removes again, one slice of every
  * LEFTOVER_SLICES-th tick (claims.ts): what a removal left behind goes within that many sweeps.
  */
-export const LEFTOVER_BAND = 4 * LOOKBACK_TICKS;
-export const LEFTOVER_SLICES = 8;
+export const LEFTOVER_BAND = 2 * LOOKBACK_TICKS;
+export const LEFTOVER_SLICES = 16;
 
 export const tickOf = (ms: number) => Math.floor(ms / TICK_MS);
 export const tickStart = (tick: number) => tick * TICK_MS;
