@@ -76,6 +76,36 @@ describe('the Access Token credential', () => {
 		expect(sent()).toEqual(['basicUsername 401', 'bearer 401']);
 	});
 
+	it('a form found out and later refused: the next call finds the form out again', async () => {
+		const token = await permanentToken('p-1');
+		ctx.emu.setVariants({ strictAuth: 'noBasicUsername' });
+		expect((await runNode(ctx.emu, getApps, { token })).error).toBeUndefined();
+		ctx.emu.setVariants({ strictAuth: 'noBearerPermanent' });
+		const from = ctx.emu.requests.length;
+		expect((await runNode(ctx.emu, getApps, { token })).error?.httpCode).toBe('401');
+		expect((await runNode(ctx.emu, getApps, { token })).error).toBeUndefined();
+		expect(sent(from)).toEqual(['bearer 401', 'basicUsername 200']);
+	});
+
+	it('what a chosen form sent teaches Auto nothing: switched to Auto, Basic username first', async () => {
+		const token = await permanentToken('p-1');
+		expect(
+			(await runNode(ctx.emu, getApps, { token, headerForm: 'bearer' })).error,
+		).toBeUndefined();
+		const from = ctx.emu.requests.length;
+		expect((await runNode(ctx.emu, getApps, { token })).error).toBeUndefined();
+		expect(sent(from)).toEqual(['basicUsername 200']);
+	});
+
+	it('once the form is found out, the calls go at once (only the finding out holds them)', async () => {
+		const token = await permanentToken('p-1');
+		expect((await runNode(ctx.emu, getApps, { token })).error).toBeUndefined();
+		ctx.emu.setRateLimit({ maxConcurrent: 1000, retryAfterSeconds: 0, serviceMs: 40 });
+		const inputItems = Array.from({ length: 8 }, () => ({}));
+		expect((await runNode(ctx.emu, getApps, { token, inputItems })).error).toBeUndefined();
+		expect(ctx.emu.rateLimit()?.peak).toBeGreaterThan(1);
+	});
+
 	it('the credential test tries the forms Auto tries: passes where the first is refused', async () => {
 		const token = await permanentToken('p-1');
 		const data = { baseUrl: ctx.emu.baseUrl, accessToken: token };
