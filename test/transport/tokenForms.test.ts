@@ -153,6 +153,9 @@ describe('the Partner API credential', () => {
 		expect(run.error?.description).toMatch(
 			/sent as Basic username \(token \+ empty password\), then as Basic token \(Basic <token>\) \(401\).*"Send Master Token As"/,
 		);
+		expect(run.error?.description).toMatch(
+			/"Send Master Token As" in the Albato Partner API credential "Partner partner-credential-1"/,
+		);
 		expect(sent(from)).toEqual(['basicUsername 401', 'basicRaw 401']);
 	});
 });
@@ -183,6 +186,23 @@ describe('Solution → Check Connection says how each token was accepted', () =>
 			endUserToken: 'Bearer',
 			endUserTokenKind: 'session token (JWT)',
 		});
+	});
+	it('partner mode: a permanent end-user token found out as Basic username', async () => {
+		ctx.emu.setVariants({ partnerTokens: 'permanent' });
+		await addUsers(ctx.emu, ['c-1']);
+		const run = await runPartner(ctx.emu, check, { inputItems: [{ customer: 'c-1' }] });
+		expect(run.json[0]).toMatchObject({
+			endUserToken: 'Basic username (token + empty password)',
+			endUserTokenKind: 'permanent token',
+		});
+	});
+
+	it('partner mode: a chosen form of the master token, named as chosen', async () => {
+		await addUsers(ctx.emu, ['c-1']);
+		ctx.emu.partner.set({ acceptStyles: 'raw' });
+		const credential = partnerCredential(ctx.emu, { headerForm: 'basicRaw' });
+		const run = await runPartner(ctx.emu, check, { inputItems: [{ customer: 'c-1' }], credential });
+		expect(run.json[0]).toMatchObject({ masterToken: 'Basic token (Basic <token>)' });
 	});
 });
 
