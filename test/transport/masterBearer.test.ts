@@ -69,3 +69,12 @@ it('a chosen master-token form: Bearer only, nothing found out', async () => {
 	expect((await runPartner(ctx.emu, refresh(id), { credential })).error?.httpCode).toBe('401');
 	expect(updates(from)).toEqual(['bearer refused 401']);
 });
+
+it('on Auto, refused with both tokens: one error naming each and Options → Authorize As', async () => {
+	const id = await partnerConnection();
+	ctx.emu.faults.add({ path: /\/update-user-data$/, status: 401, times: 10 });
+	const run = await runPartner(ctx.emu, refresh(id));
+	expect(run.error?.description).toMatch(
+		/then as the end user's token .*\(401\)\. Check the token, or set "Options → Authorize As" in this node/,
+	);
+});

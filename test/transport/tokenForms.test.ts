@@ -231,6 +231,14 @@ describe('permanent end-user tokens in partner mode', () => {
 		expect(tokenCalls(run)).toBe(customers.length + 1);
 	});
 
+	it("an end user's token refused in every form: one error naming Send End-User Tokens As", async () => {
+		ctx.emu.faults.add({ path: '/solution/installation', status: 401, times: 10 });
+		const run = await runPartner(ctx.emu, listInstallations, { inputItems: [{ customer: 'f-0' }] });
+		expect(run.error?.description).toMatch(
+			/then as Bearer \(401\)\. Check the token, or set "Send End-User Tokens As" in the Albato Partner API credential "Partner partner-credential-1"/,
+		);
+	});
+
 	it('sent as Basic username where Bearer <permanent token> is refused', async () => {
 		ctx.emu.setVariants({ strictAuth: 'noBearerPermanent' });
 		const from = ctx.emu.requests.length;
