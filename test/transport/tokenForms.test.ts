@@ -76,6 +76,36 @@ describe('the Access Token credential', () => {
 		expect(sent()).toEqual(['basicUsername 401', 'bearer 401']);
 	});
 
+	it('a form found out and later refused: the next call finds the form out again', async () => {
+		const token = await permanentToken('p-1');
+		ctx.emu.setVariants({ strictAuth: 'noBasicUsername' });
+		expect((await runNode(ctx.emu, getApps, { token })).error).toBeUndefined();
+		ctx.emu.setVariants({ strictAuth: 'noBearerPermanent' });
+		const from = ctx.emu.requests.length;
+		expect((await runNode(ctx.emu, getApps, { token })).error?.httpCode).toBe('401');
+		expect((await runNode(ctx.emu, getApps, { token })).error).toBeUndefined();
+		expect(sent(from)).toEqual(['bearer 401', 'basicUsername 200']);
+	});
+
+	it('what a chosen form sent teaches Auto nothing: switched to Auto, Basic username first', async () => {
+		const token = await permanentToken('p-1');
+		expect(
+			(await runNode(ctx.emu, getApps, { token, headerForm: 'bearer' })).error,
+		).toBeUndefined();
+		const from = ctx.emu.requests.length;
+		expect((await runNode(ctx.emu, getApps, { token })).error).toBeUndefined();
+		expect(sent(from)).toEqual(['basicUsername 200']);
+	});
+
+	it('once the form is found out, the calls go at once (only the finding out holds them)', async () => {
+		const token = await permanentToken('p-1');
+		expect((await runNode(ctx.emu, getApps, { token })).error).toBeUndefined();
+		ctx.emu.setRateLimit({ maxConcurrent: 1000, retryAfterSeconds: 0, serviceMs: 40 });
+		const inputItems = Array.from({ length: 8 }, () => ({}));
+		expect((await runNode(ctx.emu, getApps, { token, inputItems })).error).toBeUndefined();
+		expect(ctx.emu.rateLimit()?.peak).toBeGreaterThan(1);
+	});
+
 	it('the credential test tries the forms Auto tries: passes where the first is refused', async () => {
 		const token = await permanentToken('p-1');
 		const data = { baseUrl: ctx.emu.baseUrl, accessToken: token };
@@ -123,6 +153,9 @@ describe('the Partner API credential', () => {
 		expect(run.error?.description).toMatch(
 			/sent as Basic username \(token \+ empty password\), then as Basic token \(Basic <token>\) \(401\).*"Send Master Token As"/,
 		);
+		expect(run.error?.description).toMatch(
+			/"Send Master Token As" in the Albato Partner API credential "Partner partner-credential-1"/,
+		);
 		expect(sent(from)).toEqual(['basicUsername 401', 'basicRaw 401']);
 	});
 });
@@ -154,6 +187,23 @@ describe('Solution → Check Connection says how each token was accepted', () =>
 			endUserTokenKind: 'session token (JWT)',
 		});
 	});
+	it('partner mode: a permanent end-user token found out as Basic username', async () => {
+		ctx.emu.setVariants({ partnerTokens: 'permanent' });
+		await addUsers(ctx.emu, ['c-1']);
+		const run = await runPartner(ctx.emu, check, { inputItems: [{ customer: 'c-1' }] });
+		expect(run.json[0]).toMatchObject({
+			endUserToken: 'Basic username (token + empty password)',
+			endUserTokenKind: 'permanent token',
+		});
+	});
+
+	it('partner mode: a chosen form of the master token, named as chosen', async () => {
+		await addUsers(ctx.emu, ['c-1']);
+		ctx.emu.partner.set({ acceptStyles: 'raw' });
+		const credential = partnerCredential(ctx.emu, { headerForm: 'basicRaw' });
+		const run = await runPartner(ctx.emu, check, { inputItems: [{ customer: 'c-1' }], credential });
+		expect(run.json[0]).toMatchObject({ masterToken: 'Basic token (Basic <token>)' });
+	});
 });
 
 describe('permanent end-user tokens in partner mode', () => {
@@ -179,6 +229,14 @@ describe('permanent end-user tokens in partner mode', () => {
 			refused.map((r) => `${r.auth} ${r.path.startsWith('/wl/') ? 'master' : 'user'}`),
 		).toEqual(['basicUsername master', 'basicUsername user']);
 		expect(tokenCalls(run)).toBe(customers.length + 1);
+	});
+
+	it("an end user's token refused in every form: one error naming Send End-User Tokens As", async () => {
+		ctx.emu.faults.add({ path: '/solution/installation', status: 401, times: 10 });
+		const run = await runPartner(ctx.emu, listInstallations, { inputItems: [{ customer: 'f-0' }] });
+		expect(run.error?.description).toMatch(
+			/then as Bearer \(401\)\. Check the token, or set "Send End-User Tokens As" in the Albato Partner API credential "Partner partner-credential-1"/,
+		);
 	});
 
 	it('sent as Basic username where Bearer <permanent token> is refused', async () => {

@@ -66,7 +66,7 @@ export class Trial {
 		readonly pin: Pin,
 	) {
 		const kept = known.get(key);
-		this.learnt = ways.length > 1 && kept !== undefined && ways.includes(kept);
+		this.learnt = kept !== undefined && ways.includes(kept);
 		this.ways = this.learnt ? [kept as Way] : ways;
 	}
 
@@ -107,16 +107,14 @@ export class Trial {
 		return true;
 	}
 
-	/** The service took this way: later calls start with it. */
+	/** The service took this way: later calls start with it (the call's done() follows). */
 	accepted(): void {
 		if (this.ways.length > 1 || this.learnt) learn(this.key, this.way);
-		this.done();
 	}
 
-	/** Every way was refused: the next call finds out again. */
+	/** Every way was refused: the next call finds out again (the call's done() follows). */
 	refused(): void {
 		known.delete(this.key);
-		this.done();
 	}
 
 	/** The ways this call tried, in order. */

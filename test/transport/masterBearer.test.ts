@@ -1,0 +1,80 @@
+/**
+ * update-user-data in partner mode: the master token as Bearer (Albato's page); on Auto, refused,
+ * once with the end user's own token, which later calls then start with; a chosen master-token form
+ * sends Bearer only. credential/refreshUserData.test.ts tests the operation itself.
+ */
+import {
+	addUsers,
+	partnerCredential,
+	runPartner,
+	usePartnerEmulator,
+} from '../support/partnerSetup';
+
+const ctx = usePartnerEmulator();
+beforeEach(async () => await addUsers(ctx.emu, ['cust-1']));
+
+async function partnerConnection(): Promise<number> {
+	const link = {
+		resource: 'credential',
+		operation: 'createLink',
+		linkPartnerId: 201,
+		linkTitle: 'CRM',
+	};
+	const made = await runPartner(ctx.emu, link);
+	return ctx.emu.links.complete(made.json[0].sharingId as number).id;
+}
+
+const refresh = (connectionId: number) => ({
+	resource: 'credential',
+	operation: 'refreshUserData',
+	connectionPartnerId: 201,
+	connectionId,
+});
+
+/** Whose token the emulator took: the partner's, an end user's, or none (refused). */
+const whose = (user: string | null) =>
+	user === null ? 'refused' : user.startsWith('partner:') ? 'master' : 'endUser';
+
+/** The update-user-data calls since `from`: the form, whose token was taken, the status. */
+const updates = (from: number) =>
+	ctx.emu.requests
+		.slice(from)
+		.filter((r) => r.path.endsWith('/update-user-data'))
+		.map((r) => `${r.auth} ${whose(r.user)} ${r.status}`);
+
+it('the master token as Bearer, where it is taken', async () => {
+	const id = await partnerConnection();
+	ctx.emu.setVariants({ updateUserDataAuth: 'master' });
+	const from = ctx.emu.requests.length;
+	expect((await runPartner(ctx.emu, refresh(id))).error).toBeUndefined();
+	expect(updates(from)).toEqual(['bearer master 200']);
+});
+
+it("on Auto, where only the end user's token is taken: once with it, then with it from the start", async () => {
+	const id = await partnerConnection();
+	ctx.emu.setVariants({ updateUserDataAuth: 'user' });
+	const from = ctx.emu.requests.length;
+	expect((await runPartner(ctx.emu, refresh(id))).error).toBeUndefined();
+	expect(updates(from)).toEqual(['bearer refused 401', 'bearer endUser 200']);
+	const again = ctx.emu.requests.length;
+	expect((await runPartner(ctx.emu, refresh(id))).error).toBeUndefined();
+	expect(updates(again)).toEqual(['bearer endUser 200']);
+});
+
+it('a chosen master-token form: Bearer only, nothing found out', async () => {
+	const id = await partnerConnection();
+	ctx.emu.setVariants({ updateUserDataAuth: 'user' });
+	const credential = partnerCredential(ctx.emu, { headerForm: 'basicUsername' });
+	const from = ctx.emu.requests.length;
+	expect((await runPartner(ctx.emu, refresh(id), { credential })).error?.httpCode).toBe('401');
+	expect(updates(from)).toEqual(['bearer refused 401']);
+});
+
+it('on Auto, refused with both tokens: one error naming each and Options → Authorize As', async () => {
+	const id = await partnerConnection();
+	ctx.emu.faults.add({ path: /\/update-user-data$/, status: 401, times: 10 });
+	const run = await runPartner(ctx.emu, refresh(id));
+	expect(run.error?.description).toMatch(
+		/then as the end user's token .*\(401\)\. Check the token, or set "Options → Authorize As" in this node/,
+	);
+});
