@@ -148,7 +148,7 @@ it('removes again, within a few sweeps, aged keys a removal left behind (put bac
 		mode: 'entries',
 	} as never);
 	expect(again.new).toHaveLength(aged(start).length);
-});
+}, 120_000);
 
 it("the store holds the group's ticks of the lookback only: each taken and returned, the window starts and `known`; nothing older, no marker", async () => {
 	const store = new MemoryDeduplicator();

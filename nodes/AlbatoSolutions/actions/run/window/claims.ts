@@ -44,6 +44,8 @@ export interface WindowClaim {
 	pending: number[];
 	/** The gate's markers (removed at the end). */
 	markers: string[];
+	/** The first removal of the aged keys, under way while the end users are read. */
+	cleared?: Promise<void>;
 }
 
 export interface ClaimInput {
@@ -77,7 +79,7 @@ export async function claimWindow(
 		(tick) => gate.heldBefore.has(keys.taken(tick)) && leaseOver(tick, now, latenessMs),
 	);
 	const notReturned = await notDone(ctx, keys, old);
-	return {
+	const claim: WindowClaim = {
 		keys,
 		end,
 		own,
@@ -85,6 +87,10 @@ export async function claimWindow(
 		pending: wholeWindows(notReturned, { old, own }),
 		markers: gate.markers,
 	};
+	// The aged keys go now too, while the end users are read: the sweep's end removes them again long
+	// after any call that read the list before this removal has written it back (tidyUp).
+	claim.cleared = forgetAll(ctx, [...agedKeys(claim), ...leftoverKeys(claim)]);
+	return claim;
 }
 
 /**
@@ -196,6 +202,7 @@ async function tidyUp(
 	claim: WindowClaim,
 	{ markers, passed, served }: { markers: string[]; passed: Set<string>; served: string[] },
 ): Promise<void> {
+	await claim.cleared;
 	const gone = [
 		...claim.markers,
 		...markers,
