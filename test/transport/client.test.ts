@@ -1,6 +1,6 @@
 /**
- * The client on bodies that are not what they should be: malformed JSON, success: false, a hanging
- * request.
+ * The client on bodies that are not what they should be: malformed JSON, success: false, a 300, a
+ * hanging request.
  */
 import { runNode, useEmulator } from '../support/setup';
 
@@ -26,6 +26,20 @@ describe('bodies that are not what they should be', () => {
 		});
 		expect(run.error).toBeDefined();
 		expect(run.error?.httpCode).toBe('200');
+	});
+
+	it('a 300 is no success: its body is an error, not data', async () => {
+		// In the `message` style the body has no success flag: read as a 2xx it would pass as data.
+		ctx.emu.setErrorStyle('message');
+		ctx.emu.faults.add({ method: 'GET', path: '/solution/apps', status: 300 });
+		const run = await runNode(ctx.emu, {
+			resource: 'solution',
+			operation: 'getAll',
+			returnAll: true,
+		});
+		expect(run.json).toEqual([]);
+		expect(run.error?.httpCode).toBe('300');
+		expect(run.error?.message).toBe('Emulated fault: 300');
 	});
 
 	it('a hanging request fails after the timeout with a message that says so', async () => {
