@@ -212,7 +212,7 @@ function slowestLately(ctx: IExecuteFunctions): number {
  * and its 250 recoveries unreported). Time alone bounds them: a worker decides at its own pace.
  */
 const decided = new Map<string, Array<{ until: number; keys: string[] }>>();
-export const CARRY_MS = 120_000;
+const CARRY_MS = 120_000;
 
 function noteDecided(ctx: IExecuteFunctions, keys: string[], carryMs = CARRY_MS) {
 	const now = Date.now();

@@ -19,7 +19,7 @@ import { forgetRecords, passGate, recordNew } from '../gate';
 import { keepHeld } from '../gateKeep';
 import {
 	AGED_TICKS,
-	CARRY_MS,
+	WINDOW_CARRY_MS,
 	LEFTOVER_BAND,
 	LEFTOVER_SLICES,
 	endTickAt,
@@ -72,7 +72,7 @@ export async function claimWindow(
 			const first = ticks.find((tick) => !heldBefore.has(keys.taken(tick)));
 			return first === undefined ? [] : [keys.begins(first)];
 		},
-		{ carryMs: CARRY_MS },
+		{ carryMs: WINDOW_CARRY_MS },
 	);
 	const own = ticks.filter((tick) => gate.passed.has(keys.taken(tick)));
 	const old = ticks.filter(
@@ -165,7 +165,7 @@ export async function settleWindow(
 				served.map((endUser) => keys.served(window.first, endUser)),
 			);
 		},
-		{ carryMs: CARRY_MS },
+		{ carryMs: WINDOW_CARRY_MS },
 	);
 	const { passed } = gate;
 	const allowed = (endUser: string) => {

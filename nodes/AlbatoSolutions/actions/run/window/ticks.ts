@@ -28,7 +28,7 @@ export const LEASE_MS = 30 * 60_000;
  * carry): past the group's next sweeps, so that what another worker's call erased after the sweep
  * ended is put back before a later sweep could take the window over.
  */
-export const CARRY_MS = 30 * 60_000;
+export const WINDOW_CARRY_MS = 30 * 60_000;
 
 /** Ticks removed per sweep below the lookback (those that aged out since the last sweeps). */
 export const AGED_TICKS = 24;
