@@ -150,6 +150,34 @@ it('removes again, within a few sweeps, aged keys a removal left behind (put bac
 	expect(again.new).toHaveLength(aged(start).length);
 }, 120_000);
 
+it.each([
+	['hourly', 60, 2],
+	['every 80 minutes (16 ticks: one slice, were slices chosen by the end tick)', 80, 1],
+	["once, after a week's outage", 7 * 24 * 60, 1],
+])(
+	'removes again the aged keys left behind, on any schedule: sweeps %s',
+	async (_, minutes, sweeps) => {
+		const store = new MemoryDeduplicator();
+		await firstSweep(store);
+		const keys = groupKeys('');
+		const below = endTickAt(t0, LATENESS) - LOOKBACK_TICKS;
+		const ticks = Array.from({ length: LEFTOVER_SLICES }, (_, n) => below - 200 + n);
+		const left = ticks.flatMap((tick) => [keys.taken(tick), keys.done(tick)]);
+		const put = execution(store, 'write-back');
+		const mode = { mode: 'entries' } as never;
+		expect((await put.helpers.checkProcessedAndRecord(left, 'node', mode)).new).toEqual(left);
+		for (let sweep = 1; sweep <= sweeps; sweep++) {
+			const ctx = execution(store, `sweep-${sweep}`);
+			const now = t0 + sweep * minutes * MINUTE;
+			const claim = await claimWindow(ctx, { group: '', now, latenessMs: LATENESS });
+			await settleWindow(ctx, claim, { served: ['c1'], failed: false });
+		}
+		// Recorded again, every one is new: none was left.
+		expect((await put.helpers.checkProcessedAndRecord(left, 'node', mode)).new).toEqual(left);
+	},
+	120_000,
+);
+
 it("the store holds the group's ticks of the lookback only: each taken and returned, the window starts and `known`; nothing older, no marker", async () => {
 	const store = new MemoryDeduplicator();
 	const keys = groupKeys('');

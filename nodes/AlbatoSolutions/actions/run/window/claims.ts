@@ -234,18 +234,22 @@ function agedKeys({ keys, end, own }: WindowClaim): string[] {
  * removal and wrote it back after puts the removed keys back (measured: 8 groups of one node, 2
  * workers, the store grew from 41,897 to 106,221 records in 9 simulated weeks). So each sweep
  * removes its keys twice, its own keys recorded again between (a call must then span both to put
- * a key back), and removes again one slice of the band below the lookback: the ticks
- * LEFTOVER_SLICES apart from its end tick (`t` and `d`: a `b` is on a window's first tick only, and
- * each key not there costs the store a look through the whole list).
+ * a key back), and removes again the slices of the band below the lookback that match the ticks
+ * it took (tick mod LEFTOVER_SLICES; `t` and `d`: a `b` is on a window's first tick only, and each
+ * key not there costs the store a look through the whole list). The group's sweeps take every tick
+ * once, so every slice comes round on any schedule (an hourly sweep takes 12 ticks: 12 slices), and
+ * a catch-up after an outage (16 ticks or more) removes again the whole band.
  */
-function leftoverKeys({ keys, end }: WindowClaim): string[] {
+function leftoverKeys({ keys, end, own }: WindowClaim): string[] {
+	const slices = new Set((own.length > 0 ? own : [end]).map(sliceOf));
 	const below = end - LOOKBACK_TICKS;
 	const left: string[] = [];
 	for (let tick = below - LEFTOVER_BAND; tick < below; tick++)
-		if ((((tick - end) % LEFTOVER_SLICES) + LEFTOVER_SLICES) % LEFTOVER_SLICES === 0)
-			left.push(keys.taken(tick), keys.done(tick));
+		if (slices.has(sliceOf(tick))) left.push(keys.taken(tick), keys.done(tick));
 	return left;
 }
+
+const sliceOf = (tick: number) => ((tick % LEFTOVER_SLICES) + LEFTOVER_SLICES) % LEFTOVER_SLICES;
 
 /**
  * forgetRecords for any number of keys, REMOVE_PER_CALL at a time. n8n's store looks each key up in

@@ -34,8 +34,9 @@ export const WINDOW_CARRY_MS = 30 * 60_000;
 export const AGED_TICKS = 24;
 
 /**
- * Below the lookback, the band whose keys each sweep removes again, one slice of every
- * LEFTOVER_SLICES-th tick (claims.ts): what a removal left behind goes within that many sweeps.
+ * Below the lookback, the band whose keys each sweep removes again: the slices (tick mod
+ * LEFTOVER_SLICES) of the ticks it took (claims.ts), so what a removal left behind goes once the
+ * group's sweeps have taken LEFTOVER_SLICES ticks, on any schedule.
  */
 export const LEFTOVER_BAND = 2 * LOOKBACK_TICKS;
 export const LEFTOVER_SLICES = 16;
