@@ -89,7 +89,7 @@ export async function claimWindow(
 	};
 	// The aged keys go now too, while the end users are read: the sweep's end removes them again long
 	// after any call that read the list before this removal has written it back (tidyUp).
-	claim.cleared = forgetAll(ctx, [...agedKeys(claim), ...leftoverKeys(claim)]);
+	claim.cleared = forgetAll(ctx, belowLookback(claim));
 	return claim;
 }
 
@@ -203,13 +203,7 @@ async function tidyUp(
 	{ markers, passed, served }: { markers: string[]; passed: Set<string>; served: string[] },
 ): Promise<void> {
 	await claim.cleared;
-	const gone = [
-		...claim.markers,
-		...markers,
-		...served,
-		...agedKeys(claim),
-		...leftoverKeys(claim),
-	];
+	const gone = [...claim.markers, ...markers, ...served, ...belowLookback(claim)];
 	await forgetAll(ctx, gone);
 	const removed = new Set(gone);
 	const held = [...new Set([...claim.own.map(claim.keys.taken), ...passed])];
@@ -219,6 +213,13 @@ async function tidyUp(
 	);
 	await forgetAll(ctx, [...gone, ...kept]);
 }
+
+/**
+ * The keys below the lookback a sweep removes: none at the group's first sweep (the group has none
+ * yet, and each key not there costs the store a look through the whole list).
+ */
+const belowLookback = (claim: WindowClaim) =>
+	claim.first ? [] : [...agedKeys(claim), ...leftoverKeys(claim)];
 
 /** The keys of ticks that left the lookback since the last sweeps (the store keeps none older). */
 function agedKeys({ keys, end, own }: WindowClaim): string[] {
