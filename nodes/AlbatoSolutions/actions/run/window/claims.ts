@@ -89,7 +89,7 @@ export async function claimWindow(
 	};
 	// The aged keys go now too, while the end users are read: the sweep's end removes them again long
 	// after any call that read the list before this removal has written it back (tidyUp).
-	claim.cleared = forgetAll(ctx, belowLookback(claim));
+	claim.cleared = forgetAll(ctx, agedKeys(claim));
 	return claim;
 }
 
@@ -194,8 +194,8 @@ export async function settleWindow(
  * windows it took over, the aged keys), records again the keys it holds and checks that write as the
  * gate's (gateKeep.ts: a call that read the list before they were written and wrote it back after
  * the gate looked erased them), and removes the same keys once more (a call that read before the
- * first removal put them back). A key is then lost, or left, only by a call whose read and write
- * span all three.
+ * first removal put them back), with the leftovers of older removals. A key is then lost, or left,
+ * only by a call whose read and write span all three.
  */
 async function tidyUp(
 	ctx: IExecuteFunctions,
@@ -203,7 +203,7 @@ async function tidyUp(
 	{ markers, passed, served }: { markers: string[]; passed: Set<string>; served: string[] },
 ): Promise<void> {
 	await claim.cleared;
-	const gone = [...claim.markers, ...markers, ...served, ...belowLookback(claim)];
+	const gone = [...claim.markers, ...markers, ...served, ...agedKeys(claim)];
 	await forgetAll(ctx, gone);
 	const removed = new Set(gone);
 	const held = [...new Set([...claim.own.map(claim.keys.taken), ...passed])];
@@ -211,22 +211,23 @@ async function tidyUp(
 		ctx,
 		held.filter((key) => !removed.has(key)),
 	);
-	await forgetAll(ctx, [...gone, ...kept]);
+	await forgetAll(ctx, [...gone, ...kept, ...leftoverKeys(claim)]);
 }
 
-/**
- * The keys below the lookback a sweep removes: none at the group's first sweep (the group has none
- * yet, and each key not there costs the store a look through the whole list).
- */
-const belowLookback = (claim: WindowClaim) =>
-	claim.first ? [] : [...agedKeys(claim), ...leftoverKeys(claim)];
+/** The oldest tick that left the lookback since the group's last sweeps. */
+const agedFrom = ({ end, own }: WindowClaim) => end - LOOKBACK_TICKS - own.length - AGED_TICKS;
 
-/** The keys of ticks that left the lookback since the last sweeps (the store keeps none older). */
-function agedKeys({ keys, end, own }: WindowClaim): string[] {
-	const from = end - LOOKBACK_TICKS - own.length - AGED_TICKS;
+/**
+ * The keys of ticks that left the lookback since the last sweeps (the store keeps none older). None
+ * at the group's first sweep: the group has none yet, and each key not there costs the store a look
+ * through the whole list.
+ */
+function agedKeys(claim: WindowClaim): string[] {
+	const { keys, end, first } = claim;
 	const aged: string[] = [];
-	for (let tick = from; tick < end - LOOKBACK_TICKS; tick++)
-		aged.push(keys.taken(tick), keys.done(tick), keys.begins(tick));
+	if (!first)
+		for (let tick = agedFrom(claim); tick < end - LOOKBACK_TICKS; tick++)
+			aged.push(keys.taken(tick), keys.done(tick), keys.begins(tick));
 	return aged;
 }
 
@@ -235,18 +236,20 @@ function agedKeys({ keys, end, own }: WindowClaim): string[] {
  * removal and wrote it back after puts the removed keys back (measured: 8 groups of one node, 2
  * workers, the store grew from 41,897 to 106,221 records in 9 simulated weeks). So each sweep
  * removes its keys twice, its own keys recorded again between (a call must then span both to put
- * a key back), and removes again the slices of the band below the lookback that match the ticks
- * it took (tick mod LEFTOVER_SLICES; `t` and `d`: a `b` is on a window's first tick only, and each
- * key not there costs the store a look through the whole list). The group's sweeps take every tick
- * once, so every slice comes round on any schedule (an hourly sweep takes 12 ticks: 12 slices), and
- * a catch-up after an outage (16 ticks or more) removes again the whole band.
+ * a key back), and removes again, last, the slices of the band below its aged ticks that match the
+ * ticks it took (tick mod LEFTOVER_SLICES; `t` and `d`: a `b` is on a window's first tick only, and
+ * each key not there costs the store a look through the whole list). The group's sweeps take every
+ * tick once, so every slice comes round on any schedule (an hourly sweep takes 12 ticks: 12
+ * slices), and a catch-up after an outage (16 ticks or more) removes again the whole band.
  */
-function leftoverKeys({ keys, end, own }: WindowClaim): string[] {
+function leftoverKeys(claim: WindowClaim): string[] {
+	const { keys, end, own, first } = claim;
 	const slices = new Set((own.length > 0 ? own : [end]).map(sliceOf));
-	const below = end - LOOKBACK_TICKS;
+	const below = agedFrom(claim);
 	const left: string[] = [];
-	for (let tick = below - LEFTOVER_BAND; tick < below; tick++)
-		if (slices.has(sliceOf(tick))) left.push(keys.taken(tick), keys.done(tick));
+	if (!first)
+		for (let tick = below - LEFTOVER_BAND; tick < below; tick++)
+			if (slices.has(sliceOf(tick))) left.push(keys.taken(tick), keys.done(tick));
 	return left;
 }
 

@@ -34,7 +34,7 @@ export const WINDOW_CARRY_MS = 30 * 60_000;
 export const AGED_TICKS = 24;
 
 /**
- * Below the lookback, the band whose keys each sweep removes again: the slices (tick mod
+ * Below the ticks a sweep ages out, the band whose keys it removes again: the slices (tick mod
  * LEFTOVER_SLICES) of the ticks it took (claims.ts), so what a removal left behind goes once the
  * group's sweeps have taken LEFTOVER_SLICES ticks, on any schedule.
  */
