@@ -88,12 +88,13 @@ export const newLedger = () => ({
 
 /** Adds a sweep's keys and the truth of its window; counts repeats, and truth due but never said. */
 export function settle(ledger, keys, truth, at) {
-	let twice = 0;
+	const again = [];
 	for (const key of keys) {
 		const times = (ledger.seen.get(key) ?? 0) + 1;
 		ledger.seen.set(key, times);
-		if (times > 1) twice++;
+		if (times > 1) again.push(key);
 	}
+	const twice = again.length;
 	for (const [, runId, knownAt] of truth?.opened ?? []) ledger.due.set(`opened ${runId}`, knownAt);
 	for (const [, runId, , knownAt] of truth?.resolved ?? [])
 		ledger.due.set(`resolved ${runId}`, knownAt);
@@ -107,7 +108,7 @@ export function settle(ledger, keys, truth, at) {
 	}
 	ledger.twice += twice;
 	ledger.missed += missed;
-	return { twice, missed };
+	return { twice, missed, again: again.slice(0, 20) };
 }
 
 /** One sweep at simulated time `to`; the truth of [from, to) (none for the first sweep). */
@@ -128,7 +129,7 @@ async function sweepAt(bench, clock, customers, { prefix, from, to, kind }, ledg
 		from === undefined
 			? undefined
 			: await bench.emulator.control('POST', '/runs/truth', { idPrefix: prefix, from, to });
-	const { twice, missed } = settle(ledger, out.keys, truth, to);
+	const { twice, missed, again } = settle(ledger, out.keys, truth, to);
 	const trace = process.env.BENCH_STORE_TRACE
 		? await storeTraceReport(process.env.BENCH_STORE_TRACE, began, ended)
 		: undefined;
@@ -140,6 +141,7 @@ async function sweepAt(bench, clock, customers, { prefix, from, to, kind }, ledg
 		failReasons: out.reasons,
 		events: out.events,
 		twice,
+		...(twice > 0 ? { twiceKeys: again } : {}),
 		missed,
 		truth: truth && {
 			runs: truth.runs,
