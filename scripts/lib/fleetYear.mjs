@@ -90,11 +90,9 @@ export const newLedger = () => ({
 export function settle(ledger, keys, truth, at) {
 	const again = [];
 	for (const key of keys) {
-		const times = (ledger.seen.get(key) ?? 0) + 1;
-		ledger.seen.set(key, times);
-		if (times > 1) again.push(key);
+		ledger.seen.set(key, (ledger.seen.get(key) ?? 0) + 1);
+		if (ledger.seen.get(key) > 1) again.push(key);
 	}
-	const twice = again.length;
 	for (const [, runId, knownAt] of truth?.opened ?? []) ledger.due.set(`opened ${runId}`, knownAt);
 	for (const [, runId, , knownAt] of truth?.resolved ?? [])
 		ledger.due.set(`resolved ${runId}`, knownAt);
@@ -106,9 +104,9 @@ export function settle(ledger, keys, truth, at) {
 			ledger.due.delete(key);
 		}
 	}
-	ledger.twice += twice;
+	ledger.twice += again.length;
 	ledger.missed += missed;
-	return { twice, missed, again: again.slice(0, 20) };
+	return { twice: again.length, missed, again: again.slice(0, 20) };
 }
 
 /** One sweep at simulated time `to`; the truth of [from, to) (none for the first sweep). */

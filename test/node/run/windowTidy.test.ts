@@ -136,30 +136,41 @@ it('a call that read before the aged keys were removed and writes after: the swe
 describe("a window's keys erased after its sweep ended", () => {
 	const { setNow } = useNodeClock();
 
-	it("the worker's next sweep puts them back before a later one could take the window over", async () => {
-		const store = new MemoryDeduplicator();
-		const at = (minutes: number) => {
-			setNow(t0 + minutes * MINUTE);
-			return minutes;
-		};
-		await (await sweep(store, 'first', at(0))).settle();
-		// Three days off: the catch-up's window is over its lease at once.
-		const catchUp = await sweep(store, 'catch-up', at(3 * 1440));
-		let before: string[] | undefined;
-		store.beforeRead = async (items) => {
-			if (items.includes(keys.done(catchUp.claim.own[0]))) before ??= [...rowOf(store)];
-		};
-		const settled = await catchUp.settle();
-		unhook(store);
-		expect([...settled.allowed('c1')]).toEqual(catchUp.claim.own);
-		// Another worker's call read the list before the window's ticks were recorded returned, and
-		// wrote it back once the sweep had ended.
-		writeRow(store, [...before!, FOREIGN]);
-		expect(rowOf(store)).not.toContain(hashOf(keys.done(catchUp.claim.own[0])));
-		await (await sweep(store, 'next', at(3 * 1440 + 15))).settle();
-		const later = await sweep(store, 'later', at(3 * 1440 + 45));
-		expect(later.claim.pending).toEqual([]);
-		const returned = await later.settle();
-		for (const tick of catchUp.claim.own) expect(returned.allowed('c1').has(tick)).toBe(false);
-	});
+	it.each([
+		['15 minutes later (within its carry)', 15],
+		['2 hours later (an hourly schedule: past its carry)', 120],
+		['a day later (a pause)', 1440],
+	])(
+		"the worker's next sweep, %s, puts them back before any sweep takes the window over",
+		async (_, gap) => {
+			const store = new MemoryDeduplicator();
+			const at = (minutes: number) => {
+				setNow(t0 + minutes * MINUTE);
+				return minutes;
+			};
+			await (await sweep(store, 'first', at(0))).settle();
+			// Three days off: the catch-up's window is over its lease at once.
+			const catchUp = await sweep(store, 'catch-up', at(3 * 1440));
+			let before: string[] | undefined;
+			store.beforeRead = async (items) => {
+				if (items.includes(keys.done(catchUp.claim.own[0]))) before ??= [...rowOf(store)];
+			};
+			const settled = await catchUp.settle();
+			unhook(store);
+			expect([...settled.allowed('c1')]).toEqual(catchUp.claim.own);
+			// Another worker's call read the list before the window's ticks were recorded returned, and
+			// wrote it back once the sweep had ended.
+			writeRow(store, [...before!, FOREIGN]);
+			expect(rowOf(store)).not.toContain(hashOf(keys.done(catchUp.claim.own[0])));
+			for (const [id, minutes] of [
+				['next', 3 * 1440 + gap],
+				['later', 3 * 1440 + gap + 30],
+			] as const) {
+				const next = await sweep(store, id, at(minutes));
+				expect(next.claim.pending).toEqual([]);
+				const returned = await next.settle();
+				for (const tick of catchUp.claim.own) expect(returned.allowed('c1').has(tick)).toBe(false);
+			}
+		},
+	);
 });

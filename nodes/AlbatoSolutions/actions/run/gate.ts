@@ -1,6 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
+import { carriedOnce, decidedLately, forgetCarried, listOf, noteDecided } from './gateCarry';
 import { heldOrAgain, markerOf, type Round } from './gateHeld';
 
 /**
@@ -111,9 +112,7 @@ export async function forgetRecords(ctx: IExecuteFunctions, all: string[]): Prom
 	// FORGET_PER_CALL; what is left stays until n8n's own limit drops it (a first sweep's deep runs).
 	const keys = all.slice(0, FORGET_PER_CALL);
 	if (keys.length === 0) return;
-	const gone = new Set(keys);
-	for (const entries of decided.values())
-		for (const entry of entries) entry.keys = entry.keys.filter((key) => !gone.has(key));
+	forgetCarried(keys);
 	try {
 		await oneAtATime(ctx, async () => {
 			const started = Date.now();
@@ -155,9 +154,6 @@ export interface GateOptions {
  * workflow and node; a key is dropped once its last call ends.
  */
 const storeQueues = new Map<string, Promise<unknown>>();
-
-/** The node's list in n8n's store: one per workflow and node. */
-const listOf = (ctx: IExecuteFunctions) => `${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}`;
 
 async function oneAtATime<T>(ctx: IExecuteFunctions, call: () => Promise<T>): Promise<T> {
 	const key = listOf(ctx);
@@ -201,38 +197,6 @@ function slowestLately(ctx: IExecuteFunctions): number {
 }
 
 /**
- * What this process's gates decided lately, per node's list. Every later store call of the process on
- * that list records them again: another worker's call that read the list before a gate's write and
- * wrote it back after erases that gate's records, even after the gate checked them and recorded them
- * once more at its end (measured at 30,000 customers: one batch's records erased twice in a row,
- * each time by a call that added nothing, so the batch's next sweep was a first sweep). This worker's
- * next call puts them back. Every key decided within CARRY_MS is carried, however many: a cap on
- * their number dropped the oldest batches' keys whenever a worker's gates decided more (measured at
- * 100,000 customers in batches of 5,000: 20,250 keys a batch, one batch's records erased for good
- * and its 250 recoveries unreported). Time alone bounds them: a worker decides at its own pace.
- */
-const decided = new Map<string, Array<{ until: number; keys: string[] }>>();
-const CARRY_MS = 120_000;
-
-function noteDecided(ctx: IExecuteFunctions, keys: string[], carryMs = CARRY_MS) {
-	const now = Date.now();
-	for (const [list, entries] of decided)
-		if (entries.every(({ until }) => until <= now)) decided.delete(list);
-	if (keys.length === 0) return;
-	const key = listOf(ctx);
-	const entries = (decided.get(key) ?? []).filter(({ until }) => until > now);
-	entries.push({ until: now + carryMs, keys });
-	decided.set(key, entries);
-}
-
-/** The keys this process decided on the node's list and still carries, newest first. */
-function decidedLately(ctx: IExecuteFunctions): string[] {
-	const now = Date.now();
-	const entries = (decided.get(listOf(ctx)) ?? []).filter(({ until }) => until > now);
-	return entries.reverse().flatMap(({ keys }) => keys);
-}
-
-/**
  * Records `values` in the node's list, with the keys this process decided lately (carried), and
  * answers those of `values` that were not in it. A key another execution of this process decided is
  * never answered as new: that execution returned it. A carried key found missing was erased by
@@ -249,10 +213,11 @@ export async function recordAgain(ctx: IExecuteFunctions, values: string[]): Pro
 }
 
 async function recordCarried(ctx: IExecuteFunctions, values: string[]) {
-	const lately = decidedLately(ctx);
+	const now = Date.now();
+	const lately = decidedLately(ctx, now);
 	const asked = new Set(values);
-	const carried = lately.filter((key) => !asked.has(key));
-	const added = await storeCall(ctx, [...values, ...carried]);
+	const added = await storeCall(ctx, [...values, ...lately.filter((key) => !asked.has(key))]);
+	carriedOnce(ctx, now);
 	const ours = new Set(lately);
 	const restored = added.filter((key) => ours.has(key)).length;
 	if (restored > 0)

@@ -1,0 +1,64 @@
+/**
+ * Run → Get New's gate (gate.ts): the carry. What this process decided on a node's list, recorded
+ * again in its later calls on that list.
+ */
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+/** The node's list in n8n's store: one per workflow and node. */
+export const listOf = (ctx: IExecuteFunctions) =>
+	`${ctx.getWorkflow().id ?? ''}\n${ctx.getNode().id}`;
+
+/**
+ * What this process's gates decided lately, per node's list. Every later store call of the process on
+ * that list records them again: another worker's call that read the list before a gate's write and
+ * wrote it back after erases that gate's records, even after the gate checked them and recorded them
+ * once more at its end (measured at 30,000 customers: one batch's records erased twice in a row,
+ * each time by a call that added nothing, so the batch's next sweep was a first sweep). This worker's
+ * next call puts them back. Every key decided within CARRY_MS is carried, however many: a cap on
+ * their number dropped the oldest batches' keys whenever a worker's gates decided more (measured at
+ * 100,000 customers in batches of 5,000: 20,250 keys a batch, one batch's records erased for good
+ * and its 250 recoveries unreported). Time alone bounds them: a worker decides at its own pace.
+ */
+const decided = new Map<string, Array<{ until: number; keys: string[]; once: boolean }>>();
+const CARRY_MS = 120_000;
+/**
+ * Keys decided with their own carry (Get New's windows: few) are carried once more past it, in the
+ * process's next call on the list, unless older than the lookback: a group swept hourly, or after a
+ * pause, puts back what a late write erased at the end of its last sweeps before a sweep takes it.
+ */
+const ONCE_WITHIN_MS = 8 * 86_400_000;
+const carried = (now: number) => (entry: { until: number; once: boolean }) =>
+	entry.until > now || (entry.once && entry.until + ONCE_WITHIN_MS > now);
+
+export function noteDecided(ctx: IExecuteFunctions, keys: string[], carryMs?: number) {
+	const now = Date.now();
+	for (const [list, entries] of decided) if (!entries.some(carried(now))) decided.delete(list);
+	if (keys.length === 0) return;
+	const key = listOf(ctx);
+	const entries = (decided.get(key) ?? []).filter(carried(now));
+	entries.push({ until: now + (carryMs ?? CARRY_MS), keys, once: carryMs !== undefined });
+	decided.set(key, entries);
+}
+
+/** The keys this process decided on the node's list and still carries, newest first. */
+export function decidedLately(ctx: IExecuteFunctions, now: number): string[] {
+	const entries = (decided.get(listOf(ctx)) ?? []).filter(carried(now));
+	return entries.reverse().flatMap(({ keys }) => keys);
+}
+
+/** After a call that carried them: the keys carried once past their time are carried no more. */
+export function carriedOnce(ctx: IExecuteFunctions, now: number) {
+	const entries = decided.get(listOf(ctx));
+	if (entries)
+		decided.set(
+			listOf(ctx),
+			entries.filter(({ until }) => until > now),
+		);
+}
+
+/** Keys removed from the list are carried no more. */
+export function forgetCarried(keys: string[]) {
+	const gone = new Set(keys);
+	for (const entries of decided.values())
+		for (const entry of entries) entry.keys = entry.keys.filter((key) => !gone.has(key));
+}
