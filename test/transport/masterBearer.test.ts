@@ -78,3 +78,14 @@ it('on Auto, refused with both tokens: one error naming each and Options → Aut
 		/then as the end user's token .*\(401\)\. Check the token, or set "Options → Authorize As" in this node/,
 	);
 });
+
+it('what one partner credential found out is not what another starts with', async () => {
+	const id = await partnerConnection();
+	ctx.emu.setVariants({ updateUserDataAuth: 'user' });
+	expect((await runPartner(ctx.emu, refresh(id))).error).toBeUndefined();
+	// Another credential (another n8n credential id): it finds the form out for itself.
+	const from = ctx.emu.requests.length;
+	const other = { credentialId: 'partner-credential-2' };
+	expect((await runPartner(ctx.emu, refresh(id), other)).error).toBeUndefined();
+	expect(updates(from)).toEqual(['bearer refused 401', 'bearer endUser 200']);
+});
