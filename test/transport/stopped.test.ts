@@ -11,14 +11,18 @@ import { NODE_NAME } from '../support/setup';
 const ctx = usePartnerEmulator();
 beforeEach(async () => await addUsers(ctx.emu, ['cust-1', 'cust-2']));
 
+const LIST = '/solution/installation';
+const TOKEN = 'POST /wl/acme-saas/get-user-session-token';
+const NOT_SENT = 'The request failed before the service answered: the execution was canceled';
+const sleep = async (ms: number) => await new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Resolves once the emulator has received a call to `path`. */
 async function received(path: string) {
-	while (!ctx.emu.requests.some((entry) => entry.path === path))
-		await new Promise((resolve) => setTimeout(resolve, 5));
+	while (!ctx.emu.requests.some((entry) => entry.path === path)) await sleep(5);
 }
 
-it("after a Stop, the next customer's token is not asked for: its item fails as not sent", async () => {
-	ctx.emu.faults.add({ method: 'GET', path: '/solution/installation', delayMs: 600 });
+/** Installation → Get Many in partner mode for `customers`, stopped when `cancel` resolves. */
+async function listStopped(customers: string[], cancel: Promise<unknown>) {
 	const result = await runWorkflow({
 		nodeTypes: [new AlbatoSolutions()],
 		nodes: [
@@ -37,17 +41,41 @@ it("after a Stop, the next customer's token is not asked for: its item fails as 
 				onError: 'continueRegularOutput',
 			},
 		],
-		inputItems: [{ customer: 'cust-1' }, { customer: 'cust-2' }],
+		inputItems: customers.map((customer) => ({ customer })),
 		credentials: { albatoPartnerApi: partnerCredential(ctx.emu) },
-		cancel: received('/solution/installation'),
+		cancel,
 	});
 	const calls = ctx.emu.requests.map((entry) => `${entry.method} ${entry.path}`);
-	expect(calls).toEqual([
-		'POST /wl/acme-saas/get-user-session-token',
-		'GET /solution/installation',
+	const errors = result.output(NODE_NAME).map((item) => item.json);
+	return { status: result.run.status, calls, errors };
+}
+
+it("after a Stop, the next customer's token is not asked for: its item fails as not sent", async () => {
+	ctx.emu.faults.add({ method: 'GET', path: LIST, delayMs: 600 });
+	const run = await listStopped(['cust-1', 'cust-2'], received(LIST));
+	expect(run.calls).toEqual([TOKEN, `GET ${LIST}`]);
+	expect(run.errors).toHaveLength(2);
+	expect(run.errors[1]).toEqual({
+		error: `${NOT_SENT}, so it was not sent`,
+		message: `${TOKEN}. The execution was canceled (Stop, or a timeout) before it was sent: nothing was applied.`,
+		httpCode: 'CANCELLED_BEFORE_SENDING',
+	});
+	expect(run.status).toBe('canceled');
+});
+
+it('a Stop while a retry waits: the retry is not sent', async () => {
+	ctx.emu.faults.add({ method: 'GET', path: LIST, status: 503, retryAfterSeconds: 1 });
+	const run = await listStopped(
+		['cust-1'],
+		received(LIST).then(async () => await sleep(300)),
+	);
+	expect(run.calls).toEqual([TOKEN, `GET ${LIST}`]);
+	expect(run.errors).toEqual([
+		{
+			error: `${NOT_SENT}, so it was not sent again`,
+			message: `GET ${LIST} after 1 retry. The execution was canceled (Stop, or a timeout), so it was not tried again.`,
+			httpCode: 'CANCELLED_BEFORE_RETRY',
+		},
 	]);
-	const errors = result.output(NODE_NAME).map((item) => String(item.json.message));
-	expect(errors).toHaveLength(2);
-	expect(errors[1]).toMatch(/canceled/);
-	expect(result.run.status).toBe('canceled');
+	expect(run.status).toBe('canceled');
 });
