@@ -78,3 +78,43 @@ it('on Auto, refused with both tokens: one error naming each and Options → Aut
 		/then as the end user's token .*\(401\)\. Check the token, or set "Options → Authorize As" in this node/,
 	);
 });
+
+it('what one partner credential found out is not what another starts with', async () => {
+	const id = await partnerConnection();
+	ctx.emu.setVariants({ updateUserDataAuth: 'user' });
+	expect((await runPartner(ctx.emu, refresh(id))).error).toBeUndefined();
+	// Another credential (another n8n credential id): it finds the form out for itself.
+	const from = ctx.emu.requests.length;
+	const other = { credentialId: 'partner-credential-2' };
+	expect((await runPartner(ctx.emu, refresh(id), other)).error).toBeUndefined();
+	expect(updates(from)).toEqual(['bearer refused 401', 'bearer endUser 200']);
+});
+
+describe("once the end user's token is the one taken", () => {
+	async function learnt(): Promise<number> {
+		const id = await partnerConnection();
+		ctx.emu.setVariants({ updateUserDataAuth: 'user' });
+		expect((await runPartner(ctx.emu, refresh(id))).error).toBeUndefined();
+		return id;
+	}
+
+	it('a service quoting the Authorization header shows no token of the end user', async () => {
+		const id = await learnt();
+		ctx.emu.faults.add({ path: /\/update-user-data$/, status: 400, echoAuthorization: true });
+		const run = await runPartner(ctx.emu, refresh(id));
+		expect(run.error?.message).toMatch(
+			/^Emulated fault: 400 \(Authorization: Bearer (\[redacted\])+\)$/,
+		);
+	});
+
+	it('refused even after a fresh token: the error names the token tried and Authorize As', async () => {
+		const id = await learnt();
+		ctx.emu.faults.add({ path: /\/update-user-data$/, status: 401, times: 10 });
+		const from = ctx.emu.requests.length;
+		const run = await runPartner(ctx.emu, refresh(id));
+		expect(updates(from)).toEqual(['bearer refused 401', 'bearer refused 401']);
+		expect(run.error?.description).toMatch(
+			/refused the token sent as the end user's token .*\(401\)\. Check the token, or set "Options → Authorize As" in this node/,
+		);
+	});
+});

@@ -181,6 +181,19 @@ describe('a token from the cache is hidden too', () => {
 		expect(run.error?.message).toMatch(/\[redacted\]/);
 		expect(run.serialized).not.toMatch(/eyJhbGci[\w-]*\.[\w-]+/);
 	});
+
+	it('the fresh token minted after a 401, quoted by the service, is hidden too', async () => {
+		// Session tokens; the 401 comes a second later: the fresh one is another JWT (its own exp).
+		ctx.emu.setVariants({ partnerTokens: 'session' });
+		ctx.emu.faults.add({ method: 'GET', path: LIST, status: 401, delayMs: 1100 });
+		ctx.emu.faults.add({ method: 'GET', path: LIST, status: 400, echoAuthorization: true });
+		const run = await asC1(getMany);
+		const token = 'POST /wl/acme-saas/get-user-session-token';
+		expect(run.calls).toEqual([token, `GET ${LIST}`, token, `GET ${LIST}`]);
+		expect(run.error?.message).toMatch(
+			/^Emulated fault: 400 \(Authorization: Bearer (\[redacted\])+\)$/,
+		);
+	});
 });
 
 describe('the token call answered without a token', () => {

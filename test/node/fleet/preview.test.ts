@@ -8,15 +8,10 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { forTests } from '../../../nodes/AlbatoSolutions/actions';
-import { setStatus } from '../../../nodes/shared/api/installation';
-import type { AlbatoClient } from '../../../nodes/shared/transport/client';
 import { addUsers, installFor, runPartner, usePartnerEmulator } from '../../support/partnerSetup';
 import { nodeOperations, OPERATIONS, prepare, runOperation } from '../../support/operations';
 import { byId, type NodeRun, runNode } from '../../support/setup';
 import { ensureParams, stateOf, withoutPreview, writesIn } from './fleetSetup';
-
-const { resources } = forTests;
 
 const ctx = usePartnerEmulator();
 const PREVIEW = { requestOptions: { preview: true } };
@@ -183,31 +178,8 @@ describe('Preview fails where the real run fails', () => {
 	});
 });
 
-describe('Preview: the transport’s safety net', () => {
-	it('an operation that forgets Preview sends nothing: its write is refused, naming the call', async () => {
-		const operations = resources.installation as Record<string, unknown>;
-		const original = resources.installation.start;
-		operations.start = {
-			...original,
-			preview: async (client: AlbatoClient, itemIndex: number) =>
-				await setStatus(client, 5002, 'PLAY', itemIndex),
-		};
-		try {
-			const run = await runNode(ctx.emu, {
-				resource: 'installation',
-				operation: 'start',
-				installationId: byId('id', 5002),
-				...PREVIEW,
-			});
-			expect(run.error?.message).toBe(
-				'Preview is on: PLAY /solution/installation/5002 was not sent, because it may change the service',
-			);
-			expect(run.calls).toEqual([]);
-		} finally {
-			operations.start = original;
-		}
-	});
-
+// The safety net under every operation: test/transport/preview.test.ts.
+describe('Preview: reads and bad input', () => {
 	it('reading operations run as usual in Preview', async () => {
 		const reads: INodeParameters[] = [
 			{ resource: 'installation', operation: 'getAll', returnAll: true },
