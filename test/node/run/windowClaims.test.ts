@@ -137,9 +137,10 @@ it('removes again, within a few sweeps, aged keys a removal left behind (put bac
 	expect(
 		await put.helpers.checkProcessedAndRecord(aged(start), 'node', { mode: 'entries' } as never),
 	).toEqual(expect.objectContaining({ new: aged(start) }));
-	for (let sweep = 1; sweep <= LEFTOVER_SLICES; sweep++) {
+	// Sweeps every 20 minutes (4 ticks each): LEFTOVER_SLICES ticks in all.
+	for (let sweep = 1; sweep <= LEFTOVER_SLICES / 4; sweep++) {
 		const ctx = execution(store, `steady-${sweep}`);
-		const now = t0 + sweep * TICK_MS;
+		const now = t0 + sweep * 4 * TICK_MS;
 		const claim = await claimWindow(ctx, { group: '', now, latenessMs: LATENESS });
 		await settleWindow(ctx, claim, { served: ['c1'], failed: false });
 	}
@@ -151,8 +152,43 @@ it('removes again, within a few sweeps, aged keys a removal left behind (put bac
 }, 120_000);
 
 it.each([
-	['hourly', 60, 2],
-	['every 80 minutes (16 ticks: one slice, were slices chosen by the end tick)', 80, 1],
+	['a steady sweep', 20],
+	["a catch-up after a week's outage", 7 * 24 * 60],
+])(
+	'aged keys %s removed, put back after its last removal, go with the slices of the sweeps after',
+	async (_, minutes) => {
+		const store = new MemoryDeduplicator();
+		await firstSweep(store);
+		const keys = groupKeys('');
+		const sweepAt = async (id: string, now: number) => {
+			const ctx = execution(store, id);
+			const claim = await claimWindow(ctx, { group: '', now, latenessMs: LATENESS });
+			await settleWindow(ctx, claim, { served: ['c1'], failed: false });
+			return claim;
+		};
+		const start = t0 + minutes * MINUTE;
+		const claim = await sweepAt('remover', start);
+		const first = endTickAt(t0, LATENESS) - LOOKBACK_TICKS;
+		const aged = Array.from({ length: claim.end - endTickAt(t0, LATENESS) }, (_, n) => first + n);
+		const left = aged.flatMap((tick) => [keys.taken(tick), keys.done(tick)]);
+		const put = execution(store, 'write-back');
+		const mode = { mode: 'entries' } as never;
+		// The late write: every key it puts back had been removed (each is new).
+		expect((await put.helpers.checkProcessedAndRecord(left, 'node', mode)).new).toEqual(left);
+		for (let sweep = 1; sweep <= LEFTOVER_SLICES / 4; sweep++)
+			await sweepAt(`steady-${sweep}`, start + sweep * 4 * TICK_MS);
+		expect((await put.helpers.checkProcessedAndRecord(left, 'node', mode)).new).toEqual(left);
+	},
+	120_000,
+);
+
+it.each([
+	['hourly', 60, Math.ceil(LEFTOVER_SLICES / 12)],
+	[
+		'every LEFTOVER_SLICES ticks (one slice, were slices chosen by the end tick)',
+		(LEFTOVER_SLICES * TICK_MS) / MINUTE,
+		1,
+	],
 	["once, after a week's outage", 7 * 24 * 60, 1],
 ])(
 	'removes again the aged keys left behind, on any schedule: sweeps %s',
