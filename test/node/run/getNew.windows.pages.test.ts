@@ -16,6 +16,11 @@ const { setNow } = useNodeClock();
 
 const pagesRead = (calls: string[]) =>
 	calls.filter((call) => call.startsWith('GET /bundle/events')).length;
+/** The `per-page` of each runs page asked for. */
+const perPages = (calls: string[]) =>
+	calls
+		.filter((call) => call.startsWith('GET /bundle/events'))
+		.map((call) => new URLSearchParams(call.split('?')[1]).get('per-page'));
 
 it('a list newest first: one page for a first sweep and one for the next, which returns its window', async () => {
 	const emu = ctx.emu;
@@ -38,8 +43,11 @@ it('a list newest first: one page for a first sweep and one for the next, which 
 	const next = await w.sweep([{}]);
 	expect(next.json.map((run) => run.id)).toEqual(fresh);
 	expect([pagesRead(first.calls), pagesRead(next.calls)]).toEqual([1, 1]);
-	// 60 runs in the next window (it starts at t0 + 20 min): page 1's oldest run started less than the
-	// lateness after that start, so page 2 is read too.
+	// A first sweep asks for pages of 50; the next reads back 40 minutes: a short read of 25.
+	expect([...perPages(first.calls), ...perPages(next.calls)]).toEqual(['50', '25']);
+	// 60 runs in the next window (it starts at t0 + 20 min): the short page is not enough, so the read
+	// starts again at 50 a page; page 1's oldest run started less than the lateness after the
+	// window's start, so page 2 is read too.
 	const many = Array.from(
 		{ length: 60 },
 		(_, n) =>
@@ -52,7 +60,13 @@ it('a list newest first: one page for a first sweep and one for the next, which 
 	setNow(t0 + 60 * MINUTE);
 	const busy = await w.sweep([{}]);
 	expect(busy.json.map((run) => run.id)).toEqual(many);
-	expect(pagesRead(busy.calls)).toBe(2);
+	expect(perPages(busy.calls)).toEqual(['25', '50', '50']);
+	// After 6 hours without a sweep, the read reaches back further than SHORT_READ_MS: 50 a page.
+	const late = emu.recordRun({ bundleId: 7002, outcome: 'failed', dateCreated: t0 + 300 * MINUTE });
+	setNow(t0 + 420 * MINUTE);
+	const catchUp = await w.sweep([{}]);
+	expect(catchUp.json.map((run) => run.id)).toEqual([late.id]);
+	expect(perPages(catchUp.calls)).toEqual(['50']);
 });
 
 it('a list oldest first is read whole: a first sweep gives the newest runs and the next its window, past the depth', async () => {

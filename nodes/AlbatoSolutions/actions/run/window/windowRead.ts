@@ -17,6 +17,16 @@ import { endMark } from '../runWindow';
 /** How much deeper than Max Remembered Runs per End User a catch-up may read (a week's outage). */
 export const WINDOW_READ_DEPTH = 10;
 
+/**
+ * A read that reaches back at most SHORT_READ_MS (a steady sweep: its window and the lateness twice,
+ * 2 h 15 min every 15 minutes) asks first for pages of SHORT_READ_PER_PAGE runs: about what it
+ * needs (two automations at 50 runs a day: 10 runs and each one's run before), not 50. One page
+ * that is not enough starts the read again at RUNS_PER_PAGE (one call more, the list read newest
+ * first or not).
+ */
+export const SHORT_READ_MS = 6 * 60 * 60_000;
+export const SHORT_READ_PER_PAGE = 25;
+
 export interface WindowRead {
 	job: Job;
 	/** Every run read, as the service sent it. */
@@ -27,21 +37,33 @@ export interface WindowRead {
 
 /**
  * One end user's runs. `fromMs`: the oldest moment the sweep may return runs from (undefined: a
- * first sweep, which reads the newest Max Remembered Runs per End User).
+ * first sweep, which reads the newest Max Remembered Runs per End User); `nowMs`: the sweep's now.
  */
 export async function readWindow(
 	client: AlbatoClient,
 	job: Job,
 	fromMs: number | undefined,
+	nowMs: number,
 ): Promise<WindowRead> {
+	const short = fromMs !== undefined && nowMs - fromMs + job.windowed!.latenessMs <= SHORT_READ_MS;
 	// One test per list: it keeps what the list's pages said so far.
-	const read = async (bundleId?: number | string) =>
-		await listRuns(client, {
+	const readAt = async (perPage: number, bundleId?: number | string) => {
+		let cut = false;
+		const enough = enoughFor(job, fromMs);
+		const runs = await listRuns(client, {
 			bundleId,
 			itemIndex: job.itemIndex,
-			perPage: RUNS_PER_PAGE,
-			enough: enoughFor(job, fromMs),
+			perPage,
+			// A short read stops after its first page, enough or not (`cut`: read again).
+			enough: (read, page) => enough(read, page) || (cut = perPage === SHORT_READ_PER_PAGE),
 		});
+		return { runs, cut };
+	};
+	const read = async (bundleId?: number | string) => {
+		const first = short ? await readAt(SHORT_READ_PER_PAGE, bundleId) : undefined;
+		if (first && !first.cut) return first.runs;
+		return (await readAt(RUNS_PER_PAGE, bundleId)).runs;
+	};
 	if (job.scope === 'installation') {
 		const { runs, automations } = await runsOfInstallation(
 			client,

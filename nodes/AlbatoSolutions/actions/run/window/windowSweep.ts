@@ -72,7 +72,7 @@ export function planWindows(jobs: Job[], execution: Execution): BatchPlan {
 			itemIndexes: [job.itemIndex],
 			execute: async () => {
 				const taken = await claim();
-				const read = await readWindow(client, job, fromOf(taken));
+				const read = await readWindow(client, job, fromOf(taken), now);
 				answers.push({ job, ticked: await answerOf(execution, read, candidates(taken)) });
 			},
 		}),
