@@ -2,7 +2,7 @@
  * The tables of docs/performance/results.md (scripts/bench-results.ts): one renderer per shape of
  * bench JSON (bench, bench:n8n, bench:watch, bench:fleet and files that gather fleet runs).
  */
-import { WEEK_HEADER, WEEKS_SHOWN_ONE_BY_ONE, weekRows } from './weekTables';
+import { weekHeader, WEEKS_SHOWN_ONE_BY_ONE, weekRows } from './weekTables';
 
 export type Json = Record<string, unknown>;
 
@@ -143,9 +143,9 @@ function weeksOf(data: Json): string[] {
 		const lines = (at(year, 'targets', 'lines') ?? []) as string[];
 		const grouped = weeks.length > WEEKS_SHOWN_ONE_BY_ONE;
 		return [
-			`${fig(at(year, 'customers'))} customers, ${fig(at(year, 'runsPerDay'))} runs a day per automation, ${fig(at(year, 'weeks'))} simulated weeks${grouped ? ' (week 1, then the others in groups: a figure as its lowest–highest, a count summed; each week is in the JSON)' : ''}:`,
+			`${fig(at(year, 'customers'))} customers, ${fig(at(year, 'runsPerDay'))} runs a day per automation, ${fig(at(year, 'weeks'))} simulated weeks after a first sweep of ${fig(at(year, 'first', 'seconds'))} s${grouped ? ' (week 1, then the others in groups: a figure as its lowest–highest, a count summed; each week is in the JSON)' : ''}:`,
 			'',
-			...table(WEEK_HEADER, weekRows(weeks)),
+			...table(weekHeader(at(year, 'catchUp') !== false), weekRows(weeks)),
 			...(lines.length > 0 ? [`**Targets:** ${lines.join('; ')}.`, ''] : []),
 		];
 	});

@@ -27,7 +27,10 @@ const field = (week: Week, ...keys: string[]): number =>
 		week,
 	) as number;
 
-/** One row: weeks, sweep seconds, store records, store call ms, twice / missed, incidents, failed. */
+/**
+ * One row: weeks, sweep seconds, store records, store call ms, twice / missed, incidents, failed,
+ * the workers' peak memory.
+ */
 function rowOf(weeks: Week[]): string[] {
 	const all = (...keys: string[]) => weeks.map((week) => field(week, ...keys));
 	const total = (key: string) => num(sum(all(key)));
@@ -44,7 +47,15 @@ function rowOf(weeks: Week[]): string[] {
 		`${total('runsTwice')} / ${total('runsMissed')}`,
 		`${total('incidentsOpened')} / ${total('incidentsResolved')} (${total('truthOpened')} / ${total('truthResolved')})`,
 		total('itemsFailed'),
+		peakOf(weeks),
 	];
+}
+
+/** The workers' peak memory over the weeks' sweeps (MB), or – when the JSON has none. */
+function peakOf(weeks: Week[]): string {
+	const sweeps = weeks.flatMap((week) => (week.sweeps ?? []) as Week[]);
+	const peaks = sweeps.map((sweep) => field(sweep, 'peakWorkerRssMB')).filter(Number.isFinite);
+	return peaks.length > 0 ? num(Math.max(...peaks)) : '–';
 }
 
 /** The weeks as rows: each alone for a short run, else week 1 and four groups. */
@@ -57,12 +68,14 @@ export function weekRows(weeks: Week[]): string[][] {
 	return groups.map(rowOf);
 }
 
-export const WEEK_HEADER = [
+/** The header of weekRows' table: each week a catch-up then steady sweeps, or steady sweeps only. */
+export const weekHeader = (catchUp: boolean) => [
 	'weeks',
-	'catch-up / steady sweeps (s)',
+	catchUp ? 'catch-up / steady sweeps (s)' : 'steady sweeps (s)',
 	'store records',
 	'store call p50 / max (ms)',
 	'twice / missed',
 	'incidents opened / resolved (truth)',
 	'items failed',
+	"workers' peak (MB)",
 ];

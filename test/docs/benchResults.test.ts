@@ -61,6 +61,24 @@ describe('the page of benchmark results', () => {
 		expect(page).not.toContain('| 5 |');
 	});
 
+	test("a run without catch-ups: its header says steady sweeps, with the first sweep and the workers' peak", () => {
+		const sweep = (peakWorkerRssMB: number) => ({ kind: 'steady', peakWorkerRssMB });
+		const week = {
+			week: 1,
+			sweepSeconds: [593.2, 540.5],
+			memory: { storeRecords: 92252 },
+			storeCallMs: { p50: 360, max: 38618 },
+			...{ runsTwice: 0, runsMissed: 0, incidentsOpened: 2, incidentsResolved: 1, truthOpened: 2, truthResolved: 1 },
+			itemsFailed: 0,
+			sweeps: [sweep(1094), sweep(1161)],
+		};
+		const year = { customers: 100000, runsPerDay: 50, weeks: 1, catchUp: false, first: { seconds: 825.8 }, byWeek: [week] };
+		const page = renderPage([{ name: 'y.json', data: { year: { 100000: year } } }]);
+		expect(page).toContain('1 simulated weeks after a first sweep of 825.8 s:');
+		expect(page).toContain("| weeks | steady sweeps (s) | store records | store call p50 / max (ms) | twice / missed | incidents opened / resolved (truth) | items failed | workers' peak (MB) |");
+		expect(page).toContain('| 1 | 593.2 / 540.5 | 92,252 | 360 / 38,618 | 0 / 0 | 2 / 1 (2 / 1) | 0 | 1,161 |');
+	});
+
 	test('gives the targets in one line, saying which were met', () => {
 		const targets = { fast: { target: '≤ 2', value: 1.5, met: true }, small: { target: '≤ 8', value: 9, met: false } };
 		const page = renderPage([{ name: 't.json', data: { node: {}, httpRequest: {}, rateLimited: { node: {}, nodeAt64: {}, httpRequest: {} }, nodeAt64: {}, targets } }]);
