@@ -195,8 +195,7 @@ export async function settleWindow(
  * gate's (gateKeep.ts: a call that read the list before they were written and wrote it back after
  * the gate looked erased them), and removes the same keys once more (a call that read before the
  * first removal put them back), with the leftovers of older removals. A key is then lost, or left,
- * only by a call whose read and write span all three. The aged keys are not in that last removal:
- * removed twice already (the claim's and here), one put back is a leftover of a later sweep's slices.
+ * only by a call whose read and write span all three.
  */
 async function tidyUp(
 	ctx: IExecuteFunctions,
@@ -204,10 +203,9 @@ async function tidyUp(
 	{ markers, passed, served }: { markers: string[]; passed: Set<string>; served: string[] },
 ): Promise<void> {
 	await claim.cleared;
-	const gone = [...claim.markers, ...markers, ...served];
-	const aged = agedKeys(claim);
-	await forgetAll(ctx, [...gone, ...aged]);
-	const removed = new Set([...gone, ...aged]);
+	const gone = [...claim.markers, ...markers, ...served, ...agedKeys(claim)];
+	await forgetAll(ctx, gone);
+	const removed = new Set(gone);
 	const held = [...new Set([...claim.own.map(claim.keys.taken), ...passed])];
 	const kept = await keepHeld(
 		ctx,
