@@ -143,21 +143,12 @@ export function stepOutcome(step: IDataObject): RunResult {
 export type StepTitles = ReadonlyMap<string, string>;
 
 /**
- * The flat steps of each run read, by its `steps` list: a sweep asks a run's outcome, end and point
- * several times (a week's catch-up reads 1.4 million runs), and every reader of the list builds new
- * objects from it, never changes it.
- */
-const flatSteps = new WeakMap<unknown[], IDataObject[]>();
-
-/**
  * Steps in order, flat: the documented list of lists (one list per level), or a flat list. Each
  * step keeps its `stepLevel`; steps without one get their list's level (1-based).
  */
 export function stepsOfRun(run: IDataObject): IDataObject[] {
 	const raw = run.steps;
 	if (!Array.isArray(raw)) return [];
-	const known = flatSteps.get(raw);
-	if (known) return known;
 	const out: IDataObject[] = [];
 	raw.forEach((entry, index) => {
 		const level = Array.isArray(entry) ? entry : [entry];
@@ -167,7 +158,6 @@ export function stepsOfRun(run: IDataObject): IDataObject[] {
 				stepLevel: codeOf(step.stepLevel) ?? (Array.isArray(entry) ? index + 1 : null),
 			});
 	});
-	flatSteps.set(raw, out);
 	return out;
 }
 
