@@ -1,7 +1,15 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { carriedOnce, decidedLately, forgetCarried, listOf, noteDecided } from './gateCarry';
+import {
+	type Carried,
+	carriedOnce,
+	decidedLately,
+	forgetCarried,
+	listOf,
+	noteDecided,
+	ResumedByMarker,
+} from './gateCarry';
 import { heldOrAgain, markerOf, type Round } from './gateHeld';
 
 /**
@@ -51,7 +59,8 @@ export async function passGate(
 	nextKeys: (heldBefore: ReadonlySet<string>) => string[] | Promise<string[]>,
 	{ settleMs = GATE_SETTLE_MS, whileSettling, carryMs }: GateOptions = {},
 ): Promise<GateResult> {
-	const record = async (values: string[]) => await recordNew(ctx, values);
+	const resumed = new ResumedByMarker(ctx);
+	const record = async (values: string[]) => await recordNew(ctx, values, resumed.sink(values));
 	const heldBefore = new Set<string>();
 	const rounds: Round[] = [];
 	for (let keys = await nextKeys(heldBefore); keys.length > 0; keys = await nextKeys(heldBefore)) {
@@ -65,7 +74,7 @@ export async function passGate(
 	if (all.length === 0) return { passed: new Set(), heldBefore, markers };
 	const settle = async () => await settleFor(ctx, settleMs);
 	await Promise.all([settle(), whileSettling?.(new Set(all))]);
-	const fresh = await heldOrAgain(ctx, rounds, { record, settle, markers });
+	const fresh = await heldOrAgain(ctx, rounds, { record, settle, markers, onHeld: resumed.held });
 	noteDecided(ctx, fresh, carryMs);
 	return { passed: new Set(fresh), heldBefore, markers };
 }
@@ -202,22 +211,31 @@ function slowestLately(ctx: IExecuteFunctions): number {
  * never answered as new: that execution returned it. A carried key found missing was erased by
  * another worker and is recorded again (n8n's log says how many, as a warning).
  */
-export async function recordNew(ctx: IExecuteFunctions, values: string[]): Promise<string[]> {
-	const { added, ours } = await recordCarried(ctx, values);
+export async function recordNew(
+	ctx: IExecuteFunctions,
+	values: string[],
+	resumed?: Carried[],
+): Promise<string[]> {
+	const { added, ours } = await recordCarried(ctx, values, resumed);
 	return added.filter((key) => !ours.has(key));
 }
 
 /** recordNew, answering every one of `values` that was not in the list (this process's too). */
-export async function recordAgain(ctx: IExecuteFunctions, values: string[]): Promise<string[]> {
-	return (await recordCarried(ctx, values)).added;
+export async function recordAgain(
+	ctx: IExecuteFunctions,
+	values: string[],
+	resumed?: Carried[],
+): Promise<string[]> {
+	return (await recordCarried(ctx, values, resumed)).added;
 }
 
-async function recordCarried(ctx: IExecuteFunctions, values: string[]) {
+/** `resumed` gets the resumed carried keys the call wrote (gateCarry.ts's carriedOnce). */
+async function recordCarried(ctx: IExecuteFunctions, values: string[], resumed?: Carried[]) {
 	const now = Date.now();
 	const lately = decidedLately(ctx, now);
 	const asked = new Set(values);
 	const added = await storeCall(ctx, [...values, ...lately.filter((key) => !asked.has(key))]);
-	carriedOnce(ctx, now);
+	resumed?.push(...carriedOnce(ctx, now));
 	const ours = new Set(lately);
 	const restored = added.filter((key) => ours.has(key)).length;
 	if (restored > 0)

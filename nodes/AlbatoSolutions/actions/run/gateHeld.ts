@@ -13,6 +13,7 @@ export interface Round {
 
 export const markerOf = (ctx: IExecuteFunctions) =>
 	`gate\n${ctx.getExecutionId()}\n${Date.now()}\n${Math.random()}`;
+export const isMarker = (value: string) => value.startsWith('gate\n');
 
 /** How often a gate records again keys whose write was overwritten, and checks that it held. */
 const AGAIN = 3;
@@ -28,12 +29,13 @@ const AGAIN = 3;
 export async function heldOrAgain(
 	ctx: IExecuteFunctions,
 	rounds: Round[],
-	{ record, settle, markers }: Again,
+	{ record, settle, markers, onHeld }: Again,
 ): Promise<string[]> {
 	const passed: string[] = [];
 	let open = rounds;
 	for (let time = 1; ; time++) {
 		const erased = new Set(await record(open.map(({ marker }) => marker)));
+		for (const { marker } of open) if (!erased.has(marker)) onHeld?.(marker);
 		passed.push(...open.filter(({ marker }) => !erased.has(marker)).flatMap(({ fresh }) => fresh));
 		const lost = open.filter(({ marker }) => erased.has(marker)).flatMap(({ fresh }) => fresh);
 		if (lost.length === 0) return passed;
@@ -52,4 +54,6 @@ interface Again {
 	settle: () => Promise<void>;
 	/** The gate's markers: each write again adds its own (forgetRecords removes them). */
 	markers: string[];
+	/** A write whose marker was seen to hold (after the settle). */
+	onHeld?: (marker: string) => void;
 }

@@ -8,6 +8,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { recordAgain, settleFor } from './gate';
+import { ResumedByMarker } from './gateCarry';
 import { heldOrAgain, markerOf } from './gateHeld';
 
 /**
@@ -18,14 +19,20 @@ import { heldOrAgain, markerOf } from './gateHeld';
 export async function keepHeld(ctx: IExecuteFunctions, keys: string[]): Promise<string[]> {
 	const markers: string[] = [];
 	if (keys.length === 0) return markers;
-	const record = async (values: string[]) => await recordAgain(ctx, values);
+	const resumed = new ResumedByMarker(ctx);
+	const record = async (values: string[]) => await recordAgain(ctx, values, resumed.sink(values));
 	const settle = async () => await settleFor(ctx);
 	try {
 		const marker = markerOf(ctx);
 		markers.push(marker);
 		await record([...keys, marker]);
 		await settle();
-		await heldOrAgain(ctx, [{ marker, fresh: keys }], { record, settle, markers });
+		await heldOrAgain(ctx, [{ marker, fresh: keys }], {
+			record,
+			settle,
+			markers,
+			onHeld: resumed.held,
+		});
 	} catch {
 		// Carried by this worker's next calls on the list, and checked by the next sweep's gate.
 	}
