@@ -60,6 +60,9 @@ export const WEEKS = Number(arg('--weeks', 0));
 /** `--no-catch-up`: each simulated week only its two steady sweeps (no week's jump before them). */
 export const CATCH_UP = !has('--no-catch-up');
 if (!Number.isInteger(WEEKS) || WEEKS < 0) throw new Error('--weeks wants a whole number ≥ 0');
+/** `--minutes M`: the weeks stop after the one that ends past M minutes of them (0: all are run). */
+export const WEEKS_BUDGET_MS = Number(arg('--minutes', 0)) * 60_000;
+if (!(WEEKS_BUDGET_MS >= 0)) throw new Error('--minutes wants a number ≥ 0');
 /** Runs a day per automation of the weeks' fleet (the emulator's run stream). */
 export const RUNS_PER_DAY = Number(arg('--runs-per-day', 50));
 /** How late an incident may be said before the weeks count it missed (`--lateness-minutes`). */

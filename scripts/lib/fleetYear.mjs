@@ -1,13 +1,13 @@
 // `npm run bench:fleet -- --weeks N [--runs-per-day 50]`: the fleet sweep (Run → Get New with Group
-// Into Incidents) over N simulated weeks at real run volume. The emulator serves every
-// automation a computed run stream (emulator/runStream.ts) from its clock, which the bench freezes
-// and moves: per week the clocks jump a week and a catch-up sweep reads that week's runs (as after
-// an outage), then two sweeps 15 simulated minutes apart (the steady state). The n8n workers' clock
-// moves with it (scripts/lib/workerClock.mjs). After each sweep the emulator's ground truth of the
-// window (`POST /__emulator/runs/truth`) is set against what the sweep returned.
+// Into Incidents) over N simulated weeks at real run volume (`--minutes M`: as many as end within M).
+// The emulator serves every automation a computed run stream (emulator/runStream.ts) from its clock,
+// which the bench freezes and moves: per week the clocks jump a week and a catch-up sweep reads that
+// week's runs (as after an outage), then two sweeps 15 simulated minutes apart (the steady state).
+// The workers' clock moves with it (scripts/lib/workerClock.mjs). After each sweep the emulator's
+// ground truth of the window (`POST /__emulator/runs/truth`) is set against what it returned.
 //
-// Per week: sweep seconds, the memory (store rows, records, bytes; static data bytes), store call
-// p50 and max, runs twice and missed, incidents opened and resolved (and the truth's), failed items.
+// Per week: sweep seconds, the memory (store rows, records, bytes; static data bytes), store call p50
+// and max, runs twice and missed, incidents opened and resolved (the truth's too), failed items.
 
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,6 +19,7 @@ import {
 	ONLY,
 	RUNS_PER_DAY,
 	WEEKS,
+	WEEKS_BUDGET_MS,
 	WORKER_CLOCK,
 } from './fleetOptions.mjs';
 import { storeTraceReport } from './storeTraceReport.mjs';
@@ -200,19 +201,15 @@ export async function fleetYear(bench, n, prefix, clock) {
 	});
 	const customers = seeded.map(({ id }) => ({ customerId: id }));
 	const ledger = newLedger();
-	const baseline = await sweepAt(
-		bench,
-		clock,
-		customers,
-		{ prefix, to: t0, kind: 'first' },
-		ledger,
-	);
+	const first = { prefix, to: t0, kind: 'first' };
+	const baseline = await sweepAt(bench, clock, customers, first, ledger);
 	console.log(
 		`  first sweep: ${baseline.seconds} s, ${baseline.failedItems} items failed, ${JSON.stringify(baseline.events)}`,
 	);
 	const weeks = [];
+	const stopAt = WEEKS_BUDGET_MS ? Date.now() + WEEKS_BUDGET_MS : Infinity; // --minutes
 	let from = t0;
-	for (let week = 1; week <= WEEKS; week++) {
+	for (let week = 1; week <= WEEKS && Date.now() < stopAt; week++) {
 		const start = CATCH_UP ? t0 + week * WEEK : from;
 		const sweeps = [];
 		for (const [kind, to] of [
@@ -233,7 +230,7 @@ export async function fleetYear(bench, n, prefix, clock) {
 		customers: n,
 		automations: n * 2,
 		runsPerDay: RUNS_PER_DAY,
-		weeks: WEEKS,
+		weeks: weeks.length, // fewer than --weeks when --minutes ran out
 		catchUp: CATCH_UP,
 		latenessMinutes: LATENESS_MS / MINUTE,
 		workerClock: { mode: clock.mode, ...(clock.note ? { note: clock.note } : {}) },
